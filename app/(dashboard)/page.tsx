@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import { CreateProjectForm } from "@/components/projects/create-project-form";
+import { requireUser } from "@/lib/auth/session";
+import { listProjects } from "@/lib/projects/projects";
+
+export const metadata: Metadata = { title: "Projects" };
+
+export default async function ProjectsPage() {
+  const { db, principal, user } = await requireUser();
+  const projects = await listProjects(db, principal);
+  return (
+    <div className="stack-lg">
+      <section>
+        <h1>Projects</h1>
+        <p className="muted">Signed in as {user.name}. A project holds a team&apos;s handoffs, session queue and shared learnings.</p>
+      </section>
+      {projects.length ? (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Project</th>
+              <th scope="col">Slug</th>
+              <th scope="col">Your role</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {projects.map((p) => (
+              <tr key={p.id}>
+                <td>{p.name}</td>
+                <td>
+                  <code>{p.slug}</code>
+                </td>
+                <td>{p.role}</td>
+                <td>
+                  <time dateTime={p.createdAt.toISOString()}>{p.createdAt.toISOString().slice(0, 10)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <div className="empty">
+          <p>No projects yet. Create one for the repository your agents work in; its slug is what hooks send.</p>
+        </div>
+      )}
+      <section className="card">
+        <h2>New project</h2>
+        <CreateProjectForm />
+      </section>
+    </div>
+  );
+}

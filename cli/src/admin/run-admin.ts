@@ -1,0 +1,92 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { ApiError } from "../../../lib/api/errors";
+import { createApiToken } from "../../../lib/auth/api-tokens";
+import { createUser } from "../../../lib/auth/create-user";
+import { ConfigError, formatConfigError, getConfig } from "../../../lib/config";
+import { openDatabase } from "../../../lib/db/client";
+import { migrate } from "../../../lib/db/migrate";
+import { findUserByEmail } from "../../../lib/db/queries/users";
+import { CliError, EXIT } from "../exit-codes";
+
+const codeToExit = { conflict: EXIT.conflict, not_found: EXIT.notFound } as Record<string, number>;
+
+/**
+ * Operator commands, run on the server machine against DATABASE_URL directly (not over HTTP): they
+ * exist to bootstrap an install before anyone can sign in.
+ */
+export async function runAdmin(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const config = (() => {
+    try {
+      return getConfig();
+    } catch (error) {
+      if (error instanceof ConfigError) throw new CliError(formatConfigError(error).replace(/^baton: /, ""), EXIT.usage);
+      throw error;
+    }
+  })();
+  const { client, db } = openDatabase(config.databaseUrl, config.databaseAuthToken);
+  try {
+    // The server may never have started on this database: bring the schema up to date first.
+    await migrate(client, migrationsFolder());
+    switch (sub) {
+      case "create-user": {
+        const { values } = parse(rest, { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } });
+        const email = required(values.email, "--email");
+        const password = required(values.password, "--password");
+        const user = await createUser(db, { email, password, name: values.name ?? email.split("@")[0]! });
+        if (process.stdout.isTTY) process.stdout.write(`Created user ${user.email} (${user.id}).\n`);
+        else process.stdout.write(JSON.stringify({ ok: true, user }) + "\n");
+        return EXIT.ok;
+      }
+      case "create-token": {
+        const { values } = parse(rest, {
+          email: { type: "string" },
+          name: { type: "string" },
+          scope: { type: "string" },
+          project: { type: "string", multiple: true },
+        });
+        const email = required(values.email, "--email");
+        const scope = values.scope ?? "write";
+        if (scope !== "read" && scope !== "write") throw new CliError(`--scope must be read or write, not "${scope}".`, EXIT.usage);
+        const user = await findUserByEmail(db, { email });
+        if (!user) throw new CliError(`no user with the email ${email}.`, EXIT.notFound);
+        const { token } = await createApiToken(db, { userId: user.id, name: required(values.name, "--name"), scope, projects: values.project ?? [] });
+        // The token alone, so scripts can do T=$(baton admin create-token …).
+        process.stdout.write(token + "\n");
+        return EXIT.ok;
+      }
+      default:
+        throw new CliError(`unknown admin command "${sub ?? ""}": use create-user or create-token.`, EXIT.usage);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw new CliError(error.message, codeToExit[error.code] ?? EXIT.failure);
+    if (error instanceof z.ZodError) throw new CliError(error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), EXIT.usage);
+    throw error;
+  } finally {
+    client.close();
+  }
+}
+
+/** drizzle/ of the Baton checkout this CLI was built in (the bundle lives a few folders below it). */
+function migrationsFolder(): string {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "drizzle", "meta", "_journal.json"))) return path.join(dir, "drizzle");
+    if (path.dirname(dir) === dir) throw new CliError("cannot find the drizzle/ migrations folder beside the CLI.", EXIT.failure);
+  }
+}
+
+function parse<T extends Parameters<typeof parseArgs>[0]["options"]>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error), EXIT.usage);
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new CliError(`${flag} is required.`, EXIT.usage);
+  return value;
+}

@@ -1,0 +1,23 @@
+"use client";
+
+import { useActionState } from "react";
+import { setupAction } from "@/lib/actions/auth-actions";
+import { initialFormState } from "@/lib/actions/form-state";
+import { Field } from "../ui/field";
+import { FormMessage } from "../ui/form-message";
+import { SubmitButton } from "../ui/submit-button";
+
+export function SetupForm() {
+  const [state, action] = useActionState(setupAction, initialFormState);
+  const errors = state.fieldErrors ?? {};
+  return (
+    <form action={action} className="stack">
+      <FormMessage state={state} />
+      <Field label="Your name" name="name" autoComplete="name" required autoFocus error={errors.name} />
+      <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
+      <Field label="Password" name="password" type="password" autoComplete="new-password" required hint="At least 8 characters." error={errors.password} />
+      <Field label="Password again" name="confirm" type="password" autoComplete="new-password" required error={errors.confirm} />
+      <SubmitButton>Create the admin account</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,29 @@
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+import drizzle from "eslint-plugin-drizzle";
+
+const config = [
+  ...nextVitals,
+  ...nextTs,
+  {
+    plugins: { drizzle },
+    rules: {
+      // Only the drizzle handle (named db or tx everywhere) is checked, so Map#delete and friends pass.
+      "drizzle/enforce-delete-with-where": ["error", { drizzleObjectName: ["db", "tx"] }],
+      "drizzle/enforce-update-with-where": ["error", { drizzleObjectName: ["db", "tx"] }],
+    },
+  },
+  {
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      "cli/dist/**",
+      "drizzle/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
+  },
+];
+
+export default config;

@@ -1,0 +1,53 @@
+"use server";
+
+import { APIError } from "better-auth/api";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { getAuth } from "../auth/auth";
+import { createFirstUser } from "../auth/create-user";
+import { getDb } from "../db/client";
+import { formError } from "./form-errors";
+import type { FormState } from "./form-state";
+
+const signInSchema = z.object({
+  email: z.email({ message: "Enter your email address." }),
+  password: z.string().min(1, { message: "Enter your password." }).max(256),
+});
+
+function safeNext(value: FormDataEntryValue | null): string {
+  const next = typeof value === "string" ? value : "";
+  // Only paths on this site: "//evil.example" and absolute URLs are open redirects.
+  return next.startsWith("/") && !next.startsWith("//") ? next : "/";
+}
+
+export async function signInAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const parsed = signInSchema.safeParse({ email: form.get("email"), password: form.get("password") });
+  if (!parsed.success) return formError(parsed.error);
+  try {
+    await getAuth().api.signInEmail({ body: parsed.data, headers: await headers() });
+  } catch (error) {
+    if (error instanceof APIError) return { ok: false, message: "Wrong email or password." };
+    throw error;
+  }
+  redirect(safeNext(form.get("next")));
+}
+
+export async function setupAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const input = { name: String(form.get("name") ?? ""), email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
+  if (form.get("password") !== form.get("confirm")) {
+    return { ok: false, message: "Check the highlighted fields.", fieldErrors: { confirm: "The passwords differ." } };
+  }
+  try {
+    await createFirstUser(getDb(), input);
+  } catch (error) {
+    return formError(error);
+  }
+  await getAuth().api.signInEmail({ body: { email: input.email, password: input.password }, headers: await headers() });
+  redirect("/");
+}
+
+export async function signOutAction(): Promise<void> {
+  await getAuth().api.signOut({ headers: await headers() });
+  redirect("/sign-in");
+}

@@ -1,0 +1,16 @@
+/** Every error code the API answers with, and its HTTP status. */
+export const errorStatus = {
+  bad_request: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;

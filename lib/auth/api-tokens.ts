@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { ApiError } from "../api/errors";
+import type { Db } from "../db/client";
+import { deleteToken, findTokenByHash, insertToken, listTokens, projectIdsBySlugs, touchToken, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
+import { tokenScopes } from "../db/schema";
+
+/** Every Baton token starts with this, so secret scanners and people recognise one. */
+export const TOKEN_PREFIX = "baton_";
+
+export const newTokenSchema = z.object({
+  name: z.string().trim().min(1, { message: "Name the token (where will it be used?)." }).max(100),
+  scope: z.enum(tokenScopes).default("write"),
+  projects: z.array(z.string()).max(100).default([]),
+});
+export type NewToken = z.input<typeof newTokenSchema>;
+
+export async function hashToken(secret: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function generateSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const base64url = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return TOKEN_PREFIX + base64url;
+}
+
+/** Creates a token and returns its secret: the only time it exists outside the caller's hands. */
+export async function createApiToken(db: Db, params: { userId: string } & NewToken): Promise<{ token: string; record: TokenRecord }> {
+  const data = newTokenSchema.parse(params);
+  const slugs = [...new Set(data.projects)];
+  const ids = await projectIdsBySlugs(db, { userId: params.userId, slugs });
+  const missing = slugs.filter((s) => !ids.has(s));
+  if (missing.length) throw new ApiError("not_found", `No project ${missing.join(", ")} that you are a member of.`);
+  const token = generateSecret();
+  const id = crypto.randomUUID();
+  const record = { id, name: data.name, displayPrefix: token.slice(0, TOKEN_PREFIX.length + 6), scope: data.scope };
+  const tokenHash = await hashToken(token);
+  await db.transaction((tx) => insertToken(tx, { userId: params.userId, ...record, tokenHash, projectIds: [...ids.values()] }));
+  return { token, record: { ...record, createdAt: new Date(), lastUsedAt: null, projects: slugs } };
+}
+
+export function listApiTokens(db: Db, params: { userId: string }): Promise<TokenRecord[]> {
+  return listTokens(db, params);
+}
+
+export async function revokeApiToken(db: Db, params: { userId: string; tokenId: string }): Promise<void> {
+  if (!(await deleteToken(db, params))) throw new ApiError("not_found", "No such token.");
+}
+
+/** The token a Bearer secret names, or undefined; last-used time is kept to the minute. */
+export async function authenticateToken(db: Db, secret: string): Promise<TokenPrincipal | undefined> {
+  if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return undefined;
+  const token = await findTokenByHash(db, { tokenHash: await hashToken(secret) });
+  if (token) await touchToken(db, { tokenId: token.id, now: new Date(), minAgeMs: 60_000 });
+  return token;
+}

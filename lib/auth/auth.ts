@@ -1,0 +1,38 @@
+import "server-only";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { nextCookies } from "better-auth/next-js";
+import { getConfig } from "../config";
+import { getDb } from "../db/client";
+import { authAccounts, authSessions, authVerifications, users } from "../db/schema";
+
+function createAuth() {
+  const config = getConfig();
+  return betterAuth({
+    appName: "Baton",
+    secret: config.secret,
+    // Without BATON_BASE_URL the origin comes from each request's Host, so a fresh install works on
+    // whatever address it is reached at (localhost, a LAN name, a test port).
+    baseURL: config.baseUrl ?? { allowedHosts: ["*"], fallback: "http://localhost:3000" },
+    database: drizzleAdapter(getDb(), {
+      provider: "sqlite",
+      schema: { user: users, session: authSessions, account: authAccounts, verification: authVerifications },
+    }),
+    // Accounts are made by the first-run setup page and `baton admin create-user`, never by open sign-up.
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 256 },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    advanced: { database: { generateId: () => crypto.randomUUID() } },
+    telemetry: { enabled: false },
+    // Lets server actions set the session cookie through next/headers.
+    plugins: [nextCookies()],
+  });
+}
+
+type Auth = ReturnType<typeof createAuth>;
+const holder = globalThis as unknown as { __batonAuth?: Auth };
+
+/** The better-auth instance, built on first use so that `next build` never opens the database. */
+export function getAuth(): Auth {
+  holder.__batonAuth ??= createAuth();
+  return holder.__batonAuth;
+}

@@ -1,0 +1,38 @@
+import { hashPassword } from "better-auth/crypto";
+import { z } from "zod";
+import { ApiError } from "../api/errors";
+import type { Db } from "../db/client";
+import { claimSetup, countUsers, findUserByEmail, insertUserWithPassword, type PublicUser } from "../db/queries/users";
+
+export const newUserSchema = z.object({
+  email: z.email({ message: "Enter a valid email address." }).max(254),
+  name: z.string().trim().min(1, { message: "Enter a name." }).max(100),
+  password: z.string().min(8, { message: "Use at least 8 characters." }).max(256, { message: "Use at most 256 characters." }),
+});
+export type NewUser = z.input<typeof newUserSchema>;
+
+/**
+ * Creates a user who signs in with email and password (better-auth's scrypt hash, so its sign-in
+ * verifies it). Used by `baton admin create-user` and, through createFirstUser, by the setup page.
+ */
+export async function createUser(db: Db, input: NewUser): Promise<PublicUser> {
+  const data = newUserSchema.parse(input);
+  if (await findUserByEmail(db, { email: data.email })) {
+    throw new ApiError("conflict", `A user with the email ${data.email} already exists.`);
+  }
+  const passwordHash = await hashPassword(data.password);
+  return db.transaction((tx) => insertUserWithPassword(tx, { id: crypto.randomUUID(), ...data, passwordHash }));
+}
+
+/** The first-run setup: creates the admin only while no user exists, and only once even when raced. */
+export async function createFirstUser(db: Db, input: NewUser): Promise<PublicUser> {
+  const data = newUserSchema.parse(input);
+  const passwordHash = await hashPassword(data.password);
+  const id = crypto.randomUUID();
+  return db.transaction(async (tx) => {
+    if ((await countUsers(tx)) > 0 || !(await claimSetup(tx, { userId: id }))) {
+      throw new ApiError("conflict", "Baton is already set up. Sign in instead.");
+    }
+    return insertUserWithPassword(tx, { id, ...data, passwordHash });
+  });
+}

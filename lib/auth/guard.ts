@@ -1,0 +1,70 @@
+import "server-only";
+import { ApiError, handleApiError } from "../api/errors";
+import { getConfig } from "../config";
+import { getDb, type Db } from "../db/client";
+import { authenticateToken } from "./api-tokens";
+import { getAuth } from "./auth";
+import type { Principal } from "./principal";
+
+export type GuardContext<P> = { request: Request; params: P; principal: Principal; db: Db; maxBodyBytes: number };
+type RouteContext<P> = { params: Promise<P> };
+
+/**
+ * The one wrapper of every API route handler: authenticates (Bearer token or session cookie), awaits
+ * params, checks the scope the route needs, and turns whatever is thrown into the JSON error shape.
+ */
+export function guard<P = Record<string, never>>(
+  need: "read" | "write",
+  handler: (ctx: GuardContext<P>) => Promise<Response>,
+): (request: Request, context: RouteContext<P>) => Promise<Response> {
+  return async (request, context) => {
+    try {
+      const db = getDb();
+      const principal = await authenticate(db, request);
+      if (need === "write" && principal.scope !== "write") {
+        throw new ApiError("forbidden", "This token has the read scope; this request needs write.");
+      }
+      const params = await context.params;
+      return await handler({ request, params, principal, db, maxBodyBytes: getConfig().maxBodyBytes });
+    } catch (error) {
+      return handleApiError(error);
+    }
+  };
+}
+
+/** For the few public routes: the same error handling, no authentication. */
+export function publicRoute<P = Record<string, never>>(
+  handler: (ctx: { request: Request; params: P }) => Promise<Response>,
+): (request: Request, context: RouteContext<P>) => Promise<Response> {
+  return async (request, context) => {
+    try {
+      return await handler({ request, params: await context.params });
+    } catch (error) {
+      return handleApiError(error);
+    }
+  };
+}
+
+async function authenticate(db: Db, request: Request): Promise<Principal> {
+  const header = request.headers.get("authorization");
+  if (header !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new ApiError("unauthorized", "Send the token as Authorization: Bearer <token>.");
+    const token = await authenticateToken(db, match[1]!);
+    if (!token) throw new ApiError("unauthorized", "The token is not valid (revoked, mistyped or from another server).");
+    return { userId: token.userId, scope: token.scope, via: "token", tokenId: token.id, projectIds: token.projectIds };
+  }
+  const session = await getAuth().api.getSession({ headers: request.headers });
+  if (!session) throw new ApiError("unauthorized", "Sign in, or send an API token as Authorization: Bearer <token>.");
+  if (request.method !== "GET" && request.method !== "HEAD") checkSameOrigin(request);
+  return { userId: session.user.id, scope: "write", via: "session", tokenId: null, projectIds: null };
+}
+
+/** A cookie-authenticated write must come from this site's own pages (CSRF). */
+function checkSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (!origin || !host || new URL(origin).host !== host) {
+    throw new ApiError("forbidden", "Cross-site request refused: send an API token, or use the dashboard.");
+  }
+}

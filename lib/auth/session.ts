@@ -1,0 +1,32 @@
+import "server-only";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { connection } from "next/server";
+import { cache } from "react";
+import { getDb, type Db } from "../db/client";
+import { countUsers, type PublicUser } from "../db/queries/users";
+import { getAuth } from "./auth";
+import type { Principal } from "./principal";
+
+/** The signed-in user of this request, or null. Cached for the request. */
+export const getSessionUser = cache(async (): Promise<PublicUser | null> => {
+  const requestHeaders = await headers();
+  const session = await getAuth().api.getSession({ headers: requestHeaders });
+  return session ? { id: session.user.id, name: session.user.name, email: session.user.email } : null;
+});
+
+/** For dashboard pages and actions: the user, or a redirect to setup (fresh install) or sign-in. */
+export async function requireUser(): Promise<{ user: PublicUser; principal: Principal; db: Db }> {
+  await connection();
+  const user = await getSessionUser();
+  const db = getDb();
+  if (!user) redirect((await countUsers(db)) === 0 ? "/setup" : "/sign-in");
+  return { user, db, principal: { userId: user.id, scope: "write", via: "session", tokenId: null, projectIds: null } };
+}
+
+/** True while nobody has set Baton up: the setup page is offered only then. */
+export async function needsSetup(): Promise<boolean> {
+  // Depends on the database, so never prerendered at build time.
+  await connection();
+  return (await countUsers(getDb())) === 0;
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The environment, read once and checked with zod. A wrong value stops the start with one line that
+ * names the variable (see formatConfigError), never a stack trace.
+ */
+const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/|:memory:$)/, {
+      message: "must be file:<path>, libsql://…, http(s)://… or ws(s)://…",
+    })
+    .default("file:./data/baton.db"),
+  DATABASE_AUTH_TOKEN: z.string().min(1).optional(),
+  BATON_SECRET: z.string().min(32, { message: "must be at least 32 characters" }).optional(),
+  BATON_BASE_URL: z.url({ message: "must be an absolute URL such as https://baton.example.com" }).optional(),
+  BATON_MAX_BODY_BYTES: z.coerce
+    .number({ message: "must be a number of bytes" })
+    .int()
+    .min(1024, { message: "must be at least 1024" })
+    .max(64 * 1024 * 1024, { message: "must be at most 67108864 (64 MiB)" })
+    .default(1024 * 1024),
+});
+
+export type Config = {
+  databaseUrl: string;
+  databaseAuthToken: string | undefined;
+  /** "embedded": a file on this machine; "remote": a libSQL server shared by several instances. */
+  database: "embedded" | "remote";
+  secret: string;
+  baseUrl: string | undefined;
+  maxBodyBytes: number;
+};
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable} ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** The one line printed when the start is refused. */
+export function formatConfigError(error: ConfigError): string {
+  return `baton: invalid configuration: ${error.message}`;
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(String(issue.path[0] ?? "environment"), issue.message);
+  }
+  const e = parsed.data;
+  const database = e.DATABASE_URL.startsWith("file:") || e.DATABASE_URL === ":memory:" ? "embedded" : "remote";
+  return {
+    databaseUrl: e.DATABASE_URL,
+    databaseAuthToken: e.DATABASE_AUTH_TOKEN,
+    database,
+    secret: e.BATON_SECRET ?? embeddedSecret(e.DATABASE_URL, database),
+    baseUrl: e.BATON_BASE_URL?.replace(/\/+$/, ""),
+    maxBodyBytes: e.BATON_MAX_BODY_BYTES,
+  };
+}
+
+/**
+ * An embedded install needs no setup step: the session-signing secret is generated on first start and
+ * kept beside the database file (mode 0600). Instances sharing a remote database must share a secret,
+ * so there it has to be given.
+ */
+function embeddedSecret(databaseUrl: string, database: "embedded" | "remote"): string {
+  if (database === "remote") {
+    throw new ConfigError("BATON_SECRET", "is required with a remote DATABASE_URL (at least 32 characters, the same on every instance)");
+  }
+  if (databaseUrl === ":memory:" || databaseUrl.includes(":memory:")) return randomBytes(32).toString("hex");
+  const file = path.resolve(databaseUrl.replace(/^file:(\/\/)?/, "").split("?")[0]!);
+  const secretFile = `${file}.secret`;
+  mkdirSync(path.dirname(secretFile), { recursive: true });
+  if (!existsSync(secretFile)) {
+    try {
+      // "wx": when two instances start at once, one writes and the other reads what it wrote.
+      writeFileSync(secretFile, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+      chmodSync(secretFile, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  for (let attempt = 0; ; attempt++) {
+    const secret = readFileSync(secretFile, "utf8").trim();
+    if (secret.length >= 32 || attempt > 50) return secret;
+    // The other instance created the file but has not written it yet.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  }
+}
+
+let cached: Config | undefined;
+
+/** The configuration of this process, parsed on first use. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,97 @@
+import { and, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import type { DbOrTx } from "../client";
+import { apiTokenProjects, apiTokens, projectMembers, projects, type TokenScope } from "../schema";
+
+export type TokenRecord = {
+  id: string;
+  name: string;
+  displayPrefix: string;
+  scope: TokenScope;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  /** Slugs the token is limited to; empty: every project of its user. */
+  projects: string[];
+};
+
+export async function insertToken(
+  db: DbOrTx,
+  params: { userId: string; id: string; name: string; tokenHash: string; displayPrefix: string; scope: TokenScope; projectIds: string[] },
+): Promise<void> {
+  await db.insert(apiTokens).values({
+    id: params.id,
+    userId: params.userId,
+    name: params.name,
+    tokenHash: params.tokenHash,
+    displayPrefix: params.displayPrefix,
+    scope: params.scope,
+  });
+  if (params.projectIds.length) {
+    await db.insert(apiTokenProjects).values(params.projectIds.map((projectId) => ({ tokenId: params.id, projectId })));
+  }
+}
+
+export async function listTokens(db: DbOrTx, params: { userId: string }): Promise<TokenRecord[]> {
+  const rows = await db
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      displayPrefix: apiTokens.displayPrefix,
+      scope: apiTokens.scope,
+      createdAt: apiTokens.createdAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+    })
+    .from(apiTokens)
+    .where(eq(apiTokens.userId, params.userId))
+    .orderBy(desc(apiTokens.createdAt));
+  if (!rows.length) return [];
+  const limits = await db
+    .select({ tokenId: apiTokenProjects.tokenId, slug: projects.slug })
+    .from(apiTokenProjects)
+    .innerJoin(projects, eq(projects.id, apiTokenProjects.projectId))
+    .innerJoin(apiTokens, eq(apiTokens.id, apiTokenProjects.tokenId))
+    .where(eq(apiTokens.userId, params.userId));
+  return rows.map((row) => ({ ...row, projects: limits.filter((l) => l.tokenId === row.id).map((l) => l.slug) }));
+}
+
+/** Deletes one of the user's tokens; false when it is not theirs or does not exist. */
+export async function deleteToken(db: DbOrTx, params: { userId: string; tokenId: string }): Promise<boolean> {
+  const deleted = await db
+    .delete(apiTokens)
+    .where(and(eq(apiTokens.id, params.tokenId), eq(apiTokens.userId, params.userId)))
+    .returning({ id: apiTokens.id });
+  return deleted.length > 0;
+}
+
+export type TokenPrincipal = { id: string; userId: string; scope: TokenScope; projectIds: string[] | null; lastUsedAt: Date | null };
+
+export async function findTokenByHash(db: DbOrTx, params: { tokenHash: string }): Promise<TokenPrincipal | undefined> {
+  const [row] = await db
+    .select({ id: apiTokens.id, userId: apiTokens.userId, scope: apiTokens.scope, lastUsedAt: apiTokens.lastUsedAt })
+    .from(apiTokens)
+    .where(eq(apiTokens.tokenHash, params.tokenHash));
+  if (!row) return undefined;
+  const limits = await db
+    .select({ projectId: apiTokenProjects.projectId })
+    .from(apiTokenProjects)
+    .where(eq(apiTokenProjects.tokenId, row.id));
+  return { ...row, projectIds: limits.length ? limits.map((l) => l.projectId) : null };
+}
+
+/** Records use, at most once per `minAgeMs`, so a busy token does not write on every request. */
+export async function touchToken(db: DbOrTx, params: { tokenId: string; now: Date; minAgeMs: number }): Promise<void> {
+  const before = new Date(params.now.getTime() - params.minAgeMs);
+  await db
+    .update(apiTokens)
+    .set({ lastUsedAt: params.now })
+    .where(and(eq(apiTokens.id, params.tokenId), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, before))));
+}
+
+export async function projectIdsBySlugs(db: DbOrTx, params: { userId: string; slugs: string[] }): Promise<Map<string, string>> {
+  if (!params.slugs.length) return new Map();
+  const rows = await db
+    .select({ id: projects.id, slug: projects.slug })
+    .from(projects)
+    .innerJoin(projectMembers, and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, params.userId)))
+    .where(inArray(projects.slug, params.slugs));
+  return new Map(rows.map((r) => [r.slug, r.id]));
+}

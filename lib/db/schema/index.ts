@@ -1,0 +1,5 @@
+export * from "./auth";
+export * from "./projects";
+export * from "./tokens";
+export * from "./memory";
+export * from "./log";

@@ -1,0 +1,174 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { users } from "./auth";
+import { timestamp, timestamps } from "./columns";
+import { projects } from "./projects";
+
+export const learningKinds = ["pattern", "insight", "self_knowledge"] as const;
+export type LearningKind = (typeof learningKinds)[number];
+
+/**
+ * One seed per user: the agent's identity and state, kept as the JSON of pai-seed's seed.json so an
+ * export gives back what an import brought, unknown keys included (`extra`).
+ */
+export const seeds = sqliteTable("seeds", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  version: text("version").notNull().default("1.0.0"),
+  identity: text("identity", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  state: text("state", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  ...timestamps,
+});
+
+export const learnings = sqliteTable(
+  "learnings",
+  {
+    // An integer rowid alias that never changes, so the external-content FTS5 index
+    // (learnings_fts, kept in sync by triggers in the migration) can point at it safely.
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** null: a personal learning, visible to its owner only. */
+    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: learningKinds }).notNull(),
+    content: text("content").notNull(),
+    /** A session id, "manual" or "import". */
+    source: text("source").notNull().default("manual"),
+    confirmed: integer("confirmed", { mode: "boolean" }).notNull().default(false),
+    /** Space-separated, so the full-text index reads them as words. */
+    tags: text("tags").notNull().default(""),
+    /** The id an imported item had in its source file: importing it again finds it. */
+    externalId: text("external_id"),
+    lastInjectedAt: timestamp("last_injected_at"),
+    ...timestamps,
+  },
+  (t) => [
+    index("learnings_user_idx").on(t.userId, t.createdAt),
+    index("learnings_project_idx").on(t.projectId, t.createdAt),
+    uniqueIndex("learnings_external_idx").on(t.userId, t.externalId),
+  ],
+);
+
+export const proposalStatuses = ["pending", "accepted", "rejected"] as const;
+export type ProposalStatus = (typeof proposalStatuses)[number];
+
+export const proposals = sqliteTable(
+  "proposals",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: learningKinds }).notNull(),
+    content: text("content").notNull(),
+    source: text("source").notNull().default("manual"),
+    confidence: real("confidence").notNull().default(0.5),
+    status: text("status", { enum: proposalStatuses }).notNull().default("pending"),
+    /** How many times the same candidate was proposed again and merged into this one. */
+    mergedCount: integer("merged_count").notNull().default(0),
+    externalId: text("external_id"),
+    learningId: text("learning_id"),
+    decidedAt: timestamp("decided_at"),
+    ...timestamps,
+  },
+  (t) => [
+    index("proposals_user_status_idx").on(t.userId, t.status, t.createdAt),
+    uniqueIndex("proposals_external_idx").on(t.userId, t.externalId),
+  ],
+);
+
+export const handoffs = sqliteTable(
+  "handoffs",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Who wrote it, as the posting client named them; defaults to the user's name. */
+    author: text("author").notNull(),
+    markdown: text("markdown").notNull(),
+    sessionId: text("session_id"),
+    branch: text("branch"),
+    createdAt: timestamp("created_at")
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [
+    index("handoffs_project_idx").on(t.projectId, t.createdAt),
+    index("handoffs_project_branch_idx").on(t.projectId, t.branch, t.createdAt),
+    uniqueIndex("handoffs_session_idx").on(t.projectId, t.sessionId),
+  ],
+);
+
+export const sessionStatuses = ["todo", "doing", "done"] as const;
+export type SessionStatus = (typeof sessionStatuses)[number];
+
+/** A queued unit of work: markdown with YAML front matter, claimed by one agent at a time. */
+export const sessionDocs = sqliteTable(
+  "session_docs",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    markdown: text("markdown").notNull(),
+    /** Lower runs first. */
+    priority: integer("priority").notNull().default(100),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
+    branch: text("branch"),
+    specs: text("specs", { mode: "json" }).$type<string[]>().notNull(),
+    files: text("files", { mode: "json" }).$type<string[]>().notNull(),
+    workingDirectory: text("working_directory"),
+    status: text("status", { enum: sessionStatuses }).notNull().default("todo"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    claimedBy: text("claimed_by").references(() => users.id, { onDelete: "set null" }),
+    claimedAt: timestamp("claimed_at"),
+    completedAt: timestamp("completed_at"),
+    ...timestamps,
+  },
+  (t) => [index("session_docs_queue_idx").on(t.projectId, t.status, t.priority, t.createdAt)],
+);
+
+export const taskMemories = sqliteTable(
+  "task_memories",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    taskId: text("task_id").notNull(),
+    markdown: text("markdown").notNull(),
+    updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.taskId] })],
+);
+
+/** The one task a user is working on in a project. */
+export const activeTasks = sqliteTable(
+  "active_tasks",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    taskId: text("task_id").notNull(),
+    setAt: timestamp("set_at")
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.projectId] })],
+);
+
+export type Seed = typeof seeds.$inferSelect;
+export type Learning = typeof learnings.$inferSelect;
+export type Proposal = typeof proposals.$inferSelect;
+export type Handoff = typeof handoffs.$inferSelect;
+export type SessionDoc = typeof sessionDocs.$inferSelect;
+export type TaskMemory = typeof taskMemories.$inferSelect;

@@ -1,0 +1,28 @@
+import path from "node:path";
+import { ConfigError, formatConfigError, getConfig } from "./config";
+import { getClient } from "./db/client";
+import { migrate } from "./db/migrate";
+
+/**
+ * Runs once per server process, before any request: checks the configuration and brings the database
+ * schema up to date. Either failing stops the process with one clear line.
+ */
+export async function startup(): Promise<void> {
+  let database: string;
+  try {
+    database = getConfig().database;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(formatConfigError(error));
+      process.exit(1);
+    }
+    throw error;
+  }
+  try {
+    const result = await migrate(getClient(), path.join(process.cwd(), "drizzle"));
+    console.log(`baton: ${database} database ready, migrations applied now: ${result.applied.length} of ${result.total}`);
+  } catch (error) {
+    console.error(`baton: cannot prepare the database: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

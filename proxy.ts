@@ -1,0 +1,19 @@
+import { getSessionCookie } from "better-auth/cookies";
+import { NextResponse, type NextRequest } from "next/server";
+
+/**
+ * Sends a visitor without a session cookie to sign-in before any dashboard page renders. This is only a
+ * convenience redirect: every page, action and route checks the session itself.
+ */
+export function proxy(request: NextRequest) {
+  if (getSessionCookie(request)) return NextResponse.next();
+  const url = new URL("/sign-in", request.url);
+  const next = request.nextUrl.pathname + request.nextUrl.search;
+  if (next !== "/") url.searchParams.set("next", next);
+  return NextResponse.redirect(url);
+}
+
+export const config = {
+  // Not the API (it answers 401 itself), the auth pages, or static files.
+  matcher: ["/((?!api/|sign-in|setup|_next/|favicon.ico|.*\\.(?:svg|png|ico|txt)$).*)"],
+};
