@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs every test Baton has, from a fresh clone: installs dependencies and Chromium, type-checks,
+# lints, builds, then unit + integration tests (vitest) and browser tests (Playwright).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "dependencies"
+# npm install, not npm ci: a lockfile made on one platform lacks other platforms' optional packages.
+npm install --no-audit --no-fund --loglevel=error
+
+step "chromium"
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: install Debian's package (sudo apt-get install chromium), then run this again." >&2
+    exit 1
+  fi
+fi
+/usr/bin/chromium --version
+
+step "type-check"
+npx tsc --noEmit
+
+step "lint"
+npx eslint . --max-warnings=0
+
+step "build"
+npm run build --silent
+
+mkdir -p test-results
+step "unit and integration tests (vitest)"
+vitest_status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json || vitest_status=$?
+
+step "browser tests (Playwright, Chromium)"
+playwright_status=0
+npx playwright test || playwright_status=$?
+
+node scripts/test-summary.mjs test-results/vitest.json test-results/playwright.json
+if [ "$vitest_status" != 0 ] || [ "$playwright_status" != 0 ]; then exit 1; fi

@@ -1,0 +1,58 @@
+import { createClient } from "@libsql/client";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cleanEnv, ROOT, startServer, tempDir } from "../support/server";
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+describe("server start", () => {
+  it("two servers started at once on one new database both serve, and the schema is applied once", async () => {
+    const databaseUrl = `file:${tmp.dir}/shared.db`;
+    const [a, b] = await Promise.all([startServer({ databaseUrl }), startServer({ databaseUrl })]);
+    try {
+      for (const s of [a, b]) {
+        const res = await fetch(`${s.url}/api/health`);
+        expect(res.status).toBe(200);
+        expect((await fetch(`${s.url}/api/projects`)).status).toBe(401);
+      }
+      const applied = [a, b].map((s) => Number(/migrations applied now: (\d+) of (\d+)/.exec(s.output())?.[1]));
+      const total = Number(/migrations applied now: \d+ of (\d+)/.exec(a.output())?.[1]);
+      expect(applied.sort()).toEqual([0, total]);
+      const db = createClient({ url: databaseUrl });
+      const rows = await db.execute("SELECT count(*) AS n FROM __drizzle_migrations");
+      const mode = await db.execute("PRAGMA journal_mode");
+      db.close();
+      expect(Number(rows.rows[0]!.n)).toBe(total);
+      expect(String(mode.rows[0]!.journal_mode)).toBe("wal");
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it.each([
+    { env: { DATABASE_URL: "mysql://nope" }, variable: "DATABASE_URL" },
+    { env: { DATABASE_URL: `file:${tmp.dir}/c.db`, BATON_MAX_BODY_BYTES: "huge" }, variable: "BATON_MAX_BODY_BYTES" },
+    { env: { DATABASE_URL: "libsql://db.example.com" }, variable: "BATON_SECRET" },
+  ])("a wrong $variable stops the start with one line naming it", async ({ env, variable }) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", "0"], {
+      cwd: ROOT,
+      env: { ...cleanEnv(), NEXT_TELEMETRY_DISABLED: "1", ...env },
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      child.on("exit", (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n").filter((l) => l.includes("baton:"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(variable);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,22 @@
+/** A small fetch wrapper for API tests: JSON in, status and JSON out. */
+export function apiClient(baseUrl: string, token?: string) {
+  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: any = undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // not JSON: the test asserts on text
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+}

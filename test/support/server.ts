@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+
+export function tempDir(prefix = "baton-test-"): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export type RunningServer = {
+  url: string;
+  port: number;
+  databaseUrl: string;
+  process: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+};
+
+/**
+ * Starts the real built server (`next start`, the same as production) in its own process group on a
+ * free port, and waits until /api/health answers. Needs `npm run build` first.
+ */
+export async function startServer(options: { databaseUrl: string; env?: Record<string, string> }): Promise<RunningServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...cleanEnv(), DATABASE_URL: options.databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      return;
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server did not become ready:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, port, databaseUrl: options.databaseUrl, process: child, output: () => output, stop };
+}
+
+/** The environment without the outer server's or CI's Baton settings, so each test says what it uses. */
+export function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith("BATON_") || k.startsWith("DATABASE_") || k === "PORT" || k === "NODE_ENV") continue;
+    env[k] = v;
+  }
+  return env;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, formatConfigError, parseConfig } from "@/lib/config";
+import { tempDir } from "../support/server";
+
+describe("parseConfig", () => {
+  const tmp = tempDir();
+  const file = `file:${tmp.dir}/x.db`;
+
+  it.each([
+    { env: { DATABASE_URL: "postgres://db/x" }, variable: "DATABASE_URL" },
+    { env: { DATABASE_URL: "libsql://db.example.com" }, variable: "BATON_SECRET" },
+    { env: { DATABASE_URL: file, BATON_SECRET: "short" }, variable: "BATON_SECRET" },
+    { env: { DATABASE_URL: file, BATON_BASE_URL: "not a url" }, variable: "BATON_BASE_URL" },
+    { env: { DATABASE_URL: file, BATON_MAX_BODY_BYTES: "lots" }, variable: "BATON_MAX_BODY_BYTES" },
+    { env: { DATABASE_URL: file, BATON_MAX_BODY_BYTES: "10" }, variable: "BATON_MAX_BODY_BYTES" },
+  ])("refuses $env with one line naming $variable", ({ env, variable }) => {
+    let error: unknown;
+    try {
+      parseConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const line = formatConfigError(error as ConfigError);
+    expect(line).toContain(variable);
+    expect(line.split("\n")).toHaveLength(1);
+  });
+
+  it("defaults to the embedded database and a generated secret kept beside it", () => {
+    const a = parseConfig({ DATABASE_URL: file });
+    expect(a.database).toBe("embedded");
+    expect(a.secret.length).toBeGreaterThanOrEqual(32);
+    expect(parseConfig({ DATABASE_URL: file }).secret).toBe(a.secret);
+    expect(a.maxBodyBytes).toBe(1024 * 1024);
+  });
+
+  it("selects a remote libSQL server with its auth token", () => {
+    const c = parseConfig({ DATABASE_URL: "libsql://db.example.com", DATABASE_AUTH_TOKEN: "t", BATON_SECRET: "x".repeat(32) });
+    expect(c).toMatchObject({ database: "remote", databaseAuthToken: "t", databaseUrl: "libsql://db.example.com" });
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(parseConfig({ DATABASE_URL: file, BATON_BASE_URL: "" }).baseUrl).toBeUndefined();
+  });
+});
