@@ -1,0 +1,59 @@
+import { expect, type Page, type TestInfo } from "@playwright/test";
+
+/** Shared by playwright.config.ts and the tests. */
+export const PORT = 3211;
+export const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+/** Where auth.setup.ts saves the admin's signed-in browser state for the `ui` project. */
+export const ADMIN_STATE = "e2e/.auth/admin.json";
+
+/** The account the first-run setup creates (the database is fresh on every run). */
+export const ADMIN = {
+  name: "Ada Admin",
+  email: "ada@example.test",
+  password: "correct horse battery staple",
+} as const;
+
+/** A suffix that keeps names unique within a run, so a retried test never collides with itself. */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
+
+/**
+ * A full-page screenshot kept as test-results/e2e/<test>/<name>.png. (Not attached as well: an attachment
+ * is a second copy on disk, or base64 inside test-results/playwright.json.)
+ */
+export async function snap(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+}
+
+/** Fills the sign-in form (the page must already show it) and submits it. */
+export async function signIn(page: Page, password: string = ADMIN.password): Promise<void> {
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Creates a project through the dashboard form and waits for it in the table. */
+export async function createProject(page: Page, name: string, slug: string): Promise<void> {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Slug").fill(slug);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(`Project ${slug} created.`);
+  await expect(page.getByRole("row").filter({ hasText: slug })).toContainText(name);
+}
+
+/** Creates a token on /settings/tokens and returns the secret the page shows once. */
+export async function createToken(page: Page, name: string, scope: "write" | "read"): Promise<string> {
+  await page.goto("/settings/tokens");
+  await expect(page.getByRole("heading", { name: "API tokens", level: 1 })).toBeVisible();
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Scope").selectOption(scope);
+  await page.getByRole("button", { name: "Create token" }).click();
+  const secret = page.getByTestId("new-token");
+  await expect(secret).toHaveText(/^baton_[A-Za-z0-9_-]{20,}$/);
+  return (await secret.textContent())!.trim();
+}

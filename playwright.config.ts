@@ -1,0 +1,55 @@
+import { defineConfig, devices } from "@playwright/test";
+import { ADMIN_STATE, BASE_URL, PORT } from "./e2e/fixtures";
+
+/**
+ * End-to-end tests against a production build (`npm run build` first). Every run starts the server on a
+ * fresh database in e2e/.data, so the first-run setup in e2e/auth.setup.ts always sees an empty install.
+ * One worker: all tests share that one database and run in file order.
+ */
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  use: {
+    baseURL: BASE_URL,
+    screenshot: "on",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--headless",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts$/, use: { ...devices["Desktop Chrome"] } },
+    {
+      name: "ui",
+      testMatch: /.*\.spec\.ts$/,
+      dependencies: ["setup"],
+      use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE },
+    },
+  ],
+  webServer: {
+    command: `rm -rf e2e/.data && DATABASE_URL=file:e2e/.data/baton.db NEXT_TELEMETRY_DISABLED=1 node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});
