@@ -53,7 +53,7 @@ describe("GET /api/health", () => {
 
 describe("authentication", () => {
   it.each([
-    { name: "no token", headers: {} },
+    { name: "no token", headers: {} as Record<string, string> },
     { name: "an unknown token", headers: { authorization: "Bearer baton_doesnotexist" } },
     { name: "a malformed header", headers: { authorization: "Token abc" } },
     { name: "a token of another shape", headers: { authorization: "Bearer ghp_123" } },

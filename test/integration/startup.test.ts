@@ -38,7 +38,7 @@ describe("server start", () => {
   ])("a wrong $variable stops the start with one line naming it", async ({ env, variable }) => {
     const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", "0"], {
       cwd: ROOT,
-      env: { ...cleanEnv(), NEXT_TELEMETRY_DISABLED: "1", ...env },
+      env: { ...cleanEnv(), NEXT_TELEMETRY_DISABLED: "1", ...(env as Record<string, string>) },
     });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));

@@ -83,11 +83,11 @@ export async function startServer(options: { databaseUrl: string; env?: Record<s
 }
 
 /** The environment without the outer server's or CI's Baton settings, so each test says what it uses. */
-export function cleanEnv(): Record<string, string> {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k.startsWith("BATON_") || k.startsWith("DATABASE_") || k === "PORT" || k === "NODE_ENV") continue;
     env[k] = v;
   }
-  return env;
+  return env as NodeJS.ProcessEnv;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { z } from "zod";
 import { ApiError } from "../../../lib/api/errors";
 import { createApiToken } from "../../../lib/auth/api-tokens";
@@ -78,7 +78,7 @@ function migrationsFolder(): string {
   }
 }
 
-function parse<T extends Parameters<typeof parseArgs>[0]["options"]>(args: string[], options: T) {
+function parse<const O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false });
   } catch (error) {
