@@ -41,3 +41,12 @@ export async function requireProject(
   }
   return project;
 }
+
+/**
+ * Ids of the projects a request may read (every membership) or write (member or owner), narrowed to
+ * the token's projects when it is limited.
+ */
+export async function projectIdsFor(db: Db, principal: Principal, need: "read" | "write"): Promise<string[]> {
+  const all = await listProjects(db, principal);
+  return all.filter((p) => need === "read" || p.role !== "viewer").map((p) => p.id);
+}

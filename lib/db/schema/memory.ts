@@ -42,6 +42,9 @@ export const learnings = sqliteTable(
     tags: text("tags").notNull().default(""),
     /** The id an imported item had in its source file: importing it again finds it. */
     externalId: text("external_id"),
+    confirmedAt: timestamp("confirmed_at"),
+    /** Keys of an imported seed.json item that Baton has no column for, given back on export. */
+    extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>(),
     lastInjectedAt: timestamp("last_injected_at"),
     ...timestamps,
   },
@@ -71,6 +74,9 @@ export const proposals = sqliteTable(
     /** How many times the same candidate was proposed again and merged into this one. */
     mergedCount: integer("merged_count").notNull().default(0),
     externalId: text("external_id"),
+    /** How the candidate was found (pai-seed's `method`, e.g. "regex" or "llm"). */
+    method: text("method"),
+    extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>(),
     learningId: text("learning_id"),
     decidedAt: timestamp("decided_at"),
     ...timestamps,

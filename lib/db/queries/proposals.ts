@@ -1,0 +1,166 @@
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../client";
+import { projects, proposals, type LearningKind, type ProposalStatus } from "../schema";
+
+export type ProposalRow = {
+  id: string;
+  userId: string;
+  kind: LearningKind;
+  content: string;
+  source: string;
+  confidence: number;
+  status: ProposalStatus;
+  mergedCount: number;
+  method: string | null;
+  externalId: string | null;
+  extra: Record<string, unknown> | null;
+  learningId: string | null;
+  project: string | null;
+  projectId: string | null;
+  decidedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export type ProposalScope = { userId: string; projectIds: string[] };
+
+const columns = {
+  id: proposals.id,
+  userId: proposals.userId,
+  kind: proposals.kind,
+  content: proposals.content,
+  source: proposals.source,
+  confidence: proposals.confidence,
+  status: proposals.status,
+  mergedCount: proposals.mergedCount,
+  method: proposals.method,
+  externalId: proposals.externalId,
+  extra: proposals.extra,
+  learningId: proposals.learningId,
+  project: projects.slug,
+  projectId: proposals.projectId,
+  decidedAt: proposals.decidedAt,
+  createdAt: proposals.createdAt,
+  updatedAt: proposals.updatedAt,
+};
+
+/** Personal proposals belong to their proposer alone; project proposals to the project's members. */
+function visibleTo(scope: ProposalScope): SQL {
+  const personal = and(isNull(proposals.projectId), eq(proposals.userId, scope.userId))!;
+  return scope.projectIds.length ? or(personal, inArray(proposals.projectId, scope.projectIds))! : personal;
+}
+
+export async function listProposalRows(
+  db: DbOrTx,
+  params: ProposalScope & { status?: ProposalStatus; projectId?: string; limit: number; before?: [number, string] },
+): Promise<ProposalRow[]> {
+  const conditions: (SQL | undefined)[] = [
+    params.projectId ? eq(proposals.projectId, params.projectId) : visibleTo(params),
+    params.status ? eq(proposals.status, params.status) : undefined,
+  ];
+  if (params.before) {
+    const at = new Date(params.before[0]);
+    conditions.push(or(lt(proposals.createdAt, at), and(eq(proposals.createdAt, at), lt(proposals.id, params.before[1]))));
+  }
+  return db
+    .select(columns)
+    .from(proposals)
+    .leftJoin(projects, eq(projects.id, proposals.projectId))
+    .where(and(...conditions))
+    .orderBy(desc(proposals.createdAt), desc(proposals.id))
+    .limit(params.limit);
+}
+
+export async function findProposal(db: DbOrTx, params: ProposalScope & { id: string }): Promise<ProposalRow | undefined> {
+  const [row] = await db
+    .select(columns)
+    .from(proposals)
+    .leftJoin(projects, eq(projects.id, proposals.projectId))
+    .where(and(eq(proposals.id, params.id), visibleTo(params)));
+  return row;
+}
+
+/** Pending proposals of one scope, newest first: the candidates a new proposal may merge into. */
+/** One project's proposals, or a user's personal ones. */
+function inScope(params: { userId: string; projectId: string | null }): SQL {
+  return params.projectId ? eq(proposals.projectId, params.projectId) : and(isNull(proposals.projectId), eq(proposals.userId, params.userId))!;
+}
+
+export async function listPendingInScope(db: DbOrTx, params: { userId: string; projectId: string | null; limit: number }): Promise<ProposalRow[]> {
+  const scope = inScope(params);
+  return db
+    .select(columns)
+    .from(proposals)
+    .leftJoin(projects, eq(projects.id, proposals.projectId))
+    .where(and(scope, eq(proposals.status, "pending")))
+    .orderBy(desc(proposals.createdAt))
+    .limit(params.limit);
+}
+
+export type NewProposalRow = {
+  id: string;
+  userId: string;
+  projectId: string | null;
+  kind: LearningKind;
+  content: string;
+  source: string;
+  confidence: number;
+  status?: ProposalStatus;
+  method?: string | null;
+  externalId?: string | null;
+  extra?: Record<string, unknown> | null;
+  createdAt?: Date;
+  decidedAt?: Date | null;
+};
+
+export async function insertProposal(db: DbOrTx, row: NewProposalRow): Promise<void> {
+  await db.insert(proposals).values({ ...row, updatedAt: row.createdAt ?? new Date() });
+}
+
+/** Imported proposals; those whose external id the user already has are skipped. Returns how many were new. */
+export async function insertProposalsIfNew(db: DbOrTx, rows: NewProposalRow[]): Promise<number> {
+  let added = 0;
+  for (const row of rows) {
+    const inserted = await db
+      .insert(proposals)
+      .values({ ...row, updatedAt: row.createdAt ?? new Date() })
+      .onConflictDoNothing()
+      .returning({ id: proposals.id });
+    added += inserted.length;
+  }
+  return added;
+}
+
+export async function mergeIntoProposal(
+  db: DbOrTx,
+  params: { id: string; userId: string; projectId: string | null; confidence: number },
+): Promise<void> {
+  await db
+    .update(proposals)
+    .set({ confidence: params.confidence, mergedCount: sql`${proposals.mergedCount} + 1`, updatedAt: new Date() })
+    .where(and(eq(proposals.id, params.id), inScope(params), eq(proposals.status, "pending")));
+}
+
+/** Decides a pending proposal in the caller's scope; false when it is not pending (decided meanwhile). */
+export async function decideProposal(
+  db: DbOrTx,
+  params: ProposalScope & { id: string; status: "accepted" | "rejected"; learningId: string | null; content?: string },
+): Promise<boolean> {
+  const now = new Date();
+  const updated = await db
+    .update(proposals)
+    .set({ status: params.status, learningId: params.learningId, decidedAt: now, updatedAt: now, ...(params.content ? { content: params.content } : {}) })
+    .where(and(eq(proposals.id, params.id), eq(proposals.status, "pending"), visibleTo(params)))
+    .returning({ id: proposals.id });
+  return updated.length > 0;
+}
+
+export async function listPersonalProposals(db: DbOrTx, params: { userId: string }): Promise<ProposalRow[]> {
+  return db
+    .select(columns)
+    .from(proposals)
+    .leftJoin(projects, eq(projects.id, proposals.projectId))
+    .where(and(eq(proposals.userId, params.userId), isNull(proposals.projectId)))
+    // Insertion order, so an export lists an imported file's proposals in the file's order.
+    .orderBy(asc(sql`${proposals}.rowid`));
+}

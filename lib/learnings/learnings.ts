@@ -1,0 +1,90 @@
+import type { z } from "zod";
+import { decodeCursor, encodeCursor } from "../api/cursor";
+import { ApiError } from "../api/errors";
+import type { Principal } from "../auth/principal";
+import type { Db } from "../db/client";
+import {
+  deleteLearning,
+  findLearning,
+  insertLearning,
+  listRecentLearnings,
+  searchLearnings,
+  updateLearning,
+  type LearningRow,
+} from "../db/queries/learnings";
+import { projectIdsFor, requireProject } from "../projects/projects";
+import { ftsQuery } from "./fts-query";
+import { learningPatchSchema, learningQuerySchema, newLearningSchema } from "./learning-schemas";
+
+export type LearningPage = { items: LearningRow[]; nextCursor: string | null };
+
+/**
+ * Lists the learnings a request may see: its user's personal ones and its projects'. With `q`, ranked
+ * by BM25 (cursor: an offset); without, newest first (cursor: the last created_at and seq).
+ */
+export async function listLearnings(db: Db, principal: Principal, query: z.input<typeof learningQuerySchema>): Promise<LearningPage> {
+  const q = learningQuerySchema.parse(query);
+  const projectIds = await projectIdsFor(db, principal, "read");
+  const projectId = q.project ? (await requireProject(db, principal, q.project)).id : undefined;
+  const filter = { userId: principal.userId, projectIds, projectId, kind: q.kind, limit: q.limit + 1 };
+  const match = q.q ? ftsQuery(q.q) : null;
+
+  if (match) {
+    const [offset] = (decodeCursor(q.cursor, ["number"]) as [number] | undefined) ?? [0];
+    const rows = await searchLearnings(db, { ...filter, match, offset });
+    const more = rows.length > q.limit;
+    return { items: rows.slice(0, q.limit), nextCursor: more ? encodeCursor([offset + q.limit]) : null };
+  }
+  const before = decodeCursor(q.cursor, ["number", "number"]) as [number, number] | undefined;
+  const rows = await listRecentLearnings(db, { ...filter, before });
+  const items = rows.slice(0, q.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor([last.createdAt.getTime(), last.seq]) : null };
+}
+
+export async function getLearning(db: Db, principal: Principal, id: string): Promise<LearningRow> {
+  const row = await findLearning(db, { id, userId: principal.userId, projectIds: await projectIdsFor(db, principal, "read") });
+  if (!row) throw new ApiError("not_found", "No such learning.");
+  return row;
+}
+
+export async function createLearning(db: Db, principal: Principal, input: unknown): Promise<LearningRow> {
+  const data = newLearningSchema.parse(input);
+  const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
+  const id = crypto.randomUUID();
+  await insertLearning(db, {
+    id,
+    userId: principal.userId,
+    projectId,
+    kind: data.kind,
+    content: data.content,
+    source: data.source,
+    confirmed: data.confirmed,
+    tags: data.tags,
+    createdAt: data.createdAt ? new Date(data.createdAt) : undefined,
+  });
+  return getLearning(db, principal, id);
+}
+
+/** A learning the request may see but not change (a viewer's project) is 403; one it cannot see, 404. */
+async function writableScope(db: Db, principal: Principal, id: string) {
+  const current = await getLearning(db, principal, id);
+  const projectIds = await projectIdsFor(db, principal, "write");
+  if (current.projectId && !projectIds.includes(current.projectId)) {
+    throw new ApiError("forbidden", `Your role in "${current.project}" may not change its learnings.`);
+  }
+  return { current, scope: { id, userId: principal.userId, projectIds } };
+}
+
+export async function editLearning(db: Db, principal: Principal, id: string, input: unknown): Promise<LearningRow> {
+  const patch = learningPatchSchema.parse(input);
+  const { current, scope } = await writableScope(db, principal, id);
+  const confirmedAt = patch.confirmed === undefined || patch.confirmed === current.confirmed ? undefined : patch.confirmed ? new Date() : null;
+  await updateLearning(db, { ...scope, patch: { ...patch, ...(confirmedAt !== undefined ? { confirmedAt } : {}) } });
+  return getLearning(db, principal, id);
+}
+
+export async function removeLearning(db: Db, principal: Principal, id: string): Promise<void> {
+  const { scope } = await writableScope(db, principal, id);
+  await deleteLearning(db, scope);
+}

@@ -1,0 +1,55 @@
+/**
+ * When is a proposed learning "the same" as one already stored? Agents restate what they learned in
+ * slightly different words every session ("Always run the tests before committing." / "always run
+ * tests before commits"), and a review queue full of those is noise.
+ *
+ * Near means: after lowercasing, dropping punctuation and stop words and a light English stemming
+ * (plural and -ing/-ed endings), the two texts' word sets overlap with a Jaccard similarity of at least
+ * NEAR_THRESHOLD. Word order, articles and inflection do not matter; a changed or added content word
+ * in a short sentence does ("use pnpm" vs "use npm" stay apart).
+ */
+export const NEAR_THRESHOLD = 0.8;
+
+const STOP = new Set("a an the to of and or in on at for with is are be been it its this that these those by as from into".split(" "));
+
+/** "committing", "committed" → "commit"; "running" → "run". */
+function undouble(word: string): string {
+  return /([bdgmnprt])\1$/.test(word) ? word.slice(0, -1) : word;
+}
+
+function stem(word: string): string {
+  if (word.length > 5 && word.endsWith("ing")) return undouble(word.slice(0, -3));
+  if (word.length > 4 && word.endsWith("ed")) return undouble(word.slice(0, -2));
+  if (word.length > 4 && word.endsWith("es")) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
+  return word;
+}
+
+export function contentWords(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (!STOP.has(match[0])) words.add(stem(match[0]));
+  }
+  return words;
+}
+
+export function similarity(a: string, b: string): number {
+  const wa = contentWords(a);
+  const wb = contentWords(b);
+  if (!wa.size && !wb.size) return a.trim().toLowerCase() === b.trim().toLowerCase() ? 1 : 0;
+  let shared = 0;
+  for (const w of wa) if (wb.has(w)) shared++;
+  return shared / (wa.size + wb.size - shared);
+}
+
+export function isNearDuplicate(a: string, b: string): boolean {
+  return similarity(a, b) >= NEAR_THRESHOLD;
+}
+
+/**
+ * Two independent sightings of the same candidate make it more likely true: combined as a noisy OR,
+ * 1 − (1 − a)(1 − b), kept below 1 so a human review still means something.
+ */
+export function combineConfidence(a: number, b: number): number {
+  return Math.min(0.99, Math.round((1 - (1 - a) * (1 - b)) * 1000) / 1000);
+}

@@ -1,0 +1,136 @@
+import type { z } from "zod";
+import { decodeCursor, encodeCursor } from "../api/cursor";
+import { ApiError } from "../api/errors";
+import type { Principal } from "../auth/principal";
+import type { Db, DbOrTx } from "../db/client";
+import { findLearning, findLearningCandidates, insertLearning, type LearningRow } from "../db/queries/learnings";
+import {
+  decideProposal,
+  findProposal,
+  insertProposal,
+  listPendingInScope,
+  listProposalRows,
+  mergeIntoProposal,
+  type ProposalRow,
+} from "../db/queries/proposals";
+import { ftsQuery } from "../learnings/fts-query";
+import { projectIdsFor, requireProject } from "../projects/projects";
+import { combineConfidence, isNearDuplicate } from "./near-duplicate";
+import { acceptSchema, newProposalSchema, proposalQuerySchema, reviewSchema } from "./proposal-schemas";
+
+export type ProposeResult =
+  | { merged: false; proposal: ProposalRow }
+  | { merged: "proposal"; proposal: ProposalRow }
+  | { merged: "learning"; learning: LearningRow };
+
+/**
+ * Stores a learning candidate, unless it is a near-duplicate (see near-duplicate.ts) of a learning or
+ * a pending proposal in the same scope (the same project, or the proposer's personal ones): then the
+ * existing pending proposal's confidence is raised, or, for a learning, nothing new is stored.
+ */
+export async function propose(db: Db, principal: Principal, input: unknown): Promise<ProposeResult> {
+  const data = newProposalSchema.parse(input);
+  const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
+  const scope = { userId: principal.userId, projectId };
+
+  const match = ftsQuery(data.content);
+  if (match) {
+    const learnings = await findLearningCandidates(db, { ...scope, match, limit: 20 });
+    const same = learnings.find((l) => isNearDuplicate(l.content, data.content));
+    if (same) return { merged: "learning", learning: same };
+  }
+  const pending = await listPendingInScope(db, { ...scope, limit: 500 });
+  const twin = pending.find((p) => isNearDuplicate(p.content, data.content));
+  const readScope = { userId: principal.userId, projectIds: await projectIdsFor(db, principal, "read") };
+  if (twin) {
+    await mergeIntoProposal(db, { id: twin.id, ...scope, confidence: combineConfidence(twin.confidence, data.confidence) });
+    return { merged: "proposal", proposal: (await findProposal(db, { ...readScope, id: twin.id }))! };
+  }
+  const id = crypto.randomUUID();
+  await insertProposal(db, { id, ...scope, kind: data.kind, content: data.content, source: data.source, confidence: data.confidence });
+  return { merged: false, proposal: (await findProposal(db, { ...readScope, id }))! };
+}
+
+export async function listProposals(
+  db: Db,
+  principal: Principal,
+  query: z.input<typeof proposalQuerySchema>,
+): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
+  const q = proposalQuerySchema.parse(query);
+  const projectIds = await projectIdsFor(db, principal, "read");
+  const projectId = q.project ? (await requireProject(db, principal, q.project)).id : undefined;
+  const before = decodeCursor(q.cursor, ["number", "string"]) as [number, string] | undefined;
+  const rows = await listProposalRows(db, { userId: principal.userId, projectIds, projectId, status: q.status, limit: q.limit + 1, before });
+  const items = rows.slice(0, q.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor([last.createdAt.getTime(), last.id]) : null };
+}
+
+type Decision = { id: string; action: "accept" | "reject"; content?: string };
+export type DecisionResult = { proposal: ProposalRow; learning: LearningRow | null };
+
+/** Applies one decision inside a transaction; throws (rolling the whole transaction back) when it cannot. */
+async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: string[]; write: string[] }, d: Decision): Promise<DecisionResult> {
+  const readScope = { userId: principal.userId, projectIds: projectIds.read };
+  const current = await findProposal(tx, { ...readScope, id: d.id });
+  if (!current) throw new ApiError("not_found", `No proposal ${d.id}.`);
+  if (current.projectId && !projectIds.write.includes(current.projectId)) {
+    throw new ApiError("forbidden", `Your role in "${current.project}" may not review its proposals.`);
+  }
+  if (current.status !== "pending") throw new ApiError("conflict", `Proposal ${d.id} was already ${current.status}.`);
+  const writeScope = { userId: principal.userId, projectIds: projectIds.write };
+  let learningId: string | null = null;
+  if (d.action === "accept") {
+    learningId = crypto.randomUUID();
+    await insertLearning(tx, {
+      id: learningId,
+      userId: current.userId,
+      projectId: current.projectId,
+      kind: current.kind,
+      content: d.content ?? current.content,
+      source: current.source,
+      confirmed: true,
+      tags: [],
+    });
+  }
+  const status = d.action === "accept" ? "accepted" : "rejected";
+  if (!(await decideProposal(tx, { ...writeScope, id: d.id, status, learningId, content: d.content }))) {
+    throw new ApiError("conflict", `Proposal ${d.id} was decided by someone else meanwhile.`);
+  }
+  return {
+    proposal: (await findProposal(tx, { ...readScope, id: d.id }))!,
+    learning: learningId ? ((await findLearning(tx, { ...readScope, id: learningId })) ?? null) : null,
+  };
+}
+
+async function scopes(db: Db, principal: Principal) {
+  const [read, write] = await Promise.all([projectIdsFor(db, principal, "read"), projectIdsFor(db, principal, "write")]);
+  return { read, write };
+}
+
+export async function acceptProposal(db: Db, principal: Principal, id: string, input: unknown): Promise<DecisionResult> {
+  const { content } = acceptSchema.parse(input ?? {});
+  const projectIds = await scopes(db, principal);
+  return db.transaction((tx) => decide(tx, principal, projectIds, { id, action: "accept", content }));
+}
+
+export async function rejectProposal(db: Db, principal: Principal, id: string): Promise<DecisionResult> {
+  const projectIds = await scopes(db, principal);
+  return db.transaction((tx) => decide(tx, principal, projectIds, { id, action: "reject" }));
+}
+
+/** Bulk review: every decision applies, or none does (one transaction). */
+export async function reviewProposals(db: Db, principal: Principal, input: unknown): Promise<DecisionResult[]> {
+  const decisions = reviewSchema.parse(input);
+  const ids = new Set<string>();
+  for (const d of decisions) {
+    if (ids.has(d.id)) throw new ApiError("bad_request", `Proposal ${d.id} appears twice in the review.`);
+    ids.add(d.id);
+  }
+  const projectIds = await scopes(db, principal);
+  return db.transaction(async (tx) => {
+    const results: DecisionResult[] = [];
+    for (const d of decisions) results.push(await decide(tx, principal, projectIds, d));
+    return results;
+  });
+}

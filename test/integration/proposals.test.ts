@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../support/api";
+import { addMember, createProject, createUserWithToken, tableCounts } from "../support/fixtures";
+import { startServer, tempDir, type RunningServer } from "../support/server";
+
+const tmp = tempDir();
+const databaseUrl = `file:${tmp.dir}/proposals.db`;
+let server: RunningServer;
+let ana: ReturnType<typeof apiClient>;
+let bo: ReturnType<typeof apiClient>;
+let viewer: ReturnType<typeof apiClient>;
+
+beforeAll(async () => {
+  server = await startServer({ databaseUrl });
+  const anaToken = await createUserWithToken(databaseUrl, "ana@example.com");
+  ana = apiClient(server.url, anaToken);
+  bo = apiClient(server.url, await createUserWithToken(databaseUrl, "bo@example.com"));
+  viewer = apiClient(server.url, await createUserWithToken(databaseUrl, "vi@example.com"));
+  await createProject(server.url, anaToken, "web");
+  await addMember(databaseUrl, "web", "bo@example.com", "member");
+  await addMember(databaseUrl, "web", "vi@example.com", "viewer");
+});
+afterAll(async () => {
+  await server?.stop();
+  tmp.remove();
+});
+
+async function propose(client: ReturnType<typeof apiClient>, body: Record<string, unknown>) {
+  return client("POST", "/api/proposals", { kind: "pattern", ...body });
+}
+
+describe("proposals", () => {
+  it("stores a candidate, then merges a near-duplicate into it, raising its confidence", async () => {
+    const first = await propose(ana, { content: "Always run the tests before committing.", confidence: 0.6, source: "s-1" });
+    expect(first.status).toBe(201);
+    expect(first.json).toMatchObject({ merged: false, proposal: { status: "pending", confidence: 0.6, mergedCount: 0 } });
+    const again = await propose(ana, { content: "always run tests before commit", confidence: 0.5, source: "s-2" });
+    expect(again.status).toBe(200);
+    expect(again.json).toMatchObject({ merged: "proposal", proposal: { id: first.json.proposal.id, confidence: 0.8, mergedCount: 1 } });
+    expect((await ana("GET", "/api/proposals")).json.items).toHaveLength(1);
+    // Someone else's personal proposal is not a twin.
+    expect((await propose(bo, { content: "Always run the tests before committing." })).status).toBe(201);
+  });
+
+  it("does not store a near-duplicate of an existing learning", async () => {
+    await ana("POST", "/api/learnings", { kind: "insight", content: "Feature flags live in config/flags.yaml", confirmed: true });
+    const before = await tableCounts(databaseUrl);
+    const res = await propose(ana, { kind: "insight", content: "feature flags live in config/flags.yaml!" });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ merged: "learning", proposal: null, learning: { content: "Feature flags live in config/flags.yaml" } });
+    expect(await tableCounts(databaseUrl)).toEqual(before);
+  });
+
+  it("accepts (with edited content) into a confirmed learning, and rejects", async () => {
+    const p = (await propose(ana, { content: "Prefer server components for pages", project: "web" })).json.proposal;
+    const res = await ana("POST", `/api/proposals/${p.id}/accept`, { content: "Prefer server components for dashboard pages" });
+    expect(res.status).toBe(200);
+    expect(res.json.proposal).toMatchObject({ status: "accepted", learningId: res.json.learning.id, decidedAt: expect.any(String) });
+    expect(res.json.learning).toMatchObject({ content: "Prefer server components for dashboard pages", confirmed: true, project: "web" });
+    expect((await ana("POST", `/api/proposals/${p.id}/accept`)).status).toBe(409);
+
+    const q = (await propose(ana, { content: "Use tabs for indentation" })).json.proposal;
+    const rejected = await ana("POST", `/api/proposals/${q.id}/reject`);
+    expect(rejected.json).toMatchObject({ proposal: { status: "rejected" }, learning: null });
+    expect((await ana("GET", "/api/proposals?status=rejected")).json.items.map((x: { id: string }) => x.id)).toContain(q.id);
+    const plain = (await propose(ana, { content: "Name branches after the issue number" })).json.proposal;
+    expect((await ana("POST", `/api/proposals/${plain.id}/accept`)).json.learning.content).toBe("Name branches after the issue number");
+  });
+
+  it("bulk review applies every decision in one transaction, or none", async () => {
+    const ids: string[] = [];
+    for (const content of ["Keep PRs under 400 lines", "Write the migration before the code", "Document every env variable"]) {
+      ids.push((await propose(ana, { content, project: "web" })).json.proposal.id);
+    }
+    const before = await tableCounts(databaseUrl);
+    const failing = await ana("POST", "/api/proposals/review", [
+      { id: ids[0], action: "accept" },
+      { id: "does-not-exist", action: "reject" },
+    ]);
+    expect(failing.status).toBe(404);
+    expect(await tableCounts(databaseUrl)).toEqual(before);
+    expect((await ana("GET", "/api/proposals?project=web")).json.items).toHaveLength(3);
+
+    const ok = await ana("POST", "/api/proposals/review", { items: [
+      { id: ids[0], action: "accept" },
+      { id: ids[1], action: "reject" },
+      { id: ids[2], action: "accept", content: "Document every environment variable in the README" },
+    ] });
+    expect(ok.status).toBe(200);
+    expect(ok.json.items.map((i: { proposal: { status: string } }) => i.proposal.status)).toEqual(["accepted", "rejected", "accepted"]);
+    expect(ok.json.items[2].learning.content).toBe("Document every environment variable in the README");
+    expect((await ana("GET", "/api/proposals?project=web")).json.items).toHaveLength(0);
+  });
+
+  it("project proposals are the members' to review; viewers and outsiders may not", async () => {
+    const p = (await propose(ana, { content: "Cache the lockfile in CI", project: "web" })).json.proposal;
+    expect((await viewer("GET", "/api/proposals?project=web")).json.items.map((x: { id: string }) => x.id)).toContain(p.id);
+    expect((await viewer("POST", `/api/proposals/${p.id}/accept`)).status).toBe(403);
+    expect((await viewer("POST", "/api/proposals", { kind: "pattern", content: "x", project: "web" })).status).toBe(403);
+    const personal = (await propose(ana, { content: "I like dark mode" })).json.proposal;
+    expect((await bo("POST", `/api/proposals/${personal.id}/reject`)).status).toBe(404);
+    expect((await bo("POST", `/api/proposals/${p.id}/reject`)).status).toBe(200);
+  });
+
+  it.each([
+    { path: "/api/proposals", body: { kind: "pattern", content: "x", confidence: 1.5 } },
+    { path: "/api/proposals", body: { kind: "hunch", content: "x" } },
+    { path: "/api/proposals", body: { content: "x" } },
+    { path: "/api/proposals/review", body: [] },
+    { path: "/api/proposals/review", body: [{ id: "a", action: "maybe" }] },
+    { path: "/api/proposals/review", body: [{ id: "a", action: "accept" }, { id: "a", action: "reject" }] },
+    { path: "/api/proposals/ID/accept", body: { content: "" } },
+  ])("POST $path with a bad body → 400, nothing changes", async ({ path, body }) => {
+    const target = (await ana("GET", "/api/proposals")).json.items[0]?.id ?? "none";
+    const before = await tableCounts(databaseUrl);
+    const res = await ana("POST", path.replace("ID", target), body);
+    expect(res.status).toBe(400);
+    expect(await tableCounts(databaseUrl)).toEqual(before);
+  });
+});
