@@ -26,6 +26,8 @@ test.describe("signing in and out", () => {
     // Scoped to <main>: Next's route announcer is also role=alert.
     await expect(page.getByRole("main").getByRole("alert")).toHaveText("Wrong email or password.");
     await expect(page).toHaveURL(/\/sign-in$/);
+    // The email stays filled in; only the password has to be typed again.
+    await expect(page.getByLabel("Email")).toHaveValue(ADMIN.email);
     await snap(page, testInfo, "sign-in-wrong-password");
 
     await signIn(page);
@@ -45,6 +47,24 @@ test.describe("signing in and out", () => {
     await expect(page).toHaveURL(/\/settings\/tokens$/);
     await expect(page.getByRole("heading", { name: "API tokens", level: 1 })).toBeVisible();
     await snap(page, testInfo, "tokens-after-sign-in");
+  });
+});
+
+test.describe("a stale session cookie", () => {
+  // A cookie the server no longer knows (expired, or signed out elsewhere): the proxy lets it through,
+  // the page itself refuses it, and sign-in still returns to the page asked for.
+  test.use({
+    storageState: {
+      cookies: [{ name: "better-auth.session_token", value: "stale.token", domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }],
+      origins: [],
+    },
+  });
+
+  test("is sent to sign-in and back to the page it asked for", async ({ page }) => {
+    await page.goto("/settings/tokens");
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fsettings%2Ftokens$/);
+    await signIn(page);
+    await expect(page).toHaveURL(/\/settings\/tokens$/);
   });
 });
 

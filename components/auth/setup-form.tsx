@@ -13,8 +13,8 @@ export function SetupForm() {
   return (
     <form action={action} className="stack">
       <FormMessage state={state} />
-      <Field label="Your name" name="name" autoComplete="name" required autoFocus error={errors.name} />
-      <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
+      <Field label="Your name" name="name" autoComplete="name" required autoFocus defaultValue={state.values?.name} error={errors.name} />
+      <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} error={errors.email} />
       <Field label="Password" name="password" type="password" autoComplete="new-password" required hint="At least 8 characters." error={errors.password} />
       <Field label="Password again" name="confirm" type="password" autoComplete="new-password" required error={errors.confirm} />
       <SubmitButton>Create the admin account</SubmitButton>

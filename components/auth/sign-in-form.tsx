@@ -13,7 +13,16 @@ export function SignInForm({ next }: { next: string }) {
     <form action={action} className="stack">
       <FormMessage state={state} />
       <input type="hidden" name="next" value={next} />
-      <Field label="Email" name="email" type="email" autoComplete="email" required autoFocus error={state.fieldErrors?.email} />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        autoFocus
+        defaultValue={state.values?.email}
+        error={state.fieldErrors?.email}
+      />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required error={state.fieldErrors?.password} />
       <SubmitButton>Sign in</SubmitButton>
     </form>

@@ -22,12 +22,13 @@ function safeNext(value: FormDataEntryValue | null): string {
 }
 
 export async function signInAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const values = { email: String(form.get("email") ?? "") };
   const parsed = signInSchema.safeParse({ email: form.get("email"), password: form.get("password") });
-  if (!parsed.success) return formError(parsed.error);
+  if (!parsed.success) return { ...formError(parsed.error), values };
   try {
     await getAuth().api.signInEmail({ body: parsed.data, headers: await headers() });
   } catch (error) {
-    if (error instanceof APIError) return { ok: false, message: "Wrong email or password." };
+    if (error instanceof APIError) return { ok: false, message: "Wrong email or password.", values };
     throw error;
   }
   redirect(safeNext(form.get("next")));
@@ -35,13 +36,14 @@ export async function signInAction(_prev: FormState, form: FormData): Promise<Fo
 
 export async function setupAction(_prev: FormState, form: FormData): Promise<FormState> {
   const input = { name: String(form.get("name") ?? ""), email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") };
+  const values = { name: input.name, email: input.email };
   if (form.get("password") !== form.get("confirm")) {
-    return { ok: false, message: "Check the highlighted fields.", fieldErrors: { confirm: "The passwords differ." } };
+    return { ok: false, message: "Check the highlighted fields.", fieldErrors: { confirm: "The passwords differ." }, values };
   }
   try {
     await createFirstUser(getDb(), input);
   } catch (error) {
-    return formError(error);
+    return { ...formError(error), values };
   }
   await getAuth().api.signInEmail({ body: { email: input.email, password: input.password }, headers: await headers() });
   redirect("/");

@@ -4,6 +4,8 @@ export type FormState<T = undefined> = {
   message?: string;
   fieldErrors?: Record<string, string>;
   data?: T;
+  /** What the user typed, echoed back so a refused form does not make them type it again (never passwords). */
+  values?: Record<string, string>;
 };
 
 export const initialFormState: FormState<never> = { ok: false };

@@ -6,6 +6,7 @@ import { cache } from "react";
 import { getDb, type Db } from "../db/client";
 import { countUsers, type PublicUser } from "../db/queries/users";
 import { getAuth } from "./auth";
+import { PATH_HEADER } from "./path-header";
 import type { Principal } from "./principal";
 
 /** The signed-in user of this request, or null. Cached for the request. */
@@ -20,7 +21,11 @@ export async function requireUser(): Promise<{ user: PublicUser; principal: Prin
   await connection();
   const user = await getSessionUser();
   const db = getDb();
-  if (!user) redirect((await countUsers(db)) === 0 ? "/setup" : "/sign-in");
+  if (!user) {
+    if ((await countUsers(db)) === 0) redirect("/setup");
+    const path = (await headers()).get(PATH_HEADER);
+    redirect(path && path.startsWith("/") && !path.startsWith("//") && path !== "/" ? `/sign-in?next=${encodeURIComponent(path)}` : "/sign-in");
+  }
   return { user, db, principal: { userId: user.id, scope: "write", via: "session", tokenId: null, projectIds: null } };
 }
 
