@@ -1,0 +1,48 @@
+/** Everything the context is made from, gathered from the stores for one request. Plain data, no Dates from a driver needed beyond these. */
+export type LearningKind = "pattern" | "insight" | "self_knowledge";
+export type SessionSource = "startup" | "resume" | "clear" | "compact" | "fork";
+
+export type ContextIdentity = {
+  aiName: string;
+  principalName: string;
+  catchphrase?: string;
+  preferences?: { responseStyle?: string; timezone?: string; locale?: string };
+};
+
+export type ContextLearning = {
+  id: string;
+  kind: LearningKind;
+  content: string;
+  confirmed: boolean;
+  /** 0..1 relative to the best match; null when ranked by recency alone. */
+  relevance: number | null;
+};
+
+export type ContextData = {
+  now: Date;
+  /** Where people review proposals: the dashboard's URL. */
+  dashboardUrl: string;
+  identity: ContextIdentity | null;
+  project: { slug: string; name: string } | null;
+  activeTask: { taskId: string; markdown: string; updatedAt: Date } | null;
+  handoff: { markdown: string; branch: string | null; author: string; createdAt: Date; matchedBranch: boolean } | null;
+  /** Ranked best first. */
+  learnings: ContextLearning[];
+  learningsRanked: boolean;
+  learningsTotal: number;
+  /** Newest first; proposalCount may be larger than the list. */
+  proposals: { id: string; kind: LearningKind; content: string; confidence: number }[];
+  proposalCount: number;
+  state: { lastSessionAt: Date | null; activeProjects: string[]; checkpointRef: string | null; queuedSessions: number };
+};
+
+export type ContextOptions = {
+  budget: number;
+  maxChars: number;
+  mode: "full" | "complement";
+  source?: SessionSource;
+};
+
+export type SectionName = "setup" | "identity" | "task" | "handoff" | "learnings" | "proposals" | "state";
+
+export type SectionReport = { name: SectionName; tokens: number; included: boolean; omitted: number };

@@ -1,0 +1,108 @@
+import type { SectionName, SectionReport } from "./context-types";
+import type { SectionDraft } from "./render-sections";
+
+export type PackLimits = { budget: number; maxChars: number; count: (text: string) => number };
+export type PackResult = { text: string; tokenEstimate: number; sections: SectionReport[] };
+
+const SEPARATOR = "\n\n";
+
+type Placed = { draft: SectionDraft; kept: number };
+
+function render(draft: SectionDraft, kept: number): string {
+  const left = draft.items.length - kept + (draft.unlisted ?? 0);
+  const lines = [draft.header(kept), ...draft.items.slice(0, kept)];
+  if (left > 0 && draft.omitted) lines.push(draft.omitted(left));
+  if (draft.footer) lines.push(draft.footer);
+  return lines.join("\n");
+}
+
+function assemble(placed: Placed[]): string {
+  return placed.map((p) => render(p.draft, p.kept)).join(SEPARATOR);
+}
+
+const DROPPED_NAMES: Record<SectionName, (n: number) => string> = {
+  setup: () => "setup note",
+  identity: () => "identity",
+  task: (n) => `active task memory (${n} lines)`,
+  handoff: (n) => `last handoff (${n} lines)`,
+  learnings: (n) => `${n} learnings`,
+  proposals: (n) => `${n} pending proposals`,
+  state: () => "session state",
+};
+
+function droppedNote(dropped: SectionDraft[]): string {
+  const names = dropped.map((d) => DROPPED_NAMES[d.name](d.items.length + (d.unlisted ?? 0)));
+  return `Left out to fit the budget: ${names.join(", ")}.`;
+}
+
+/**
+ * Fits sections into a token budget and a character limit at once. Sections are taken in priority
+ * order; each is kept whole if it fits, else shortened to the items that fit (with a line counting the
+ * rest), else dropped (and named in a closing line). Items are whole lines, so nothing is cut
+ * mid-line. The token count is of the exact text returned, so `tokenEstimate <= budget` and
+ * `text.length <= maxChars` always hold.
+ */
+export function packSections(drafts: SectionDraft[], limits: PackLimits): PackResult {
+  for (const withNote of [true, false]) {
+    let budget = limits.budget;
+    let maxChars = limits.maxChars;
+    while (budget > 0 && maxChars > 0) {
+      const placed = greedy(drafts, budget, maxChars, limits.count);
+      const dropped = drafts.filter((d) => !placed.some((p) => p.draft === d));
+      const body = assemble(placed);
+      const text = withNote && dropped.length ? [body, droppedNote(dropped)].filter(Boolean).join(SEPARATOR) : body;
+      const tokens = limits.count(text);
+      if (tokens <= limits.budget && text.length <= limits.maxChars) {
+        return { text, tokenEstimate: tokens, sections: report(drafts, placed, limits.count) };
+      }
+      // Token counts of pieces do not add up exactly across joins (BPE merges at the seams), and the
+      // closing note needs room: pack again against limits lowered by the overshoot.
+      budget -= Math.max(1, tokens - limits.budget);
+      maxChars -= Math.max(1, text.length - limits.maxChars);
+    }
+  }
+  return { text: "", tokenEstimate: 0, sections: report(drafts, [], limits.count) };
+}
+
+function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count: (t: string) => number): Placed[] {
+  const placed: Placed[] = [];
+  let tokens = 0;
+  let chars = 0;
+  for (const draft of drafts) {
+    const sep = placed.length ? SEPARATOR : "";
+    const sepTokens = sep ? 1 : 0;
+    const fits = (kept: number) => {
+      const text = sep + render(draft, kept);
+      return tokens + sepTokens + count(text) <= budget && chars + text.length <= maxChars;
+    };
+    let kept = draft.items.length;
+    if (!fits(kept)) {
+      // The largest prefix of items that fits (fits is monotone in kept): binary search.
+      let lo = 0;
+      let hi = kept - 1;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (fits(mid)) lo = mid;
+        else hi = mid - 1;
+      }
+      kept = lo;
+      if (kept === 0 && (draft.items.length > 0 || !fits(0))) continue;
+    }
+    const text = sep + render(draft, kept);
+    tokens += sepTokens + count(text);
+    chars += text.length;
+    placed.push({ draft, kept });
+  }
+  return placed;
+}
+
+function report(drafts: SectionDraft[], placed: Placed[], count: (t: string) => number): SectionReport[] {
+  const byName = new Map<SectionName, Placed>(placed.map((p) => [p.draft.name, p]));
+  return drafts.map((draft) => {
+    const p = byName.get(draft.name);
+    const total = draft.items.length + (draft.unlisted ?? 0);
+    return p
+      ? { name: draft.name, tokens: count(render(draft, p.kept)), included: true, omitted: total - p.kept }
+      : { name: draft.name, tokens: 0, included: false, omitted: total };
+  });
+}

@@ -1,0 +1,130 @@
+import type { ContextData, ContextOptions, SectionName } from "./context-types";
+import { proposalIndexLine } from "./proposal-index";
+import { relativeTime } from "./relative-time";
+
+/**
+ * A section before packing: a header, then items the packer keeps from the top while they fit, and
+ * the line that says how many it left out. Items are single lines, so nothing is ever cut mid-line.
+ */
+export type SectionDraft = {
+  name: SectionName;
+  /** Given how many items were kept. */
+  header: (shown: number) => string;
+  items: string[];
+  /** The line that replaces `n` items left out. */
+  omitted?: (n: number) => string;
+  /** A line that stays with the section whenever any of it is shown. */
+  footer?: string;
+  /** Items known to exist but not listed at all (counted in the omitted line). */
+  unlisted?: number;
+};
+
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** Markdown as items: its lines, without trailing blank ones. */
+function markdownLines(markdown: string): string[] {
+  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+  while (lines.length && !lines.at(-1)!.trim()) lines.pop();
+  while (lines.length && !lines[0]!.trim()) lines.shift();
+  return lines;
+}
+
+function setup(data: ContextData): SectionDraft {
+  return {
+    name: "setup",
+    header: () => "## Baton setup",
+    items: [
+      "No seed (AI identity and personal learnings) is stored for this user yet.",
+      `A seed.json can be imported with \`baton import seed.json\`; identity can be set in the dashboard: ${data.dashboardUrl}`,
+    ],
+  };
+}
+
+function identity(data: ContextData): SectionDraft | null {
+  const id = data.identity;
+  if (!id) return null;
+  const items = [`AI name: ${oneLine(id.aiName)} · principal: ${oneLine(id.principalName)}`];
+  if (id.catchphrase) items.push(`Catchphrase: "${oneLine(id.catchphrase)}"`);
+  const p = id.preferences;
+  const prefs = [
+    p?.responseStyle && `response style ${p.responseStyle}`,
+    p?.timezone && `timezone ${p.timezone}`,
+    p?.locale && `locale ${p.locale}`,
+  ].filter(Boolean);
+  if (prefs.length) items.push(`Preferences: ${prefs.join(" · ")}`);
+  return { name: "identity", header: () => "## Identity", items };
+}
+
+function task(data: ContextData): SectionDraft | null {
+  const t = data.activeTask;
+  if (!t) return null;
+  return {
+    name: "task",
+    header: () => `## Active task: ${t.taskId} (memory updated ${relativeTime(t.updatedAt, data.now)})`,
+    items: markdownLines(t.markdown),
+    omitted: (n) => `… ${n} more lines of this task's memory: \`baton task show ${t.taskId}\``,
+  };
+}
+
+function handoff(data: ContextData): SectionDraft | null {
+  const h = data.handoff;
+  if (!h) return null;
+  const facts = [relativeTime(h.createdAt, data.now), h.branch ? `branch ${h.branch}` : null, `by ${oneLine(h.author)}`].filter(Boolean);
+  return {
+    name: "handoff",
+    header: () => `## Last handoff (${facts.join(", ")})`,
+    items: markdownLines(h.markdown),
+    omitted: (n) => `… ${n} more lines of this handoff: \`baton handoff show\``,
+  };
+}
+
+function learnings(data: ContextData): SectionDraft | null {
+  if (!data.learnings.length) return null;
+  const ranked = data.learningsRanked;
+  const title = ranked ? "Relevant learnings" : "Recent learnings";
+  return {
+    name: "learnings",
+    header: (shown) => `## ${title} (${shown}/${data.learningsTotal})`,
+    items: data.learnings.map((l) => {
+      const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
+      return `- [${l.kind}] ${oneLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
+    }),
+    omitted: (n) => `${n} more learnings: \`baton learnings\``,
+  };
+}
+
+function proposals(data: ContextData): SectionDraft | null {
+  if (!data.proposalCount) return null;
+  // The list may hold fewer than proposalCount; the rest are counted as left out from the start.
+  const unlisted = Math.max(0, data.proposalCount - data.proposals.length);
+  return {
+    name: "proposals",
+    header: () => `## Pending proposals (${data.proposalCount})`,
+    items: data.proposals.map(proposalIndexLine),
+    omitted: (n) => `${n} more pending`,
+    footer: `Review: ${data.dashboardUrl}/proposals`,
+    ...(unlisted ? { unlisted } : {}),
+  };
+}
+
+function state(data: ContextData): SectionDraft {
+  const s = data.state;
+  const items = [s.lastSessionAt ? `Last session: ${relativeTime(s.lastSessionAt, data.now)}` : "Last session: none recorded"];
+  if (s.activeProjects.length) items.push(`Active projects: ${s.activeProjects.map(oneLine).join(", ")}`);
+  if (s.checkpointRef) items.push(`Checkpoint: ${oneLine(s.checkpointRef)}`);
+  if (data.project) items.push(`Queued sessions in ${data.project.slug}: ${s.queuedSessions}${s.queuedSessions ? " (`baton pickup`)" : ""}`);
+  return { name: "state", header: () => "## Session state", items };
+}
+
+/**
+ * The sections in priority order. After a compaction the agent has just lost its working memory, so
+ * the task memory and the handoff come before identity.
+ */
+export function renderSections(data: ContextData, options: ContextOptions): SectionDraft[] {
+  const id = options.mode === "complement" ? null : data.identity ? identity(data) : setup(data);
+  const order =
+    options.source === "compact"
+      ? [task(data), handoff(data), id, learnings(data), proposals(data), state(data)]
+      : [id, task(data), handoff(data), learnings(data), proposals(data), state(data)];
+  return order.filter((s): s is SectionDraft => s !== null);
+}

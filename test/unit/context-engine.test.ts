@@ -1,0 +1,183 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { buildContext } from "@/lib/context/build-context";
+import type { ContextData, ContextOptions } from "@/lib/context/context-types";
+import { cutContent, proposalIndexLine } from "@/lib/context/proposal-index";
+import { relativeTime } from "@/lib/context/relative-time";
+import { countTokens } from "@/lib/context/tokenizer";
+
+const now = new Date("2026-11-22T12:00:00Z");
+const hoursAgo = (h: number) => new Date(now.getTime() - h * 3_600_000);
+
+function data(overrides: Partial<ContextData> = {}): ContextData {
+  return {
+    now,
+    dashboardUrl: "https://baton.test",
+    identity: { aiName: "Ivy", principalName: "Jens", catchphrase: "Ivy here.", preferences: { responseStyle: "concise", timezone: "Europe/Zurich" } },
+    project: { slug: "web", name: "Web" },
+    activeTask: { taskId: "task-368", markdown: "# Task 368\n\n- [x] schema\n- [ ] routes\n", updatedAt: hoursAgo(3) },
+    handoff: { markdown: "Did: the schema.\nNext: the routes.", branch: "main", author: "ana", createdAt: hoursAgo(2), matchedBranch: true },
+    learnings: Array.from({ length: 12 }, (_, i) => ({
+      id: `l${i}`,
+      kind: "pattern" as const,
+      content: `Learning number ${i} about migrations and tests`,
+      confirmed: i % 3 !== 0,
+      relevance: 1 - i / 20,
+    })),
+    learningsRanked: true,
+    learningsTotal: 40,
+    proposals: [
+      { id: "a1b2c3d4-0000", kind: "pattern", content: "Always run the full test suite before pushing to main", confidence: 0.725 },
+      { id: "ffee1122-0000", kind: "insight", content: "Short one", confidence: 0.4 },
+    ],
+    proposalCount: 2,
+    state: { lastSessionAt: hoursAgo(30), activeProjects: ["web", "blog"], checkpointRef: null, queuedSessions: 2 },
+    ...overrides,
+  };
+}
+
+const options = (o: Partial<ContextOptions> = {}): ContextOptions => ({ budget: 2000, maxChars: 9500, mode: "full", ...o });
+
+describe("the compact proposals index", () => {
+  it.each([
+    ["Always run the full test suite before pushing to main", "Always run the full test suite before pu…"],
+    ["Short one", "Short one"],
+    ["exactly forty characters long, no more!!", "exactly forty characters long, no more!!"],
+    ["line\nbreaks   collapse", "line breaks collapse"],
+  ])("cuts %j to %j", (input, expected) => {
+    expect(cutContent(input)).toBe(expected);
+    expect(Array.from(cutContent(input).replace(/…$/, "")).length).toBeLessThanOrEqual(40);
+  });
+
+  it("shows a 5-character id prefix, the kind, the cut content and two decimals", () => {
+    expect(proposalIndexLine({ id: "a1b2c3d4-0000", kind: "pattern", content: "Always run the full test suite before pushing to main", confidence: 0.725 })).toBe(
+      '- a1b2c pattern "Always run the full test suite before pu…" 0.72',
+    );
+  });
+
+  it("no proposals → no section at all", () => {
+    const built = buildContext(data({ proposals: [], proposalCount: 0 }), options(), countTokens);
+    expect(built.context).not.toContain("proposals");
+    expect(built.sections.map((s) => s.name)).not.toContain("proposals");
+  });
+
+  it("points at the dashboard to review", () => {
+    expect(buildContext(data(), options(), countTokens).context).toContain("Review: https://baton.test/proposals");
+  });
+});
+
+describe("relativeTime", () => {
+  it.each([
+    [0.01, "just now"],
+    [0.5, "30 min ago"],
+    [2, "2 h ago"],
+    [47, "47 h ago"],
+    [72, "3 d ago"],
+    [24 * 90, "on 2026-08-24"],
+  ])("%d hours → %s", (h, text) => expect(relativeTime(hoursAgo(h), now)).toBe(text));
+});
+
+describe("buildContext", () => {
+  it("orders sections identity → task → handoff → learnings → proposals → state, as facts", () => {
+    const built = buildContext(data(), options(), countTokens);
+    const order = ["## Identity", "## Active task: task-368", "## Last handoff (2 h ago, branch main, by ana)", "## Relevant learnings (12/40)", "## Pending proposals (2)", "## Session state"];
+    const positions = order.map((h) => built.context.indexOf(h));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(built.context).not.toMatch(/\b(you must|always obey|IMPORTANT:|SYSTEM)\b/i);
+    expect(built.learningsShown).toBe(12);
+  });
+
+  it("after compact, task memory and handoff come first", () => {
+    const built = buildContext(data(), options({ source: "compact" }), countTokens);
+    expect(built.context.indexOf("## Active task")).toBeLessThan(built.context.indexOf("## Identity"));
+    expect(built.context.indexOf("## Last handoff")).toBeLessThan(built.context.indexOf("## Identity"));
+  });
+
+  it("complement mode leaves identity out", () => {
+    const built = buildContext(data(), options({ mode: "complement" }), countTokens);
+    expect(built.context).not.toContain("## Identity");
+    expect(built.context).toContain("## Active task");
+  });
+
+  it("first run: setup guidance instead of identity, needsSetup", () => {
+    const built = buildContext(data({ identity: null }), options(), countTokens);
+    expect(built.needsSetup).toBe(true);
+    expect(built.context).toContain("baton import seed.json");
+  });
+
+  it("recency header without usable hints", () => {
+    const built = buildContext(data({ learningsRanked: false, learnings: data().learnings.map((l) => ({ ...l, relevance: null })) }), options(), countTokens);
+    expect(built.context).toContain("## Recent learnings (12/40)");
+  });
+
+  it("shortens a section that does not fit and counts what it left out", () => {
+    const built = buildContext(data(), options({ budget: 300 }), countTokens);
+    expect(built.tokenEstimate).toBeLessThanOrEqual(300);
+    const learnings = built.sections.find((s) => s.name === "learnings")!;
+    if (learnings.included) {
+      expect(learnings.omitted).toBeGreaterThan(0);
+      expect(built.context).toContain(`${learnings.omitted} more learnings: \`baton learnings\``);
+      expect(built.context).toContain(`## Relevant learnings (${12 - learnings.omitted}/40)`);
+    } else {
+      expect(built.context).toMatch(/Left out to fit the budget: .*12 learnings/);
+    }
+  });
+
+  it("is deterministic", () => {
+    expect(buildContext(data(), options(), countTokens)).toEqual(buildContext(data(), options(), countTokens));
+  });
+});
+
+// Random stores, budgets 200..32000 and maxChars: both limits always hold, tokenEstimate is the
+// tokenizer's count of exactly the returned text, and every line of the output is a whole line of input.
+const text = fc.string({ minLength: 1, maxLength: 300, unit: fc.constantFrom(..."abcdefghij klmnopqrstuvwxyz ÄÖü漢字🙂-_.,:\n#*`".split("")) });
+const arbData = fc.record({
+  identity: fc.option(fc.record({ aiName: text, principalName: text, catchphrase: fc.option(text, { nil: undefined }) }), { nil: null }),
+  task: fc.option(fc.record({ taskId: fc.constantFrom("task-1", "t-2"), markdown: text }), { nil: null }),
+  handoff: fc.option(fc.record({ markdown: fc.array(text, { maxLength: 40 }).map((l) => l.join("\n")), branch: fc.option(fc.constantFrom("main", "feat/x"), { nil: null }) }), { nil: null }),
+  learnings: fc.array(fc.record({ content: text, confirmed: fc.boolean(), relevance: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }) }), { maxLength: 120 }),
+  proposals: fc.array(fc.record({ content: text, confidence: fc.double({ min: 0, max: 1, noNaN: true }) }), { maxLength: 30 }),
+  extraProposals: fc.nat(50),
+  queued: fc.nat(20),
+});
+
+describe("budgets hold for any store (property)", () => {
+  it("tokenEstimate <= budget, length <= maxChars, tokenEstimate = count(context), no cut lines", () => {
+    fc.assert(
+      fc.property(
+        arbData,
+        fc.integer({ min: 200, max: 32_000 }),
+        fc.integer({ min: 50, max: 20_000 }),
+        fc.constantFrom("full", "complement"),
+        fc.constantFrom(undefined, "startup", "compact"),
+        (d, budget, maxChars, mode, source) => {
+          const input = data({
+            identity: d.identity,
+            activeTask: d.task ? { ...d.task, updatedAt: hoursAgo(1) } : null,
+            handoff: d.handoff ? { ...d.handoff, author: "ana", createdAt: hoursAgo(5), matchedBranch: true } : null,
+            learnings: d.learnings.map((l, i) => ({ ...l, id: `l${i}`, kind: "insight" as const })),
+            learningsTotal: d.learnings.length + 5,
+            proposals: d.proposals.map((p, i) => ({ ...p, id: `p${i}-xxxx`, kind: "pattern" as const })),
+            proposalCount: d.proposals.length + (d.proposals.length ? d.extraProposals : 0),
+            state: { lastSessionAt: null, activeProjects: [], checkpointRef: null, queuedSessions: d.queued },
+          });
+          const built = buildContext(input, { budget, maxChars, mode, source: source as ContextOptions["source"] }, countTokens);
+          expect(built.tokenEstimate).toBeLessThanOrEqual(budget);
+          expect(built.context.length).toBeLessThanOrEqual(maxChars);
+          expect(built.tokenEstimate).toBe(countTokens(built.context));
+          const sources = new Set([
+            ...input.learnings.map((l) => l.content.replace(/\s+/g, " ").trim()),
+            ...(input.handoff?.markdown.split("\n") ?? []),
+            ...(input.activeTask?.markdown.split("\n") ?? []),
+          ]);
+          for (const line of built.context.split("\n")) {
+            const learning = /^- \[insight\] (.*?)(?: \((?:[\d.]+(?:, )?)?(?:unconfirmed)?\))?$/.exec(line);
+            if (learning) expect([...sources].some((s) => s.startsWith(learning[1]!))).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
