@@ -14,11 +14,17 @@ export async function parseBody<S extends z.ZodType>(request: Request, schema: S
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const text = await readLimited(request, maxBytes);
   let json: unknown;
+  let hasNul = false;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text, (key, value: unknown) => {
+      if ((typeof value === "string" && value.includes("\0")) || key.includes("\0")) hasNul = true;
+      return value;
+    });
   } catch {
     throw new ApiError("bad_request", "The body is not valid JSON.");
   }
+  // SQLite text ends at a NUL: a stored document would come back silently cut. Refuse it outright.
+  if (hasNul) throw new ApiError("bad_request", "The body contains a NUL character (\\u0000), which Baton cannot store.");
   return schema.parse(json);
 }
 

@@ -55,3 +55,20 @@ describe("parseBody and the error shape", () => {
     expect(handleApiError(new ApiError("forbidden", "x")).status).toBe(403);
   });
 });
+
+describe("NUL characters", () => {
+  it.each([
+    ['{"slug":"ab\\u0000cd"}', true],
+    ['{"slug":"ab\\\\u0000cd"}', false],
+    ['{"slug":"abcd","x\\u0000":1}', true],
+  ])("%s → refused: %s", async (body, refused) => {
+    const result = parseBody(request(body), z.looseObject({ slug: z.string() }), 2048);
+    if (refused) {
+      const { status, body: err } = await errorOf(result);
+      expect(status).toBe(400);
+      expect(err.error.message).toContain("NUL");
+    } else {
+      await expect(result).resolves.toMatchObject({ slug: "ab\\u0000cd" });
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { limitParam } from "../api/parse-query";
+
+/**
+ * Kept exactly as sent (no trim): a handoff is read back by agents and diffed by people. NUL is
+ * refused because libSQL cuts text at it, which would lose the rest of the document silently.
+ */
+export const handoffMarkdownSchema = z
+  .string()
+  .refine((s) => s.trim().length > 0, { message: "Write the handoff: markdown is empty." })
+  .refine((s) => !s.includes("\u0000"), { message: "The markdown contains a NUL character, which cannot be stored." });
+
+const branchSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^[^\p{Cc}]+$/u, { message: "A branch name has no control characters." });
+
+export const newHandoffSchema = z.object({
+  markdown: handoffMarkdownSchema,
+  sessionId: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\p{Cc}\s]+$/u, { message: "A session id has no spaces or control characters." })
+    .optional(),
+  branch: branchSchema.optional(),
+  author: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[^\p{Cc}]+$/u, { message: "An author name has no control characters." })
+    .optional(),
+});
+export type NewHandoff = z.output<typeof newHandoffSchema>;
+
+/** `branch=` with nothing after it means no branch filter, as a shell hook on a detached HEAD sends it. */
+const optionalBranchParam = z.preprocess((v) => (v === "" ? undefined : v), branchSchema.optional());
+
+export const handoffListQuerySchema = z.object({
+  branch: optionalBranchParam,
+  limit: limitParam,
+  cursor: z.string().optional(),
+});
+
+export type HandoffListQuery = z.output<typeof handoffListQuerySchema>;
+
+export const latestHandoffQuerySchema = z.object({ branch: optionalBranchParam });
+
+const isoDate = z.date().transform((d) => d.toISOString());
+
+/** What the API says about a handoff: its project by slug, no user or project ids. */
+export const handoffOutSchema = z.object({
+  id: z.string(),
+  project: z.string(),
+  markdown: z.string(),
+  sessionId: z.string().nullable(),
+  branch: z.string().nullable(),
+  author: z.string(),
+  createdAt: isoDate,
+});
+export type HandoffOut = z.output<typeof handoffOutSchema>;

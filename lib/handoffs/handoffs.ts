@@ -1,0 +1,76 @@
+import { decodeCursor, encodeCursor } from "../api/cursor";
+import { ApiError } from "../api/errors";
+import type { Principal } from "../auth/principal";
+import type { Db } from "../db/client";
+import { findLatestHandoff, listHandoffs, upsertHandoff, type HandoffRecord } from "../db/queries/handoffs";
+import { getUser } from "../db/queries/users";
+import { requireProject } from "../projects/projects";
+import { newHandoffSchema, type HandoffListQuery } from "./handoff-schemas";
+
+export type ProjectHandoff = HandoffRecord & { project: string };
+
+/**
+ * Stores a handoff. With a session id already used in the project it replaces that handoff instead
+ * (`created: false`): a Stop hook posts after every turn, and the latest post is the fullest.
+ */
+export async function writeHandoff(
+  db: Db,
+  principal: Principal,
+  slug: string,
+  input: unknown,
+): Promise<{ handoff: ProjectHandoff; created: boolean }> {
+  const project = await requireProject(db, principal, slug, "write");
+  const data = newHandoffSchema.parse(input);
+  const author = data.author ?? (await getUser(db, { userId: principal.userId }))?.name ?? "unknown";
+  const result = await upsertHandoff(db, {
+    projectId: project.id,
+    userId: principal.userId,
+    id: crypto.randomUUID(),
+    markdown: data.markdown,
+    sessionId: data.sessionId ?? null,
+    branch: data.branch ?? null,
+    author,
+    createdAt: new Date(),
+  });
+  if (result.outcome === "taken") {
+    throw new ApiError("conflict", `The handoff of session "${data.sessionId}" in "${slug}" was written by someone else; use another session id.`);
+  }
+  return { handoff: { ...result.handoff, project: project.slug }, created: result.outcome === "created" };
+}
+
+export async function listProjectHandoffs(
+  db: Db,
+  principal: Principal,
+  slug: string,
+  query: HandoffListQuery,
+): Promise<{ items: ProjectHandoff[]; nextCursor: string | null }> {
+  const project = await requireProject(db, principal, slug, "read");
+  const key = decodeCursor(query.cursor, ["number", "string"]) as [number, string] | undefined;
+  const rows = await listHandoffs(db, {
+    projectId: project.id,
+    branch: query.branch,
+    limit: query.limit + 1,
+    after: key ? { createdAt: new Date(key[0]), id: key[1] } : undefined,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > query.limit && last ? encodeCursor([last.createdAt.getTime(), last.id]) : null;
+  return { items: page.map((row) => ({ ...row, project: project.slug })), nextCursor };
+}
+
+/**
+ * The handoff the next session should read: the newest on its branch, else the newest of the project.
+ * `matchedBranch` says which one it is, so a reader can tell "your branch" from "somewhere in the project".
+ */
+export async function latestHandoff(
+  db: Db,
+  principal: Principal,
+  slug: string,
+  branch: string | undefined,
+): Promise<{ handoff: ProjectHandoff; matchedBranch: boolean }> {
+  const project = await requireProject(db, principal, slug, "read");
+  const onBranch = branch === undefined ? undefined : await findLatestHandoff(db, { projectId: project.id, branch });
+  const found = onBranch ?? (await findLatestHandoff(db, { projectId: project.id }));
+  if (!found) throw new ApiError("not_found", `No handoff in "${slug}" yet.`);
+  return { handoff: { ...found, project: project.slug }, matchedBranch: onBranch !== undefined };
+}

@@ -1,0 +1,73 @@
+import { decodeCursor, encodeCursor } from "../api/cursor";
+import { ApiError } from "../api/errors";
+import type { Principal } from "../auth/principal";
+import type { Db } from "../db/client";
+import { findSessionDoc, findSessionDocForUser, insertSessionDoc, listSessionDocs, type SessionDocView } from "../db/queries/sessions";
+import { requireProject } from "../projects/projects";
+import type { MemberProject } from "../db/queries/projects";
+import { parseSessionDocument } from "./parse-session-document";
+import { newSessionSchema, sessionIdParam, type SessionListQuery } from "./session-schemas";
+
+/** Queues a session document; its front matter gives id, priority, branch, paths and age. */
+export async function createSession(db: Db, principal: Principal, slug: string, input: unknown): Promise<SessionDocView> {
+  const project = await requireProject(db, principal, slug, "write");
+  const { markdown } = newSessionSchema.parse(input);
+  const front = parseSessionDocument(markdown);
+  const id = front.id ?? crypto.randomUUID();
+  const inserted = await insertSessionDoc(db, {
+    projectId: project.id,
+    id,
+    markdown,
+    priority: front.priority,
+    tags: front.tags,
+    branch: front.branch,
+    specs: front.specs,
+    files: front.files,
+    workingDirectory: front.workingDirectory,
+    createdBy: principal.userId,
+    createdAt: front.createdAt ?? new Date(),
+  });
+  if (!inserted) throw new ApiError("conflict", `A session document with the id "${id}" already exists; choose another id.`);
+  return (await findSessionDoc(db, { projectId: project.id, id }))!;
+}
+
+export async function listSessions(
+  db: Db,
+  principal: Principal,
+  slug: string,
+  query: SessionListQuery,
+): Promise<{ items: SessionDocView[]; nextCursor: string | null }> {
+  const project = await requireProject(db, principal, slug, "read");
+  const key = decodeCursor(query.cursor, ["number", "number", "string"]) as [number, number, string] | undefined;
+  const rows = await listSessionDocs(db, {
+    projectId: project.id,
+    status: query.status,
+    limit: query.limit + 1,
+    after: key ? { priority: key[0], createdAt: new Date(key[1]), id: key[2] } : undefined,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > query.limit && last ? encodeCursor([last.priority, last.createdAt.getTime(), last.id]) : null;
+  return { items: page, nextCursor };
+}
+
+export async function getSession(db: Db, principal: Principal, id: string): Promise<SessionDocView> {
+  return (await requireSession(db, principal, id, "read")).session;
+}
+
+/**
+ * A session document the principal may touch, with its project: 404 when its project is not one of
+ * theirs (existence not revealed), 403 when the token or role falls short of `need`.
+ */
+export async function requireSession(
+  db: Db,
+  principal: Principal,
+  id: string,
+  need: "read" | "write",
+): Promise<{ session: SessionDocView; project: MemberProject }> {
+  const sessionId = sessionIdParam.parse(id);
+  const session = await findSessionDocForUser(db, { userId: principal.userId, id: sessionId });
+  if (!session) throw new ApiError("not_found", `No session document "${sessionId}" in a project of yours.`);
+  const project = await requireProject(db, principal, session.project, need);
+  return { session, project };
+}

@@ -1,0 +1,25 @@
+import { ApiError } from "../api/errors";
+import type { Principal } from "../auth/principal";
+import type { Db } from "../db/client";
+import { findTaskMemory, upsertTaskMemory, type TaskMemoryRecord } from "../db/queries/tasks";
+import { requireProject } from "../projects/projects";
+import { taskIdSchema, taskMemoryBodySchema } from "./task-schemas";
+
+export type ProjectTaskMemory = TaskMemoryRecord & { project: string };
+
+export async function getTaskMemory(db: Db, principal: Principal, slug: string, taskId: string): Promise<ProjectTaskMemory> {
+  const project = await requireProject(db, principal, slug, "read");
+  const id = taskIdSchema.parse(taskId);
+  const memory = await findTaskMemory(db, { projectId: project.id, taskId: id });
+  if (!memory) throw new ApiError("not_found", `No memory for task "${id}" in "${slug}" yet.`);
+  return { ...memory, project: project.slug };
+}
+
+/** Creates or replaces a task's memory; the task needs no other record first. */
+export async function putTaskMemory(db: Db, principal: Principal, slug: string, taskId: string, input: unknown): Promise<ProjectTaskMemory> {
+  const project = await requireProject(db, principal, slug, "write");
+  const id = taskIdSchema.parse(taskId);
+  const { markdown } = taskMemoryBodySchema.parse(input);
+  const memory = await upsertTaskMemory(db, { projectId: project.id, taskId: id, markdown, userId: principal.userId, now: new Date() });
+  return { ...memory, project: project.slug };
+}
