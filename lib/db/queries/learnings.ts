@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { learnings, projects, type LearningKind } from "../schema";
 import { learningsFts } from "./fts-tables";
@@ -214,4 +214,40 @@ export function findLearningCandidates(
 ): Promise<LearningRow[]> {
   const scope = params.projectId ? eq(learnings.projectId, params.projectId) : and(isNull(learnings.projectId), eq(learnings.userId, params.userId));
   return ftsSelect(db, params.match, scope, params.limit);
+}
+
+/** The learnings a context may draw on: the user's personal ones and one project's (never another's). */
+function contextScope(params: { userId: string; projectId: string | null }): SQL {
+  const personal = and(isNull(learnings.projectId), eq(learnings.userId, params.userId))!;
+  return params.projectId ? or(personal, eq(learnings.projectId, params.projectId))! : personal;
+}
+
+/** Candidates for a context: FTS matches of the hints (best BM25 first), or, without hints, the newest, confirmed first. */
+export function contextLearnings(
+  db: DbOrTx,
+  params: { userId: string; projectId: string | null; match: string | null; limit: number },
+): Promise<LearningRow[]> {
+  if (params.match) return ftsSelect(db, params.match, contextScope(params), params.limit);
+  return db
+    .select(columns)
+    .from(learnings)
+    .leftJoin(projects, eq(projects.id, learnings.projectId))
+    .where(contextScope(params))
+    .orderBy(desc(learnings.confirmed), desc(learnings.createdAt), desc(learnings.seq))
+    .limit(params.limit)
+    .then((rows) => rows.map(toRow));
+}
+
+export async function countContextLearnings(db: DbOrTx, params: { userId: string; projectId: string | null }): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(learnings).where(contextScope(params));
+  return row?.n ?? 0;
+}
+
+/** Bookkeeping after a context was served; never read when building one. */
+export async function markInjected(db: DbOrTx, params: { userId: string; projectId: string | null; ids: string[]; at: Date }): Promise<void> {
+  if (!params.ids.length) return;
+  await db
+    .update(learnings)
+    .set({ lastInjectedAt: params.at })
+    .where(and(inArray(learnings.id, params.ids), contextScope(params)));
 }

@@ -1,0 +1,97 @@
+import type { Principal } from "../auth/principal";
+import type { Db } from "../db/client";
+import { activeTaskIdFor, countQueuedSessions, latestHandoffFor, matchersForUser, pendingProposalsFor, taskMemoryFor } from "../db/queries/context";
+import { contextLearnings, countContextLearnings } from "../db/queries/learnings";
+import { findProjectForUser, type MemberProject } from "../db/queries/projects";
+import { findSeed } from "../db/queries/seeds";
+import { requireProject } from "../projects/projects";
+import type { ContextData, ContextIdentity } from "./context-types";
+import type { ContextQuery } from "./context-query";
+import { hintQuery } from "./hint-query";
+import { directoryName, matchProject } from "./match-project";
+import { rankLearnings } from "./rank-learnings";
+
+/** Enough candidates to fill the largest budget; the packer decides how many are shown. */
+const CANDIDATES = 200;
+const LISTED_PROPOSALS = 20;
+
+/** The project named, else the one a matcher finds for cwd/remote, else one named like the directory; null: personal context. */
+async function resolveProject(db: Db, principal: Principal, q: ContextQuery): Promise<MemberProject | null> {
+  if (q.project) return requireProject(db, principal, q.project);
+  const slug =
+    matchProject(await matchersForUser(db, { userId: principal.userId }), { cwd: q.cwd ?? null, remote: q.remote ?? null }) ??
+    (q.cwd ? directoryName(q.cwd) : null);
+  if (!slug) return null;
+  const project = await findProjectForUser(db, { userId: principal.userId, slug });
+  if (!project || (principal.projectIds && !principal.projectIds.includes(project.id))) return null;
+  return project;
+}
+
+function identityOf(raw: Record<string, unknown> | undefined): ContextIdentity | null {
+  if (!raw || typeof raw.aiName !== "string" || typeof raw.principalName !== "string") return null;
+  const prefs = (raw.preferences ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+  return {
+    aiName: raw.aiName,
+    principalName: raw.principalName,
+    catchphrase: str(raw.catchphrase),
+    preferences: { responseStyle: str(prefs.responseStyle), timezone: str(prefs.timezone), locale: str(prefs.locale) },
+  };
+}
+
+/** Reads everything a context is made from. Reads only: nothing here writes. */
+export async function gatherContext(
+  db: Db,
+  principal: Principal,
+  q: ContextQuery,
+  env: { now: Date; dashboardUrl: string },
+): Promise<{ data: ContextData; project: MemberProject | null }> {
+  const project = await resolveProject(db, principal, q);
+  const userId = principal.userId;
+  const projectId = project?.id ?? null;
+
+  const taskId = q.task ?? (project ? await activeTaskIdFor(db, { userId, projectId: project.id }) : undefined);
+  const [seed, memory, handoff, queued, proposals] = await Promise.all([
+    findSeed(db, { userId }),
+    project && taskId ? taskMemoryFor(db, { projectId: project.id, taskId }) : undefined,
+    project ? latestHandoffFor(db, { projectId: project.id, branch: q.branch ?? null }) : undefined,
+    project ? countQueuedSessions(db, { projectId: project.id }) : 0,
+    pendingProposalsFor(db, { userId, projectId, limit: LISTED_PROPOSALS }),
+  ]);
+
+  // The task memory's first line (its title) says what the session is about as well as any hint.
+  const taskTitle = memory?.markdown.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "");
+  const match = hintQuery({ q: q.q, task: [q.task, taskTitle].filter(Boolean).join(" "), branch: q.branch, cwd: q.cwd });
+  const [candidates, learningsTotal] = await Promise.all([
+    contextLearnings(db, { userId, projectId, match, limit: CANDIDATES }),
+    countContextLearnings(db, { userId, projectId }),
+  ]);
+  // Hints that match nothing fall back to recency, so the section is never empty while learnings exist.
+  const pool = match && !candidates.length ? await contextLearnings(db, { userId, projectId, match: null, limit: CANDIDATES }) : candidates;
+  const ranked = rankLearnings(pool);
+
+  const state = (seed?.state ?? {}) as Record<string, unknown>;
+  const lastSessionAt = typeof state.lastSessionAt === "string" ? new Date(state.lastSessionAt) : null;
+  return {
+    project,
+    data: {
+      now: env.now,
+      dashboardUrl: env.dashboardUrl,
+      identity: identityOf(seed?.identity),
+      project: project ? { slug: project.slug, name: project.name } : null,
+      activeTask: memory && taskId ? { taskId, markdown: memory.markdown, updatedAt: memory.updatedAt } : null,
+      handoff: handoff ?? null,
+      learnings: ranked.learnings,
+      learningsRanked: ranked.ranked,
+      learningsTotal,
+      proposals: proposals.items,
+      proposalCount: proposals.total,
+      state: {
+        lastSessionAt: lastSessionAt && !Number.isNaN(lastSessionAt.getTime()) ? lastSessionAt : null,
+        activeProjects: Array.isArray(state.activeProjects) ? state.activeProjects.map(String) : [],
+        checkpointRef: typeof state.checkpointRef === "string" ? state.checkpointRef : null,
+        queuedSessions: queued,
+      },
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import { createClient } from "@libsql/client";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countTokens } from "@/lib/context/tokenizer";
+import { apiClient } from "../support/api";
+import { createProject, createUserWithToken } from "../support/fixtures";
+import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
+
+const tmp = tempDir();
+const databaseUrl = `file:${tmp.dir}/context.db`;
+let server: RunningServer;
+let ana: ReturnType<typeof apiClient>;
+let fresh: ReturnType<typeof apiClient>;
+let anaToken: string;
+
+beforeAll(async () => {
+  server = await startServer({ databaseUrl });
+  anaToken = await createUserWithToken(databaseUrl, "ana@example.com");
+  ana = apiClient(server.url, anaToken);
+  fresh = apiClient(server.url, await createUserWithToken(databaseUrl, "new@example.com"));
+  await createProject(server.url, anaToken, "web");
+  await createProject(server.url, anaToken, "other");
+  const seed = JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/seed.json"), "utf8"));
+  expect((await ana("POST", "/api/seed/import", seed)).status).toBe(200);
+  const learnings = [
+    { kind: "pattern", content: "Run database migrations before starting the dev server", project: "web", confirmed: true, tags: ["db"] },
+    { kind: "insight", content: "The session cookie is refreshed once a day by better-auth", project: "web", confirmed: true, tags: ["auth"] },
+    { kind: "insight", content: "Secret of the other project: never shown in web", project: "other", confirmed: true },
+    { kind: "pattern", content: "Auth tokens are hashed with SHA-256 before storage", project: "web", confirmed: false, tags: ["auth", "security"] },
+  ];
+  for (const l of learnings) expect((await ana("POST", "/api/learnings", l)).status).toBe(201);
+  expect((await ana("POST", "/api/projects/web/handoffs", { markdown: "Did: login form.\nNext: token revoke.", branch: "main", sessionId: "s1" })).status).toBe(201);
+  expect((await ana("POST", "/api/projects/web/handoffs", { markdown: "Did: refresh tokens on feat/auth.", branch: "feat/auth", sessionId: "s2" })).status).toBe(201);
+  expect((await ana("PUT", "/api/projects/web/tasks/task-368/memory", { markdown: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button" })).status).toBe(200);
+  expect((await ana("PUT", "/api/projects/web/active-task", { taskId: "task-368" })).status).toBe(200);
+  expect((await ana("POST", "/api/proposals", { kind: "pattern", content: "Prefer server actions for dashboard mutations", project: "web", confidence: 0.66 })).status).toBe(201);
+});
+afterAll(async () => {
+  await server?.stop();
+  tmp.remove();
+});
+
+describe("GET /api/context", () => {
+  it("serves every section in order, within budget, counted by the real tokenizer", async () => {
+    const res = await ana("GET", "/api/context?project=web&branch=main&q=auth+tokens");
+    expect(res.status).toBe(200);
+    const body = res.json;
+    expect(body).toMatchObject({ ok: true, budget: 2000, needsSetup: false, project: { slug: "web", name: "WEB" }, proposalCount: 2 });
+    expect(body.tokenEstimate).toBe(countTokens(body.context));
+    expect(body.tokenEstimate).toBeLessThanOrEqual(2000);
+    expect(body.context.length).toBeLessThanOrEqual(9500);
+    const headings = [...body.context.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+    expect(headings[0]).toBe("Identity");
+    expect(headings[1]).toMatch(/^Active task: task-368 \(memory updated (just now|\d+ min ago)\)$/);
+    expect(headings[2]).toMatch(/^Last handoff \((just now|\d+ min ago), branch main, by ana\)$/);
+    expect(headings[3]).toMatch(/^Relevant learnings \(\d+\/\d+\)$/);
+    expect(headings[4]).toBe("Pending proposals (2)");
+    expect(headings[5]).toBe("Session state");
+    expect(body.sections.map((s: { name: string }) => s.name)).toEqual(["identity", "task", "handoff", "learnings", "proposals", "state"]);
+    expect(body.context).toContain("AI name: Ivy · principal: Jens-Christian");
+    expect(body.context).toContain("Did: login form.");
+    expect(body.context).toMatch(/^- [0-9a-f]{5} pattern "Prefer server actions for dashboard muta…" 0\.66$/m);
+  });
+
+  it("ranks learnings that match the hints first, never shows another project's", async () => {
+    const body = (await ana("GET", "/api/context?project=web&q=auth+tokens+hashed")).json;
+    const lines = body.context.split("\n").filter((l: string) => /^- \[(pattern|insight|self_knowledge)\]/.test(l));
+    expect(lines[0]).toContain("hashed with SHA-256");
+    expect(body.context).not.toContain("Secret of the other project");
+    expect(body.learningsShown).toBeGreaterThan(0);
+    expect(body.learningsTotal).toBe(7); // 4 personal from the seed + 3 of web
+  });
+
+  it("without usable hints falls back to recent learnings, confirmed first", async () => {
+    // A task with no memory and a number for an id gives nothing to search for.
+    const body = (await ana("GET", "/api/context?project=web&task=task-999")).json;
+    expect(body.context).toMatch(/## Recent learnings \(\d+\/7\)/);
+  });
+
+  it("prefers the handoff of the same branch, else the newest", async () => {
+    expect((await ana("GET", "/api/context?project=web&branch=feat/auth&format=text")).text).toContain("Did: refresh tokens on feat/auth.");
+    expect((await ana("GET", "/api/context?project=web&branch=nope&format=text")).text).toContain("Did: refresh tokens on feat/auth.");
+    expect((await ana("GET", "/api/context?project=web&branch=main&format=text")).text).toContain("Did: login form.");
+  });
+
+  it("after compact, task memory and handoff lead", async () => {
+    const text = (await ana("GET", "/api/context?project=web&source=compact&format=text")).text;
+    expect(text.indexOf("## Active task")).toBe(0);
+    expect(text.indexOf("## Last handoff")).toBeLessThan(text.indexOf("## Identity"));
+  });
+
+  it("complement mode leaves identity out", async () => {
+    const body = (await ana("GET", "/api/context?project=web&mode=complement")).json;
+    expect(body.context).not.toContain("## Identity");
+    expect(body.sections.map((s: { name: string }) => s.name)).not.toContain("identity");
+  });
+
+  it("formats: text is the context alone, claude is the SessionStart hook JSON", async () => {
+    const json = (await ana("GET", "/api/context?project=web&branch=main")).json;
+    const text = await ana("GET", "/api/context?project=web&branch=main&format=text");
+    expect(text.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(text.text).toBe(json.context);
+    const claude = await ana("GET", "/api/context?project=web&branch=main&format=claude");
+    expect(claude.json).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: json.context } });
+  });
+
+  it("is byte-identical for the same state and query, with an ETag that answers 304", async () => {
+    const a = await ana("GET", "/api/context?project=web&q=auth");
+    const b = await ana("GET", "/api/context?project=web&q=auth");
+    expect(b.text).toBe(a.text);
+    const etag = a.headers.get("etag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(a.json.etag).toBe(etag);
+    const cached = await ana("GET", "/api/context?project=web&q=auth", undefined, { "if-none-match": etag });
+    expect(cached.status).toBe(304);
+    expect(cached.text).toBe("");
+    expect((await ana("GET", "/api/context?project=web&q=other", undefined, { "if-none-match": etag })).status).toBe(200);
+  });
+
+  it("reading writes only bookkeeping: last-injected times and the served log", async () => {
+    const db = createClient({ url: databaseUrl });
+    const before = Number((await db.execute("SELECT count(*) AS n FROM context_log")).rows[0]!.n);
+    await ana("GET", "/api/context?project=web&q=migrations");
+    // The bookkeeping runs after the response: poll for it.
+    let after = before;
+    for (let i = 0; i < 50 && after === before; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = Number((await db.execute("SELECT count(*) AS n FROM context_log")).rows[0]!.n);
+    }
+    const injected = await db.execute("SELECT last_injected_at FROM learnings WHERE content LIKE 'Run database migrations%'");
+    db.close();
+    expect(after).toBe(before + 1);
+    expect(injected.rows[0]!.last_injected_at).not.toBeNull();
+  });
+
+  it.each([200, 350, 800, 4000, 32000])("budget %d holds, for tokens and characters", async (budget) => {
+    const body = (await ana("GET", `/api/context?project=web&budget=${budget}&maxChars=${budget * 2}&q=auth`)).json;
+    expect(body.tokenEstimate).toBeLessThanOrEqual(budget);
+    expect(body.context.length).toBeLessThanOrEqual(budget * 2);
+    expect(body.tokenEstimate).toBe(countTokens(body.context));
+  });
+
+  it("first run: needsSetup and how to set up", async () => {
+    const body = (await fresh("GET", "/api/context")).json;
+    expect(body.needsSetup).toBe(true);
+    expect(body.context).toContain("baton import seed.json");
+    expect(body.project).toBeNull();
+  });
+
+  it.each([
+    "budget=100",
+    "budget=40000",
+    "budget=lots",
+    "mode=partial",
+    "format=xml",
+    "source=reboot",
+    "project=Not_A_Slug",
+    "task=../etc",
+  ])("bad query %s → 400", async (query) => {
+    const res = await ana("GET", `/api/context?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("validation_failed");
+  });
+
+  it("another user's project → 404; no token → 401", async () => {
+    expect((await fresh("GET", "/api/context?project=web")).status).toBe(404);
+    expect((await apiClient(server.url)("GET", "/api/context")).status).toBe(401);
+  });
+});
