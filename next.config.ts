@@ -1,6 +1,8 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
+  // Lets several builds live side by side (parallel work, benchmarks); the default is .next.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Migrations are read from drizzle/ at run time by instrumentation.ts.
   outputFileTracingIncludes: { "/*": ["./drizzle/**/*"] },
