@@ -62,13 +62,15 @@ export async function gatherContext(
   // The task memory's first line (its title) says what the session is about as well as any hint.
   const taskTitle = memory?.markdown.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "");
   const match = hintQuery({ q: q.q, task: [q.task, taskTitle].filter(Boolean).join(" "), branch: q.branch, cwd: q.cwd });
-  const [candidates, learningsTotal] = await Promise.all([
-    contextLearnings(db, { userId, projectId, match, limit: CANDIDATES }),
+  const [matches, recent, learningsTotal] = await Promise.all([
+    match ? contextLearnings(db, { userId, projectId, match, limit: CANDIDATES }) : [],
+    contextLearnings(db, { userId, projectId, match: null, limit: CANDIDATES }),
     countContextLearnings(db, { userId, projectId }),
   ]);
-  // Hints that match nothing fall back to recency, so the section is never empty while learnings exist.
-  const pool = match && !candidates.length ? await contextLearnings(db, { userId, projectId, match: null, limit: CANDIDATES }) : candidates;
-  const ranked = rankLearnings(pool);
+  // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
+  // shares no word with the hints can still be among them).
+  const matched = new Set(matches.map((l) => l.id));
+  const ranked = rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]);
 
   const state = (seed?.state ?? {}) as Record<string, unknown>;
   const lastSessionAt = typeof state.lastSessionAt === "string" ? new Date(state.lastSessionAt) : null;

@@ -1,11 +1,11 @@
 import { ftsQuery } from "../learnings/fts-query";
 
-/** Words every branch, path and commit subject has, which say nothing about what a session is about. */
-const NOISE = new Set(
-  "main master develop dev trunk head feat feature features fix fixes bugfix hotfix chore chores refactor wip task tasks src lib app home users user repo repos code work tmp merge branch pull request commit update updates add adds remove test tests".split(
-    " ",
-  ),
-);
+/**
+ * Words every branch name and path has, which say nothing about what a session is about. Kept short
+ * on purpose: words like "fix", "test" or "refactor" do carry meaning (a learning about tests), and
+ * BM25 already weighs common words down.
+ */
+const NOISE = new Set("main master develop dev trunk head feat feature wip chore merge branch src lib app home users repo repos tmp task".split(" "));
 
 export type Hints = { q?: string; task?: string; branch?: string; cwd?: string; project?: string };
 
