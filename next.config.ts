@@ -4,6 +4,9 @@ const nextConfig: NextConfig = {
   // Lets several builds live side by side (parallel work, benchmarks); the default is .next.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
+  // The test command runs `tsc --noEmit` over the whole tree as its own step; checking again inside
+  // every build only slows builds down.
+  typescript: { ignoreBuildErrors: true },
   // Migrations are read from drizzle/ at run time by instrumentation.ts.
   outputFileTracingIncludes: { "/*": ["./drizzle/**/*"] },
   typedRoutes: false,

@@ -52,6 +52,11 @@ export async function revokeApiToken(db: Db, params: { userId: string; tokenId: 
 export async function authenticateToken(db: Db, secret: string): Promise<TokenPrincipal | undefined> {
   if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return undefined;
   const token = await findTokenByHash(db, { tokenHash: await hashToken(secret) });
-  if (token) await touchToken(db, { tokenId: token.id, now: new Date(), minAgeMs: 60_000 });
+  // Checked here first: even an UPDATE that changes nothing takes SQLite's write lock, and this runs on
+  // every API request.
+  const now = new Date();
+  if (token && (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > 60_000)) {
+    await touchToken(db, { tokenId: token.id, now, minAgeMs: 60_000 });
+  }
   return token;
 }

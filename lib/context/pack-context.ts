@@ -43,17 +43,24 @@ function droppedNote(dropped: SectionDraft[]): string {
  * `text.length <= maxChars` always hold.
  */
 export function packSections(drafts: SectionDraft[], limits: PackLimits): PackResult {
+  // Each line is counted once however often the packer reconsiders it.
+  const memo = new Map<string, number>();
+  const count = (text: string) => {
+    let n = memo.get(text);
+    if (n === undefined) memo.set(text, (n = limits.count(text)));
+    return n;
+  };
   for (const withNote of [true, false]) {
     let budget = limits.budget;
     let maxChars = limits.maxChars;
     while (budget > 0 && maxChars > 0) {
-      const placed = greedy(drafts, budget, maxChars, limits.count);
+      const placed = greedy(drafts, budget, maxChars, count);
       const dropped = drafts.filter((d) => !placed.some((p) => p.draft === d));
       const body = assemble(placed);
       const text = withNote && dropped.length ? [body, droppedNote(dropped)].filter(Boolean).join(SEPARATOR) : body;
       const tokens = limits.count(text);
       if (tokens <= limits.budget && text.length <= limits.maxChars) {
-        return { text, tokenEstimate: tokens, sections: report(drafts, placed, limits.count) };
+        return { text, tokenEstimate: tokens, sections: report(drafts, placed, count) };
       }
       // Token counts of pieces do not add up exactly across joins (BPE merges at the seams), and the
       // closing note needs room: pack again against limits lowered by the overshoot.
@@ -64,33 +71,42 @@ export function packSections(drafts: SectionDraft[], limits: PackLimits): PackRe
   return { text: "", tokenEstimate: 0, sections: report(drafts, [], limits.count) };
 }
 
+/**
+ * Picks, section by section, how many items fit. Costs are summed per line (each line's tokens counted
+ * once, plus one for its newline), which is close to the count of the joined text; packSections checks
+ * the exact count of the result and repacks when the sum was optimistic.
+ */
 function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count: (t: string) => number): Placed[] {
   const placed: Placed[] = [];
   let tokens = 0;
   let chars = 0;
+  const lineTokens = (line: string) => count(line) + 1;
   for (const draft of drafts) {
-    const sep = placed.length ? SEPARATOR : "";
-    const sepTokens = sep ? 1 : 0;
-    const fits = (kept: number) => {
-      const text = sep + render(draft, kept);
-      return tokens + sepTokens + count(text) <= budget && chars + text.length <= maxChars;
+    const sepTokens = placed.length ? 1 : 0;
+    const sepChars = placed.length ? SEPARATOR.length : 0;
+    const total = draft.items.length + (draft.unlisted ?? 0);
+    // Fixed lines: the header, the footer, and the "N more" line when anything is left out.
+    const fixed = (kept: number) => {
+      const lines = [draft.header(kept), ...(draft.footer ? [draft.footer] : [])];
+      if (kept < total && draft.omitted) lines.push(draft.omitted(total - kept));
+      return { tokens: lines.reduce((t, l) => t + lineTokens(l), 0), chars: lines.reduce((c, l) => c + l.length + 1, 0) };
     };
-    let kept = draft.items.length;
-    if (!fits(kept)) {
-      // The largest prefix of items that fits (fits is monotone in kept): binary search.
-      let lo = 0;
-      let hi = kept - 1;
-      while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        if (fits(mid)) lo = mid;
-        else hi = mid - 1;
-      }
-      kept = lo;
-      if (kept === 0 && (draft.items.length > 0 || !fits(0))) continue;
+    let kept = 0;
+    let itemTokens = 0;
+    let itemChars = 0;
+    for (const item of draft.items) {
+      const t = itemTokens + lineTokens(item);
+      const c = itemChars + item.length + 1;
+      const f = fixed(kept + 1);
+      if (tokens + sepTokens + t + f.tokens > budget || chars + sepChars + c + f.chars > maxChars) break;
+      kept++;
+      itemTokens = t;
+      itemChars = c;
     }
-    const text = sep + render(draft, kept);
-    tokens += sepTokens + count(text);
-    chars += text.length;
+    const f = fixed(kept);
+    if (kept === 0 && (draft.items.length > 0 || tokens + sepTokens + f.tokens > budget || chars + sepChars + f.chars > maxChars)) continue;
+    tokens += sepTokens + itemTokens + f.tokens;
+    chars += sepChars + itemChars + f.chars;
     placed.push({ draft, kept });
   }
   return placed;

@@ -120,6 +120,8 @@ describe("GET /api/context", () => {
 
   it("reading writes only bookkeeping: last-injected times and the served log", async () => {
     const db = createClient({ url: databaseUrl });
+    // Bookkeeping is buffered and flushed once a second: let the earlier tests' entries land first.
+    await new Promise((r) => setTimeout(r, 1500));
     const before = Number((await db.execute("SELECT count(*) AS n FROM context_log")).rows[0]!.n);
     await ana("GET", "/api/context?project=web&q=migrations");
     // The bookkeeping runs after the response: poll for it.
@@ -139,6 +141,25 @@ describe("GET /api/context", () => {
     expect(body.tokenEstimate).toBeLessThanOrEqual(budget);
     expect(body.context.length).toBeLessThanOrEqual(budget * 2);
     expect(body.tokenEstimate).toBe(countTokens(body.context));
+  });
+
+  it("never serves a stale context: a change through another instance on the same database shows at once", async () => {
+    const second = await startServer({ databaseUrl });
+    try {
+      const other = apiClient(second.url, anaToken);
+      const before = (await ana("GET", "/api/context?project=web&q=kubernetes&format=text")).text;
+      expect(before).not.toContain("Kubernetes pods");
+      expect((await other("POST", "/api/learnings", { kind: "insight", content: "Kubernetes pods restart when memory limits are hit", project: "web" })).status).toBe(201);
+      expect((await ana("GET", "/api/context?project=web&q=kubernetes&format=text")).text).toContain("Kubernetes pods");
+      expect((await other("PUT", "/api/projects/web/tasks/task-368/memory", { markdown: "# Token revocation\n\n- [x] revoke button" })).status).toBe(200);
+      expect((await ana("GET", "/api/context?project=web&format=text")).text).toContain("- [x] revoke button");
+      // Bookkeeping alone (last-injected times) does not change what is served.
+      const a = await ana("GET", "/api/context?project=web&q=kubernetes");
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await ana("GET", "/api/context?project=web&q=kubernetes")).text).toBe(a.text);
+    } finally {
+      await second.stop();
+    }
   });
 
   it("first run: needsSetup and how to set up", async () => {

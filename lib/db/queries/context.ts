@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNull, or } from "drizzle-orm";
-import type { DbOrTx } from "../client";
-import { activeTasks, contextLog, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs, taskMemories } from "../schema";
+import { and, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import type { Db, DbOrTx } from "../client";
+import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs, taskMemories } from "../schema";
 
 // Reads for GET /api/context: one function per section's data, each scoped to the user or the project.
 
@@ -66,6 +66,57 @@ export async function matchersForUser(db: DbOrTx, params: { userId: string }) {
     .from(projectMatchers)
     .innerJoin(projects, eq(projects.id, projectMatchers.projectId))
     .innerJoin(projectMembers, and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, params.userId)));
+}
+
+
+/** The counter drizzle/0003_context_version.sql's triggers bump on every change a context depends on. */
+export async function contextVersion(db: DbOrTx): Promise<string> {
+  const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, "context_version"));
+  return row?.value ?? "0";
+}
+
+/**
+ * Writes a batch of served-context bookkeeping in one transaction: the log rows in one insert, and
+ * one last-injected update per user and project however many contexts were served to them.
+ */
+export async function recordServedBatch(
+  db: Db,
+  entries: { userId: string; projectId: string | null; tokenId: string | null; source: string | null; budget: number; tokenEstimate: number; learningsShown: number; learningIds: string[]; at: Date }[],
+): Promise<void> {
+  if (!entries.length) return;
+  const groups = new Map<string, { userId: string; projectId: string | null; ids: Set<string>; at: Date }>();
+  for (const e of entries) {
+    const key = `${e.userId}\u0000${e.projectId ?? ""}`;
+    const group = groups.get(key) ?? { userId: e.userId, projectId: e.projectId, ids: new Set<string>(), at: e.at };
+    for (const id of e.learningIds) group.ids.add(id);
+    if (e.at > group.at) group.at = e.at;
+    groups.set(key, group);
+  }
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < entries.length; i += 200) {
+      const rows = entries.slice(i, i + 200).map((e) => ({
+        userId: e.userId,
+        projectId: e.projectId,
+        tokenId: e.tokenId,
+        source: e.source,
+        budget: e.budget,
+        tokenEstimate: e.tokenEstimate,
+        learningsShown: e.learningsShown,
+        createdAt: e.at,
+      }));
+      await tx.insert(contextLog).values(rows);
+    }
+    for (const g of groups.values()) {
+      const scope = g.projectId
+        ? or(and(isNull(learnings.projectId), eq(learnings.userId, g.userId)), eq(learnings.projectId, g.projectId))
+        : and(isNull(learnings.projectId), eq(learnings.userId, g.userId));
+      const ids = [...g.ids];
+      // Chunked: SQLite caps the number of bound parameters in one statement.
+      for (let i = 0; i < ids.length; i += 500) {
+        await tx.update(learnings).set({ lastInjectedAt: g.at }).where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope));
+      }
+    }
+  });
 }
 
 export async function logContextServed(

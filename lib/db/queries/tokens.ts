@@ -64,17 +64,23 @@ export async function deleteToken(db: DbOrTx, params: { userId: string; tokenId:
 
 export type TokenPrincipal = { id: string; userId: string; scope: TokenScope; projectIds: string[] | null; lastUsedAt: Date | null };
 
+/** The token and the projects it is limited to, in one query (it runs on every API request). */
 export async function findTokenByHash(db: DbOrTx, params: { tokenHash: string }): Promise<TokenPrincipal | undefined> {
-  const [row] = await db
-    .select({ id: apiTokens.id, userId: apiTokens.userId, scope: apiTokens.scope, lastUsedAt: apiTokens.lastUsedAt })
+  const rows = await db
+    .select({
+      id: apiTokens.id,
+      userId: apiTokens.userId,
+      scope: apiTokens.scope,
+      lastUsedAt: apiTokens.lastUsedAt,
+      projectId: apiTokenProjects.projectId,
+    })
     .from(apiTokens)
+    .leftJoin(apiTokenProjects, eq(apiTokenProjects.tokenId, apiTokens.id))
     .where(eq(apiTokens.tokenHash, params.tokenHash));
-  if (!row) return undefined;
-  const limits = await db
-    .select({ projectId: apiTokenProjects.projectId })
-    .from(apiTokenProjects)
-    .where(eq(apiTokenProjects.tokenId, row.id));
-  return { ...row, projectIds: limits.length ? limits.map((l) => l.projectId) : null };
+  const first = rows[0];
+  if (!first) return undefined;
+  const projectIds = rows.map((r) => r.projectId).filter((p): p is string => p !== null);
+  return { id: first.id, userId: first.userId, scope: first.scope, lastUsedAt: first.lastUsedAt, projectIds: projectIds.length ? projectIds : null };
 }
 
 /** Records use, at most once per `minAgeMs`, so a busy token does not write on every request. */
