@@ -1,0 +1,55 @@
+import "server-only";
+import { readRequestBody } from "@modelcontextprotocol/server";
+import { ApiError, handleApiError } from "../api/errors";
+import { getConfig } from "../config";
+import { getDb } from "../db/client";
+import { authenticateBearer } from "./authenticate-bearer";
+import { checkOrigin } from "./check-origin";
+import { createMcpServerHandler } from "./create-mcp-server";
+
+/**
+ * A POST body read within BATON_MAX_BODY_BYTES, as every API route reads one, handed on as a fresh
+ * request. NUL is refused as the API refuses it: libSQL would cut stored text at it without a word.
+ */
+async function withBodyLimit(request: Request, maxBytes: number): Promise<Request> {
+  if (request.method !== "POST") return request;
+  const body = await readRequestBody(request, maxBytes);
+  if (body.tooLarge) throw new ApiError("payload_too_large", `The body is larger than the limit of ${maxBytes} bytes.`);
+  if (body.text.includes("\\u0000") && hasNul(body.text)) {
+    throw new ApiError("bad_request", "The body contains a NUL character (\\u0000), which Baton cannot store.");
+  }
+  return new Request(request.url, { method: "POST", headers: request.headers, body: body.text, signal: request.signal });
+}
+
+function hasNul(text: string): boolean {
+  let found = false;
+  try {
+    JSON.parse(text, (key, value: unknown) => {
+      if ((typeof value === "string" && value.includes("\0")) || key.includes("\0")) found = true;
+      return value;
+    });
+  } catch {
+    // Not JSON: the MCP handler answers with a parse error.
+  }
+  return found;
+}
+
+/**
+ * The /api/mcp route: Origin, then the Bearer token, then the body limit, all answered in the API's
+ * error shape; only then does the MCP handler see the request.
+ */
+export async function mcpRoute(request: Request): Promise<Response> {
+  try {
+    const config = getConfig();
+    checkOrigin(request, config.baseUrl);
+    const db = getDb();
+    const principal = await authenticateBearer(db, request);
+    const limited = await withBodyLimit(request, config.maxBodyBytes);
+    const handler = createMcpServerHandler({ db, principal, dashboardUrl: config.baseUrl ?? new URL(request.url).origin });
+    return await handler(limited);
+  } catch (error) {
+    const response = handleApiError(error);
+    if (response.status === 401) response.headers.set("www-authenticate", 'Bearer realm="baton"');
+    return response;
+  }
+}

@@ -1,0 +1,200 @@
+import "server-only";
+import { ResourceTemplate, type McpServer, type Resource, type Variables } from "@modelcontextprotocol/server";
+import { ApiError } from "../api/errors";
+import type { MemberProject } from "../db/queries/projects";
+import { latestHandoff } from "../handoffs/handoffs";
+import { listProjects } from "../projects/projects";
+import { sessionListQuerySchema } from "../sessions/session-schemas";
+import { getSession, listSessions } from "../sessions/sessions";
+import { getActiveTask } from "../tasks/active-task";
+import { getTaskMemory } from "../tasks/task-memory";
+import { contextText } from "./context-text";
+import { runResource } from "./mcp-errors";
+import type { McpEnv } from "./mcp-env";
+
+/** Queued documents listed per project; more are reachable by id (pickup_session claims the next one anyway). */
+const LISTED_SESSIONS = 20;
+
+const one = (v: string | string[] | undefined): string => (Array.isArray(v) ? (v[0] ?? "") : (v ?? ""));
+
+/** A domain read that answers not_found → undefined: listings show only what can be read. */
+async function orNone<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "not_found") return undefined;
+    throw error;
+  }
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let cached: Promise<T> | undefined;
+  return () => (cached ??= load());
+}
+
+/**
+ * Baton's resources. Every list callback starts from the projects this token may read (a token limited
+ * to some projects, or a user who is not a member, never sees the others), and every read goes through
+ * the same domain functions, with the same project rules, as the HTTP API.
+ */
+export function registerResources(server: McpServer, env: McpEnv): void {
+  const { db, principal } = env;
+  const projects = once(() => listProjects(db, principal));
+  const activeTasks = once(async () => {
+    const found: { project: MemberProject; taskId: string; markdown: string }[] = [];
+    for (const project of await projects()) {
+      const active = await getActiveTask(db, principal, project.slug);
+      if (!active) continue;
+      const memory = await orNone(() => getTaskMemory(db, principal, project.slug, active.taskId));
+      if (memory) found.push({ project, taskId: active.taskId, markdown: memory.markdown });
+    }
+    return found;
+  });
+  const list = (uri: string, build: () => Promise<Resource[]>) => async () => ({ resources: await runResource(uri, build) });
+  const read = <T>(uri: URL, work: () => Promise<T>) => runResource(uri.href, work);
+
+  server.registerResource(
+    "context",
+    new ResourceTemplate("baton://context/{project}", {
+      list: list("baton://context/", async () =>
+        (await projects()).map((p) => ({
+          uri: `baton://context/${p.slug}`,
+          name: `context/${p.slug}`,
+          title: `Session-start context of ${p.name}`,
+        })),
+      ),
+    }),
+    {
+      title: "Session-start context",
+      description:
+        "What an agent should know at the start of a session in a project: identity, active task memory, latest handoff, relevant learnings, pending proposals and session state, within the default 2000-token budget. The same text as GET /api/context?project=…&format=text.",
+      mimeType: "text/plain",
+    },
+    (uri, vars: Variables) => read(uri, async () => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: await contextText(env, one(vars.project)) }] })),
+  );
+
+  const memoryContents = async (uri: URL, slug: string, taskId: string) => {
+    const memory = await getTaskMemory(db, principal, slug, taskId);
+    const meta = { project: memory.project, taskId: memory.taskId, updatedAt: memory.updatedAt.toISOString() };
+    return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: memory.markdown, _meta: meta }] };
+  };
+
+  // Registered before the {taskId} template: resources/read takes the first template that matches.
+  server.registerResource(
+    "memory-active",
+    new ResourceTemplate("baton://memory/{project}/active", {
+      list: list("baton://memory/", async () =>
+        (await activeTasks()).map(({ project, taskId }) => ({
+          uri: `baton://memory/${project.slug}/active`,
+          name: `memory/${project.slug}/active`,
+          title: `Memory of your active task in ${project.name} (now ${taskId})`,
+        })),
+      ),
+    }),
+    {
+      title: "Active task memory",
+      description: "The memory (markdown) of your active task in a project; follows the active task when it changes.",
+      mimeType: "text/markdown",
+    },
+    (uri, vars) =>
+      read(uri, async () => {
+        const slug = one(vars.project);
+        const active = await getActiveTask(db, principal, slug);
+        if (!active) throw new ApiError("not_found", `You have no active task in "${slug}".`);
+        return memoryContents(uri, slug, active.taskId);
+      }),
+  );
+
+  server.registerResource(
+    "memory",
+    new ResourceTemplate("baton://memory/{project}/{taskId}", {
+      list: list("baton://memory/", async () =>
+        (await activeTasks()).map(({ project, taskId, markdown }) => ({
+          uri: `baton://memory/${project.slug}/${taskId}`,
+          name: `memory/${project.slug}/${taskId}`,
+          title: `Memory of ${taskId} in ${project.name}`,
+          size: new TextEncoder().encode(markdown).byteLength,
+        })),
+      ),
+    }),
+    {
+      title: "Task memory",
+      description: "The memory (markdown) of one task in a project, by task id such as task-368. Listed for your active tasks.",
+      mimeType: "text/markdown",
+    },
+    (uri, vars) => read(uri, () => memoryContents(uri, one(vars.project), one(vars.taskId))),
+  );
+
+  server.registerResource(
+    "handoff-latest",
+    new ResourceTemplate("baton://handoff/{project}/latest", {
+      list: list("baton://handoff/", async () => {
+        const found: Resource[] = [];
+        for (const p of await projects()) {
+          const latest = await orNone(() => latestHandoff(db, principal, p.slug, undefined));
+          if (latest) found.push({ uri: `baton://handoff/${p.slug}/latest`, name: `handoff/${p.slug}/latest`, title: `Latest handoff in ${p.name}` });
+        }
+        return found;
+      }),
+    }),
+    {
+      title: "Latest handoff",
+      description: "The most recent end-of-session handoff (markdown) of a project, whoever wrote it; author, branch and time are in _meta.",
+      mimeType: "text/markdown",
+    },
+    (uri, vars) =>
+      read(uri, async () => {
+        const { handoff } = await latestHandoff(db, principal, one(vars.project), undefined);
+        const meta = {
+          project: handoff.project,
+          id: handoff.id,
+          author: handoff.author,
+          branch: handoff.branch,
+          sessionId: handoff.sessionId,
+          createdAt: handoff.createdAt.toISOString(),
+        };
+        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: handoff.markdown, _meta: meta }] };
+      }),
+  );
+
+  server.registerResource(
+    "session",
+    new ResourceTemplate("baton://session/{id}", {
+      list: list("baton://session/", async () => {
+        const found: Resource[] = [];
+        for (const p of await projects()) {
+          const todo = await listSessions(db, principal, p.slug, sessionListQuerySchema.parse({ status: "todo", limit: LISTED_SESSIONS }));
+          const doing = await listSessions(db, principal, p.slug, sessionListQuerySchema.parse({ status: "doing", limit: LISTED_SESSIONS }));
+          const mine = doing.items.filter((s) => s.claimedByUserId === principal.userId);
+          for (const s of [...mine, ...todo.items]) {
+            const state = s.status === "doing" ? "claimed by you" : `queued, priority ${s.priority}`;
+            found.push({ uri: `baton://session/${s.id}`, name: `session/${s.id}`, title: `Session ${s.id} in ${p.name} (${state})` });
+          }
+        }
+        return found;
+      }),
+    }),
+    {
+      title: "Session document",
+      description:
+        "A queued unit of work (markdown with YAML front matter: id, priority, specs, files…). Reading does not claim it; the pickup_session tool does. Lists the queue and the documents you hold.",
+      mimeType: "text/markdown",
+    },
+    (uri, vars) =>
+      read(uri, async () => {
+        const s = await getSession(db, principal, one(vars.id));
+        const meta = {
+          project: s.project,
+          status: s.status,
+          priority: s.priority,
+          branch: s.branch,
+          specs: s.specs,
+          files: s.files,
+          claimedBy: s.claimedBy,
+          claimedAt: s.claimedAt?.toISOString() ?? null,
+          createdAt: s.createdAt.toISOString(),
+        };
+        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: s.markdown, _meta: meta }] };
+      }),
+  );
+}
