@@ -24,6 +24,9 @@ const envSchema = z.object({
     .min(1024, { message: "must be at least 1024" })
     .max(64 * 1024 * 1024, { message: "must be at most 67108864 (64 MiB)" })
     .default(1024 * 1024),
+  EMBEDDINGS_URL: z.url({ message: "must be the URL of an OpenAI-compatible embeddings API, e.g. http://localhost:11434/v1" }).optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
 });
 
 export type Config = {
@@ -34,6 +37,8 @@ export type Config = {
   secret: string;
   baseUrl: string | undefined;
   maxBodyBytes: number;
+  /** An OpenAI-compatible /v1/embeddings endpoint; absent: full-text search alone. */
+  embeddings: { url: string; model: string; apiKey: string | undefined } | null;
 };
 
 export class ConfigError extends Error {
@@ -59,6 +64,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(String(issue.path[0] ?? "environment"), issue.message);
   }
   const e = parsed.data;
+  if (e.EMBEDDINGS_URL && !e.EMBEDDINGS_MODEL) throw new ConfigError("EMBEDDINGS_MODEL", "is required with EMBEDDINGS_URL (the model name to ask for)");
   const database = e.DATABASE_URL.startsWith("file:") || e.DATABASE_URL === ":memory:" ? "embedded" : "remote";
   return {
     databaseUrl: e.DATABASE_URL,
@@ -67,7 +73,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     secret: e.BATON_SECRET ?? embeddedSecret(e.DATABASE_URL, database),
     baseUrl: e.BATON_BASE_URL?.replace(/\/+$/, ""),
     maxBodyBytes: e.BATON_MAX_BODY_BYTES,
+    embeddings: e.EMBEDDINGS_URL ? { url: embeddingsEndpoint(e.EMBEDDINGS_URL), model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY } : null,
   };
+}
+
+/** Accepts the API's base (…/v1) or the endpoint itself (…/v1/embeddings). */
+function embeddingsEndpoint(url: string): string {
+  const trimmed = url.replace(/\/+$/, "");
+  return trimmed.endsWith("/embeddings") ? trimmed : `${trimmed}/embeddings`;
 }
 
 /**

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { ConfigError, formatConfigError, getConfig } from "./config";
-import { getClient } from "./db/client";
+import { getClient, getDb } from "./db/client";
+import { createEmbedder } from "./embeddings/embedder";
+import { startEmbeddingWorker } from "./embeddings/embedding-worker";
 import { migrate } from "./db/migrate";
 
 /**
@@ -21,6 +23,11 @@ export async function startup(): Promise<void> {
   try {
     const result = await migrate(getClient(), path.join(process.cwd(), "drizzle"));
     console.log(`baton: ${database} database ready, migrations applied now: ${result.applied.length} of ${result.total}`);
+    const embeddings = getConfig().embeddings;
+    if (embeddings) {
+      startEmbeddingWorker(getDb(), createEmbedder(embeddings));
+      console.log(`baton: embedding learnings with ${embeddings.model} at ${new URL(embeddings.url).origin}`);
+    }
   } catch (error) {
     console.error(`baton: cannot prepare the database: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

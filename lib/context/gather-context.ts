@@ -1,6 +1,7 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { activeTaskIdFor, countQueuedSessions, latestHandoffFor, matchersForUser, pendingProposalsFor, taskMemoryFor } from "../db/queries/context";
+import { nearestLearnings, vectorTableWidth } from "../db/queries/embeddings";
 import { contextLearnings, countContextLearnings } from "../db/queries/learnings";
 import { findProjectForUser, type MemberProject } from "../db/queries/projects";
 import { findSeed } from "../db/queries/seeds";
@@ -9,7 +10,8 @@ import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
 import { hintQuery } from "./hint-query";
 import { directoryName, matchProject } from "./match-project";
-import { rankLearnings } from "./rank-learnings";
+import { fuseRankings } from "./fuse-rankings";
+import { rankLearnings, type LearningCandidate } from "./rank-learnings";
 
 /** Enough candidates to fill the largest budget; the packer decides how many are shown. */
 const CANDIDATES = 200;
@@ -39,12 +41,31 @@ function identityOf(raw: Record<string, unknown> | undefined): ContextIdentity |
   };
 }
 
+/** Learnings nearest to the hints' meaning; nothing when the embedder or the vector table is not there. */
+async function nearestTo(
+  db: Db,
+  embedQuery: (text: string) => Promise<number[] | null>,
+  text: string,
+  scope: { userId: string; projectId: string | null },
+): Promise<LearningCandidate[]> {
+  if (!text || !(await vectorTableWidth(db))) return [];
+  const vector = await embedQuery(text);
+  if (!vector) return [];
+  try {
+    return await nearestLearnings(db, { vector, ...scope, k: 50 });
+  } catch (error) {
+    // A vector of the wrong width (the model changed, the worker has not caught up): full text alone.
+    console.warn(`baton: vector search skipped (${error instanceof Error ? error.message : error})`);
+    return [];
+  }
+}
+
 /** Reads everything a context is made from. Reads only: nothing here writes. */
 export async function gatherContext(
   db: Db,
   principal: Principal,
   q: ContextQuery,
-  env: { now: Date; dashboardUrl: string },
+  env: { now: Date; dashboardUrl: string; embedQuery?: (text: string) => Promise<number[] | null> },
 ): Promise<{ data: ContextData; project: MemberProject | null }> {
   const project = await resolveProject(db, principal, q);
   const userId = principal.userId;
@@ -62,11 +83,19 @@ export async function gatherContext(
   // The task memory's first line (its title) says what the session is about as well as any hint.
   const taskTitle = memory?.markdown.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "");
   const match = hintQuery({ q: q.q, task: [q.task, taskTitle].filter(Boolean).join(" "), branch: q.branch, cwd: q.cwd });
-  const [matches, recent, learningsTotal] = await Promise.all([
+  const hintText = [q.q, q.task, taskTitle, q.branch].filter(Boolean).join(" · ");
+  const [bm25, nearest, recent, learningsTotal] = await Promise.all([
     match ? contextLearnings(db, { userId, projectId, match, limit: CANDIDATES }) : [],
+    match && env.embedQuery ? nearestTo(db, env.embedQuery, hintText, { userId, projectId }) : [],
     contextLearnings(db, { userId, projectId, match: null, limit: CANDIDATES }),
     countContextLearnings(db, { userId, projectId }),
   ]);
+  // With vectors, BM25's and the embedder's orders are fused by reciprocal rank; the fused score
+  // stands in for BM25's (lower is better) so ranking treats both alike.
+  const fused = nearest.length ? fuseRankings([bm25.map((l) => l.id), nearest.map((l) => l.id)]) : null;
+  const matches: LearningCandidate[] = fused
+    ? [...new Map([...bm25, ...nearest].map((l) => [l.id, { ...l, score: -fused.get(l.id)! }])).values()]
+    : bm25;
   // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
   // shares no word with the hints can still be among them).
   const matched = new Set(matches.map((l) => l.id));

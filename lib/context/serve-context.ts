@@ -7,6 +7,7 @@ import type { ContextQuery } from "./context-query";
 import { gatherContext } from "./gather-context";
 import { recordServed } from "./served-log";
 import { countTokens } from "./tokenizer";
+import { queryEmbedder } from "../embeddings/query-embedder";
 
 export type ServedContext = {
   body: string;
@@ -70,7 +71,7 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
 }
 
 async function render(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }, now: Date): Promise<ServedContext> {
-  const { data, project } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl });
+  const { data, project } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
   const built = buildContext(data, { budget: q.budget, maxChars: q.maxChars, mode: q.mode, source: q.source }, countTokens);
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   let body: string;

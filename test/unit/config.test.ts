@@ -13,6 +13,8 @@ describe("parseConfig", () => {
     { env: { DATABASE_URL: file, BATON_BASE_URL: "not a url" }, variable: "BATON_BASE_URL" },
     { env: { DATABASE_URL: file, BATON_MAX_BODY_BYTES: "lots" }, variable: "BATON_MAX_BODY_BYTES" },
     { env: { DATABASE_URL: file, BATON_MAX_BODY_BYTES: "10" }, variable: "BATON_MAX_BODY_BYTES" },
+    { env: { DATABASE_URL: file, EMBEDDINGS_URL: "http://localhost:11434/v1" }, variable: "EMBEDDINGS_MODEL" },
+    { env: { DATABASE_URL: file, EMBEDDINGS_URL: "not a url", EMBEDDINGS_MODEL: "m" }, variable: "EMBEDDINGS_URL" },
   ])("refuses $env with one line naming $variable", ({ env, variable }) => {
     let error: unknown;
     try {
@@ -37,6 +39,13 @@ describe("parseConfig", () => {
   it("selects a remote libSQL server with its auth token", () => {
     const c = parseConfig({ DATABASE_URL: "libsql://db.example.com", DATABASE_AUTH_TOKEN: "t", BATON_SECRET: "x".repeat(32) });
     expect(c).toMatchObject({ database: "remote", databaseAuthToken: "t", databaseUrl: "libsql://db.example.com" });
+  });
+
+  it("takes the embeddings API's base URL or its endpoint", () => {
+    const base = { DATABASE_URL: file, EMBEDDINGS_MODEL: "nomic-embed-text" };
+    expect(parseConfig({ ...base, EMBEDDINGS_URL: "http://localhost:11434/v1/" }).embeddings?.url).toBe("http://localhost:11434/v1/embeddings");
+    expect(parseConfig({ ...base, EMBEDDINGS_URL: "https://api.example.com/v1/embeddings" }).embeddings?.url).toBe("https://api.example.com/v1/embeddings");
+    expect(parseConfig({ DATABASE_URL: file }).embeddings).toBeNull();
   });
 
   it("treats empty variables as unset", () => {

@@ -181,3 +181,17 @@ describe("budgets hold for any store (property)", () => {
     );
   });
 });
+
+describe("fuseRankings (reciprocal rank fusion)", () => {
+  it("favours items both lists rank high, and keeps items only one list has", async () => {
+    const { fuseRankings } = await import("@/lib/context/fuse-rankings");
+    const fused = fuseRankings([
+      ["a", "b", "c"],
+      ["b", "d", "a"],
+    ]);
+    const order = [...fused.entries()].sort((x, y) => y[1] - x[1]).map(([id]) => id);
+    expect(order.slice(0, 2).sort()).toEqual(["a", "b"]);
+    expect(order).toContain("d");
+    expect(fused.get("b")).toBeCloseTo(1 / 62 + 1 / 61, 10);
+  });
+});

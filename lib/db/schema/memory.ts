@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp, timestamps } from "./columns";
@@ -46,10 +47,13 @@ export const learnings = sqliteTable(
     /** Keys of an imported seed.json item that Baton has no column for, given back on export. */
     extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>(),
     lastInjectedAt: timestamp("last_injected_at"),
+    /** Raised on insert and (by a trigger) on every content change; the embedding worker lowers it. */
+    needsEmbedding: integer("needs_embedding", { mode: "boolean" }).notNull().default(true),
     ...timestamps,
   },
   (t) => [
     index("learnings_user_idx").on(t.userId, t.createdAt),
+    index("learnings_needs_embedding_idx").on(t.needsEmbedding).where(sql`${t.needsEmbedding} = 1`),
     index("learnings_project_idx").on(t.projectId, t.createdAt),
     uniqueIndex("learnings_external_idx").on(t.userId, t.externalId),
   ],

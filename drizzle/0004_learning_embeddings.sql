@@ -1,0 +1,2 @@
+ALTER TABLE `learnings` ADD `needs_embedding` integer DEFAULT true NOT NULL;--> statement-breakpoint
+CREATE INDEX `learnings_needs_embedding_idx` ON `learnings` (`needs_embedding`) WHERE "learnings"."needs_embedding" = 1;

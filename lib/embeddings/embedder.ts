@@ -1,0 +1,57 @@
+/**
+ * A client of any OpenAI-compatible embeddings API (OpenAI, Ollama, LM Studio, vLLM, LocalAI …):
+ * POST {model, input: string[]} → {data: [{index, embedding}]}. Web-standard fetch only.
+ */
+export type Embedder = {
+  model: string;
+  embed(texts: string[], options?: { timeoutMs?: number }): Promise<number[][]>;
+};
+
+export function createEmbedder(config: { url: string; model: string; apiKey: string | undefined }): Embedder {
+  return {
+    model: config.model,
+    async embed(texts, options = {}) {
+      const res = await fetch(config.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+        body: JSON.stringify({ model: config.model, input: texts }),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+      if (!res.ok) throw new Error(`embeddings API answered ${res.status}`);
+      const body = (await res.json()) as { data?: { index?: number; embedding?: unknown }[] };
+      const vectors: number[][] = new Array(texts.length);
+      for (const [i, item] of (body.data ?? []).entries()) {
+        const embedding = item.embedding;
+        if (!Array.isArray(embedding) || !embedding.every((x) => typeof x === "number")) throw new Error("embeddings API sent no vector");
+        vectors[item.index ?? i] = embedding;
+      }
+      if (vectors.length !== texts.length || vectors.some((v) => !v)) throw new Error("embeddings API sent fewer vectors than texts");
+      return vectors;
+    },
+  };
+}
+
+/**
+ * The query side, on the request path: bounded by a short timeout, remembered per text, and switched
+ * off for a while after a failure, so an embedder that is down costs a context request nothing more
+ * than one timeout a minute — and never fails it.
+ */
+export function createQueryEmbedder(embedder: Embedder, options = { timeoutMs: 1500, cooldownMs: 60_000, cacheSize: 500 }) {
+  const cache = new Map<string, number[]>();
+  let downUntil = 0;
+  return async (text: string): Promise<number[] | null> => {
+    const hit = cache.get(text);
+    if (hit) return hit;
+    if (Date.now() < downUntil) return null;
+    try {
+      const [vector] = await embedder.embed([text], { timeoutMs: options.timeoutMs });
+      cache.set(text, vector!);
+      if (cache.size > options.cacheSize) cache.delete(cache.keys().next().value!);
+      return vector!;
+    } catch (error) {
+      downUntil = Date.now() + options.cooldownMs;
+      console.warn(`baton: embeddings unavailable, ranking by full-text search alone for a minute (${error instanceof Error ? error.message : error})`);
+      return null;
+    }
+  };
+}
