@@ -4,6 +4,8 @@ const nextConfig: NextConfig = {
   // Lets several builds live side by side (parallel work, benchmarks); the default is .next.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
+  // Loaded by Node rather than bundled, so the copy startup warms (lib/startup.ts) is the one routes use.
+  serverExternalPackages: ["gpt-tokenizer"],
   // The test command runs `tsc --noEmit` over the whole tree as its own step; checking again inside
   // every build only slows builds down.
   typescript: { ignoreBuildErrors: true },

@@ -23,6 +23,9 @@ export async function startup(): Promise<void> {
   try {
     const result = await migrate(getClient(), path.join(process.cwd(), "drizzle"));
     console.log(`baton: ${database} database ready, migrations applied now: ${result.applied.length} of ${result.total}`);
+    // The tokenizer's tables take ~0.2 s to load: pay it now, not in the first agent's session start.
+    const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+    countTokens("warm up");
     const embeddings = getConfig().embeddings;
     if (embeddings) {
       startEmbeddingWorker(getDb(), createEmbedder(embeddings));

@@ -222,25 +222,57 @@ function contextScope(params: { userId: string; projectId: string | null }): SQL
   return params.projectId ? or(personal, eq(learnings.projectId, params.projectId))! : personal;
 }
 
-/** Candidates for a context: FTS matches of the hints (best BM25 first), or, without hints, the newest, confirmed first. */
-export function contextLearnings(
+/**
+ * Candidates for a context: FTS matches of the hints, best BM25 first; or, without hints, the newest
+ * of the user's personal learnings and the project's, confirmed first.
+ *
+ * Both shapes are written to stay fast on a large store. FTS5 ranks inside its own index first (the
+ * inner query: only the best FTS_WINDOW matches of everyone's learnings leave it), and the scope is
+ * applied to those; "newest" reads the two scopes separately, each along its (owner, created_at) index.
+ */
+const FTS_WINDOW = 2000;
+
+export async function contextLearnings(
   db: DbOrTx,
   params: { userId: string; projectId: string | null; match: string | null; limit: number },
 ): Promise<LearningRow[]> {
-  if (params.match) return ftsSelect(db, params.match, contextScope(params), params.limit);
-  return db
-    .select(columns)
-    .from(learnings)
-    .leftJoin(projects, eq(projects.id, learnings.projectId))
-    .where(contextScope(params))
-    .orderBy(desc(learnings.confirmed), desc(learnings.createdAt), desc(learnings.seq))
-    .limit(params.limit)
-    .then((rows) => rows.map(toRow));
+  if (params.match) {
+    const best = sql`(SELECT rowid, rank FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY rank LIMIT ${FTS_WINDOW}) AS best`;
+    const rows = await db
+      .select({ ...columns, score: sql<number>`best.rank` })
+      .from(best)
+      .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
+      .leftJoin(projects, eq(projects.id, learnings.projectId))
+      .where(contextScope(params))
+      .orderBy(sql`best.rank`, desc(learnings.createdAt))
+      .limit(params.limit);
+    return rows.map(toRow);
+  }
+  const newest = (where: SQL) =>
+    db
+      .select(columns)
+      .from(learnings)
+      .leftJoin(projects, eq(projects.id, learnings.projectId))
+      .where(where)
+      .orderBy(desc(learnings.createdAt), desc(learnings.seq))
+      .limit(params.limit);
+  const [personal, project] = await Promise.all([
+    newest(and(eq(learnings.userId, params.userId), isNull(learnings.projectId))!),
+    params.projectId ? newest(eq(learnings.projectId, params.projectId)) : Promise.resolve([]),
+  ]);
+  return [...personal, ...project]
+    .sort((a, b) => Number(b.confirmed) - Number(a.confirmed) || b.createdAt.getTime() - a.createdAt.getTime() || b.seq - a.seq)
+    .slice(0, params.limit)
+    .map(toRow);
 }
 
+/** Counted per scope, each along its index (an OR of the two would scan the table). */
 export async function countContextLearnings(db: DbOrTx, params: { userId: string; projectId: string | null }): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(learnings).where(contextScope(params));
-  return row?.n ?? 0;
+  const [[personal], [project]] = await Promise.all([
+    db.select({ n: count() }).from(learnings).where(and(eq(learnings.userId, params.userId), isNull(learnings.projectId))),
+    params.projectId ? db.select({ n: count() }).from(learnings).where(eq(learnings.projectId, params.projectId)) : Promise.resolve([{ n: 0 }]),
+  ]);
+  return (personal?.n ?? 0) + (project?.n ?? 0);
 }
 
 /** Bookkeeping after a context was served; never read when building one. */
