@@ -1,0 +1,98 @@
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { loadConfig } from "../config/load-config";
+import { CliError, EXIT } from "../exit-codes";
+import { parseOptions } from "../output/parse-options";
+import { note, printResult } from "../output/print";
+import { batonMcpServer, mergeHooks, mergeMcp, MergeError, type Json } from "./merge-settings";
+import { unifiedDiff } from "./unified-diff";
+
+type Planned = { file: string; rel: string; before: string | null; after: string; changes: string[] };
+
+function readJsonFile(file: string, rel: string): { text: string | null; json: Json } {
+  if (!existsSync(file)) return { text: null, json: {} };
+  const text = readFileSync(file, "utf8");
+  if (!text.trim()) return { text, json: {} };
+  try {
+    const json: unknown = JSON.parse(text);
+    if (json && typeof json === "object" && !Array.isArray(json)) return { text, json: json as Json };
+  } catch (error) {
+    throw new CliError(`${rel} is not valid JSON (${(error as Error).message}); fix it first. Nothing was written.`, EXIT.failure);
+  }
+  throw new CliError(`${rel} is not a JSON object; fix it first. Nothing was written.`, EXIT.failure);
+}
+
+/** The command that runs this very CLI, so the hooks work without a global install. */
+function defaultCommand(): string {
+  // Through node_modules/.bin the script is a symlink: name the file itself.
+  const bin = realpathSync(path.resolve(process.argv[1]!));
+  return `node ${/^[\w@%+=:,./-]+$/.test(bin) ? bin : JSON.stringify(bin)}`;
+}
+
+function plan(root: string, rel: string, merge: (json: Json) => { json: Json; changes: string[] }): Planned {
+  const file = path.join(root, rel);
+  const { text, json } = readJsonFile(file, rel);
+  let merged;
+  try {
+    merged = merge(json);
+  } catch (error) {
+    if (error instanceof MergeError) throw new CliError(`${rel}: ${error.message}; fix it first. Nothing was written.`, EXIT.failure);
+    throw error;
+  }
+  const after = merged.changes.length ? JSON.stringify(merged.json, null, 2) + "\n" : (text ?? "");
+  return { file, rel, before: text, after, changes: merged.changes };
+}
+
+/**
+ * `baton install claude [--dry-run] [--command PREFIX] [--url URL]`: Baton's SessionStart and
+ * SessionEnd hooks into `.claude/settings.json` and its MCP server into `.mcp.json`, at the
+ * repository root. Everything already there stays; running it again changes nothing.
+ */
+export async function runInstall(args: string[]): Promise<number> {
+  const [target, ...rest] = args;
+  if (target !== "claude") throw new CliError(`unknown install target "${target ?? ""}": use baton install claude.`, EXIT.usage);
+  const { values } = parseOptions(rest, { "dry-run": { type: "boolean" }, command: { type: "string" }, url: { type: "string" } });
+  const config = loadConfig();
+  for (const warning of config.warnings) note(warning);
+  const url = (values.url ?? config.url)?.replace(/\/+$/, "");
+  if (!url || !/^https?:\/\//.test(url)) {
+    throw new CliError("the MCP entry needs the server's URL: set BATON_URL (or url in ~/.config/baton/config.json), or pass --url.", EXIT.usage);
+  }
+  const prefix = values.command?.trim() || defaultCommand();
+  const root = config.repoRoot ?? config.cwd;
+
+  const planned = [
+    plan(root, path.join(".claude", "settings.json"), (json) => {
+      const { settings, changes } = mergeHooks(json, [
+        { event: "SessionStart", command: `${prefix} hook session-start`, subcommand: "session-start" },
+        { event: "SessionEnd", command: `${prefix} hook session-end`, subcommand: "session-end" },
+      ]);
+      return { json: settings, changes };
+    }),
+    plan(root, ".mcp.json", (json) => {
+      const { mcp, changes } = mergeMcp(json, batonMcpServer(url));
+      return { json: mcp, changes };
+    }),
+  ];
+
+  if (values["dry-run"]) {
+    const diffs = planned
+      .filter((p) => p.changes.length)
+      .map((p) => unifiedDiff(p.before ?? "", p.after, p.before === null ? "/dev/null" : `a/${p.rel}`, `b/${p.rel}`));
+    process.stdout.write(diffs.length ? diffs.join("") : "No changes: Baton is already installed here.\n");
+    return EXIT.ok;
+  }
+
+  for (const p of planned) {
+    if (!p.changes.length) continue;
+    mkdirSync(path.dirname(p.file), { recursive: true });
+    writeFileSync(p.file, p.after);
+  }
+  printResult({ root, files: planned.map((p) => ({ path: p.file, changed: p.changes.length > 0, changes: p.changes })) }, () =>
+    [
+      ...planned.map((p) => (p.changes.length ? `${p.rel}: ${p.changes.join(", ")}.` : `${p.rel}: already set up, unchanged.`)),
+      "The MCP entry reads the token from BATON_TOKEN in Claude Code's environment.",
+    ].join("\n"),
+  );
+  return EXIT.ok;
+}

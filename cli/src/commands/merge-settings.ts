@@ -1,0 +1,71 @@
+/**
+ * Merging Baton's entries into Claude Code's project files without losing or duplicating what is
+ * there: `.claude/settings.json` hooks (`{ hooks: { SessionStart: [{ matcher?, hooks: [{ type:
+ * "command", command, timeout? }] }] } }`) and `.mcp.json` (`{ mcpServers: { name: {...} } }`).
+ */
+export type Json = Record<string, unknown>;
+
+export type HookEntry = { event: "SessionStart" | "SessionEnd"; command: string; subcommand: string };
+
+export class MergeError extends Error {}
+
+const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
+
+/** A hook command that runs `baton … hook <subcommand>`, however baton is invoked (npx, a path, node …/baton.mjs). */
+export function isBatonHook(command: unknown, subcommand: string): boolean {
+  return typeof command === "string" && new RegExp(`\\bbaton(?:\\.mjs)?["']?\\s+hook\\s+${subcommand}(?:\\s|$)`).test(command);
+}
+
+export function mergeHooks(input: Json, entries: HookEntry[]): { settings: Json; changes: string[] } {
+  const settings = structuredClone(input);
+  const changes: string[] = [];
+  settings.hooks ??= {};
+  if (!isObject(settings.hooks)) throw new MergeError(`"hooks" is not an object`);
+  const hooks = settings.hooks;
+  for (const entry of entries) {
+    hooks[entry.event] ??= [];
+    const groups = hooks[entry.event];
+    if (!Array.isArray(groups)) throw new MergeError(`"hooks.${entry.event}" is not a list`);
+    let found = false;
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      group.hooks = group.hooks.filter((hook: unknown) => {
+        if (!isObject(hook) || !isBatonHook(hook.command, entry.subcommand)) return true;
+        if (found) {
+          changes.push(`removed a duplicate ${entry.event} hook`);
+          return false;
+        }
+        found = true;
+        if (hook.command !== entry.command) {
+          hook.command = entry.command;
+          changes.push(`updated the ${entry.event} hook`);
+        }
+        return true;
+      });
+    }
+    // A group emptied of a duplicate would be a hook group with nothing to run.
+    hooks[entry.event] = groups.filter((g) => !(isObject(g) && Array.isArray(g.hooks) && g.hooks.length === 0));
+    if (!found) {
+      (hooks[entry.event] as unknown[]).push({ hooks: [{ type: "command", command: entry.command }] });
+      changes.push(`added the ${entry.event} hook`);
+    }
+  }
+  return { settings, changes };
+}
+
+export function batonMcpServer(url: string): Json {
+  return { type: "http", url: `${url.replace(/\/+$/, "")}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } };
+}
+
+export function mergeMcp(input: Json, server: Json, name = "baton"): { mcp: Json; changes: string[] } {
+  const mcp = structuredClone(input);
+  mcp.mcpServers ??= {};
+  if (!isObject(mcp.mcpServers)) throw new MergeError(`"mcpServers" is not an object`);
+  const existing = mcp.mcpServers[name];
+  if (existing !== undefined && !isObject(existing)) throw new MergeError(`"mcpServers.${name}" is not an object`);
+  const merged: Json = { ...existing, ...server };
+  if (isObject(existing?.headers) && isObject(server.headers)) merged.headers = { ...existing.headers, ...server.headers };
+  if (JSON.stringify(merged) === JSON.stringify(existing)) return { mcp, changes: [] };
+  mcp.mcpServers[name] = merged;
+  return { mcp, changes: [existing ? `updated the "${name}" MCP server` : `added the "${name}" MCP server`] };
+}

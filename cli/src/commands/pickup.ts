@@ -1,0 +1,46 @@
+import { requireServer, resolveProject, projectHint } from "../config/server-context";
+import { CliError, EXIT } from "../exit-codes";
+import { ApiFailure, expectOk } from "../http/api-client";
+import { parseOptions } from "../output/parse-options";
+import { readListedFile, uniquePaths } from "./read-listed-file";
+import { DEFAULT_MAX_CHARS, renderPickup } from "./render-pickup";
+
+type Session = { id: string; project: string; markdown: string; specs: string[]; files: string[] };
+
+/**
+ * `baton pickup [id]`: claims the next queued session document of the project (or the one named),
+ * prints it and the files it lists, read fresh from the repository. Always text: this output is
+ * made to be read by an agent.
+ */
+export async function runPickup(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    { "no-inject": { type: "boolean" }, "max-chars": { type: "string" }, project: { type: "string" } },
+    1,
+  );
+  const maxChars = values["max-chars"] === undefined ? DEFAULT_MAX_CHARS : Number(values["max-chars"]);
+  if (!Number.isInteger(maxChars) || maxChars < 500) throw new CliError("--max-chars must be a whole number of at least 500.", EXIT.usage);
+  const { config, call } = requireServer();
+  const id = positionals[0];
+
+  let session: Session;
+  if (id) {
+    const res = await call("POST", `/api/sessions/${encodeURIComponent(id)}/claim`);
+    session = expectOk<{ session: Session }>(res, `cannot claim session "${id}"`).session;
+  } else {
+    const project = await resolveProject(config, values.project);
+    const res = await call("POST", `/api/projects/${encodeURIComponent(project.slug)}/sessions/claim`);
+    try {
+      session = expectOk<{ session: Session }>(res, "nothing to pick up").session;
+    } catch (error) {
+      if (error instanceof ApiFailure && res.status === 404) throw new CliError(`${error.message}${projectHint(project)}`, error.exitCode);
+      throw error;
+    }
+  }
+
+  const root = config.repoRoot ?? config.cwd;
+  const inject = !values["no-inject"];
+  const files = inject ? uniquePaths(session.specs ?? [], session.files ?? []).map((p) => readListedFile(root, p)) : [];
+  process.stdout.write(renderPickup({ id: session.id, markdown: session.markdown, files, inject, maxChars }));
+  return EXIT.ok;
+}

@@ -1,0 +1,54 @@
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+
+/** A file a session document lists, read fresh from disk, or why it is not shown. */
+export type ListedFile =
+  | { path: string; status: "ok"; content: string }
+  | { path: string; status: "missing" }
+  | { path: string; status: "refused"; reason: string }
+  | { path: string; status: "not-a-file" }
+  | { path: string; status: "binary" };
+
+const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:|~)/;
+
+function within(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/**
+ * Only paths inside the repository: an absolute path, a `..` segment, or a path that resolves
+ * outside the root through a symlink is refused, whatever the document says. A session document
+ * can come from anyone in the project; pickup must not print ~/.ssh into an agent's context.
+ */
+export function readListedFile(root: string, listed: string): ListedFile {
+  if (!listed.trim() || listed.includes("\0")) return { path: listed, status: "refused", reason: "not a usable path" };
+  if (ABSOLUTE.test(listed) || path.isAbsolute(listed)) return { path: listed, status: "refused", reason: "an absolute path; only paths inside the repository are injected" };
+  const segments = listed.split(/[\\/]+/);
+  if (segments.includes("..")) return { path: listed, status: "refused", reason: "a path with .. ; only paths inside the repository are injected" };
+  const full = path.join(root, ...segments);
+  try {
+    lstatSync(full);
+  } catch {
+    return { path: listed, status: "missing" };
+  }
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(full);
+    realRoot = realpathSync(root);
+  } catch {
+    // A dangling symlink: nothing to read either way.
+    return { path: listed, status: "missing" };
+  }
+  if (!within(realRoot, real)) return { path: listed, status: "refused", reason: "it resolves outside the repository (symlink)" };
+  if (!statSync(real).isFile()) return { path: listed, status: "not-a-file" };
+  const bytes = readFileSync(real);
+  if (bytes.subarray(0, 8000).includes(0)) return { path: listed, status: "binary" };
+  return { path: listed, status: "ok", content: bytes.toString("utf8") };
+}
+
+/** Each path once, in the order listed (specs first). */
+export function uniquePaths(...lists: string[][]): string[] {
+  return [...new Set(lists.flat())];
+}

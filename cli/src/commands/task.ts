@@ -1,0 +1,149 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { projectHint, requireServer, resolveProject, type ServerContext } from "../config/server-context";
+import type { DerivedProject } from "../config/derive-project";
+import { CliError, EXIT } from "../exit-codes";
+import { ApiFailure, expectOk, type ApiResponse } from "../http/api-client";
+import { splitFrontMatter } from "../markdown/split-front-matter";
+import { parseOptions } from "../output/parse-options";
+import { printResult } from "../output/print";
+import { blockTask, removeTaskBlock, upsertTaskBlock } from "./claude-md-block";
+
+const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+type Memory = { taskId: string; markdown: string; updatedAt: string };
+
+export function memoryTemplate(taskId: string): string {
+  return `# ${taskId}\n\n## Goal\n\n## Notes\n\n## Next\n`;
+}
+
+export function memoryFileText(taskId: string, markdown: string, created: string, updated: string): string {
+  return `---\ntask_id: ${taskId}\ncreated: ${created}\nupdated: ${updated}\n---\n\n${markdown.endsWith("\n") || !markdown ? markdown : `${markdown}\n`}`;
+}
+
+function checkedTaskId(value: string | undefined): string {
+  if (!value) throw new CliError("a task id is required, e.g. baton task start task-368.", EXIT.usage);
+  if (!TASK_ID.test(value)) throw new CliError(`"${value}" is not a task id: 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit.`, EXIT.usage);
+  return value;
+}
+
+function ok<T>(res: ApiResponse, what: string, project: DerivedProject): T {
+  try {
+    return expectOk<T>(res, what);
+  } catch (error) {
+    if (error instanceof ApiFailure && res.status === 404) throw new CliError(`${error.message}${projectHint(project)}`, error.exitCode);
+    throw error;
+  }
+}
+
+async function serverMemory(ctx: ServerContext, slug: string, taskId: string): Promise<Memory | null> {
+  const res = await ctx.call("GET", `/api/projects/${encodeURIComponent(slug)}/tasks/${encodeURIComponent(taskId)}/memory`);
+  if (res.status === 404 && (res.json as { error?: { message?: string } })?.error?.message?.startsWith("No memory")) return null;
+  return expectOk<{ memory: Memory }>(res, `cannot read the memory of ${taskId}`).memory;
+}
+
+const readIfExists = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : null);
+
+/** Writes only when the content changes, so running a command twice leaves files (and mtimes) alone. */
+function writeIfChanged(file: string, before: string | null, after: string): boolean {
+  if (before === after) return false;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, after);
+  return true;
+}
+
+async function start(ctx: ServerContext, project: DerivedProject, taskId: string, root: string): Promise<number> {
+  const base = `/api/projects/${encodeURIComponent(project.slug)}`;
+  ok(await ctx.call("PUT", `${base}/active-task`, { taskId }), `cannot set the active task`, project);
+  const memory = await serverMemory(ctx, project.slug, taskId);
+  const file = path.join(root, "backlog", "memory", `${taskId}.md`);
+  const local = readIfExists(file);
+  let memorySource: "server" | "template" | "local file";
+  if (local !== null) {
+    memorySource = "local file";
+    const body = splitFrontMatter(local).body.replace(/^\n/, "");
+    // The file was written offline or by hand: the server learns it, so the context carries it.
+    if (!memory && body.trim() && body !== memoryTemplate(taskId)) expectOk(await ctx.call("PUT", `${base}/tasks/${encodeURIComponent(taskId)}/memory`, { markdown: body }), "cannot store the memory");
+  } else {
+    const now = new Date().toISOString();
+    memorySource = memory ? "server" : "template";
+    writeIfChanged(file, null, memoryFileText(taskId, memory?.markdown ?? memoryTemplate(taskId), now, memory?.updatedAt ?? now));
+  }
+  const claudeMd = path.join(root, "CLAUDE.md");
+  const before = readIfExists(claudeMd);
+  const changed = writeIfChanged(claudeMd, before, upsertTaskBlock(before ?? "", taskId));
+  const rel = path.relative(root, file).split(path.sep).join("/");
+  printResult({ taskId, project: project.slug, memoryFile: file, memorySource, claudeMd: changed ? "updated" : "unchanged" }, () =>
+    [
+      `Active task in ${project.slug}: ${taskId}.`,
+      `Memory: ${rel} (${memorySource === "local file" ? "kept as it was" : `written from the ${memorySource}`}).`,
+      `CLAUDE.md ${changed ? "now imports" : "already imports"} @${rel}.`,
+    ].join("\n"),
+  );
+  return EXIT.ok;
+}
+
+async function stop(ctx: ServerContext, project: DerivedProject, taskId: string | undefined, root: string): Promise<number> {
+  const base = `/api/projects/${encodeURIComponent(project.slug)}`;
+  const claudeMd = path.join(root, "CLAUDE.md");
+  const before = readIfExists(claudeMd);
+  const id = taskId ?? (before ? blockTask(before) : null);
+  // What the agent wrote into the memory file during the task goes back to the server before the import is removed.
+  let saved = false;
+  if (id) {
+    const local = readIfExists(path.join(root, "backlog", "memory", `${id}.md`));
+    if (local !== null) {
+      const body = splitFrontMatter(local).body.replace(/^\n/, "");
+      const memory = await serverMemory(ctx, project.slug, id);
+      // An untouched template says nothing the server needs to keep.
+      if (body.trim() && body !== memory?.markdown && !(memory === null && body === memoryTemplate(id))) {
+        expectOk(await ctx.call("PUT", `${base}/tasks/${encodeURIComponent(id)}/memory`, { markdown: body }), "cannot store the memory");
+        saved = true;
+      }
+    }
+  }
+  ok(await ctx.call("DELETE", `${base}/active-task`), "cannot clear the active task", project);
+  const changed = before !== null && writeIfChanged(claudeMd, before, removeTaskBlock(before));
+  printResult({ taskId: id, project: project.slug, memorySaved: saved, claudeMd: changed ? "updated" : "unchanged" }, () =>
+    [
+      `No active task in ${project.slug} now${id ? ` (was ${id})` : ""}.`,
+      saved ? `The memory file's content was saved to the server.` : null,
+      changed ? "CLAUDE.md no longer imports the task memory (the file stays)." : "CLAUDE.md had no task import.",
+    ]
+      .filter(Boolean)
+      .join("\n"),
+  );
+  return EXIT.ok;
+}
+
+async function show(ctx: ServerContext, project: DerivedProject, taskId: string | undefined, root: string): Promise<number> {
+  const base = `/api/projects/${encodeURIComponent(project.slug)}`;
+  const { activeTask } = ok<{ activeTask: { taskId: string } | null }>(await ctx.call("GET", `${base}/active-task`), "cannot read the active task", project);
+  const id = taskId ?? activeTask?.taskId;
+  if (!id) throw new CliError(`no active task in ${project.slug}: name one (baton task show task-368) or start one (baton task start task-368).`, EXIT.notFound);
+  const memory = await serverMemory(ctx, project.slug, id);
+  const file = path.join(root, "backlog", "memory", `${id}.md`);
+  const hasFile = existsSync(file);
+  if (!memory && !hasFile) throw new CliError(`no memory for ${id} in ${project.slug}, on the server or in ${file}.`, EXIT.notFound);
+  const active = activeTask?.taskId === id;
+  printResult({ taskId: id, project: project.slug, active, memory, file: hasFile ? file : null }, () => {
+    const head = `Task ${id} in ${project.slug}${active ? " (active)" : ""}${memory ? `, memory updated ${memory.updatedAt}` : ", no memory on the server"}${hasFile ? `; file ${path.relative(root, file)}` : ""}`;
+    const text = memory?.markdown ?? splitFrontMatter(readFileSync(file, "utf8")).body;
+    return `${head}\n\n${text}`;
+  });
+  return EXIT.ok;
+}
+
+/** `baton task start|stop|show [taskId]`. */
+export async function runTask(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== "start" && sub !== "stop" && sub !== "show") throw new CliError(`unknown task command "${sub ?? ""}": use start, stop or show.`, EXIT.usage);
+  const { values, positionals } = parseOptions(rest, { project: { type: "string" } }, 1);
+  const taskId = sub === "start" ? checkedTaskId(positionals[0]) : positionals[0] === undefined ? undefined : checkedTaskId(positionals[0]);
+  const ctx = requireServer();
+  const project = await resolveProject(ctx.config, values.project);
+  const root = ctx.config.repoRoot ?? ctx.config.cwd;
+  if (sub === "start") return start(ctx, project, taskId!, root);
+  if (sub === "stop") return stop(ctx, project, taskId, root);
+  return show(ctx, project, taskId, root);
+}

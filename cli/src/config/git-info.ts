@@ -1,0 +1,26 @@
+import { execFile } from "node:child_process";
+
+/** One git command's trimmed output, or null when git is missing, fails, or takes too long. */
+export function git(args: string[], cwd: string, timeoutMs = 800): Promise<string | null> {
+  return new Promise((resolve) => {
+    try {
+      execFile("git", args, { cwd, timeout: timeoutMs, windowsHide: true, maxBuffer: 256 * 1024 }, (error, stdout) => {
+        resolve(error ? null : String(stdout).trim() || null);
+      });
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
+export type GitHints = { branch: string | null; remote: string | null; subjects: string[] };
+
+/** Branch (null on a detached HEAD), origin's URL and the last commit subjects, asked in parallel. */
+export async function gitHints(cwd: string, timeoutMs = 800, commits = 3): Promise<GitHints> {
+  const [branch, remote, log] = await Promise.all([
+    git(["symbolic-ref", "--short", "-q", "HEAD"], cwd, timeoutMs),
+    git(["remote", "get-url", "origin"], cwd, timeoutMs),
+    git(["log", `-${commits}`, "--format=%s"], cwd, timeoutMs),
+  ]);
+  return { branch, remote, subjects: log ? log.split("\n").map((s) => s.trim()).filter(Boolean) : [] };
+}

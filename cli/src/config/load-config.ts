@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+
+// Read by the hooks at every session start: node built-ins only, no schema library.
+
+export const DEFAULT_TIMEOUT_MS = 2000;
+
+export type BatonConfig = {
+  url: string | null;
+  token: string | null;
+  /** The hooks' time limit for talking to the server. */
+  timeoutMs: number;
+  /** The project slug configured (BATON_PROJECT or .baton.json), not derived. */
+  project: string | null;
+  /** An active task pinned in .baton.json (the server otherwise knows the user's active task). */
+  task: string | null;
+  /** A command that turns a transcript into a handoff (user configuration only, never a repository's). */
+  summariser: string | null;
+  cwd: string;
+  /** The directory holding `.git`, or null outside a repository. */
+  repoRoot: string | null;
+  /** Where the values came from, for messages. */
+  userConfigFile: string;
+  repoConfigFile: string | null;
+  /** Unreadable or invalid configuration files: reported by commands, ignored by hooks. */
+  warnings: string[];
+};
+
+type FileConfig = Record<string, unknown>;
+
+function readJson(file: string, warnings: string[]): FileConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return {};
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as FileConfig;
+    warnings.push(`${file} is not a JSON object; ignored.`);
+  } catch (error) {
+    warnings.push(`${file} is not valid JSON (${(error as Error).message}); ignored.`);
+  }
+  return {};
+}
+
+const str = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.trim() : null);
+
+/** `$XDG_CONFIG_HOME/baton/config.json`, else `~/.config/baton/config.json` (HOME respected). */
+export function userConfigPath(): string {
+  const base = str(process.env.XDG_CONFIG_HOME) ?? path.join(homedir(), ".config");
+  return path.join(base, "baton", "config.json");
+}
+
+/**
+ * Walks up from `cwd` to the repository root (the first directory with `.git`). The nearest
+ * `.baton.json` on the way wins, so a package of a monorepo can name its own project.
+ */
+export function findRepo(cwd: string): { repoRoot: string | null; repoConfigFile: string | null } {
+  let repoConfigFile: string | null = null;
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (!repoConfigFile && existsSync(path.join(dir, ".baton.json"))) repoConfigFile = path.join(dir, ".baton.json");
+    if (existsSync(path.join(dir, ".git"))) return { repoRoot: dir, repoConfigFile };
+    if (path.dirname(dir) === dir) return { repoRoot: null, repoConfigFile };
+  }
+}
+
+function parseTimeout(value: unknown, from: string, warnings: string[]): number | null {
+  if (value === undefined || value === null || value === "") return null;
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 100 && n <= 120_000) return n;
+  warnings.push(`${from} must be a whole number of milliseconds between 100 and 120000; using ${DEFAULT_TIMEOUT_MS}.`);
+  return null;
+}
+
+function normaliseUrl(value: string | null, from: string, warnings: string[]): string | null {
+  if (!value) return null;
+  if (!/^https?:\/\/[^/\s]+/i.test(value)) {
+    warnings.push(`${from} must be an http:// or https:// URL, not "${value}"; ignored.`);
+    return null;
+  }
+  return value.replace(/\/+$/, "");
+}
+
+/**
+ * Configuration, each value from the first place that has it: the environment (BATON_URL,
+ * BATON_TOKEN, BATON_TIMEOUT_MS, BATON_PROJECT, BATON_SUMMARISER), then the user's config file, then
+ * `.baton.json` in the repository. A repository file may name the project, a pinned task, the URL
+ * and the timeout, but never a token or a command to run: cloning a repository must not make the
+ * hooks execute something or send the token elsewhere than the user said.
+ */
+export function loadConfig(cwd: string = process.cwd()): BatonConfig {
+  const warnings: string[] = [];
+  const env = process.env;
+  const userConfigFile = userConfigPath();
+  const user = readJson(userConfigFile, warnings);
+  const { repoRoot, repoConfigFile } = findRepo(cwd);
+  const repo = repoConfigFile ? readJson(repoConfigFile, warnings) : {};
+
+  const url =
+    normaliseUrl(str(env.BATON_URL), "BATON_URL", warnings) ??
+    normaliseUrl(str(user.url), `url in ${userConfigFile}`, warnings) ??
+    normaliseUrl(str(repo.url), `url in ${repoConfigFile}`, warnings);
+  const timeoutMs =
+    parseTimeout(env.BATON_TIMEOUT_MS, "BATON_TIMEOUT_MS", warnings) ??
+    parseTimeout(user.timeoutMs, `timeoutMs in ${userConfigFile}`, warnings) ??
+    parseTimeout(repo.timeoutMs, `timeoutMs in ${repoConfigFile}`, warnings) ??
+    DEFAULT_TIMEOUT_MS;
+  return {
+    url,
+    token: str(env.BATON_TOKEN) ?? str(user.token),
+    timeoutMs,
+    project: str(env.BATON_PROJECT) ?? str(repo.project),
+    task: str(repo.task),
+    summariser: str(env.BATON_SUMMARISER) ?? str(user.summariser),
+    cwd: path.resolve(cwd),
+    repoRoot,
+    userConfigFile,
+    repoConfigFile,
+    warnings,
+  };
+}

@@ -1,0 +1,84 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, openSync, closeSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { cacheDir } from "./hook-log";
+
+/**
+ * Which learning candidates of a session were already sent (or spooled): a Stop hook runs after
+ * every turn, and sending the same statement again would raise its confidence on the server as if
+ * it had been seen twice. Kept per session under `<cache>/sent/`, for 30 days.
+ */
+const KEEP_MS = 30 * 86_400_000;
+
+function dir(): string {
+  return path.join(cacheDir(), "sent");
+}
+
+function fileFor(sessionId: string): string {
+  return path.join(dir(), `${createHash("sha256").update(sessionId).digest("hex").slice(0, 32)}.json`);
+}
+
+export function sentKey(content: string): string {
+  return content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+}
+
+export function readSent(sessionId: string): Set<string> {
+  try {
+    const list = JSON.parse(readFileSync(fileFor(sessionId), "utf8")) as unknown;
+    return new Set(Array.isArray(list) ? list.map(String) : []);
+  } catch {
+    return new Set();
+  }
+}
+
+export function writeSent(sessionId: string, keys: Set<string>): void {
+  mkdirSync(dir(), { recursive: true, mode: 0o700 });
+  const file = fileFor(sessionId);
+  writeFileSync(`${file}.tmp`, JSON.stringify([...keys]), { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+  pruneOld();
+}
+
+function pruneOld(): void {
+  try {
+    for (const name of readdirSync(dir())) {
+      const file = path.join(dir(), name);
+      if (Date.now() - statSync(file).mtimeMs > KEEP_MS) unlinkSync(file);
+    }
+  } catch {
+    // best effort
+  }
+}
+
+/**
+ * Runs `work` holding a per-session lock, so two workers of one session (a Stop hook, then the
+ * SessionEnd hook) do not send the same candidates at once. A lock older than two minutes is stale.
+ */
+export async function withSessionLock<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+  mkdirSync(dir(), { recursive: true, mode: 0o700 });
+  const lock = `${fileFor(sessionId)}.lock`;
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      break;
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 120_000) unlinkSync(lock);
+      } catch {
+        // released meanwhile
+      }
+      if (Date.now() > until) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // already released
+    }
+  }
+}

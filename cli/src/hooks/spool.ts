@@ -1,0 +1,163 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Unreachable, type ApiCall } from "../http/api-client";
+import { cacheDir, hookLog } from "./hook-log";
+
+/**
+ * Requests the server could not take yet, one JSON file each, sent again by the next hook run. The
+ * token and URL are not stored: the file is sent with whatever configuration is current then.
+ */
+export type SpooledRequest = { method: "POST" | "PUT"; path: string; body: unknown; what: string; createdAt: string };
+
+/** Files older than this are given up on (logged), so a permanently refused request cannot pile up. */
+const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
+
+export function spoolDir(): string {
+  return path.join(cacheDir(), "spool");
+}
+
+let written = 0;
+
+/**
+ * Written to a temporary name and renamed, so a reader never sees half a file. Names sort in the
+ * order written (time, then a counter within this process), which is the order they are sent.
+ */
+export function writeSpool(request: Omit<SpooledRequest, "createdAt">, dir = spoolDir()): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const name = `${Date.now().toString().padStart(14, "0")}-${String(written++).padStart(6, "0")}-${process.pid}-${randomBytes(4).toString("hex")}.json`;
+  const file = path.join(dir, name);
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ ...request, createdAt: new Date().toISOString() }), { mode: 0o600 });
+  renameSync(tmp, file);
+  return file;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Files ready to send, oldest first; claims left behind by a process that died are put back first. */
+export function pendingSpool(dir = spoolDir()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    const claim = /^(.*\.json)\.sending-(\d+)$/.exec(name);
+    if (claim && !alive(Number(claim[2]))) {
+      try {
+        renameSync(path.join(dir, name), path.join(dir, claim[1]!));
+      } catch {
+        // taken back by another process meanwhile
+      }
+    }
+  }
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.endsWith(".json"))
+      .sort()
+      .map((n) => path.join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+/** 4xx answers that a resend cannot change; 401/403 are kept (a token can be fixed), and so is 408/429. */
+const hopeless = (status: number) => status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
+
+export type FlushResult = { sent: number; dropped: number; kept: number; stoppedBy: string | null };
+
+/**
+ * Sends spooled requests oldest first until `deadline`. Each file is claimed by renaming it first,
+ * so two hooks running at once never send the same file; it is deleted only after a 2xx (or a 4xx
+ * that will never succeed, which is logged), and put back otherwise. The first failure to reach the
+ * server ends the flush: the rest would fail the same way.
+ */
+export async function flushSpool(call: ApiCall, deadline: number, dir = spoolDir()): Promise<FlushResult> {
+  const result: FlushResult = { sent: 0, dropped: 0, kept: 0, stoppedBy: null };
+  const files = pendingSpool(dir);
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
+    const remaining = deadline - Date.now();
+    if (remaining < 50) {
+      result.kept += files.length - i;
+      result.stoppedBy = "time";
+      break;
+    }
+    const claimed = `${file}.sending-${process.pid}`;
+    try {
+      renameSync(file, claimed);
+    } catch {
+      continue; // another hook took it
+    }
+    const putBack = () => {
+      try {
+        renameSync(claimed, file);
+      } catch {
+        // nothing to put back
+      }
+    };
+    let request: SpooledRequest;
+    try {
+      request = JSON.parse(readFileSync(claimed, "utf8")) as SpooledRequest;
+      if (!request || typeof request.path !== "string" || !request.path.startsWith("/api/")) throw new Error("not a spooled request");
+    } catch (error) {
+      hookLog(`spool: dropped unreadable ${path.basename(file)}: ${(error as Error).message}`);
+      safeUnlink(claimed);
+      result.dropped++;
+      continue;
+    }
+    try {
+      const res = await call(request.method, request.path, request.body, { timeoutMs: remaining });
+      if (res.status >= 200 && res.status < 300) {
+        safeUnlink(claimed);
+        result.sent++;
+        continue;
+      }
+      if (hopeless(res.status)) {
+        hookLog(`spool: dropped ${request.what} (${request.method} ${request.path}): the server answered ${res.status} ${res.text.slice(0, 300)}`);
+        safeUnlink(claimed);
+        result.dropped++;
+        continue;
+      }
+      if (tooOld(request, claimed)) {
+        hookLog(`spool: gave up on ${request.what} after ${MAX_AGE_MS / 86_400_000} days; last answer ${res.status}`);
+        safeUnlink(claimed);
+        result.dropped++;
+        continue;
+      }
+      putBack();
+      result.kept += files.length - i;
+      result.stoppedBy = `status ${res.status}`;
+      break;
+    } catch (error) {
+      putBack();
+      result.kept += files.length - i;
+      result.stoppedBy = error instanceof Unreachable ? error.reason : (error as Error).message;
+      break;
+    }
+  }
+  return result;
+}
+
+function tooOld(request: SpooledRequest, file: string): boolean {
+  const created = Date.parse(request.createdAt);
+  const at = Number.isNaN(created) ? statSync(file).mtimeMs : created;
+  return Date.now() - at > MAX_AGE_MS;
+}
+
+function safeUnlink(file: string) {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,162 @@
+import { readFileSync } from "node:fs";
+import { Unreachable, errorMessage, expectOk, type ApiCall } from "../http/api-client";
+import { frontMatterList, frontMatterScalars, splitFrontMatter } from "../markdown/split-front-matter";
+import type { Found } from "./detect-formats";
+import type { ImportSummary } from "./import-summary";
+
+export type ImportContext = {
+  call: ApiCall;
+  summary: ImportSummary;
+  /** The project a file belongs to (created on the server when missing). */
+  projectFor: (hint: { slug?: string; repoDir?: string }) => Promise<string>;
+  tick: (label: string) => void;
+};
+
+const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const SESSION_ID = /^[^\p{Cc}\s]{1,200}$/u;
+
+function fail(ctx: ImportContext, file: string, error: unknown): void {
+  if (error instanceof Unreachable) throw error;
+  ctx.summary.errors.push({ file, message: error instanceof Error ? error.message : String(error) });
+}
+
+export async function importSeeds(ctx: ImportContext, files: string[]): Promise<void> {
+  for (const file of files) {
+    try {
+      const seed: unknown = JSON.parse(readFileSync(file, "utf8"));
+      const res = await ctx.call("POST", "/api/seed/import", seed);
+      const { imported } = expectOk<{ imported: Omit<ImportSummary["seed"], "files"> }>(res, "the seed was refused");
+      const s = ctx.summary.seed;
+      s.files++;
+      s.learningsAdded += imported.learningsAdded;
+      s.learningsSkipped += imported.learningsSkipped;
+      s.proposalsAdded += imported.proposalsAdded;
+      s.proposalsSkipped += imported.proposalsSkipped;
+    } catch (error) {
+      fail(ctx, file, error);
+    }
+    ctx.tick("seed");
+  }
+}
+
+/** sessionId → markdown of the handoffs a project has, to skip what an earlier import sent. */
+async function existingHandoffs(call: ApiCall, slug: string): Promise<Map<string, string>> {
+  const known = new Map<string, string>();
+  let cursor: string | null = null;
+  do {
+    const res = await call("GET", `/api/projects/${encodeURIComponent(slug)}/handoffs?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const page = expectOk<{ items: { sessionId: string | null; markdown: string }[]; nextCursor: string | null }>(res, `cannot list the handoffs of ${slug}`);
+    for (const h of page.items) if (h.sessionId) known.set(h.sessionId, h.markdown);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return known;
+}
+
+/** An Amplifier handoff as Baton stores it: a line of facts the import would otherwise lose, then the body. */
+export function amplifierMarkdown(text: string, sessionId: string): string {
+  const { front, body } = splitFrontMatter(text);
+  const f = front ? frontMatterScalars(front) : {};
+  const files = front ? frontMatterList(front, "files_changed") : [];
+  const facts = [`Imported from Amplifier · session ${sessionId}`, f.timestamp, f.duration_turns ? `${f.duration_turns} turns` : null].filter(Boolean);
+  let markdown = `${facts.join(" · ")}\n\n${body.replace(/^\s*\n/, "").trimEnd()}\n`;
+  if (files.length) markdown += `\nFiles changed: ${files.join(", ")}\n`;
+  return markdown;
+}
+
+export async function importAmplifier(ctx: ImportContext, items: Found["amplifier"]): Promise<void> {
+  // Oldest first: the server dates a handoff when it is written, so the newest must be written last.
+  const parsed = items.map((item) => {
+    const text = readFileSync(item.file, "utf8");
+    const { front } = splitFrontMatter(text);
+    const f = front ? frontMatterScalars(front) : {};
+    return { ...item, text, sessionId: f.session_id ?? item.dirId, timestamp: f.timestamp ?? "", project: f.project };
+  });
+  parsed.sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.file.localeCompare(b.file));
+  const known = new Map<string, Map<string, string>>();
+  for (const item of parsed) {
+    try {
+      if (!SESSION_ID.test(item.sessionId)) throw new Error(`"${item.sessionId}" cannot be a session id (no spaces, at most 200 characters)`);
+      const slug = await ctx.projectFor({ slug: item.slug });
+      if (!known.has(slug)) known.set(slug, await existingHandoffs(ctx.call, slug));
+      const existing = known.get(slug)!;
+      const markdown = amplifierMarkdown(item.text, item.sessionId);
+      if (existing.get(item.sessionId) === markdown) {
+        ctx.summary.handoffs.unchanged++;
+      } else {
+        const res = await ctx.call("POST", `/api/projects/${encodeURIComponent(slug)}/handoffs`, { markdown, sessionId: item.sessionId });
+        expectOk(res, "the handoff was refused");
+        if (res.status === 201) ctx.summary.handoffs.added++;
+        else ctx.summary.handoffs.updated++;
+        existing.set(item.sessionId, markdown);
+      }
+    } catch (error) {
+      ctx.summary.handoffs.failed++;
+      fail(ctx, item.file, error);
+    }
+    ctx.tick("Amplifier handoffs");
+  }
+}
+
+export async function importTaskMemories(ctx: ImportContext, items: Found["memories"]): Promise<void> {
+  for (const item of items) {
+    try {
+      const text = readFileSync(item.file, "utf8");
+      const { front, body } = splitFrontMatter(text);
+      const taskId = (front ? frontMatterScalars(front).task_id : undefined) ?? item.taskId;
+      if (!ITEM_ID.test(taskId)) throw new Error(`"${taskId}" is not a task id`);
+      const slug = await ctx.projectFor({ repoDir: item.repoDir });
+      const url = `/api/projects/${encodeURIComponent(slug)}/tasks/${encodeURIComponent(taskId)}/memory`;
+      const markdown = body.replace(/^\s*\n/, "");
+      const current = await ctx.call("GET", url);
+      const stored = current.status === 200 ? (current.json as { memory: { markdown: string } }).memory.markdown : null;
+      if (current.status !== 200 && current.status !== 404) expectOk(current, "cannot read the task memory");
+      if (stored === markdown) {
+        ctx.summary.taskMemories.unchanged++;
+      } else {
+        expectOk(await ctx.call("PUT", url, { markdown }), "the task memory was refused");
+        if (stored === null) ctx.summary.taskMemories.added++;
+        else ctx.summary.taskMemories.updated++;
+      }
+    } catch (error) {
+      ctx.summary.taskMemories.failed++;
+      fail(ctx, item.file, error);
+    }
+    ctx.tick("task memory");
+  }
+}
+
+/** An spx session with its file name as the front matter `id`, so importing it twice is a 409, not a second copy. */
+export function withSessionId(text: string, id: string): string {
+  const { front } = splitFrontMatter(text);
+  if (front !== null) {
+    if (/^id:/m.test(front)) return text;
+    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    const firstBreak = text.indexOf("\n") + 1;
+    return `${text.slice(0, firstBreak)}id: ${JSON.stringify(id)}${eol}${text.slice(firstBreak)}`;
+  }
+  return `---\nid: ${JSON.stringify(id)}\n---\n${text}`;
+}
+
+export async function importSpx(ctx: ImportContext, items: Found["spx"]): Promise<void> {
+  for (const item of items) {
+    if (item.status !== "todo") {
+      if (item.status === "doing") ctx.summary.sessions.skippedDoing++;
+      else ctx.summary.sessions.skippedArchive++;
+      ctx.tick("spx sessions");
+      continue;
+    }
+    try {
+      const id = ITEM_ID.test(item.id) ? item.id : item.id.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 100);
+      const slug = await ctx.projectFor({ repoDir: item.repoDir });
+      const markdown = withSessionId(readFileSync(item.file, "utf8"), id);
+      const res = await ctx.call("POST", `/api/projects/${encodeURIComponent(slug)}/sessions`, { markdown });
+      if (res.status === 409) ctx.summary.sessions.unchanged++;
+      else if (res.status === 201) ctx.summary.sessions.added++;
+      else throw new Error(errorMessage(res));
+    } catch (error) {
+      ctx.summary.sessions.failed++;
+      fail(ctx, item.file, error);
+    }
+    ctx.tick("spx sessions");
+  }
+}

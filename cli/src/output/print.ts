@@ -1,0 +1,17 @@
+/**
+ * A command's result: people at a terminal get `human`, scripts (stdout not a terminal) get the
+ * data as one line of JSON.
+ */
+export function printResult(data: Record<string, unknown>, human: string | (() => string)): void {
+  if (process.stdout.isTTY) {
+    const text = typeof human === "function" ? human() : human;
+    process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  } else {
+    process.stdout.write(JSON.stringify({ ok: true, ...data }) + "\n");
+  }
+}
+
+/** Notes for people (warnings, progress): stderr, so stdout stays the result. */
+export function note(message: string): void {
+  process.stderr.write(`baton: ${message}\n`);
+}

@@ -1,0 +1,148 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../support/api";
+import { createProject, createUserWithToken } from "../support/fixtures";
+import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
+import { FIXTURES, homeEnv, runBaton } from "../fixtures/cli/cli-env";
+
+// `baton import` of the four formats, each twice: the second run adds nothing.
+
+const tmp = tempDir("baton-cli-import-");
+const databaseUrl = `file:${tmp.dir}/import.db`;
+let server: RunningServer;
+let token: string;
+let env: Record<string, string>;
+const IMPORT = path.join(FIXTURES, "import");
+
+beforeAll(async () => {
+  server = await startServer({ databaseUrl });
+  token = await createUserWithToken(databaseUrl, "ana@example.com");
+  await createProject(server.url, token, "web");
+  env = homeEnv(path.join(tmp.dir, "home"), { BATON_URL: server.url, BATON_TOKEN: token });
+});
+afterAll(async () => {
+  await server?.stop();
+  tmp.remove();
+});
+
+const zero = { added: 0, updated: 0, unchanged: 0, failed: 0 };
+const noSessions = { added: 0, unchanged: 0, skippedDoing: 0, skippedArchive: 0, failed: 0 };
+const noSeed = { files: 0, learningsAdded: 0, learningsSkipped: 0, proposalsAdded: 0, proposalsSkipped: 0 };
+
+describe("baton import, each format twice", () => {
+  const cases = [
+    {
+      name: "a pai-seed seed.json",
+      target: path.join(ROOT, "test/fixtures/seed.json"),
+      first: { seed: { files: 1, learningsAdded: 4, learningsSkipped: 0, proposalsAdded: 2, proposalsSkipped: 0 } },
+      second: { seed: { files: 1, learningsAdded: 0, learningsSkipped: 4, proposalsAdded: 0, proposalsSkipped: 2 } },
+    },
+    {
+      name: "Amplifier handoff folders (a missing project is created)",
+      target: path.join(IMPORT, "amplifier"),
+      first: { handoffs: { ...zero, added: 3 }, projectsCreated: ["docs-site"] },
+      second: { handoffs: { ...zero, unchanged: 3 }, projectsCreated: [] },
+    },
+    {
+      name: "task memory files",
+      target: path.join(IMPORT, "repo/backlog/memory"),
+      first: { taskMemories: { ...zero, added: 2 } },
+      second: { taskMemories: { ...zero, unchanged: 2 } },
+    },
+    {
+      name: "spx session folders (todo queued; doing and archive skipped)",
+      target: path.join(IMPORT, "repo/.spx"),
+      first: { sessions: { ...noSessions, added: 2, skippedDoing: 1, skippedArchive: 1 } },
+      second: { sessions: { ...noSessions, unchanged: 2, skippedDoing: 1, skippedArchive: 1 } },
+    },
+  ];
+
+  it.each(cases)("$name", async ({ target, first, second }) => {
+    for (const expected of [first, second]) {
+      const result = await runBaton(["import", target], { cwd: tmp.dir, env });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      const { ok, summary } = JSON.parse(result.stdout);
+      expect(ok).toBe(true);
+      expect(summary).toEqual({
+        seed: noSeed,
+        handoffs: zero,
+        taskMemories: zero,
+        sessions: noSessions,
+        projectsCreated: [],
+        errors: [],
+        ...expected,
+      });
+    }
+  });
+
+  it("stored what the files say", async () => {
+    const api = apiClient(server.url, token);
+    const web = (await api("GET", "/api/projects/web/handoffs?limit=100")).json.items;
+    expect(web.map((h: { sessionId: string }) => h.sessionId).sort()).toEqual(["2026-01-10-a1", "2026-01-11-b2"]);
+    // Written oldest first, so the newest Amplifier handoff is the latest.
+    const latest = (await api("GET", "/api/projects/web/handoffs/latest")).json.handoff;
+    expect(latest.sessionId).toBe("2026-01-11-b2");
+    expect(latest.markdown).toBe(
+      "Imported from Amplifier · session 2026-01-11-b2 · 2026-01-11T09:05:00Z · 8 turns\n\n# Session handoff\n\n## What was done\n- Token list renders; the revoke button is a stub.\n\n## Open\n- The empty state after the last token is revoked.\n\nFiles changed: components/tokens/token-list.tsx\n",
+    );
+    const first = web.find((h: { sessionId: string }) => h.sessionId === "2026-01-10-a1");
+    expect(first.markdown).toContain("Files changed: lib/auth/api-tokens.ts, app/api/tokens/route.ts\n");
+    expect((await api("GET", "/api/projects/docs-site/handoffs")).json.items).toHaveLength(1);
+
+    const memory = (await api("GET", "/api/projects/web/tasks/task-368/memory")).json.memory;
+    expect(memory.markdown).toBe("# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n- [ ] empty state\n");
+
+    const sessions = (await api("GET", "/api/projects/web/sessions?limit=100")).json.items;
+    expect(sessions.map((s: { id: string; status: string; priority: number }) => [s.id, s.status, s.priority])).toEqual([
+      ["2026-01-15_09-00-00", "todo", 1],
+      ["2026-01-15_10-30-00", "todo", 2],
+    ]);
+    const revoke = sessions.find((s: { id: string }) => s.id === "2026-01-15_09-00-00");
+    expect(revoke).toMatchObject({ branch: "feat/revoke", specs: ["docs/spec.md"], files: ["components/tokens/token-list.tsx"], tags: ["auth", "dashboard"] });
+    expect(revoke.markdown.startsWith('---\nid: "2026-01-15_09-00-00"\npriority: high\n')).toBe(true);
+  });
+
+  it("the whole tree at once finds every format, and everything is already there", async () => {
+    const result = await runBaton(["import", IMPORT], { cwd: tmp.dir, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).summary).toEqual({
+      seed: noSeed,
+      handoffs: { ...zero, unchanged: 3 },
+      taskMemories: { ...zero, unchanged: 2 },
+      sessions: { ...noSessions, unchanged: 2, skippedDoing: 1, skippedArchive: 1 },
+      projectsCreated: [],
+      errors: [],
+    });
+  });
+
+  it("on a terminal: a progress bar, then a summary for people", () => {
+    const command = [process.execPath, path.join(ROOT, "cli/bin/baton.mjs"), "import", path.join(IMPORT, "repo")].map((a) => `'${a}'`).join(" ");
+    const out = execFileSync("script", ["-qec", command, "/dev/null"], {
+      env: { ...process.env, ...env, COLUMNS: "100" },
+      encoding: "utf8",
+    });
+    expect(out).toMatch(/\r\[#{24}\] 6\/6 spx sessions/);
+    expect(out).toContain("Task memory: 0 added, 0 updated, 2 already there");
+    expect(out).toContain("spx sessions: 0 queued, 2 already there; 1 in doing skipped");
+  });
+
+  it.each([
+    { name: "a path that does not exist", args: ["import", "/nonexistent/baton"], code: 4, stderr: /does not exist/ },
+    { name: "a folder with nothing to import", args: ["import", path.join(ROOT, "cli/bin")], code: 4, stderr: /nothing to import/ },
+    { name: "no path", args: ["import"], code: 2, stderr: /name what to import/ },
+    { name: "a bad --project", args: ["import", IMPORT, "--project", "Not A Slug"], code: 2, stderr: /--project must be a project slug/ },
+  ])("$name → exit $code", async ({ args, code, stderr }) => {
+    const result = await runBaton(args, { cwd: tmp.dir, env });
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(stderr);
+  });
+
+  it("a file the server refuses is reported, the rest goes on, exit 1", async () => {
+    const result = await runBaton(["import", path.join(ROOT, "test/fixtures/cli/hooks/session-start.json")], { cwd: tmp.dir, env });
+    expect(result.code).toBe(1);
+    const { ok, summary } = JSON.parse(result.stdout);
+    expect(ok).toBe(false);
+    expect(summary.errors).toEqual([{ file: path.join(ROOT, "test/fixtures/cli/hooks/session-start.json"), message: expect.stringMatching(/^the seed was refused: /) }]);
+  });
+});

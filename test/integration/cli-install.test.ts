@@ -1,0 +1,150 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT, tempDir } from "../support/server";
+import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
+
+// `baton install claude` edits two files people also edit by hand: nothing of theirs may be lost or
+// duplicated, and running it twice changes nothing. No server is needed.
+
+const tmp = tempDir("baton-cli-install-");
+afterAll(() => tmp.remove());
+
+const URL_ = "http://baton.example.test:3000";
+const env = homeEnv(path.join(tmp.dir, "home"), { BATON_URL: URL_, BATON_TOKEN: "baton_secret_never_written" });
+const BIN = `node ${path.join(ROOT, "cli/bin/baton.mjs")}`;
+
+const FOREIGN_SETTINGS = {
+  permissions: { allow: ["Bash(npm test:*)"], deny: [] },
+  hooks: {
+    SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo hello" }] }],
+    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./scripts/check.sh", timeout: 10 }] }],
+  },
+  env: { FOO: "1" },
+};
+const FOREIGN_MCP = { mcpServers: { github: { type: "http", url: "https://api.githubcopilot.com/mcp/" } } };
+
+let n = 0;
+function repoWith(files: Record<string, string>): string {
+  const repo = makeRepo(path.join(tmp.dir, `r${++n}`));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
+    writeFileSync(path.join(repo, rel), text);
+  }
+  return repo;
+}
+const read = (repo: string, rel: string) => readFileSync(path.join(repo, rel), "utf8");
+const json = (repo: string, rel: string) => JSON.parse(read(repo, rel));
+
+describe("baton install claude", () => {
+  it("merges the hooks and the MCP server next to what is there, and a second run changes nothing", async () => {
+    const repo = repoWith({ ".claude/settings.json": JSON.stringify(FOREIGN_SETTINGS, null, 4), ".mcp.json": JSON.stringify(FOREIGN_MCP) });
+    const result = await runBaton(["install", "claude"], { cwd: repo, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      ok: true,
+      files: [
+        { path: path.join(repo, ".claude/settings.json"), changed: true, changes: ["added the SessionStart hook", "added the SessionEnd hook"] },
+        { path: path.join(repo, ".mcp.json"), changed: true, changes: ['added the "baton" MCP server'] },
+      ],
+    });
+    expect(json(repo, ".claude/settings.json")).toEqual({
+      ...FOREIGN_SETTINGS,
+      hooks: {
+        SessionStart: [...FOREIGN_SETTINGS.hooks.SessionStart, { hooks: [{ type: "command", command: `${BIN} hook session-start` }] }],
+        PreToolUse: FOREIGN_SETTINGS.hooks.PreToolUse,
+        SessionEnd: [{ hooks: [{ type: "command", command: `${BIN} hook session-end` }] }],
+      },
+    });
+    expect(json(repo, ".mcp.json")).toEqual({
+      mcpServers: {
+        github: FOREIGN_MCP.mcpServers.github,
+        baton: { type: "http", url: `${URL_}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } },
+      },
+    });
+    expect(read(repo, ".mcp.json")).not.toContain("baton_secret_never_written");
+
+    const before = [read(repo, ".claude/settings.json"), read(repo, ".mcp.json")];
+    const mtimes = [statSync(path.join(repo, ".claude/settings.json")).mtimeMs, statSync(path.join(repo, ".mcp.json")).mtimeMs];
+    const again = await runBaton(["install", "claude"], { cwd: repo, env });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).files.map((f: { changed: boolean }) => f.changed)).toEqual([false, false]);
+    expect([read(repo, ".claude/settings.json"), read(repo, ".mcp.json")]).toEqual(before);
+    expect([statSync(path.join(repo, ".claude/settings.json")).mtimeMs, statSync(path.join(repo, ".mcp.json")).mtimeMs]).toEqual(mtimes);
+  });
+
+  it("--dry-run prints a unified diff and writes nothing", async () => {
+    const original = JSON.stringify(FOREIGN_SETTINGS, null, 2) + "\n";
+    const repo = repoWith({ ".claude/settings.json": original });
+    const result = await runBaton(["install", "claude", "--dry-run"], { cwd: repo, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(read(repo, ".claude/settings.json")).toBe(original);
+    expect(existsSync(path.join(repo, ".mcp.json"))).toBe(false);
+    const [settingsDiff, mcpDiff] = result.stdout.split(/(?=^--- )/m);
+    expect(settingsDiff).toMatch(/^--- a\/\.claude\/settings\.json\n\+\+\+ b\/\.claude\/settings\.json\n@@ -\d+,\d+ \+\d+,\d+ @@\n/);
+    expect(settingsDiff).toContain(`+        "hooks": [\n+          {\n+            "type": "command",\n+            "command": "${BIN} hook session-start"\n`);
+    expect(settingsDiff).toContain(`+    "SessionEnd": [\n`);
+    // Only additions, in two hunks with three lines of context each.
+    expect(settingsDiff!.match(/^@@ .* @@$/gm)).toEqual(["@@ -15,6 +15,14 @@", "@@ -28,6 +36,16 @@"]);
+    expect(settingsDiff!.split("\n").filter((l) => l.startsWith("-") && !l.startsWith("---"))).toEqual([]);
+    expect(mcpDiff).toBe(
+      [
+        "--- /dev/null",
+        "+++ b/.mcp.json",
+        "@@ -0,0 +1,11 @@",
+        "+{",
+        '+  "mcpServers": {',
+        '+    "baton": {',
+        '+      "type": "http",',
+        `+      "url": "${URL_}/api/mcp",`,
+        '+      "headers": {',
+        '+        "Authorization": "Bearer ${BATON_TOKEN}"',
+        "+      }",
+        "+    }",
+        "+  }",
+        "+}",
+        "",
+      ].join("\n"),
+    );
+    const installed = repoWith({});
+    await runBaton(["install", "claude"], { cwd: installed, env });
+    const nothing = await runBaton(["install", "claude", "--dry-run"], { cwd: installed, env });
+    expect(nothing.stdout).toBe("No changes: Baton is already installed here.\n");
+  });
+
+  it("recognises its own hooks however baton was invoked: updated in place, duplicates removed", async () => {
+    const repo = repoWith({
+      ".claude/settings.json": JSON.stringify({
+        hooks: {
+          SessionStart: [
+            { matcher: "startup|resume", hooks: [{ type: "command", command: "npx baton hook session-start", timeout: 5 }, { type: "command", command: "echo keep me" }] },
+            { hooks: [{ type: "command", command: "node /old/checkout/cli/bin/baton.mjs hook session-start" }] },
+          ],
+          SessionEnd: [{ hooks: [{ type: "command", command: "npx baton hook session-end" }] }],
+        },
+      }),
+    });
+    const result = await runBaton(["install", "claude", "--command", "npx baton"], { cwd: repo, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).files[0].changes).toEqual(["removed a duplicate SessionStart hook"]);
+    expect(json(repo, ".claude/settings.json").hooks).toEqual({
+      SessionStart: [{ matcher: "startup|resume", hooks: [{ type: "command", command: "npx baton hook session-start", timeout: 5 }, { type: "command", command: "echo keep me" }] }],
+      SessionEnd: [{ hooks: [{ type: "command", command: "npx baton hook session-end" }] }],
+    });
+  });
+
+  it.each<{ name: string; files: Record<string, string>; env: Record<string, string>; code: number; stderr: RegExp; args?: string[] }>([
+    { name: "settings.json is not JSON", files: { ".claude/settings.json": "{ nope", ".mcp.json": "{}" }, env: env, code: 1, stderr: /\.claude\/settings\.json is not valid JSON/ },
+    { name: "hooks is a list", files: { ".claude/settings.json": '{"hooks": []}' }, env: env, code: 1, stderr: /"hooks" is not an object/ },
+    { name: ".mcp.json is a list", files: { ".mcp.json": "[]" }, env: env, code: 1, stderr: /\.mcp\.json is not a JSON object/ },
+    { name: "no server URL", files: {}, env: homeEnv(path.join(tmp.dir, "home-empty")), code: 2, stderr: /--url/ },
+    { name: "an unknown target", files: {}, env: env, code: 2, stderr: /use baton install claude/, args: ["install", "cursor"] },
+  ])("$name → exit $code and nothing written", async ({ files, env: e, code, stderr, args }) => {
+    const repo = repoWith(files);
+    const result = await runBaton(args ?? ["install", "claude"], { cwd: repo, env: e });
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(stderr);
+    for (const [rel, text] of Object.entries(files)) expect(read(repo, rel)).toBe(text);
+    if (!(".mcp.json" in files)) expect(existsSync(path.join(repo, ".mcp.json"))).toBe(false);
+  });
+});

@@ -1,0 +1,133 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../support/api";
+import { createProject, createUserWithToken } from "../support/fixtures";
+import { startServer, tempDir, type RunningServer } from "../support/server";
+import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
+
+// `baton task start|stop|show`: the active task on the server, its memory file, and one marked
+// block in CLAUDE.md that imports it, with the rest of CLAUDE.md kept byte for byte.
+
+const tmp = tempDir("baton-cli-task-");
+const databaseUrl = `file:${tmp.dir}/task.db`;
+let server: RunningServer;
+let token: string;
+let env: Record<string, string>;
+const MEMORY = "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n";
+const block = (id: string, eol = "\n") => `<!-- baton:task -->${eol}@backlog/memory/${id}.md${eol}<!-- /baton:task -->`;
+
+beforeAll(async () => {
+  server = await startServer({ databaseUrl });
+  token = await createUserWithToken(databaseUrl, "ana@example.com");
+  await createProject(server.url, token, "web");
+  expect((await apiClient(server.url, token)("PUT", "/api/projects/web/tasks/task-368/memory", { markdown: MEMORY })).status).toBe(200);
+  env = homeEnv(path.join(tmp.dir, "home"), { BATON_URL: server.url, BATON_TOKEN: token, BATON_PROJECT: "web" });
+});
+afterAll(async () => {
+  await server?.stop();
+  tmp.remove();
+});
+
+let n = 0;
+const freshRepo = () => makeRepo(path.join(tmp.dir, "repos", `r${++n}`));
+
+describe("baton task start / stop and CLAUDE.md", () => {
+  const cases: { name: string; before: string | null; started: string; stopped: string }[] = [
+    { name: "no CLAUDE.md", before: null, started: `${block("task-368")}\n`, stopped: "" },
+    { name: "an empty CLAUDE.md", before: "", started: `${block("task-368")}\n`, stopped: "" },
+    { name: "LF, final newline", before: "# Web\n\nUse pnpm.\n", started: `# Web\n\nUse pnpm.\n\n${block("task-368")}\n`, stopped: "# Web\n\nUse pnpm.\n" },
+    { name: "CRLF, final newline", before: "# Web\r\n\r\nUse pnpm.\r\n", started: `# Web\r\n\r\nUse pnpm.\r\n\r\n${block("task-368", "\r\n")}\r\n`, stopped: "# Web\r\n\r\nUse pnpm.\r\n" },
+    { name: "LF, no final newline", before: "# Web\n\nUse pnpm.", started: `# Web\n\nUse pnpm.\n\n${block("task-368")}`, stopped: "# Web\n\nUse pnpm." },
+    { name: "CRLF, no final newline", before: "# Web\r\nUse pnpm.", started: `# Web\r\nUse pnpm.\r\n\r\n${block("task-368", "\r\n")}`, stopped: "# Web\r\nUse pnpm." },
+    { name: "trailing blank lines and spaces", before: "Notes  \n\n\n", started: `Notes  \n\n\n\n${block("task-368")}\n`, stopped: "Notes  \n\n\n" },
+    {
+      name: "a block of another task in the middle",
+      before: `# Web\n\n${block("task-1")}\n\nMore rules.\n`,
+      started: `# Web\n\n${block("task-368")}\n\nMore rules.\n`,
+      stopped: "# Web\n\nMore rules.\n",
+    },
+    {
+      name: "two blocks (kept to one)",
+      before: `A\n${block("task-1")}\nB\n${block("task-2")}\nC\n`,
+      started: `A\n${block("task-368")}\nB\nC\n`,
+      stopped: "A\nB\nC\n",
+    },
+  ];
+
+  it.each(cases)("$name: start adds one block, a second start changes nothing, stop removes it", async ({ before, started, stopped }) => {
+    const repo = freshRepo();
+    const claudeMd = path.join(repo, "CLAUDE.md");
+    if (before !== null) writeFileSync(claudeMd, before);
+
+    const first = await runBaton(["task", "start", "task-368"], { cwd: repo, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(readFileSync(claudeMd, "utf8")).toBe(started);
+    const memoryFile = path.join(repo, "backlog", "memory", "task-368.md");
+    const memory = readFileSync(memoryFile, "utf8");
+    expect(memory).toMatch(/^---\ntask_id: task-368\ncreated: \d{4}-\d\d-\d\dT[\d:.]+Z\nupdated: \d{4}-\d\d-\d\dT[\d:.]+Z\n---\n\n/);
+    expect(memory.endsWith(`---\n\n${MEMORY}`)).toBe(true);
+    const mtimes = [statSync(claudeMd).mtimeMs, statSync(memoryFile).mtimeMs];
+
+    const second = await runBaton(["task", "start", "task-368"], { cwd: repo, env });
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ taskId: "task-368", claudeMd: "unchanged", memorySource: "local file" });
+    expect(readFileSync(claudeMd, "utf8")).toBe(started);
+    expect(readFileSync(memoryFile, "utf8")).toBe(memory);
+    expect([statSync(claudeMd).mtimeMs, statSync(memoryFile).mtimeMs]).toEqual(mtimes);
+
+    const stop = await runBaton(["task", "stop"], { cwd: repo, env });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(readFileSync(claudeMd, "utf8")).toBe(stopped);
+    expect(existsSync(memoryFile)).toBe(true);
+  });
+});
+
+describe("baton task and the server", () => {
+  it("sets and clears the active task, writes a template for a task without memory, and saves the file back at stop", async () => {
+    const repo = freshRepo();
+    const api = apiClient(server.url, token);
+    const start = await runBaton(["task", "start", "task-9"], { cwd: repo, env });
+    expect(start.code, start.stderr).toBe(0);
+    expect(JSON.parse(start.stdout)).toMatchObject({ ok: true, taskId: "task-9", project: "web", memorySource: "template", claudeMd: "updated" });
+    expect((await api("GET", "/api/projects/web/active-task")).json.activeTask.taskId).toBe("task-9");
+    const file = path.join(repo, "backlog", "memory", "task-9.md");
+    expect(readFileSync(file, "utf8")).toContain("---\n\n# task-9\n\n## Goal\n\n## Notes\n\n## Next\n");
+    // An untouched template is not pushed to the server, on the first run or the second.
+    expect((await runBaton(["task", "start", "task-9"], { cwd: repo, env })).code).toBe(0);
+    expect((await api("GET", "/api/projects/web/tasks/task-9/memory")).status).toBe(404);
+
+    const show = await runBaton(["task", "show"], { cwd: repo, env });
+    expect(show.code).toBe(0);
+    expect(JSON.parse(show.stdout)).toMatchObject({ taskId: "task-9", active: true, memory: null, file });
+
+    writeFileSync(file, readFileSync(file, "utf8").replace("## Notes\n", "## Notes\n\nThe revoke route needs an owner check.\n"));
+    const stop = await runBaton(["task", "stop"], { cwd: repo, env });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ taskId: "task-9", memorySaved: true, claudeMd: "updated" });
+    expect((await api("GET", "/api/projects/web/active-task")).json.activeTask).toBeNull();
+    expect((await api("GET", "/api/projects/web/tasks/task-9/memory")).json.memory.markdown).toBe(
+      "# task-9\n\n## Goal\n\n## Notes\n\nThe revoke route needs an owner check.\n\n## Next\n",
+    );
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it("show names a task, from the server's memory", async () => {
+    const result = await runBaton(["task", "show", "task-368"], { cwd: freshRepo(), env });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ taskId: "task-368", active: false, memory: { markdown: MEMORY }, file: null });
+  });
+
+  it.each([
+    { name: "no task id", args: ["task", "start"], code: 2, stderr: /task id is required/ },
+    { name: "a task id that is a path", args: ["task", "start", "../etc"], code: 2, stderr: /not a task id/ },
+    { name: "an unknown subcommand", args: ["task", "finish", "task-1"], code: 2, stderr: /use start, stop or show/ },
+    { name: "show without an active task", args: ["task", "show"], code: 4, stderr: /no active task in web/ },
+    { name: "show of a task nobody wrote", args: ["task", "show", "task-404"], code: 4, stderr: /no memory for task-404/ },
+    { name: "an unknown project", args: ["task", "start", "task-1", "--project", "ghost"], code: 4, stderr: /No project "ghost"/ },
+  ])("$name → exit $code", async ({ args, code, stderr }) => {
+    const result = await runBaton(args, { cwd: freshRepo(), env });
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(stderr);
+  });
+});

@@ -1,0 +1,44 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The session-start hook runs before every agent session: its chunk may load node built-ins and its
+// own modules, nothing else (no zod, no yaml, no server code). Checked on the real bundle.
+const ROOT = path.resolve(import.meta.dirname, "../..");
+type Meta = { outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string; external?: boolean }[] }> };
+
+function meta(): Meta {
+  const file = path.join(ROOT, "cli/dist/meta.json");
+  if (!existsSync(file)) execFileSync(process.execPath, [path.join(ROOT, "cli/build.mjs")], { cwd: ROOT });
+  return JSON.parse(readFileSync(file, "utf8")) as Meta;
+}
+
+/** Everything an output loads before its code runs: static imports, followed through chunks. */
+function staticClosure(m: Meta, output: string): { chunks: string[]; external: string[] } {
+  const chunks = new Set<string>();
+  const external = new Set<string>();
+  const visit = (out: string) => {
+    if (chunks.has(out)) return;
+    chunks.add(out);
+    for (const i of m.outputs[out]!.imports) {
+      if (i.kind !== "import-statement") continue;
+      if (i.external) external.add(i.path);
+      else visit(i.path);
+    }
+  };
+  visit(output);
+  return { chunks: [...chunks], external: [...external] };
+}
+
+describe("the hook chunks", () => {
+  it.each(["cli/src/hooks/session-start.ts", "cli/src/hooks/session-end.ts", "cli/src/baton.ts"])("%s loads node built-ins only", (entry) => {
+    const m = meta();
+    const output = Object.keys(m.outputs).find((o) => m.outputs[o]!.entryPoint === entry);
+    expect(output, `no output for ${entry}`).toBeDefined();
+    const { external, chunks } = staticClosure(m, output!);
+    expect(external.filter((p) => !p.startsWith("node:"))).toEqual([]);
+    const bytes = chunks.reduce((n, c) => n + readFileSync(path.join(ROOT, c)).length, 0);
+    expect(bytes).toBeLessThan(40_000);
+  });
+});

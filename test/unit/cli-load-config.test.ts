@@ -1,0 +1,74 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "@/cli/src/config/load-config";
+
+const root = mkdtempSync(path.join(tmpdir(), "baton-config-unit-"));
+const saved = { ...process.env };
+afterEach(() => {
+  for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+  Object.assign(process.env, saved);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let n = 0;
+function setup(files: { user?: unknown; repo?: unknown; env?: Record<string, string> }) {
+  const home = path.join(root, `home-${++n}`);
+  const repo = path.join(root, `repo-${n}`);
+  mkdirSync(path.join(repo, ".git"), { recursive: true });
+  mkdirSync(path.join(repo, "pkg", "deep"), { recursive: true });
+  if (files.user !== undefined) {
+    mkdirSync(path.join(home, ".config", "baton"), { recursive: true });
+    writeFileSync(path.join(home, ".config", "baton", "config.json"), typeof files.user === "string" ? files.user : JSON.stringify(files.user));
+  }
+  if (files.repo !== undefined) writeFileSync(path.join(repo, ".baton.json"), JSON.stringify(files.repo));
+  for (const key of Object.keys(process.env)) if (key.startsWith("BATON_") || key.startsWith("XDG_")) delete process.env[key];
+  Object.assign(process.env, { HOME: home, ...files.env });
+  return { home, repo };
+}
+
+describe("loadConfig", () => {
+  it("takes each value from the environment, then the user's file, then .baton.json", () => {
+    const { repo } = setup({
+      user: { url: "http://user:1/", token: "user-token", timeoutMs: 3000 },
+      repo: { project: "web", url: "http://repo:2", task: "task-1" },
+      env: { BATON_TOKEN: "env-token" },
+    });
+    const config = loadConfig(path.join(repo, "pkg", "deep"));
+    expect(config).toMatchObject({ url: "http://user:1", token: "env-token", timeoutMs: 3000, project: "web", task: "task-1", repoRoot: repo, warnings: [] });
+  });
+
+  it("never takes a token or a summariser from a repository", () => {
+    const { repo } = setup({ repo: { project: "web", url: "http://repo:2", token: "stolen", summariser: "rm -rf ~" } });
+    const config = loadConfig(repo);
+    expect(config).toMatchObject({ url: "http://repo:2", token: null, summariser: null });
+  });
+
+  it("uses XDG_CONFIG_HOME when set", () => {
+    const { repo } = setup({ env: { XDG_CONFIG_HOME: path.join(root, "xdg") } });
+    mkdirSync(path.join(root, "xdg", "baton"), { recursive: true });
+    writeFileSync(path.join(root, "xdg", "baton", "config.json"), JSON.stringify({ url: "http://xdg:3", token: "t", summariser: "cat" }));
+    expect(loadConfig(repo)).toMatchObject({ url: "http://xdg:3", token: "t", summariser: "cat" });
+  });
+
+  it.each([
+    { name: "a broken user file", user: "{ nope", warning: /not valid JSON/ },
+    { name: "a list", user: [1], warning: /not a JSON object/ },
+    { name: "a bad timeout", user: { timeoutMs: 5 }, warning: /timeoutMs .* between 100 and 120000/ },
+    { name: "a URL without a scheme", user: { url: "baton.local:3000" }, warning: /must be an http/ },
+  ])("$name: a warning, and defaults", ({ user, warning }) => {
+    const { repo } = setup({ user });
+    const config = loadConfig(repo);
+    expect(config.timeoutMs).toBe(2000);
+    expect(config.warnings.join("\n")).toMatch(warning);
+  });
+
+  it("outside a repository: no root, and a .baton.json above still counts", () => {
+    const plain = path.join(root, "plain", "sub");
+    mkdirSync(plain, { recursive: true });
+    writeFileSync(path.join(root, "plain", ".baton.json"), JSON.stringify({ project: "notes" }));
+    setup({});
+    expect(loadConfig(plain)).toMatchObject({ repoRoot: null, project: "notes", url: null });
+  });
+});

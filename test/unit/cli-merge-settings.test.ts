@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { batonMcpServer, isBatonHook, mergeHooks, mergeMcp, MergeError } from "@/cli/src/commands/merge-settings";
+
+const entries = [
+  { event: "SessionStart" as const, command: "npx baton hook session-start", subcommand: "session-start" },
+  { event: "SessionEnd" as const, command: "npx baton hook session-end", subcommand: "session-end" },
+];
+
+describe("merging Baton into Claude Code's settings", () => {
+  it.each([
+    ["npx baton hook session-start", true],
+    ["node /x/cli/bin/baton.mjs hook session-start", true],
+    ['node "/path with space/baton.mjs" hook session-start', true],
+    ["/usr/local/bin/baton hook session-start --verbose", true],
+    ["npx baton hook session-start-other", false],
+    ["npx notbaton hook session-start", false],
+    ["echo baton hook", false],
+  ])("%s is ours: %s", (command, ours) => {
+    expect(isBatonHook(command, "session-start")).toBe(ours);
+  });
+
+  it("adds to an empty file, then changes nothing", () => {
+    const first = mergeHooks({}, entries);
+    expect(first.changes).toEqual(["added the SessionStart hook", "added the SessionEnd hook"]);
+    const second = mergeHooks(first.settings, entries);
+    expect(second.changes).toEqual([]);
+    expect(second.settings).toEqual(first.settings);
+  });
+
+  it("never changes its input", () => {
+    const input = { hooks: { SessionStart: [{ hooks: [{ type: "command", command: "baton hook session-start" }] }] } };
+    const copy = structuredClone(input);
+    mergeHooks(input, entries);
+    expect(input).toEqual(copy);
+  });
+
+  it.each([{ hooks: [] }, { hooks: { SessionStart: {} } }])("refuses a shape it does not know: %j", (input) => {
+    expect(() => mergeHooks(input, entries)).toThrow(MergeError);
+  });
+
+  it("keeps other MCP servers and extra keys of its own entry", () => {
+    const input = { mcpServers: { other: { command: "x" }, baton: { type: "http", url: "http://old/api/mcp", timeout: 5, headers: { "X-Extra": "1" } } } };
+    const { mcp, changes } = mergeMcp(input, batonMcpServer("http://new:3000/"));
+    expect(changes).toEqual(['updated the "baton" MCP server']);
+    expect(mcp).toEqual({
+      mcpServers: {
+        other: { command: "x" },
+        baton: { type: "http", url: "http://new:3000/api/mcp", timeout: 5, headers: { "X-Extra": "1", Authorization: "Bearer ${BATON_TOKEN}" } },
+      },
+    });
+    expect(mergeMcp(mcp, batonMcpServer("http://new:3000")).changes).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { Unreachable, type ApiCall } from "@/cli/src/http/api-client";
+import { flushSpool, pendingSpool, writeSpool } from "@/cli/src/hooks/spool";
+
+const root = mkdtempSync(path.join(tmpdir(), "baton-spool-unit-"));
+const previousCache = process.env.XDG_CACHE_HOME;
+process.env.XDG_CACHE_HOME = path.join(root, "cache");
+afterAll(() => {
+  process.env.XDG_CACHE_HOME = previousCache;
+  rmSync(root, { recursive: true, force: true });
+});
+
+let dir: string;
+let n = 0;
+beforeEach(() => {
+  dir = path.join(root, `spool-${++n}`);
+});
+
+const request = (what: string) => ({ method: "POST" as const, path: `/api/${what}`, body: { what }, what });
+
+/** A fake server: answers by path, records what it was sent. */
+function fakeServer(answer: (path: string) => number | "down") {
+  const sent: string[] = [];
+  const call: ApiCall = async (_method, p) => {
+    const status = answer(p);
+    if (status === "down") throw new Unreachable("http://x", "refused", "ECONNREFUSED");
+    sent.push(p);
+    return { status, text: "", json: undefined };
+  };
+  return { call, sent };
+}
+
+describe("the spool", () => {
+  it("sends in the order written and deletes after a 2xx", async () => {
+    for (const w of ["a", "b", "c"]) writeSpool(request(w), dir);
+    const server = fakeServer(() => 201);
+    expect(await flushSpool(server.call, Date.now() + 5000, dir)).toEqual({ sent: 3, dropped: 0, kept: 0, stoppedBy: null });
+    expect(server.sent).toEqual(["/api/a", "/api/b", "/api/c"]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("stops at the first failure to reach the server and keeps everything from there", async () => {
+    for (const w of ["a", "b", "c"]) writeSpool(request(w), dir);
+    const server = fakeServer((p) => (p === "/api/a" ? 200 : "down"));
+    expect(await flushSpool(server.call, Date.now() + 5000, dir)).toMatchObject({ sent: 1, kept: 2, stoppedBy: "refused" });
+    expect(pendingSpool(dir)).toHaveLength(2);
+  });
+
+  it.each([
+    { status: 400, kept: false },
+    { status: 404, kept: false },
+    { status: 409, kept: false },
+    { status: 413, kept: false },
+    { status: 401, kept: true },
+    { status: 403, kept: true },
+    { status: 429, kept: true },
+    { status: 500, kept: true },
+    { status: 503, kept: true },
+  ])("an answer $status: kept $kept", async ({ status, kept }) => {
+    writeSpool(request("x"), dir);
+    await flushSpool(fakeServer(() => status).call, Date.now() + 5000, dir);
+    expect(pendingSpool(dir)).toHaveLength(kept ? 1 : 0);
+  });
+
+  it("gives up on a file older than 14 days that is still refused", async () => {
+    const file = writeSpool(request("old"), dir);
+    const data = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...data, createdAt: new Date(Date.now() - 15 * 86_400_000).toISOString() }));
+    await flushSpool(fakeServer(() => 401).call, Date.now() + 5000, dir);
+    expect(pendingSpool(dir)).toEqual([]);
+  });
+
+  it("a file claimed by a live process is left alone; one claimed by a dead process is taken back", async () => {
+    const a = writeSpool(request("mine"), dir);
+    const b = writeSpool(request("orphan"), dir);
+    renameSync(a, `${a}.sending-${process.pid}`);
+    const dead = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    renameSync(b, `${b}.sending-${dead}`);
+    expect(pendingSpool(dir)).toEqual([b]);
+    const server = fakeServer(() => 200);
+    await flushSpool(server.call, Date.now() + 5000, dir);
+    expect(server.sent).toEqual(["/api/orphan"]);
+  });
+
+  it("respects the deadline", async () => {
+    for (const w of ["a", "b"]) writeSpool(request(w), dir);
+    expect(await flushSpool(fakeServer(() => 200).call, Date.now() + 10, dir)).toMatchObject({ sent: 0, kept: 2, stoppedBy: "time" });
+  });
+
+  it("never leaves a half-written file under a name it reads", () => {
+    writeSpool(request("a"), dir);
+    expect(readdirSync(dir).every((name) => name.endsWith(".json"))).toBe(true);
+  });
+});

@@ -1,0 +1,91 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildHandoff } from "@/cli/src/transcript/build-handoff";
+import { extractProposals } from "@/cli/src/transcript/extract-proposals";
+import { parseTranscript } from "@/cli/src/transcript/parse-transcript";
+
+const transcript = readFileSync(path.join(import.meta.dirname, "../fixtures/cli/transcript.jsonl"), "utf8");
+
+describe("parseTranscript", () => {
+  it("keeps what the user typed and what the assistant said and did; skips meta, commands, sidechains and tool results", () => {
+    const t = parseTranscript(transcript);
+    expect(t.sessionId).toBe("4f2d9c1e-7b3a-4e8f-9a61-0c5d2e8b7f30");
+    expect(t.branch).toBe("feat/revoke");
+    expect(t.events.filter((e) => e.kind === "user")).toHaveLength(3);
+    expect(t.events.filter((e) => e.kind === "tool").map((e) => (e.kind === "tool" ? e.name : ""))).toEqual(["Read", "TodoWrite", "Edit", "Write", "MultiEdit", "Edit", "Bash"]);
+    expect(JSON.stringify(t.events)).not.toContain("subagent");
+    expect(JSON.stringify(t.events)).not.toContain("Caveat");
+  });
+
+  it("skips lines that are not JSON or not messages", () => {
+    const t = parseTranscript(`not json\n{"type":"user"}\n42\nnull\n{"type":"assistant","message":{"content":"plain"}}\n`);
+    expect(t.events).toEqual([{ kind: "assistant", text: "plain" }]);
+  });
+});
+
+describe("buildHandoff", () => {
+  it("says what was asked, what was done, files touched and open ends", () => {
+    const markdown = buildHandoff({ transcript: parseTranscript(transcript), lastAssistantMessage: null, cwd: "/home/ana/src/web", sessionId: null });
+    expect(markdown).toBe(
+      [
+        "Session 4f2d9c1e · 3 requests · 3 files changed (extracted from the transcript by baton)",
+        "",
+        "### Asked",
+        "- Add a revoke button to the API token list in the dashboard. Always run the migrations before the tests, the test database is created empty.",
+        "- remember that the staging database is read-only, never point the e2e tests at it. And please prefer server actions for dashboard mutations.",
+        "- Does the list refresh after revoking?",
+        "",
+        "### Done",
+        "The revoke button now calls DELETE /api/tokens/{id} and the list refreshes.",
+        "Still failing: the e2e test for revoking the last token (it expects an empty state message).",
+        "Next step: add the empty state to components/tokens/token-list.tsx.",
+        "Commands run: `npm run db:migrate && npx vitest run test/integration/tokens.test.ts`",
+        "",
+        "### Files touched",
+        "- components/tokens/token-list.tsx (edited)",
+        "- app/api/tokens/[id]/route.ts (written)",
+        "- lib/actions/token-actions.ts (edited)",
+        "",
+        "### Open ends",
+        "- [ ] Add revoke button (in progress)",
+        "- [ ] Wire DELETE /api/tokens/{id}",
+        "- [ ] Empty state after the last token is revoked",
+        "- Still failing: the e2e test for revoking the last token (it expects an empty state message).",
+        "- Next step: add the empty state to components/tokens/token-list.tsx.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("uses the Stop hook's last message, and has nothing to say about an empty session", () => {
+    const empty = parseTranscript("");
+    expect(buildHandoff({ transcript: empty, lastAssistantMessage: null, cwd: null, sessionId: "s" })).toBeNull();
+    expect(buildHandoff({ transcript: empty, lastAssistantMessage: "All green.", cwd: null, sessionId: "s1" })).toBe("Session s1 · 0 requests (extracted from the transcript by baton)\n\n### Done\nAll green.\n");
+  });
+
+  it("keeps the first request and the latest ones when there are many", () => {
+    const lines = Array.from({ length: 10 }, (_, i) => JSON.stringify({ type: "user", message: { role: "user", content: `request number ${i + 1}` } }));
+    const markdown = buildHandoff({ transcript: parseTranscript(lines.join("\n")), lastAssistantMessage: null, cwd: null, sessionId: null })!;
+    expect(markdown.match(/^- .*$/gm)).toEqual(["- request number 1", "- … 4 more requests", "- request number 6", "- request number 7", "- request number 8", "- request number 9", "- request number 10"]);
+  });
+});
+
+describe("extractProposals", () => {
+  it.each([
+    ["Always use pnpm in this repository.", [{ kind: "pattern", content: "Always use pnpm in this repository.", confidence: 0.7 }]],
+    ["never commit directly to main", [{ kind: "pattern", content: "Never commit directly to main.", confidence: 0.7 }]],
+    ["Please prefer small pull requests", [{ kind: "pattern", content: "Prefer small pull requests.", confidence: 0.6 }]],
+    ["Remember to bump the version before releasing.", [{ kind: "pattern", content: "Bump the version before releasing.", confidence: 0.65 }]],
+    ["Remember that CI runs on Node 20 only.", [{ kind: "insight", content: "CI runs on Node 20 only.", confidence: 0.65 }]],
+    ["From now on, write tests first.", [{ kind: "pattern", content: "Write tests first.", confidence: 0.7 }]],
+    ["We always deploy on Tuesdays.", [{ kind: "pattern", content: "We always deploy on Tuesdays.", confidence: 0.6 }]],
+    ["Should we always use pnpm?", []],
+    ["```\nalways true\n```", []],
+    ["It never works when I try it", []],
+    ["always", []],
+    ["Always use pnpm.\nok, always use pnpm.", [{ kind: "pattern", content: "Always use pnpm.", confidence: 0.8 }]],
+  ])("%j", (text, expected) => {
+    expect(extractProposals([text])).toEqual(expected);
+  });
+});
