@@ -2,7 +2,8 @@ import "server-only";
 import { ApiError, handleApiError } from "../api/errors";
 import { getConfig } from "../config";
 import { getDb, type Db } from "../db/client";
-import { authenticateToken } from "./api-tokens";
+import { authenticateBearer } from "./authenticate-bearer";
+import { isOwnOrigin } from "./own-origin";
 import { getAuth } from "./auth";
 import type { Principal } from "./principal";
 
@@ -46,25 +47,15 @@ export function publicRoute<P = Record<string, never>>(
 }
 
 async function authenticate(db: Db, request: Request): Promise<Principal> {
-  const header = request.headers.get("authorization");
-  if (header !== null) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new ApiError("unauthorized", "Send the token as Authorization: Bearer <token>.");
-    const token = await authenticateToken(db, match[1]!);
-    if (!token) throw new ApiError("unauthorized", "The token is not valid (revoked, mistyped or from another server).");
-    return { userId: token.userId, scope: token.scope, via: "token", tokenId: token.id, projectIds: token.projectIds };
-  }
+  if (request.headers.has("authorization")) return authenticateBearer(db, request);
   const session = await getAuth().api.getSession({ headers: request.headers });
   if (!session) throw new ApiError("unauthorized", "Sign in, or send an API token as Authorization: Bearer <token>.");
-  if (request.method !== "GET" && request.method !== "HEAD") checkSameOrigin(request);
-  return { userId: session.user.id, scope: "write", via: "session", tokenId: null, projectIds: null };
-}
-
-/** A cookie-authenticated write must come from this site's own pages (CSRF). */
-function checkSameOrigin(request: Request): void {
-  const origin = request.headers.get("origin");
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  if (!origin || !host || new URL(origin).host !== host) {
-    throw new ApiError("forbidden", "Cross-site request refused: send an API token, or use the dashboard.");
+  // A cookie-authenticated write must come from this site's own pages (CSRF).
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const origin = request.headers.get("origin");
+    if (!origin || !isOwnOrigin(request, origin, getConfig().baseUrl)) {
+      throw new ApiError("forbidden", "Cross-site request refused: send an API token, or use the dashboard.");
+    }
   }
+  return { userId: session.user.id, scope: "write", via: "session", tokenId: null, projectIds: null };
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError } from "../api/errors";
+import { isOwnOrigin } from "../auth/own-origin";
 
 /**
  * A browser sends Origin with every cross-site POST; CLI agents send none. A request from a page of
@@ -9,18 +10,7 @@ import { ApiError } from "../api/errors";
  */
 export function checkOrigin(request: Request, baseUrl: string | undefined): void {
   const origin = request.headers.get("origin");
-  if (origin === null || origin === "") return;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed && parsed.origin !== "null") {
-    if (baseUrl && new URL(baseUrl).origin === parsed.origin) return;
-    const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-    if (host && parsed.host === host) return;
-  }
+  if (origin === null || origin === "" || isOwnOrigin(request, origin, baseUrl)) return;
   throw new ApiError(
     "forbidden",
     `Requests from the web page origin ${JSON.stringify(origin)} are refused: the MCP endpoint serves agents (which send no Origin) and this server's own pages.`,

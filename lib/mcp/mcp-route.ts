@@ -3,7 +3,7 @@ import { readRequestBody } from "@modelcontextprotocol/server";
 import { ApiError, handleApiError } from "../api/errors";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
-import { authenticateBearer } from "./authenticate-bearer";
+import { authenticateBearer } from "../auth/authenticate-bearer";
 import { checkOrigin } from "./check-origin";
 import { createMcpServerHandler } from "./create-mcp-server";
 

@@ -118,10 +118,3 @@ export async function recordServedBatch(
     }
   });
 }
-
-export async function logContextServed(
-  db: DbOrTx,
-  row: { userId: string; projectId: string | null; tokenId: string | null; source: string | null; budget: number; tokenEstimate: number; learningsShown: number },
-): Promise<void> {
-  await db.insert(contextLog).values(row);
-}

@@ -274,12 +274,3 @@ export async function countContextLearnings(db: DbOrTx, params: { userId: string
   ]);
   return (personal?.n ?? 0) + (project?.n ?? 0);
 }
-
-/** Bookkeeping after a context was served; never read when building one. */
-export async function markInjected(db: DbOrTx, params: { userId: string; projectId: string | null; ids: string[]; at: Date }): Promise<void> {
-  if (!params.ids.length) return;
-  await db
-    .update(learnings)
-    .set({ lastInjectedAt: params.at })
-    .where(and(inArray(learnings.id, params.ids), contextScope(params)));
-}

@@ -1,12 +1,13 @@
 import "server-only";
 import { ApiError } from "../api/errors";
-import { authenticateToken } from "../auth/api-tokens";
-import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
+import { authenticateToken } from "./api-tokens";
+import type { Principal } from "./principal";
 
 /**
- * The Bearer half of the guard's authentication (lib/auth/guard.ts keeps its own private): MCP takes API
- * tokens only. A session cookie is never enough here, so a page in a browser cannot drive an agent's tools.
+ * The principal an `Authorization: Bearer <token>` header names, or a 401. Used by the guard (when the
+ * header is there) and by MCP, which takes API tokens only: a session cookie is never enough there, so
+ * a page in a browser cannot drive an agent's tools.
  */
 export async function authenticateBearer(db: Db, request: Request): Promise<Principal> {
   const header = request.headers.get("authorization");

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { isOwnOrigin } from "@/lib/auth/own-origin";
+
+const request = (host: string, forwarded?: string) =>
+  new Request("http://internal/api/x", { headers: { host, ...(forwarded ? { "x-forwarded-host": forwarded } : {}) } });
+
+describe("isOwnOrigin", () => {
+  it.each([
+    { origin: "http://localhost:3000", host: "localhost:3000", base: undefined, own: true },
+    { origin: "http://localhost:3001", host: "localhost:3000", base: undefined, own: false },
+    { origin: "https://evil.example", host: "localhost:3000", base: undefined, own: false },
+    { origin: "https://baton.example.com", host: "10.0.0.5:3000", base: "https://baton.example.com", own: true },
+    { origin: "https://baton.example.com", host: "10.0.0.5:3000", base: undefined, own: false },
+    { origin: "null", host: "localhost:3000", base: undefined, own: false },
+    { origin: "garbage", host: "localhost:3000", base: undefined, own: false },
+    { origin: "http://", host: "localhost:3000", base: undefined, own: false },
+  ])("$origin to $host (base $base) → $own", ({ origin, host, base, own }) => {
+    expect(isOwnOrigin(request(host), origin, base)).toBe(own);
+  });
+
+  it("trusts the forwarded host a proxy sets", () => {
+    expect(isOwnOrigin(request("127.0.0.1:3000", "baton.example.com"), "https://baton.example.com", undefined)).toBe(true);
+  });
+});
