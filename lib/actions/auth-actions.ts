@@ -6,6 +6,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getAuth } from "../auth/auth";
 import { createFirstUser } from "../auth/create-user";
+import { signInLimiter } from "../auth/sign-in-limiter";
 import { getDb } from "../db/client";
 import { formError } from "./form-errors";
 import type { FormState } from "./form-state";
@@ -25,12 +26,21 @@ export async function signInAction(_prev: FormState, form: FormData): Promise<Fo
   const values = { email: String(form.get("email") ?? "") };
   const parsed = signInSchema.safeParse({ email: form.get("email"), password: form.get("password") });
   if (!parsed.success) return { ...formError(parsed.error), values };
+  // auth.api calls skip better-auth's HTTP rate limiting, so failed attempts are counted here.
+  const wait = signInLimiter.retryAfter(parsed.data.email);
+  if (wait > 0) {
+    return { ok: false, message: `Too many failed sign-ins for this email. Try again in ${Math.ceil(wait / 60_000)} min.`, values };
+  }
   try {
     await getAuth().api.signInEmail({ body: parsed.data, headers: await headers() });
   } catch (error) {
-    if (error instanceof APIError) return { ok: false, message: "Wrong email or password.", values };
+    if (error instanceof APIError) {
+      signInLimiter.recordFailure(parsed.data.email);
+      return { ok: false, message: "Wrong email or password.", values };
+    }
     throw error;
   }
+  signInLimiter.recordSuccess(parsed.data.email);
   redirect(safeNext(form.get("next")));
 }
 
