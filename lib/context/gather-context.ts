@@ -13,8 +13,13 @@ import { directoryName, matchProject } from "./match-project";
 import { fuseRankings } from "./fuse-rankings";
 import { rankLearnings, type LearningCandidate } from "./rank-learnings";
 
-/** Enough candidates to fill the largest budget; the packer decides how many are shown. */
-const CANDIDATES = 200;
+/**
+ * How many learnings to read: as many as the budget could possibly show (a learning's line is rarely
+ * under 15 tokens), never more than 200. The packer decides how many are shown.
+ */
+function candidateLimit(budget: number): number {
+  return Math.min(200, Math.max(20, Math.ceil(budget / 15)));
+}
 const LISTED_PROPOSALS = 20;
 
 /** The project named, else the one a matcher finds for cwd/remote, else one named like the directory; null: personal context. */
@@ -84,12 +89,14 @@ export async function gatherContext(
   const taskTitle = memory?.markdown.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "");
   const match = hintQuery({ q: q.q, task: [q.task, taskTitle].filter(Boolean).join(" "), branch: q.branch, cwd: q.cwd });
   const hintText = [q.q, q.task, taskTitle, q.branch].filter(Boolean).join(" · ");
-  const [bm25, nearest, recent, learningsTotal] = await Promise.all([
-    match ? contextLearnings(db, { userId, projectId, match, limit: CANDIDATES }) : [],
+  const limit = candidateLimit(q.budget);
+  const [bm25, nearest, learningsTotal] = await Promise.all([
+    match ? contextLearnings(db, { userId, projectId, match, limit }) : [],
     match && env.embedQuery ? nearestTo(db, env.embedQuery, hintText, { userId, projectId }) : [],
-    contextLearnings(db, { userId, projectId, match: null, limit: CANDIDATES }),
     countContextLearnings(db, { userId, projectId }),
   ]);
+  // Recent learnings only fill what the matches leave.
+  const recent = bm25.length + nearest.length < limit ? await contextLearnings(db, { userId, projectId, match: null, limit }) : [];
   // With vectors, BM25's and the embedder's orders are fused by reciprocal rank; the fused score
   // stands in for BM25's (lower is better) so ranking treats both alike.
   const fused = nearest.length ? fuseRankings([bm25.map((l) => l.id), nearest.map((l) => l.id)]) : null;

@@ -232,38 +232,49 @@ function contextScope(params: { userId: string; projectId: string | null }): SQL
  */
 const FTS_WINDOW = 2000;
 
+/** What a context needs of a learning, and no more: it reads hundreds of these per request. */
+export type LearningCandidateRow = {
+  id: string;
+  seq: number;
+  kind: LearningKind;
+  content: string;
+  confirmed: boolean;
+  createdAt: Date;
+  score?: number;
+};
+
+const candidateColumns = {
+  id: learnings.id,
+  seq: learnings.seq,
+  kind: learnings.kind,
+  content: learnings.content,
+  confirmed: learnings.confirmed,
+  createdAt: learnings.createdAt,
+};
+
 export async function contextLearnings(
   db: DbOrTx,
   params: { userId: string; projectId: string | null; match: string | null; limit: number },
-): Promise<LearningRow[]> {
+): Promise<LearningCandidateRow[]> {
   if (params.match) {
     const best = sql`(SELECT rowid, rank FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY rank LIMIT ${FTS_WINDOW}) AS best`;
-    const rows = await db
-      .select({ ...columns, score: sql<number>`best.rank` })
+    return db
+      .select({ ...candidateColumns, score: sql<number>`best.rank` })
       .from(best)
       .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
-      .leftJoin(projects, eq(projects.id, learnings.projectId))
       .where(contextScope(params))
       .orderBy(sql`best.rank`, desc(learnings.createdAt))
       .limit(params.limit);
-    return rows.map(toRow);
   }
   const newest = (where: SQL) =>
-    db
-      .select(columns)
-      .from(learnings)
-      .leftJoin(projects, eq(projects.id, learnings.projectId))
-      .where(where)
-      .orderBy(desc(learnings.createdAt), desc(learnings.seq))
-      .limit(params.limit);
+    db.select(candidateColumns).from(learnings).where(where).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
   const [personal, project] = await Promise.all([
     newest(and(eq(learnings.userId, params.userId), isNull(learnings.projectId))!),
     params.projectId ? newest(eq(learnings.projectId, params.projectId)) : Promise.resolve([]),
   ]);
   return [...personal, ...project]
     .sort((a, b) => Number(b.confirmed) - Number(a.confirmed) || b.createdAt.getTime() - a.createdAt.getTime() || b.seq - a.seq)
-    .slice(0, params.limit)
-    .map(toRow);
+    .slice(0, params.limit);
 }
 
 /** Counted per scope, each along its index (an OR of the two would scan the table). */
