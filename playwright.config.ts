@@ -1,11 +1,14 @@
 import { defineConfig, devices } from "@playwright/test";
-import { ADMIN_STATE, BASE_URL, PORT } from "./e2e/fixtures";
+import { ADMIN_STATE, BASE_URL, DATA_DIR, DATABASE_URL, PORT } from "./e2e/fixtures";
 
 /**
- * End-to-end tests against a production build (`npm run build` first). Every run starts the server on a
- * fresh database in e2e/.data, so the first-run setup in e2e/auth.setup.ts always sees an empty install.
- * One worker: all tests share that one database and run in file order.
+ * End-to-end tests against a production build (`npm run build` first; NEXT_DIST_DIR, inherited by the
+ * web server, picks another build folder). Every run starts the server on a fresh database in
+ * e2e/.data, so the first-run setup in e2e/auth.setup.ts always sees an empty install. One worker: all
+ * tests share that one database and run in file order. E2E_PORT (default 3211) moves the server, its
+ * database and its saved sign-in state, so two runs do not collide.
  */
+const dbFile = `${DATA_DIR}/baton.db`;
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "test-results/e2e",
@@ -43,9 +46,13 @@ export default defineConfig({
       dependencies: ["setup"],
       use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE },
     },
+    // HTTP only, with the Bearer token auth.setup.ts made (see e2e/api-fixtures.ts); no browser page.
+    { name: "api", testMatch: /.*\.api\.ts$/, dependencies: ["setup"] },
   ],
   webServer: {
-    command: `rm -rf e2e/.data && DATABASE_URL=file:e2e/.data/baton.db NEXT_TELEMETRY_DISABLED=1 node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    // BATON_BASE_URL as a deployment sets it: the links in served contexts and the dashboard's
+    // snippets then name the address the tests use (without it, Next reports the host as localhost).
+    command: `rm -f ${dbFile} ${dbFile}-wal ${dbFile}-shm ${dbFile}.secret && DATABASE_URL=${DATABASE_URL} BATON_BASE_URL=${BASE_URL} NEXT_TELEMETRY_DISABLED=1 node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

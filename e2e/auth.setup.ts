@@ -1,5 +1,7 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test as setup } from "@playwright/test";
-import { ADMIN, ADMIN_STATE, snap } from "./fixtures";
+import { ADMIN, ADMIN_STATE, ADMIN_TOKEN_FILE, createToken, snap } from "./fixtures";
 
 setup("first run: setup creates the admin and signs in", async ({ page, browser }, testInfo) => {
   // A fresh install sends every page to /setup (via /sign-in).
@@ -20,6 +22,11 @@ setup("first run: setup creates the admin and signs in", async ({ page, browser 
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   await snap(page, testInfo, "projects-after-setup");
   await page.context().storageState({ path: ADMIN_STATE });
+
+  // The write token the `api` project and the tests' seeding use (e2e/api-fixtures.ts, e2e/seed.ts).
+  const token = await createToken(page, "e2e seeding", "write");
+  mkdirSync(path.dirname(ADMIN_TOKEN_FILE), { recursive: true });
+  writeFileSync(ADMIN_TOKEN_FILE, token, { mode: 0o600 });
 
   // Setup is offered only once: a signed-out visitor is now sent to sign in.
   const anonymous = await browser.newContext({ storageState: { cookies: [], origins: [] } });

@@ -1,11 +1,21 @@
 import { expect, type Page, type TestInfo } from "@playwright/test";
 
-/** Shared by playwright.config.ts and the tests. */
-export const PORT = 3211;
+/**
+ * Shared by playwright.config.ts and the tests. E2E_PORT lets two runs (two engineers, two build
+ * folders) live side by side; each port gets its own database file and saved sign-in state.
+ */
+export const PORT = Number(process.env.E2E_PORT || 3211);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 
+/** The server's database: fresh on every run (playwright.config.ts deletes it before starting). */
+export const DATA_DIR = PORT === 3211 ? "e2e/.data" : `e2e/.data/port-${PORT}`;
+export const DATABASE_URL = `file:${DATA_DIR}/baton.db`;
+
 /** Where auth.setup.ts saves the admin's signed-in browser state for the `ui` project. */
-export const ADMIN_STATE = "e2e/.auth/admin.json";
+export const ADMIN_STATE = PORT === 3211 ? "e2e/.auth/admin.json" : `e2e/.auth/admin-${PORT}.json`;
+
+/** Where the `api` project finds the admin's write token (auth.setup.ts creates it). */
+export const ADMIN_TOKEN_FILE = PORT === 3211 ? "e2e/.auth/admin-token.txt" : `e2e/.auth/admin-token-${PORT}.txt`;
 
 /** The account the first-run setup creates (the database is fresh on every run). */
 export const ADMIN = {

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { NavLink } from "@/components/layout/nav-link";
 import { signOutAction } from "@/lib/actions/auth-actions";
 import { requireUser } from "@/lib/auth/session";
 
@@ -6,6 +7,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
   const { user } = await requireUser();
   return (
     <div className="app-shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <header className="topbar">
         <Link href="/" className="brand">
           <span className="brand-mark" aria-hidden>
@@ -14,8 +18,13 @@ export default async function DashboardLayout({ children }: { children: React.Re
           Baton
         </Link>
         <nav aria-label="Main">
-          <Link href="/">Projects</Link>
-          <Link href="/settings/tokens">API tokens</Link>
+          <NavLink href="/" sections={["/projects"]}>
+            Projects
+          </NavLink>
+          <NavLink href="/proposals">Proposals</NavLink>
+          <NavLink href="/learnings">Learnings</NavLink>
+          <NavLink href="/context">Context preview</NavLink>
+          <NavLink href="/settings">Settings</NavLink>
         </nav>
         <form action={signOutAction} className="account">
           <span className="muted" data-testid="signed-in-as">
@@ -26,7 +35,8 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </button>
         </form>
       </header>
-      <main className="content">{children}</main>
+      <main className="content" id="main">{children}</main>
     </div>
   );
 }
+

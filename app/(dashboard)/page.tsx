@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { CreateProjectForm } from "@/components/projects/create-project-form";
 import { requireUser } from "@/lib/auth/session";
 import { listProjects } from "@/lib/projects/projects";
@@ -27,7 +28,9 @@ export default async function ProjectsPage() {
           <tbody>
             {projects.map((p) => (
               <tr key={p.id}>
-                <td>{p.name}</td>
+                <td>
+                  <Link href={`/projects/${p.slug}`}>{p.name}</Link>
+                </td>
                 <td>
                   <code>{p.slug}</code>
                 </td>

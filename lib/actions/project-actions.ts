@@ -11,6 +11,7 @@ export async function createProjectAction(_prev: FormState, form: FormData): Pro
   try {
     const project = await createProject(db, principal, { slug: form.get("slug"), name: form.get("name") });
     revalidatePath("/");
+    revalidatePath("/settings/projects");
     return { ok: true, message: `Project ${project.slug} created.` };
   } catch (error) {
     return formError(error);

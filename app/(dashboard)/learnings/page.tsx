@@ -1,0 +1,92 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { LearningCard } from "@/components/learnings/learning-card";
+import { LearningFilters } from "@/components/learnings/learning-filters";
+import { NewLearningForm } from "@/components/learnings/new-learning-form";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorNotice } from "@/components/ui/error-notice";
+import { PageHeader } from "@/components/ui/page-header";
+import { ApiError } from "@/lib/api/errors";
+import { requireUser } from "@/lib/auth/session";
+import { one } from "@/lib/dashboard/search-params";
+import { listLearnings, type LearningPage } from "@/lib/learnings/learnings";
+import { listProjects } from "@/lib/projects/projects";
+
+export const metadata: Metadata = { title: "Learnings" };
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+const KINDS = new Set(["pattern", "insight", "self_knowledge"]);
+
+export default async function LearningsPage({ searchParams }: { searchParams: Search }) {
+  const { db, principal } = await requireUser();
+  const params = await searchParams;
+  const q = one(params.q).trim();
+  const kind = KINDS.has(one(params.kind)) ? one(params.kind) : "";
+  const project = one(params.project);
+  const cursor = one(params.cursor);
+  const projects = await listProjects(db, principal);
+  const writable = new Set(projects.filter((p) => p.role !== "viewer").map((p) => p.slug));
+
+  let page: LearningPage;
+  try {
+    page = await listLearnings(db, principal, {
+      q: q || undefined,
+      kind: (kind || undefined) as "pattern" | undefined,
+      project: project || undefined,
+      cursor: cursor || undefined,
+      limit: 25,
+    });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return (
+      <div className="stack-lg">
+        <PageHeader title="Learnings" />
+        <ErrorNotice message={error.message} backHref="/learnings" backLabel="Back to all learnings" />
+      </div>
+    );
+  }
+  const filters = new URLSearchParams({ ...(q ? { q } : {}), ...(kind ? { kind } : {}), ...(project ? { project } : {}) });
+  const filtered = filters.size > 0;
+  const nextHref = page.nextCursor ? `/learnings?${filters}${filtered ? "&" : ""}cursor=${encodeURIComponent(page.nextCursor)}` : null;
+  return (
+    <div className="stack-lg">
+      <PageHeader title="Learnings">
+        What your agents know: personal learnings (yours alone) and your projects&apos; shared ones. Confirmed learnings
+        rank first when a context is built.
+      </PageHeader>
+      <LearningFilters q={q} kind={kind} project={project} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
+      <p className="muted" data-testid="learnings-summary">
+        {q ? `Best matches for “${q}” first` : "Newest first"}
+        {cursor ? ", continued" : ""}: {page.items.length} shown.{" "}
+        {filtered ? <Link href="/learnings">Clear the search and filters</Link> : null}
+      </p>
+      {page.items.length ? (
+        <div className="stack">
+          {page.items.map((l) => (
+            <LearningCard key={l.id} learning={l} canWrite={l.project === null || writable.has(l.project)} />
+          ))}
+        </div>
+      ) : filtered ? (
+        <EmptyState title="No learning matches.">
+          <p>Try other words, fewer filters, or <Link href="/learnings">see them all</Link>.</p>
+        </EmptyState>
+      ) : (
+        <EmptyState title="No learnings yet.">
+          <p>
+            Accept what your agents propose on the <Link href="/proposals">Proposals</Link> page, import a seed.json with{" "}
+            <code>baton import</code>, or add one below.
+          </p>
+        </EmptyState>
+      )}
+      <nav className="pager" aria-label="Pages">
+        {cursor ? <Link href={`/learnings${filtered ? `?${filters}` : ""}`}>First page</Link> : null}
+        {nextHref ? <Link href={nextHref}>More learnings →</Link> : null}
+      </nav>
+      <section className="card" aria-labelledby="add-learning">
+        <h2 id="add-learning">Add a learning</h2>
+        <NewLearningForm projects={projects.filter((p) => writable.has(p.slug)).map((p) => ({ slug: p.slug, name: p.name }))} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import type { Metadata } from "next";
+import { SessionCard } from "@/components/projects/session-card";
+import { requireUser } from "@/lib/auth/session";
+import { orNotFound } from "@/lib/dashboard/load-project";
+import { listSessions } from "@/lib/sessions/sessions";
+
+type Params = Promise<{ slug: string }>;
+
+export const metadata: Metadata = { title: "Session queue" };
+
+const columns = [
+  { status: "todo", title: "To do", empty: "Nothing queued. Add work with baton handoff new --spec … --file …." },
+  { status: "doing", title: "Doing", empty: "Nobody is on anything. An agent claims the next document with baton pickup." },
+  { status: "done", title: "Done", empty: "Nothing finished yet." },
+] as const;
+
+const SHOWN = 100;
+
+export default async function SessionsPage({ params }: { params: Params }) {
+  const { slug } = await params;
+  const { db, principal } = await requireUser();
+  const lists = await orNotFound(() =>
+    Promise.all(columns.map((c) => listSessions(db, principal, slug, { status: c.status, limit: SHOWN }))),
+  );
+  const now = new Date();
+  return (
+    <div className="board">
+      {columns.map((c, i) => {
+        const list = lists[i]!;
+        return (
+          <section key={c.status} className="board-column" aria-labelledby={`col-${c.status}`} data-testid={`column-${c.status}`}>
+            <h2 id={`col-${c.status}`}>
+              {c.title} <span className="count">{list.items.length}{list.nextCursor ? "+" : ""}</span>
+            </h2>
+            {list.items.length ? (
+              list.items.map((s) => <SessionCard key={s.id} session={s} now={now} />)
+            ) : (
+              <p className="empty">{c.empty}</p>
+            )}
+            {list.nextCursor ? <p className="hint">Showing the first {SHOWN}.</p> : null}
+          </section>
+        );
+      })}
+    </div>
+  );
+}

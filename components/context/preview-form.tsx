@@ -1,0 +1,76 @@
+type Values = Record<string, string>;
+type Props = { values: Values; projects: { slug: string; name: string }[]; errors: Record<string, string> };
+
+function Text({ name, label, values, errors, hint, type = "text", ...rest }: { name: string; label: string; values: Values; errors: Record<string, string>; hint?: string; type?: string; min?: number; max?: number; step?: number; placeholder?: string }) {
+  const described = [hint ? `${name}-hint` : "", errors[name] ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <input id={name} name={name} type={type} defaultValue={values[name] ?? ""} aria-invalid={errors[name] ? true : undefined} aria-describedby={described} {...rest} />
+      {hint ? (
+        <p id={`${name}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      {errors[name] ? (
+        <p id={`${name}-error`} className="field-error">
+          {errors[name]}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The preview's parameters as a GET form: the address of a preview is a link someone else can open. */
+export function PreviewForm({ values, projects, errors }: Props) {
+  return (
+    <form method="get" action="/context" className="card stack" aria-label="Context parameters">
+      <div className="form-row form-row-top">
+        <div className="field">
+          <label htmlFor="project">Project</label>
+          <select id="project" name="project" defaultValue={values.project ?? ""}>
+            <option value="">None (personal, or found from the directory)</option>
+            {projects.map((p) => (
+              <option key={p.slug} value={p.slug}>
+                {p.name} ({p.slug})
+              </option>
+            ))}
+          </select>
+        </div>
+        <Text name="budget" label="Token budget" type="number" min={200} max={32000} step={100} values={values} errors={errors} hint="200 to 32,000" />
+        <Text name="maxChars" label="Character limit" type="number" min={200} max={200000} step={100} values={values} errors={errors} hint="Claude Code keeps 10,000" />
+        <div className="field">
+          <label htmlFor="mode">Mode</label>
+          <select id="mode" name="mode" defaultValue={values.mode ?? "full"}>
+            <option value="full">full</option>
+            <option value="complement">complement (no identity)</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="source">Session start</label>
+          <select id="source" name="source" defaultValue={values.source ?? ""}>
+            <option value="">startup (default)</option>
+            <option value="resume">resume</option>
+            <option value="clear">clear</option>
+            <option value="compact">compact</option>
+            <option value="fork">fork</option>
+          </select>
+        </div>
+      </div>
+      <fieldset className="fieldset">
+        <legend>Hints (what the hook sends to rank learnings)</legend>
+        <div className="form-row form-row-top">
+          <Text name="branch" label="Branch" values={values} errors={errors} placeholder="feat/login" />
+          <Text name="task" label="Task id" values={values} errors={errors} placeholder="task-368" />
+          <Text name="q" label="Free text" values={values} errors={errors} placeholder="recent commit subjects" />
+          <Text name="cwd" label="Working directory" values={values} errors={errors} placeholder="/home/ana/src/web" />
+        </div>
+      </fieldset>
+      <div>
+        <button type="submit" className="btn btn-primary">
+          Preview
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,30 @@
+import { relativeTime } from "@/lib/context/relative-time";
+import { Markdown } from "../markdown/markdown";
+
+export type HandoffView = { id: string; author: string; branch: string | null; sessionId: string | null; createdAt: Date; markdown: string };
+
+/** One handoff: who left it, on which branch, when, and what it says. */
+export function HandoffEntry({ handoff, now, clamp = false }: { handoff: HandoffView; now: Date; clamp?: boolean }) {
+  const h = handoff;
+  return (
+    <article className="handoff" aria-label={`Handoff by ${h.author}, ${relativeTime(h.createdAt, now)}`} data-testid="handoff">
+      <header className="meta handoff-meta">
+        <strong className="handoff-author">{h.author}</strong>
+        <span>
+          branch <code>{h.branch ?? "none"}</code>
+        </span>
+        <time dateTime={h.createdAt.toISOString()} title={h.createdAt.toISOString()}>
+          {relativeTime(h.createdAt, now)} · {h.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC
+        </time>
+        {h.sessionId ? (
+          <span>
+            session <code>{h.sessionId}</code>
+          </span>
+        ) : null}
+      </header>
+      <div className={clamp ? "handoff-body clamp" : "handoff-body"}>
+        <Markdown>{h.markdown}</Markdown>
+      </div>
+    </article>
+  );
+}

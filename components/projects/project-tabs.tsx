@@ -1,0 +1,25 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+/** A project's sections; the one shown is marked current. */
+export function ProjectTabs({ slug }: { slug: string }) {
+  const pathname = usePathname();
+  const base = `/projects/${slug}`;
+  const tabs = [
+    { href: base, label: "Overview" },
+    { href: `${base}/handoffs`, label: "Handoffs" },
+    { href: `${base}/sessions`, label: "Sessions" },
+    { href: `/settings/projects/${slug}`, label: "Settings" },
+  ];
+  return (
+    <nav className="tabs" aria-label="Project">
+      {tabs.map((t) => (
+        <Link key={t.href} href={t.href} aria-current={pathname === t.href ? "page" : undefined}>
+          {t.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,61 @@
+import type { SessionDocView } from "@/lib/db/queries/sessions";
+import { relativeTime } from "@/lib/context/relative-time";
+import { Markdown } from "../markdown/markdown";
+
+const priorityNames = ["critical", "high", "medium", "low"];
+
+/** The document's own title: its first heading, else its id. */
+function titleOf(s: SessionDocView): string {
+  const body = s.markdown.replace(/^---\n[\s\S]*?\n---\n?/, "");
+  return body.match(/^#{1,3}\s+(.+)$/m)?.[1]?.trim() ?? s.id;
+}
+
+function stamp(date: Date, now: Date) {
+  return (
+    <time dateTime={date.toISOString()} title={date.toISOString()}>
+      {relativeTime(date, now)}
+    </time>
+  );
+}
+
+/** A queued session document on the board: who has it since when, and the files an agent will be handed. */
+export function SessionCard({ session: s, now }: { session: SessionDocView; now: Date }) {
+  const paths = [...s.specs.map((p) => ({ p, kind: "spec" })), ...s.files.map((p) => ({ p, kind: "file" }))];
+  return (
+    <article className="card session-card" aria-label={`Session ${s.id}`} data-testid="session">
+      <h3 className="session-title">{titleOf(s)}</h3>
+      <p className="meta">
+        <code>{s.id}</code>
+        <span>priority {priorityNames[s.priority] ?? s.priority}</span>
+        {s.branch ? (
+          <span>
+            branch <code>{s.branch}</code>
+          </span>
+        ) : null}
+        {s.tags.length ? <span>tags: {s.tags.join(", ")}</span> : null}
+        <span>queued {stamp(s.createdAt, now)}</span>
+      </p>
+      {s.claimedBy && s.claimedAt ? (
+        <p className="session-claim">
+          Claimed by <strong>{s.claimedBy.name}</strong> <span className="muted">({s.claimedBy.email})</span> {stamp(s.claimedAt, now)}
+          {s.completedAt ? <> · done {stamp(s.completedAt, now)}</> : null}
+        </p>
+      ) : null}
+      {paths.length ? (
+        <ul className="file-list" aria-label="Files it lists">
+          {paths.map(({ p, kind }) => (
+            <li key={`${kind}:${p}`}>
+              <span className="muted">{kind}</span> <code>{p}</code>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="hint">Lists no files.</p>
+      )}
+      <details className="disclosure">
+        <summary>Document</summary>
+        <Markdown>{s.markdown.replace(/^---\n[\s\S]*?\n---\n?/, "")}</Markdown>
+      </details>
+    </article>
+  );
+}

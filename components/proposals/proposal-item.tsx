@@ -1,0 +1,159 @@
+"use client";
+
+import { useRef } from "react";
+import { KindBadge } from "../ui/kind-badge";
+import type { Decision, QueueEntry } from "./queue-types";
+import { RowForms } from "./row-forms";
+
+type Props = {
+  register: (element: HTMLLIElement | null) => void;
+  entry: QueueEntry;
+  position: number;
+  decision: Decision | undefined;
+  current: boolean;
+  selected: boolean;
+  editing: boolean;
+  hydrated: boolean;
+  onFocusRow: () => void;
+  onToggle: () => void;
+  onAccept: (content?: string) => void;
+  onReject: () => void;
+  onEdit: () => void;
+  onCancelEdit: () => void;
+  onUndo: () => void;
+};
+
+/** One proposal in the review queue: its text and facts, a selection box, and its decision or the buttons to make one. */
+export function ProposalItem({
+  register,
+  entry,
+  position,
+  decision,
+  current,
+  selected,
+  editing,
+  hydrated,
+  onFocusRow,
+  onToggle,
+  onAccept,
+  onReject,
+  onEdit,
+  onCancelEdit,
+  onUndo,
+}: Props) {
+  const state = decision ? decision.verdict : "pending";
+  const label = `Proposal ${position}`;
+  return (
+    <li
+      ref={register}
+      className="queue-item"
+      data-state={state}
+      data-current={current || undefined}
+      aria-current={current ? "true" : undefined}
+      aria-label={label}
+      tabIndex={hydrated ? (current ? 0 : -1) : undefined}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget) onFocusRow();
+      }}
+      onClick={onFocusRow}
+    >
+      <div className="queue-check">
+        {hydrated && entry.canDecide && !decision ? (
+          <input type="checkbox" aria-label={`Select ${label.toLowerCase()}`} checked={selected} onChange={onToggle} />
+        ) : null}
+      </div>
+      <div className="queue-body">
+        <p className="queue-content" data-testid="proposal-content">
+          {decision?.content ?? entry.content}
+        </p>
+        <p className="meta">
+          <KindBadge kind={entry.kind} />
+          <span title="How sure the proposer was (0–1)">confidence {entry.confidence.toFixed(2)}</span>
+          <span>{entry.project ? <code>{entry.project}</code> : "personal"}</span>
+          <time dateTime={entry.createdAt}>{entry.age}</time>
+          <span>from {entry.source}</span>
+          {entry.mergedCount ? <span>proposed {entry.mergedCount + 1}×</span> : null}
+        </p>
+        {editing ? <EditForm entry={entry} onAccept={onAccept} onCancel={onCancelEdit} /> : null}
+      </div>
+      <div className="queue-actions">
+        {!entry.canDecide ? (
+          <span className="muted">view only</span>
+        ) : decision ? (
+          <>
+            <span className={`verdict verdict-${decision.verdict}`}>
+              {decision.verdict === "accepted" ? "Accepted" : "Rejected"}
+              {decision.saving ? "…" : ""}
+            </span>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={onUndo}>
+              Undo
+            </button>
+          </>
+        ) : !hydrated ? (
+          <RowForms entry={entry} />
+        ) : editing ? null : (
+          <div className="row-actions">
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => onAccept()} title="a">
+              Accept
+            </button>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={onEdit} title="e">
+              Edit
+            </button>
+            <button type="button" className="btn btn-danger btn-sm" onClick={onReject} title="r">
+              Reject
+            </button>
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** e: the text in a box; Ctrl+Enter (or the button) accepts it, Escape gives up. */
+function EditForm({ entry, onAccept, onCancel }: { entry: QueueEntry; onAccept: (content?: string) => void; onCancel: () => void }) {
+  const box = useRef<HTMLTextAreaElement>(null);
+  const submit = () => {
+    const text = box.current?.value.trim() ?? "";
+    if (text) onAccept(text === entry.content ? undefined : text);
+  };
+  return (
+    <form
+      className="stack-sm edit-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <div className="field">
+        <label htmlFor={`edit-${entry.id}`}>Text to accept</label>
+        <textarea
+          id={`edit-${entry.id}`}
+          ref={box}
+          rows={3}
+          defaultValue={entry.content}
+          autoFocus
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              e.preventDefault();
+              onCancel();
+            } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
+        <p className="hint">
+          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> accepts, <kbd>Esc</kbd> cancels.
+        </p>
+      </div>
+      <div className="row-actions">
+        <button type="submit" className="btn btn-primary btn-sm">
+          Accept edited
+        </button>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

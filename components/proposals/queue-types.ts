@@ -1,0 +1,27 @@
+/** A pending proposal as the review page hands it to the browser: plain, serialisable, nothing internal. */
+export type QueueEntry = {
+  id: string;
+  kind: "pattern" | "insight" | "self_knowledge";
+  content: string;
+  source: string;
+  confidence: number;
+  mergedCount: number;
+  project: string | null;
+  createdAt: string;
+  /** "3 h ago", rendered on the server so server and browser agree. */
+  age: string;
+  canDecide: boolean;
+};
+
+export type Verdict = "accepted" | "rejected";
+
+/** What the page has decided about an entry since it was loaded. */
+export type Decision = {
+  verdict: Verdict;
+  /** True until the server has confirmed it. */
+  saving: boolean;
+  /** The text before an edit-then-accept; an undo puts it back. */
+  originalContent?: string;
+  /** The text accepted, when edited. */
+  content?: string;
+};

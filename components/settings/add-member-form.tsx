@@ -1,0 +1,31 @@
+"use client";
+
+import { useActionState } from "react";
+import { addMemberAction } from "@/lib/actions/member-actions";
+import { initialFormState } from "@/lib/actions/form-state";
+import { Field } from "../ui/field";
+import { FormMessage } from "../ui/form-message";
+import { SubmitButton } from "../ui/submit-button";
+
+/** Adds someone who has an account, by email, with a role. */
+export function AddMemberForm({ slug }: { slug: string }) {
+  const [state, action] = useActionState(addMemberAction, initialFormState);
+  return (
+    <div className="stack-sm">
+      <FormMessage state={state} />
+      <form action={action} className="form-row">
+        <input type="hidden" name="slug" value={slug} />
+        <Field label="Email" name="email" type="email" required placeholder="ana@example.com" defaultValue={state.ok ? "" : state.values?.email} error={state.fieldErrors?.email} />
+        <div className="field">
+          <label htmlFor="member-role">Role</label>
+          <select id="member-role" name="role" defaultValue="member">
+            <option value="member">member: reads and writes</option>
+            <option value="viewer">viewer: reads only</option>
+            <option value="owner">owner: also manages the project</option>
+          </select>
+        </div>
+        <SubmitButton>Add member</SubmitButton>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN_STATE, snap, unique } from "./fixtures";
+import { Api } from "./seed";
+
+const cards = (page: Page) => page.getByTestId("learning");
+const card = (page: Page, text: string) => cards(page).filter({ hasText: text });
+
+test.describe("learnings", () => {
+  test("full-text search, and filters by kind and project", async ({ page }, testInfo) => {
+    const api = new Api();
+    const slug = unique("lrn");
+    const tag = slug.replace(/-/g, "");
+    await api.project(slug);
+    await api.learning({ kind: "pattern", content: `${tag} the migrations run before the integration tests`, project: slug, confirmed: true });
+    await api.learning({ kind: "insight", content: `${tag} flaky websocket tests come from a shared port`, project: slug, tags: ["websocket"] });
+    await api.learning({ kind: "self_knowledge", content: `${tag} I tend to over-engineer migration scripts`, confirmed: true });
+
+    await page.goto("/learnings");
+    await expect(page.getByRole("heading", { name: "Learnings", level: 1 })).toBeVisible();
+    await page.getByRole("searchbox", { name: "Search" }).fill(`${tag} migrations`);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/q=/);
+    // The API's search: BM25 over content and tags, stemmed ("migrations" finds "migration").
+    await expect(cards(page)).toHaveCount(3);
+    // The one that shares only the tag word ranks last.
+    await expect(cards(page).nth(2)).toContainText("flaky websocket");
+    await snap(page, testInfo, "learnings-search");
+
+    const search = page.getByRole("search", { name: "Search learnings" });
+    await search.getByLabel("Kind").selectOption("insight");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(cards(page)).toHaveCount(1);
+    await expect(cards(page)).toContainText("flaky websocket");
+
+    await page.goto(`/learnings?q=${tag}&project=${slug}`);
+    await expect(cards(page)).toHaveCount(2);
+    await expect(page.getByText("over-engineer")).toHaveCount(0);
+    await expect(search.getByLabel("Project")).toHaveValue(slug);
+    await snap(page, testInfo, "learnings-filtered");
+
+    await page.goto(`/learnings?q=${tag}nothingmatches`);
+    await expect(page.getByText("No learning matches.")).toBeVisible();
+  });
+
+  test("edit, confirm, and delete after confirming", async ({ page }, testInfo) => {
+    const api = new Api();
+    const tag = unique("edit").replace(/-/g, "");
+    const id = await api.learning({ kind: "insight", content: `${tag} cache keys include the locale`, confirmed: false });
+    await page.goto(`/learnings?q=${tag}`);
+    const item = card(page, tag);
+    await expect(item).toContainText("unconfirmed");
+
+    await item.getByRole("button", { name: "Confirm" }).click();
+    await expect(item.locator(".badge-ok")).toHaveText("confirmed");
+    await expect.poll(async () => (await api.call<{ learning: { confirmed: boolean } }>("GET", `/api/learnings/${id}`)).learning.confirmed).toBe(true);
+
+    await item.getByText("Edit", { exact: true }).click();
+    await item.getByLabel("Text").fill(`${tag} cache keys include the locale and the currency`);
+    await item.getByLabel("Kind").selectOption("pattern");
+    await item.getByLabel("Tags").fill("cache, i18n");
+    await snap(page, testInfo, "learnings-edit");
+    await item.getByRole("button", { name: "Save" }).click();
+    await expect(card(page, "and the currency")).toContainText("tags: cache, i18n");
+    const stored = await api.call<{ learning: { content: string; kind: string; tags: string[] } }>("GET", `/api/learnings/${id}`);
+    expect(stored.learning).toMatchObject({ content: `${tag} cache keys include the locale and the currency`, kind: "pattern", tags: ["cache", "i18n"] });
+
+    // An empty text is refused with the reason, and nothing changes.
+    await page.reload();
+    await card(page, tag).getByText("Edit", { exact: true }).click();
+    await card(page, tag).getByLabel("Text").fill("   ");
+    await card(page, tag).getByLabel("Text").evaluate((el) => el.removeAttribute("required"));
+    await card(page, tag).getByRole("button", { name: "Save" }).click();
+    await expect(card(page, tag).getByRole("alert").first()).toContainText("Check the highlighted fields.");
+
+    // Delete asks first.
+    await page.goto(`/learnings?q=${tag}`);
+    await card(page, tag).getByText("Delete…").click();
+    await expect(card(page, tag).getByText("Delete this learning for good?")).toBeVisible();
+    await snap(page, testInfo, "learnings-delete-confirm");
+    await card(page, tag).getByRole("button", { name: "Delete learning" }).click();
+    await expect(cards(page)).toHaveCount(0);
+    await api.call("GET", `/api/learnings/${id}`, undefined, [404]);
+  });
+
+  test("add a learning by hand, personal or shared with a project", async ({ page }, testInfo) => {
+    const api = new Api();
+    const slug = unique("add");
+    const tag = slug.replace(/-/g, "");
+    await api.project(slug);
+    await page.goto("/learnings");
+    const form = page.getByRole("region", { name: "Add a learning" });
+    await form.getByLabel("Text").fill(`${tag} releases go out on Tuesdays`);
+    await form.getByLabel("Shared with").selectOption(slug);
+    await form.getByLabel("Tags").fill("release");
+    await form.getByRole("button", { name: "Add learning" }).click();
+    await expect(form.getByRole("status")).toHaveText("Learning added.");
+    await page.goto(`/learnings?project=${slug}`);
+    await expect(cards(page)).toHaveCount(1);
+    await expect(cards(page)).toContainText("releases go out on Tuesdays");
+    await expect(cards(page)).toContainText("confirmed");
+    await snap(page, testInfo, "learnings-added");
+  });
+
+  test("without JavaScript: search, confirm, edit and delete still work", async ({ browser }, testInfo) => {
+    const api = new Api();
+    const tag = unique("nojs").replace(/-/g, "");
+    const id = await api.learning({ kind: "insight", content: `${tag} the staging database is reset nightly`, confirmed: false });
+    const context = await browser.newContext({ javaScriptEnabled: false, storageState: ADMIN_STATE });
+    const page = await context.newPage();
+    await page.goto("/learnings");
+    await page.getByRole("searchbox", { name: "Search" }).fill(tag);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(cards(page)).toHaveCount(1);
+
+    await card(page, tag).getByRole("button", { name: "Confirm" }).click();
+    await expect(card(page, tag).locator(".badge-ok")).toHaveText("confirmed");
+    await card(page, tag).getByText("Edit", { exact: true }).click();
+    await card(page, tag).getByLabel("Text").fill(`${tag} the staging database is reset every night at 02:00`);
+    await card(page, tag).getByRole("button", { name: "Save" }).click();
+    await expect(card(page, tag)).toContainText("every night at 02:00");
+    await snap(page, testInfo, "learnings-no-javascript");
+    await card(page, tag).getByText("Delete…").click();
+    await card(page, tag).getByRole("button", { name: "Delete learning" }).click();
+    await expect(cards(page)).toHaveCount(0);
+    await api.call("GET", `/api/learnings/${id}`, undefined, [404]);
+    await context.close();
+  });
+});

@@ -1,0 +1,131 @@
+import { expect, test } from "@playwright/test";
+import { snap, unique } from "./fixtures";
+import { Api } from "./seed";
+
+const doc = (id: string, title: string, extra: string) => `---\nid: ${id}\n${extra}\n---\n# ${title}\n\nDo the thing.\n`;
+
+test.describe("a project's pages", () => {
+  test("overview: handoffs, pending proposals, queued sessions, context served as a chart", async ({ page }, testInfo) => {
+    const api = new Api();
+    const slug = unique("overview");
+    await page.goto(`/projects/${slug}`);
+    await expect(page.getByRole("heading", { name: "Not found", level: 1 })).toBeVisible();
+
+    await api.project(slug, "Overview project");
+    await page.goto(`/projects/${slug}`);
+    await expect(page.getByRole("heading", { name: "Overview project", level: 1 })).toBeVisible();
+    await expect(page.getByText("No handoffs yet.")).toBeVisible();
+    await expect(page.getByText("No context served in the last 30 days.")).toBeVisible();
+    await expect(page.getByText("The queue is empty.")).toBeVisible();
+    await snap(page, testInfo, "project-overview-empty");
+
+    await api.handoff(slug, { markdown: "## Done\n- wired the board\n\n## Open\n- the chart", branch: "main", author: "ana" });
+    await api.propose({ content: `${slug} prefers server components`, project: slug, confidence: 0.8 });
+    await api.propose({ content: `${slug} keeps actions thin and validated`, project: slug, confidence: 0.6 });
+    await api.session(slug, doc(`${slug}-q1`, "Queue one", "priority: high\nfiles: [src/a.ts]"));
+    await api.session(slug, doc(`${slug}-q2`, "Queue two", "priority: low"));
+    await api.claim(`${slug}-q2`);
+    for (let i = 0; i < 3; i++) await api.context({ project: slug, budget: String(1000 + i * 500) });
+
+    // The served log is written in the background about once a second.
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return page.getByTestId("stat-contexts").textContent();
+      })
+      .toBe("3");
+    await expect(page.getByTestId("stat-proposals")).toHaveText("2");
+    await expect(page.getByTestId("stat-queued")).toHaveText("1");
+    await expect(page.getByTestId("stat-doing")).toHaveText("1");
+    expect(Number((await page.getByTestId("stat-tokens").textContent())!.replace(/,/g, ""))).toBeGreaterThan(0);
+    // Today's bar carries the count; the chart is SVG drawn on the server.
+    await expect(page.getByTestId("chart-contexts").locator("rect.chart-bar").last()).toHaveAttribute("data-value", "3");
+    await expect(page.getByTestId("chart-tokens").locator("rect.chart-bar")).toHaveCount(30);
+    await expect(page.getByRole("region", { name: "Latest handoffs" }).getByTestId("handoff")).toContainText("wired the board");
+    await expect(page.getByRole("region", { name: "Pending proposals" })).toContainText("prefers server components");
+    await expect(page.getByRole("region", { name: "Queued sessions" })).toContainText(`${slug}-q1`);
+    await snap(page, testInfo, "project-overview");
+
+    await page.getByRole("link", { name: "Review 2 →" }).click();
+    await expect(page).toHaveURL(new RegExp(`/proposals\\?project=${slug}`));
+    await expect(page.getByTestId("pending-total")).toHaveText("2");
+  });
+
+  test("handoffs timeline: author, branch, time; markdown rendered, stored HTML never run", async ({ page }, testInfo) => {
+    const api = new Api();
+    const slug = unique("handoffs");
+    await api.project(slug);
+    await api.handoff(slug, { markdown: "First handoff on main.", branch: "main", author: "ana" });
+    const hostile = [
+      "## Summary",
+      "",
+      "- **Bold** step with `code`",
+      "- [a link](https://example.com/docs) and [a trap](javascript:alert(1))",
+      "",
+      '<script>window.__pwned = true</script>',
+      '<img src="x" onerror="window.__pwned = true">',
+      "",
+      "| file | change |",
+      "| --- | --- |",
+      "| a.ts | new |",
+    ].join("\n");
+    await api.handoff(slug, { markdown: hostile, branch: "feat/board", author: "bo", sessionId: `${slug}-s2` });
+
+    await page.goto(`/projects/${slug}/handoffs`);
+    const entries = page.getByRole("list", { name: "Handoffs, newest first" }).getByTestId("handoff");
+    await expect(entries).toHaveCount(2);
+    const newest = entries.first();
+    await expect(newest.locator(".handoff-author")).toHaveText("bo");
+    await expect(newest).toContainText("branch feat/board");
+    await expect(newest).toContainText(`session ${slug}-s2`);
+    await expect(newest.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
+    await expect(newest.getByRole("heading", { name: "Summary" })).toBeVisible();
+    await expect(newest.locator("strong", { hasText: "Bold" })).toBeVisible();
+    await expect(newest.getByRole("table")).toContainText("a.ts");
+    await expect(newest.getByRole("link", { name: "a link" })).toHaveAttribute("href", "https://example.com/docs");
+    // The javascript: URL is neutralised, the raw HTML shows as text and never runs.
+    expect(await newest.getByRole("link", { name: "a trap" }).getAttribute("href")).not.toContain("javascript:");
+    await expect(newest).toContainText("<script>window.__pwned = true</script>");
+    await expect(newest.locator("script, img")).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+    await snap(page, testInfo, "handoffs-timeline");
+
+    await page.getByLabel("Branch").fill("main");
+    await page.getByRole("button", { name: "Show" }).click();
+    await expect(entries).toHaveCount(1);
+    await expect(entries).toContainText("First handoff on main.");
+    await page.getByLabel("Branch").fill("nope");
+    await page.getByRole("button", { name: "Show" }).click();
+    await expect(page.getByText("No handoff on nope.")).toBeVisible();
+  });
+
+  test("session board: to do, doing, done; who claimed what when; the files each lists", async ({ page }, testInfo) => {
+    const api = new Api();
+    const slug = unique("board");
+    await api.project(slug);
+    await page.goto(`/projects/${slug}/sessions`);
+    await expect(page.getByTestId("column-todo")).toContainText("Nothing queued.");
+    await api.session(slug, doc(`${slug}-a`, "Write the board", "priority: critical\nbranch: feat/board\nspecs: [docs/board.md]\nfiles: [app/board.tsx, lib/board.ts]\ntags: [ui]"));
+    await api.session(slug, doc(`${slug}-b`, "Fix the chart", "priority: medium\nfiles: [components/chart.tsx]"));
+    await api.session(slug, doc(`${slug}-c`, "Ship it", "priority: low"));
+    await api.claim(`${slug}-b`);
+    await api.claim(`${slug}-c`);
+    await api.complete(`${slug}-c`);
+
+    await page.reload();
+    const todo = page.getByTestId("column-todo");
+    const doing = page.getByTestId("column-doing");
+    const done = page.getByTestId("column-done");
+    await expect(todo.getByTestId("session")).toHaveCount(1);
+    const a = todo.getByTestId("session");
+    await expect(a.getByRole("heading", { name: "Write the board" })).toBeVisible();
+    await expect(a).toContainText("priority critical");
+    await expect(a).toContainText("branch feat/board");
+    await expect(a.getByRole("list", { name: "Files it lists" }).getByRole("listitem")).toHaveText(["spec docs/board.md", "file app/board.tsx", "file lib/board.ts"]);
+    await expect(doing.getByTestId("session")).toContainText("Claimed by Ada Admin (ada@example.test)");
+    await expect(doing.getByTestId("session")).toContainText("file components/chart.tsx");
+    await expect(done.getByTestId("session")).toContainText("Ship it");
+    await expect(done.getByTestId("session")).toContainText(/done (just now|\d+ min ago)/);
+    await snap(page, testInfo, "session-board");
+  });
+});

@@ -1,0 +1,111 @@
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../client";
+import { projects, proposals, type ProposalStatus } from "../schema";
+import type { ProposalRow } from "./proposals";
+
+// The dashboard's review queue: pending proposals in a chosen order, keyset-paginated so a page stays
+// as fast with thousands pending as with ten, and deciding items does not shift the next page.
+
+export type QueueSort = "confidence" | "newest" | "oldest";
+/** The sort key of a page's last row: [confidence, created_at ms, id]. */
+export type QueueKey = [number, number, string];
+
+export type QueueFilter = {
+  userId: string;
+  /** Projects the user may read; their proposals are visible alongside the user's personal ones. */
+  projectIds: string[];
+  /** One project's proposals, or "personal" for the user's own; undefined: everything visible. */
+  only?: { projectId: string } | "personal";
+};
+
+const columns = {
+  id: proposals.id,
+  userId: proposals.userId,
+  kind: proposals.kind,
+  content: proposals.content,
+  source: proposals.source,
+  confidence: proposals.confidence,
+  status: proposals.status,
+  mergedCount: proposals.mergedCount,
+  method: proposals.method,
+  externalId: proposals.externalId,
+  extra: proposals.extra,
+  learningId: proposals.learningId,
+  project: projects.slug,
+  projectId: proposals.projectId,
+  decidedAt: proposals.decidedAt,
+  createdAt: proposals.createdAt,
+  updatedAt: proposals.updatedAt,
+};
+
+function personal(userId: string): SQL {
+  return and(isNull(proposals.projectId), eq(proposals.userId, userId))!;
+}
+
+/** Personal proposals belong to their proposer alone; project proposals to the project's members. */
+export function proposalsVisibleTo(params: { userId: string; projectIds: string[] }): SQL {
+  return params.projectIds.length ? or(personal(params.userId), inArray(proposals.projectId, params.projectIds))! : personal(params.userId);
+}
+
+function scope(filter: QueueFilter): SQL {
+  if (filter.only === "personal") return personal(filter.userId);
+  if (filter.only) {
+    // Only when the caller may read it: a project id outside projectIds matches nothing.
+    return filter.projectIds.includes(filter.only.projectId) ? eq(proposals.projectId, filter.only.projectId) : eq(proposals.id, "");
+  }
+  return proposalsVisibleTo(filter);
+}
+
+function afterKey(sort: QueueSort, [confidence, createdMs, id]: QueueKey): SQL {
+  const at = new Date(createdMs);
+  if (sort === "oldest") return or(gt(proposals.createdAt, at), and(eq(proposals.createdAt, at), gt(proposals.id, id)))!;
+  const older = or(lt(proposals.createdAt, at), and(eq(proposals.createdAt, at), lt(proposals.id, id)))!;
+  if (sort === "newest") return older;
+  return or(lt(proposals.confidence, confidence), and(eq(proposals.confidence, confidence), older))!;
+}
+
+const orders = {
+  confidence: [desc(proposals.confidence), desc(proposals.createdAt), desc(proposals.id)],
+  newest: [desc(proposals.createdAt), desc(proposals.id)],
+  oldest: [asc(proposals.createdAt), asc(proposals.id)],
+} satisfies Record<QueueSort, SQL[]>;
+
+export async function listQueue(
+  db: DbOrTx,
+  params: QueueFilter & { sort: QueueSort; limit: number; after?: QueueKey },
+): Promise<ProposalRow[]> {
+  const conditions = [scope(params), eq(proposals.status, "pending")];
+  if (params.after) conditions.push(afterKey(params.sort, params.after));
+  return db
+    .select(columns)
+    .from(proposals)
+    .leftJoin(projects, eq(projects.id, proposals.projectId))
+    .where(and(...conditions))
+    .orderBy(...orders[params.sort])
+    .limit(params.limit);
+}
+
+export async function countQueue(db: DbOrTx, params: QueueFilter): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(proposals)
+    .where(and(scope(params), eq(proposals.status, "pending")));
+  return row?.n ?? 0;
+}
+
+/**
+ * Puts a decided proposal back in the queue (an undo), with its original text when one is given. Only
+ * while it still has the status the caller saw, so an undo cannot reopen someone else's later decision.
+ */
+export async function reopenProposal(
+  db: DbOrTx,
+  params: { userId: string; projectIds: string[]; id: string; from: Exclude<ProposalStatus, "pending">; content?: string },
+): Promise<boolean> {
+  const now = new Date();
+  const reopened = await db
+    .update(proposals)
+    .set({ status: "pending", learningId: null, decidedAt: null, updatedAt: now, ...(params.content ? { content: params.content } : {}) })
+    .where(and(eq(proposals.id, params.id), eq(proposals.status, params.from), proposalsVisibleTo(params)))
+    .returning({ id: proposals.id });
+  return reopened.length > 0;
+}

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { decodeCursor, encodeCursor } from "../api/cursor";
+import type { Principal } from "../auth/principal";
+import type { Db } from "../db/client";
+import { countQueue, listQueue, type QueueFilter, type QueueKey } from "../db/queries/proposal-queue";
+import type { ProposalRow } from "../db/queries/proposals";
+import { listProjects, requireProject } from "../projects/projects";
+
+export const queueSorts = ["confidence", "newest", "oldest"] as const;
+
+/** The review page's query string. Unknown values fall back to the defaults rather than failing the page. */
+export const reviewQueueQuerySchema = z.object({
+  sort: z.enum(queueSorts).catch("confidence"),
+  /** A project slug, "personal", or empty for everything. */
+  project: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/)
+    .max(64)
+    .optional()
+    .catch(undefined),
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).catch(50).default(50),
+});
+export type ReviewQueueQuery = z.input<typeof reviewQueueQuerySchema>;
+
+export type QueueItem = ProposalRow & { canDecide: boolean };
+
+export type ReviewQueue = {
+  items: QueueItem[];
+  /** Pending proposals matching the filter, on every page. */
+  total: number;
+  nextCursor: string | null;
+  sort: (typeof queueSorts)[number];
+  project: string | undefined;
+};
+
+/**
+ * Pending proposals the user may see, in the order asked for, a page at a time. Each says whether the
+ * user may decide it: a viewer of a project sees its proposals but may not accept or reject them.
+ */
+export async function reviewQueue(db: Db, principal: Principal, query: ReviewQueueQuery): Promise<ReviewQueue> {
+  const q = reviewQueueQuerySchema.parse(query);
+  const memberships = await listProjects(db, principal);
+  const readIds = memberships.map((p) => p.id);
+  const writeIds = new Set(memberships.filter((p) => p.role !== "viewer").map((p) => p.id));
+  let only: QueueFilter["only"];
+  if (q.project === "personal") only = "personal";
+  else if (q.project) only = { projectId: (await requireProject(db, principal, q.project)).id };
+
+  const filter: QueueFilter = { userId: principal.userId, projectIds: readIds, only };
+  const after = decodeCursor(q.cursor, ["number", "number", "string"]) as QueueKey | undefined;
+  const [rows, total] = await Promise.all([listQueue(db, { ...filter, sort: q.sort, limit: q.limit + 1, after }), countQueue(db, filter)]);
+  const items = rows.slice(0, q.limit).map((row) => ({ ...row, canDecide: row.projectId === null || writeIds.has(row.projectId) }));
+  const last = items.at(-1);
+  return {
+    items,
+    total,
+    nextCursor: rows.length > q.limit && last ? encodeCursor([last.confidence, last.createdAt.getTime(), last.id]) : null,
+    sort: q.sort,
+    project: q.project,
+  };
+}
