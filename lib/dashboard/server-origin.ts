@@ -1,16 +1,9 @@
 import "server-only";
 import { headers } from "next/headers";
+import { originFromHeaders } from "../api/origin-from-headers";
 import { getConfig } from "../config";
 
-/**
- * This server's address as agents and browsers reach it: BATON_BASE_URL when set (behind a proxy that
- * rewrites the host), else the host the request came to, as the API's context route does.
- */
+/** This server's address for a page being rendered (see originFromHeaders). */
 export async function serverOrigin(): Promise<string> {
-  const configured = getConfig().baseUrl;
-  if (configured) return configured;
-  const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
-  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? "http";
-  return `${proto}://${host}`;
+  return originFromHeaders(await headers(), getConfig().baseUrl);
 }

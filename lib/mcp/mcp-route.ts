@@ -1,6 +1,7 @@
 import "server-only";
 import { readRequestBody } from "@modelcontextprotocol/server";
 import { ApiError, handleApiError } from "../api/errors";
+import { originFromHeaders } from "../api/origin-from-headers";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { authenticateBearer } from "../auth/authenticate-bearer";
@@ -45,7 +46,7 @@ export async function mcpRoute(request: Request): Promise<Response> {
     const db = getDb();
     const principal = await authenticateBearer(db, request);
     const limited = await withBodyLimit(request, config.maxBodyBytes);
-    const handler = createMcpServerHandler({ db, principal, dashboardUrl: config.baseUrl ?? new URL(request.url).origin });
+    const handler = createMcpServerHandler({ db, principal, dashboardUrl: originFromHeaders(request.headers, config.baseUrl) });
     return await handler(limited);
   } catch (error) {
     const response = handleApiError(error);

@@ -22,3 +22,14 @@ describe("isOwnOrigin", () => {
     expect(isOwnOrigin(request("127.0.0.1:3000", "baton.example.com"), "https://baton.example.com", undefined)).toBe(true);
   });
 });
+
+describe("originFromHeaders", async () => {
+  const { originFromHeaders } = await import("@/lib/api/origin-from-headers");
+  it.each([
+    { headers: { host: "127.0.0.1:3000" }, base: undefined, origin: "http://127.0.0.1:3000" },
+    { headers: { host: "10.0.0.5:3000", "x-forwarded-host": "baton.example.com", "x-forwarded-proto": "https" }, base: undefined, origin: "https://baton.example.com" },
+    { headers: { host: "10.0.0.5:3000" }, base: "https://baton.example.com", origin: "https://baton.example.com" },
+  ])("$headers → $origin", ({ headers, base, origin }) => {
+    expect(originFromHeaders(new Headers(headers), base)).toBe(origin);
+  });
+});

@@ -1,3 +1,4 @@
+import { originFromHeaders } from "@/lib/api/origin-from-headers";
 import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
 import { getConfig } from "@/lib/config";
@@ -10,7 +11,7 @@ import { serveContext } from "@/lib/context/serve-context";
  */
 export const GET = guard("read", async ({ request, db, principal }) => {
   const q = parseQuery(request, contextQuerySchema);
-  const served = await serveContext(db, principal, q, { dashboardUrl: getConfig().baseUrl ?? new URL(request.url).origin });
+  const served = await serveContext(db, principal, q, { dashboardUrl: originFromHeaders(request.headers, getConfig().baseUrl) });
   const headers = {
     etag: served.etag,
     "cache-control": "private, no-cache",
