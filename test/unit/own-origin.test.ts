@@ -30,6 +30,6 @@ describe("originFromHeaders", async () => {
     { headers: { host: "10.0.0.5:3000", "x-forwarded-host": "baton.example.com", "x-forwarded-proto": "https" }, base: undefined, origin: "https://baton.example.com" },
     { headers: { host: "10.0.0.5:3000" }, base: "https://baton.example.com", origin: "https://baton.example.com" },
   ])("$headers → $origin", ({ headers, base, origin }) => {
-    expect(originFromHeaders(new Headers(headers), base)).toBe(origin);
+    expect(originFromHeaders(new Headers(headers as Record<string, string>), base)).toBe(origin);
   });
 });
