@@ -2,13 +2,14 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { activeTaskIdFor, countQueuedSessions, latestHandoffFor, matchersForUser, pendingProposalsFor, taskMemoryFor } from "../db/queries/context";
 import { nearestLearnings, vectorTableWidth } from "../db/queries/embeddings";
-import { contextLearnings, countContextLearnings } from "../db/queries/learnings";
+import { contextLearnings, countAllLearnings, countContextLearnings, documentFrequencies } from "../db/queries/learnings";
 import { findProjectForUser, type MemberProject } from "../db/queries/projects";
 import { findSeed } from "../db/queries/seeds";
 import { requireProject } from "../projects/projects";
 import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
-import { hintQuery } from "./hint-query";
+import { ftsQuery } from "../learnings/fts-query";
+import { hintTerms, selectTerms } from "./hint-query";
 import { directoryName, matchProject } from "./match-project";
 import { fuseRankings } from "./fuse-rankings";
 import { rankLearnings, type LearningCandidate } from "./rank-learnings";
@@ -87,12 +88,14 @@ export async function gatherContext(
 
   // The task memory's first line (its title) says what the session is about as well as any hint.
   const taskTitle = memory?.markdown.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "");
-  const match = hintQuery({ q: q.q, task: [q.task, taskTitle].filter(Boolean).join(" "), branch: q.branch, cwd: q.cwd });
+  const terms = hintTerms({ q: q.q, task: [q.task, taskTitle].filter(Boolean).join(" "), branch: q.branch, cwd: q.cwd });
+  const [frequencies, storeSize] = terms.length ? await Promise.all([documentFrequencies(db, { terms }), countAllLearnings(db)]) : [new Map<string, number>(), 0];
+  const match = ftsQuery(selectTerms(terms, frequencies, storeSize).join(" "));
   const hintText = [q.q, q.task, taskTitle, q.branch].filter(Boolean).join(" · ");
   const limit = candidateLimit(q.budget);
   const [bm25, nearest, learningsTotal] = await Promise.all([
     match ? contextLearnings(db, { userId, projectId, match, limit }) : [],
-    match && env.embedQuery ? nearestTo(db, env.embedQuery, hintText, { userId, projectId }) : [],
+    terms.length && env.embedQuery ? nearestTo(db, env.embedQuery, hintText, { userId, projectId }) : [],
     countContextLearnings(db, { userId, projectId }),
   ]);
   // Recent learnings only fill what the matches leave.

@@ -9,6 +9,36 @@ const NOISE = new Set("main master develop dev trunk head feat feature wip chore
 
 export type Hints = { q?: string; task?: string; branch?: string; cwd?: string; project?: string };
 
+/** The words of a session start's hints worth searching for, in order, without repeats. */
+export function hintTerms(hints: Hints): string[] {
+  const expression = hintQuery(hints);
+  return expression ? expression.split(" OR ").map((t) => t.slice(1, -1)) : [];
+}
+
+/**
+ * Which hint words to search for, given how many learnings each occurs in. A word in a large share of
+ * the store says little (BM25 weighs it near zero) yet costs the most (BM25 is computed for every
+ * matching row): words above MAX_SHARE of the store are left out, and of the rest the rarest are kept
+ * while their matches add up to at most MAX_MATCHES, which bounds the work on a large store.
+ */
+export const MAX_SHARE = 0.05;
+export const MIN_DF_CUTOFF = 50;
+export const MAX_MATCHES = 20_000;
+
+export function selectTerms(terms: string[], documentFrequency: Map<string, number>, total: number): string[] {
+  const cutoff = Math.max(MIN_DF_CUTOFF, total * MAX_SHARE);
+  const usable = terms.filter((t) => (documentFrequency.get(t) ?? 0) > 0 && documentFrequency.get(t)! <= cutoff);
+  usable.sort((a, b) => documentFrequency.get(a)! - documentFrequency.get(b)!);
+  const kept: string[] = [];
+  let matches = 0;
+  for (const t of usable) {
+    if (matches + documentFrequency.get(t)! > MAX_MATCHES && kept.length) break;
+    kept.push(t);
+    matches += documentFrequency.get(t)!;
+  }
+  return terms.filter((t) => kept.includes(t));
+}
+
 /** The hints of a session start as one FTS5 expression, or null when nothing usable is left. */
 export function hintQuery(hints: Hints): string | null {
   const parts = [hints.q, hints.task, hints.branch, hints.cwd?.split(/[\\/]/).filter(Boolean).slice(-2).join(" "), hints.project];

@@ -195,3 +195,25 @@ describe("fuseRankings (reciprocal rank fusion)", () => {
     expect(fused.get("b")).toBeCloseTo(1 / 62 + 1 / 61, 10);
   });
 });
+
+describe("selectTerms (pruning hint words by document frequency)", async () => {
+  const { selectTerms, hintTerms } = await import("@/lib/context/hint-query");
+  it("keeps informative words in their order, drops absent and overly common ones", () => {
+    const df = new Map([["webhook", 40], ["retry", 900], ["tests", 30_000], ["race", 0]]);
+    expect(selectTerms(["webhook", "retry", "tests", "race"], df, 100_000)).toEqual(["webhook", "retry"]);
+  });
+  it("never prunes on a small store (the cutoff is at least 50 learnings)", () => {
+    const df = new Map([["tests", 45], ["deploy", 12]]);
+    expect(selectTerms(["tests", "deploy"], df, 172)).toEqual(["tests", "deploy"]);
+  });
+  it("bounds the total matches, keeping the rarest words first", () => {
+    const df = new Map([["a1", 4000], ["b2", 4500], ["c3", 4800], ["d4", 4900], ["e5", 4950]]);
+    const kept = selectTerms(["a1", "b2", "c3", "d4", "e5"], df, 100_000);
+    expect(kept).toEqual(["a1", "b2", "c3", "d4"]);
+  });
+  it("reads words from all hints, without noise words and repeats", () => {
+    expect(hintTerms({ q: "Fix webhook retry · webhook tests", branch: "feat/retry-queue", cwd: "/home/ana/src/ledger" })).toEqual([
+      "fix", "webhook", "retry", "tests", "queue", "ledger",
+    ]);
+  });
+});

@@ -54,6 +54,8 @@ export const learnings = sqliteTable(
   (t) => [
     index("learnings_user_idx").on(t.userId, t.createdAt),
     index("learnings_needs_embedding_idx").on(t.needsEmbedding).where(sql`${t.needsEmbedding} = 1`),
+    // A user's personal learnings, counted and listed at every context request.
+    index("learnings_personal_idx").on(t.userId, t.createdAt).where(sql`${t.projectId} IS NULL`),
     index("learnings_project_idx").on(t.projectId, t.createdAt),
     uniqueIndex("learnings_external_idx").on(t.userId, t.externalId),
   ],

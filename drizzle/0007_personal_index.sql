@@ -1,0 +1,1 @@
+CREATE INDEX `learnings_personal_idx` ON `learnings` (`user_id`,`created_at`) WHERE "learnings"."project_id" IS NULL;
