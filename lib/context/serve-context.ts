@@ -45,7 +45,10 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
       const next = render(db, principal, q, env, new Date(now));
       next.then(
         () => cache.set(key, { version, bucket, served: next, refreshing: false }),
-        () => (entry.refreshing = false),
+        (error: unknown) => {
+          entry.refreshing = false;
+          console.warn("baton: refreshing a cached context failed", error);
+        },
       );
     }
     served = { ...(await entry.served), cached: true };
