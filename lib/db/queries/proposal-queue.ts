@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { projects, proposals, type ProposalStatus } from "../schema";
-import type { ProposalRow } from "./proposals";
+import { proposalColumns as columns, type ProposalRow } from "./proposals";
 
 // The dashboard's review queue: pending proposals in a chosen order, keyset-paginated so a page stays
 // as fast with thousands pending as with ten, and deciding items does not shift the next page.
@@ -18,25 +18,6 @@ export type QueueFilter = {
   only?: { projectId: string } | "personal";
 };
 
-const columns = {
-  id: proposals.id,
-  userId: proposals.userId,
-  kind: proposals.kind,
-  content: proposals.content,
-  source: proposals.source,
-  confidence: proposals.confidence,
-  status: proposals.status,
-  mergedCount: proposals.mergedCount,
-  method: proposals.method,
-  externalId: proposals.externalId,
-  extra: proposals.extra,
-  learningId: proposals.learningId,
-  project: projects.slug,
-  projectId: proposals.projectId,
-  decidedAt: proposals.decidedAt,
-  createdAt: proposals.createdAt,
-  updatedAt: proposals.updatedAt,
-};
 
 function personal(userId: string): SQL {
   return and(isNull(proposals.projectId), eq(proposals.userId, userId))!;

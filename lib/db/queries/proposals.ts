@@ -24,7 +24,8 @@ export type ProposalRow = {
 
 export type ProposalScope = { userId: string; projectIds: string[] };
 
-const columns = {
+/** The columns of a ProposalRow, for every query that returns one. */
+export const proposalColumns = {
   id: proposals.id,
   userId: proposals.userId,
   kind: proposals.kind,
@@ -63,7 +64,7 @@ export async function listProposalRows(
     conditions.push(or(lt(proposals.createdAt, at), and(eq(proposals.createdAt, at), lt(proposals.id, params.before[1]))));
   }
   return db
-    .select(columns)
+    .select(proposalColumns)
     .from(proposals)
     .leftJoin(projects, eq(projects.id, proposals.projectId))
     .where(and(...conditions))
@@ -73,7 +74,7 @@ export async function listProposalRows(
 
 export async function findProposal(db: DbOrTx, params: ProposalScope & { id: string }): Promise<ProposalRow | undefined> {
   const [row] = await db
-    .select(columns)
+    .select(proposalColumns)
     .from(proposals)
     .leftJoin(projects, eq(projects.id, proposals.projectId))
     .where(and(eq(proposals.id, params.id), visibleTo(params)));
@@ -89,7 +90,7 @@ function inScope(params: { userId: string; projectId: string | null }): SQL {
 export async function listPendingInScope(db: DbOrTx, params: { userId: string; projectId: string | null; limit: number }): Promise<ProposalRow[]> {
   const scope = inScope(params);
   return db
-    .select(columns)
+    .select(proposalColumns)
     .from(proposals)
     .leftJoin(projects, eq(projects.id, proposals.projectId))
     .where(and(scope, eq(proposals.status, "pending")))
@@ -157,7 +158,7 @@ export async function decideProposal(
 
 export async function listPersonalProposals(db: DbOrTx, params: { userId: string }): Promise<ProposalRow[]> {
   return db
-    .select(columns)
+    .select(proposalColumns)
     .from(proposals)
     .leftJoin(projects, eq(projects.id, proposals.projectId))
     .where(and(eq(proposals.userId, params.userId), isNull(proposals.projectId)))
