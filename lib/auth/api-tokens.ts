@@ -47,12 +47,47 @@ export function listApiTokens(db: Db, params: { userId: string }): Promise<Token
 
 export async function revokeApiToken(db: Db, params: { userId: string; tokenId: string }): Promise<void> {
   if (!(await deleteToken(db, params))) throw new ApiError("not_found", "No such token.");
+  recentTokens.forget(params.tokenId);
 }
 
 /** The token a Bearer secret names, or undefined; last-used time is kept to the minute. */
+/**
+ * Tokens seen in the last few seconds, so a busy agent's requests do not each look theirs up. A token
+ * revoked here is forgotten at once; one revoked through another instance on the same database stops
+ * working within TOKEN_CACHE_MS. Unknown tokens are never cached.
+ */
+const TOKEN_CACHE_MS = 5000;
+
+class RecentTokens {
+  private readonly entries = new Map<string, { token: TokenPrincipal; until: number }>();
+
+  get(hash: string, now: number): TokenPrincipal | undefined {
+    const entry = this.entries.get(hash);
+    if (entry && entry.until > now) return entry.token;
+    if (entry) this.entries.delete(hash);
+    return undefined;
+  }
+
+  set(hash: string, token: TokenPrincipal, now: number): void {
+    this.entries.set(hash, { token, until: now + TOKEN_CACHE_MS });
+    if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  forget(tokenId: string): void {
+    for (const [hash, entry] of this.entries) if (entry.token.id === tokenId) this.entries.delete(hash);
+  }
+}
+
+const holder = globalThis as unknown as { __batonRecentTokens?: RecentTokens };
+const recentTokens = (holder.__batonRecentTokens ??= new RecentTokens());
+
 export async function authenticateToken(db: Db, secret: string): Promise<TokenPrincipal | undefined> {
   if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return undefined;
-  const token = await findTokenByHash(db, { tokenHash: await hashToken(secret) });
+  const tokenHash = await hashToken(secret);
+  const cached = recentTokens.get(tokenHash, Date.now());
+  if (cached) return cached;
+  const token = await findTokenByHash(db, { tokenHash });
+  if (token) recentTokens.set(tokenHash, token, Date.now());
   // Checked here first: even an UPDATE that changes nothing takes SQLite's write lock, and this runs on
   // every API request.
   const now = new Date();
