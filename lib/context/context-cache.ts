@@ -1,7 +1,7 @@
 /**
  * A small LRU of rendered context responses. Safe because a context is a pure function of the stored
  * state and the query: entries carry the state's version (bumped by database triggers on every change
- * a context depends on, so all instances on one database agree) and a 30-second time bucket (so
+ * a context depends on, so all instances on one database agree) and a one-minute time bucket (so
  * "2 h ago" style times are refreshed at least that often).
  */
 export class ContextCache<V> {
@@ -34,4 +34,5 @@ export class ContextCache<V> {
   }
 }
 
-export const TIME_BUCKET_MS = 30_000;
+/** The finest unit of the context's relative times is the minute ("25 min ago"): refreshing once a minute is enough. */
+export const TIME_BUCKET_MS = 60_000;
