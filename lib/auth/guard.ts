@@ -5,7 +5,7 @@ import { getDb, type Db } from "../db/client";
 import { authenticateBearer } from "./authenticate-bearer";
 import { isOwnOrigin } from "./own-origin";
 import { getAuth } from "./auth";
-import type { Principal } from "./principal";
+import { sessionPrincipal, type Principal } from "./principal";
 
 export type GuardContext<P> = { request: Request; params: P; principal: Principal; db: Db; maxBodyBytes: number };
 type RouteContext<P> = { params: Promise<P> };
@@ -57,5 +57,5 @@ async function authenticate(db: Db, request: Request): Promise<Principal> {
       throw new ApiError("forbidden", "Cross-site request refused: send an API token, or use the dashboard.");
     }
   }
-  return { userId: session.user.id, scope: "write", via: "session", tokenId: null, projectIds: null };
+  return sessionPrincipal(session.user.id);
 }

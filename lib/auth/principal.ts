@@ -10,3 +10,8 @@ export type Principal = {
   /** Project ids a token is limited to; null: every project of the user. */
   projectIds: string[] | null;
 };
+
+/** A signed-in dashboard user: writes, every project of theirs. */
+export function sessionPrincipal(userId: string): Principal {
+  return { userId, scope: "write", via: "session", tokenId: null, projectIds: null };
+}

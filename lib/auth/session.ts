@@ -7,7 +7,7 @@ import { getDb, type Db } from "../db/client";
 import { countUsers, type PublicUser } from "../db/queries/users";
 import { getAuth } from "./auth";
 import { PATH_HEADER } from "./path-header";
-import type { Principal } from "./principal";
+import { sessionPrincipal, type Principal } from "./principal";
 
 /** The signed-in user of this request, or null. Cached for the request. */
 export const getSessionUser = cache(async (): Promise<PublicUser | null> => {
@@ -26,7 +26,7 @@ export async function requireUser(): Promise<{ user: PublicUser; principal: Prin
     const path = (await headers()).get(PATH_HEADER);
     redirect(path && path.startsWith("/") && !path.startsWith("//") && path !== "/" ? `/sign-in?next=${encodeURIComponent(path)}` : "/sign-in");
   }
-  return { user, db, principal: { userId: user.id, scope: "write", via: "session", tokenId: null, projectIds: null } };
+  return { user, db, principal: sessionPrincipal(user.id) };
 }
 
 /** True while nobody has set Baton up: the setup page is offered only then. */

@@ -8,7 +8,7 @@ import { findSeed } from "../db/queries/seeds";
 import { requireProject } from "../projects/projects";
 import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
-import { ftsQuery } from "../learnings/fts-query";
+import { ftsExpression } from "../learnings/fts-query";
 import { hintTerms, selectTerms } from "./hint-query";
 import { directoryName, matchProject } from "./match-project";
 import { fuseRankings } from "./fuse-rankings";
@@ -90,7 +90,7 @@ export async function gatherContext(
   const taskTitle = memory?.markdown.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "");
   const terms = hintTerms({ q: q.q, task: [q.task, taskTitle].filter(Boolean).join(" "), branch: q.branch, cwd: q.cwd });
   const [frequencies, storeSize] = terms.length ? await Promise.all([documentFrequencies(db, { terms }), countAllLearnings(db)]) : [new Map<string, number>(), 0];
-  const match = ftsQuery(selectTerms(terms, frequencies, storeSize).join(" "));
+  const match = ftsExpression(selectTerms(terms, frequencies, storeSize));
   const hintText = [q.q, q.task, taskTitle, q.branch].filter(Boolean).join(" · ");
   const limit = candidateLimit(q.budget);
   const [bm25, nearest, learningsTotal] = await Promise.all([

@@ -1,4 +1,4 @@
-import { ftsQuery } from "../learnings/fts-query";
+import { searchWords } from "../learnings/fts-query";
 
 /**
  * Words every branch name and path has, which say nothing about what a session is about. Kept short
@@ -11,8 +11,13 @@ export type Hints = { q?: string; task?: string; branch?: string; cwd?: string; 
 
 /** The words of a session start's hints worth searching for, in order, without repeats. */
 export function hintTerms(hints: Hints): string[] {
-  const expression = hintQuery(hints);
-  return expression ? expression.split(" OR ").map((t) => t.slice(1, -1)) : [];
+  const parts = [hints.q, hints.task, hints.branch, hints.cwd?.split(/[\\/]/).filter(Boolean).slice(-2).join(" "), hints.project];
+  const words = parts
+    .filter((p): p is string => Boolean(p))
+    .join(" ")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w && !NOISE.has(w.toLowerCase()) && !/^\d+$/.test(w));
+  return searchWords(words.join(" "));
 }
 
 /**
@@ -37,15 +42,4 @@ export function selectTerms(terms: string[], documentFrequency: Map<string, numb
     matches += documentFrequency.get(t)!;
   }
   return terms.filter((t) => kept.includes(t));
-}
-
-/** The hints of a session start as one FTS5 expression, or null when nothing usable is left. */
-export function hintQuery(hints: Hints): string | null {
-  const parts = [hints.q, hints.task, hints.branch, hints.cwd?.split(/[\\/]/).filter(Boolean).slice(-2).join(" "), hints.project];
-  const words = parts
-    .filter((p): p is string => Boolean(p))
-    .join(" ")
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w && !NOISE.has(w.toLowerCase()) && !/^\d+$/.test(w));
-  return ftsQuery(words.join(" "));
 }

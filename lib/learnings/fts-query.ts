@@ -4,6 +4,11 @@
  * learnings that share the most rare words first. Returns null when no word is left to search for.
  */
 export function ftsQuery(text: string, maxTerms = 32): string | null {
+  return ftsExpression(searchWords(text, maxTerms));
+}
+
+/** The words of a text worth searching for: lowercased, in order, without repeats or stop words. */
+export function searchWords(text: string, maxTerms = 32): string[] {
   const words = new Set<string>();
   for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
     const word = match[0];
@@ -11,8 +16,12 @@ export function ftsQuery(text: string, maxTerms = 32): string | null {
     words.add(word);
     if (words.size >= maxTerms) break;
   }
-  if (!words.size) return null;
-  return [...words].map((w) => `"${w}"`).join(" OR ");
+  return [...words];
+}
+
+/** Words (as searchWords gives them) as an FTS5 expression, or null for none. */
+export function ftsExpression(words: string[]): string | null {
+  return words.length ? words.map((w) => `"${w}"`).join(" OR ") : null;
 }
 
 // Words too common to say anything about relevance; leaving them out keeps BM25 scores meaningful.

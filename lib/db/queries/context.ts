@@ -1,5 +1,7 @@
-import { and, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
+import { contextScope } from "./learnings";
+import { proposalsVisibleTo } from "./proposals";
 import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs, taskMemories } from "../schema";
 
 // Reads for GET /api/context: one function per section's data, each scoped to the user or the project.
@@ -45,8 +47,7 @@ export async function countQueuedSessions(db: DbOrTx, params: { projectId: strin
 
 /** Pending proposals a context lists: the user's personal ones and the project's. */
 export async function pendingProposalsFor(db: DbOrTx, params: { userId: string; projectId: string | null; limit: number }) {
-  const personal = and(isNull(proposals.projectId), eq(proposals.userId, params.userId));
-  const scope = and(eq(proposals.status, "pending"), params.projectId ? or(personal, eq(proposals.projectId, params.projectId)) : personal);
+  const scope = and(eq(proposals.status, "pending"), proposalsVisibleTo({ userId: params.userId, projectIds: params.projectId ? [params.projectId] : [] }));
   const [items, [total]] = await Promise.all([
     db
       .select({ id: proposals.id, kind: proposals.kind, content: proposals.content, confidence: proposals.confidence })
@@ -107,9 +108,7 @@ export async function recordServedBatch(
       await tx.insert(contextLog).values(rows);
     }
     for (const g of groups.values()) {
-      const scope = g.projectId
-        ? or(and(isNull(learnings.projectId), eq(learnings.userId, g.userId)), eq(learnings.projectId, g.projectId))
-        : and(isNull(learnings.projectId), eq(learnings.userId, g.userId));
+      const scope = contextScope(g);
       const ids = [...g.ids];
       // Chunked: SQLite caps the number of bound parameters in one statement.
       for (let i = 0; i < ids.length; i += 500) {

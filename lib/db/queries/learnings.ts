@@ -212,14 +212,14 @@ export function findLearningCandidates(
   db: DbOrTx,
   params: { userId: string; projectId: string | null; match: string; limit: number },
 ): Promise<LearningRow[]> {
-  const scope = params.projectId ? eq(learnings.projectId, params.projectId) : and(isNull(learnings.projectId), eq(learnings.userId, params.userId));
+  // One scope only (a project's, or the personal one): a proposal's twin lives where it would.
+  const scope = params.projectId ? eq(learnings.projectId, params.projectId) : visibleTo({ userId: params.userId, projectIds: [] });
   return ftsSelect(db, params.match, scope, params.limit);
 }
 
 /** The learnings a context may draw on: the user's personal ones and one project's (never another's). */
-function contextScope(params: { userId: string; projectId: string | null }): SQL {
-  const personal = and(isNull(learnings.projectId), eq(learnings.userId, params.userId))!;
-  return params.projectId ? or(personal, eq(learnings.projectId, params.projectId))! : personal;
+export function contextScope(params: { userId: string; projectId: string | null }): SQL {
+  return visibleTo({ userId: params.userId, projectIds: params.projectId ? [params.projectId] : [] });
 }
 
 /**

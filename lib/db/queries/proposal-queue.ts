@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, lt, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { projects, proposals, type ProposalStatus } from "../schema";
-import { proposalColumns as columns, type ProposalRow } from "./proposals";
+import { proposalColumns as columns, proposalsVisibleTo, type ProposalRow } from "./proposals";
 
 // The dashboard's review queue: pending proposals in a chosen order, keyset-paginated so a page stays
 // as fast with thousands pending as with ten, and deciding items does not shift the next page.
@@ -20,12 +20,7 @@ export type QueueFilter = {
 
 
 function personal(userId: string): SQL {
-  return and(isNull(proposals.projectId), eq(proposals.userId, userId))!;
-}
-
-/** Personal proposals belong to their proposer alone; project proposals to the project's members. */
-export function proposalsVisibleTo(params: { userId: string; projectIds: string[] }): SQL {
-  return params.projectIds.length ? or(personal(params.userId), inArray(proposals.projectId, params.projectIds))! : personal(params.userId);
+  return proposalsVisibleTo({ userId, projectIds: [] });
 }
 
 function scope(filter: QueueFilter): SQL {

@@ -46,7 +46,7 @@ export const proposalColumns = {
 };
 
 /** Personal proposals belong to their proposer alone; project proposals to the project's members. */
-function visibleTo(scope: ProposalScope): SQL {
+export function proposalsVisibleTo(scope: ProposalScope): SQL {
   const personal = and(isNull(proposals.projectId), eq(proposals.userId, scope.userId))!;
   return scope.projectIds.length ? or(personal, inArray(proposals.projectId, scope.projectIds))! : personal;
 }
@@ -56,7 +56,7 @@ export async function listProposalRows(
   params: ProposalScope & { status?: ProposalStatus; projectId?: string; limit: number; before?: [number, string] },
 ): Promise<ProposalRow[]> {
   const conditions: (SQL | undefined)[] = [
-    params.projectId ? eq(proposals.projectId, params.projectId) : visibleTo(params),
+    params.projectId ? eq(proposals.projectId, params.projectId) : proposalsVisibleTo(params),
     params.status ? eq(proposals.status, params.status) : undefined,
   ];
   if (params.before) {
@@ -77,14 +77,14 @@ export async function findProposal(db: DbOrTx, params: ProposalScope & { id: str
     .select(proposalColumns)
     .from(proposals)
     .leftJoin(projects, eq(projects.id, proposals.projectId))
-    .where(and(eq(proposals.id, params.id), visibleTo(params)));
+    .where(and(eq(proposals.id, params.id), proposalsVisibleTo(params)));
   return row;
 }
 
 /** Pending proposals of one scope, newest first: the candidates a new proposal may merge into. */
 /** One project's proposals, or a user's personal ones. */
 function inScope(params: { userId: string; projectId: string | null }): SQL {
-  return params.projectId ? eq(proposals.projectId, params.projectId) : and(isNull(proposals.projectId), eq(proposals.userId, params.userId))!;
+  return params.projectId ? eq(proposals.projectId, params.projectId) : proposalsVisibleTo({ userId: params.userId, projectIds: [] });
 }
 
 export async function listPendingInScope(db: DbOrTx, params: { userId: string; projectId: string | null; limit: number }): Promise<ProposalRow[]> {
@@ -151,7 +151,7 @@ export async function decideProposal(
   const updated = await db
     .update(proposals)
     .set({ status: params.status, learningId: params.learningId, decidedAt: now, updatedAt: now, ...(params.content ? { content: params.content } : {}) })
-    .where(and(eq(proposals.id, params.id), eq(proposals.status, "pending"), visibleTo(params)))
+    .where(and(eq(proposals.id, params.id), eq(proposals.status, "pending"), proposalsVisibleTo(params)))
     .returning({ id: proposals.id });
   return updated.length > 0;
 }
