@@ -1,0 +1,85 @@
+/**
+ * The product's rules, each written once: the values a learning, project, task or session can take,
+ * the patterns ids must match, the limits on what is stored, and page sizes. No imports, so the db
+ * schema, the zod schemas, the components, MCP and the CLI bundle all take them from here.
+ */
+
+/** What a learning is about (SPEC §2), in the order the dashboard lists them. */
+export const LEARNING_KINDS = ["pattern", "insight", "self_knowledge"] as const;
+export type LearningKind = (typeof LEARNING_KINDS)[number];
+
+/** How people read each kind: a heading-case label for forms and filters, a short badge, what it means. */
+export const KIND_INFO: Record<LearningKind, { label: string; badge: string; meaning: string; seedCategory: SeedCategory }> = {
+  pattern: { label: "Pattern", badge: "pattern", meaning: "how things are done here", seedCategory: "patterns" },
+  insight: { label: "Insight", badge: "insight", meaning: "a fact learned", seedCategory: "insights" },
+  self_knowledge: { label: "Self-knowledge", badge: "self-knowledge", meaning: "about the agent itself", seedCategory: "selfKnowledge" },
+};
+
+/** pai-seed's seed.json keeps learned items in one list per kind under these keys. */
+export const SEED_CATEGORIES = ["patterns", "insights", "selfKnowledge"] as const;
+export type SeedCategory = (typeof SEED_CATEGORIES)[number];
+export const KIND_OF_SEED_CATEGORY = Object.fromEntries(
+  LEARNING_KINDS.map((kind) => [KIND_INFO[kind].seedCategory, kind]),
+) as Record<SeedCategory, LearningKind>;
+
+export function isLearningKind(value: unknown): value is LearningKind {
+  return typeof value === "string" && (LEARNING_KINDS as readonly string[]).includes(value);
+}
+
+export const PROPOSAL_STATUSES = ["pending", "accepted", "rejected"] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+export const PROJECT_ROLES = ["owner", "member", "viewer"] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+
+export const MATCHER_KINDS = ["cwd", "remote"] as const;
+export type MatcherKind = (typeof MATCHER_KINDS)[number];
+
+export const TOKEN_SCOPES = ["read", "write"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+export const SESSION_STATUSES = ["todo", "doing", "done"] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/** Session documents run lowest number first; a document that names no priority is `medium`. */
+export const SESSION_PRIORITIES = { critical: 0, high: 1, medium: 2, low: 3 } as const;
+export type SessionPriorityName = keyof typeof SESSION_PRIORITIES;
+export const DEFAULT_SESSION_PRIORITY = SESSION_PRIORITIES.medium;
+
+/** A project slug: also a path segment and a `.baton.json` value. */
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+export const SLUG_MAX = 64;
+export const SLUG_RULE = "Use lowercase letters, digits and dashes, starting with a letter or digit.";
+
+/** A task id is also a file name on developers' machines (`backlog/memory/<taskId>.md`): no slashes, no leading dot. */
+export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+export const TASK_ID_RULE =
+  "A task id is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit (e.g. task-368).";
+
+/** The longest learning or proposal content, in characters. */
+export const MAX_CONTENT_CHARS = 10_000;
+export const MAX_TAGS = 32;
+export const MAX_TAG_CHARS = 64;
+/** Free-text search and context hints, in characters. */
+export const MAX_QUERY_CHARS = 2_000;
+export const MAX_NAME_CHARS = 100;
+export const MAX_SOURCE_CHARS = 200;
+
+/** libSQL cuts text at a NUL character, so no stored text may contain one. */
+export const NUL_RULE = "The text contains a NUL character (\\u0000), which cannot be stored.";
+export function containsNul(text: string): boolean {
+  return text.includes("\u0000");
+}
+
+/** List routes: `limit` defaults to DEFAULT_PAGE_SIZE and never exceeds MAX_PAGE_SIZE. */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+/** The review queue shows more at once: reviewers work through it by keyboard. */
+export const REVIEW_PAGE_SIZE = 50;
+export const MAX_REVIEW_PAGE_SIZE = 200;
+
+/** The context's token budget (SPEC §3) and Claude Code's limit on injected characters. */
+export const DEFAULT_CONTEXT_BUDGET = 2_000;
+export const MIN_CONTEXT_BUDGET = 200;
+export const MAX_CONTEXT_BUDGET = 32_000;
+export const DEFAULT_CONTEXT_MAX_CHARS = 9_500;
