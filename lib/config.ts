@@ -3,6 +3,14 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import path from "node:path";
 import { z } from "zod";
 
+/** How often an embedded replica pulls from its primary: the most a read on one instance can lag another's write. */
+const DEFAULT_SYNC_INTERVAL_SECONDS = 2;
+/**
+ * How long one request to a libSQL server may take before the database counts as unreachable. Well
+ * under the session-start hook's 2 s, so a stalled primary is a quick 503, not a hung agent.
+ */
+const DEFAULT_DATABASE_TIMEOUT_MS = 1_500;
+
 /**
  * The environment, read once and checked with zod. A wrong value stops the start with one line that
  * names the variable (see formatConfigError), never a stack trace.
@@ -16,6 +24,22 @@ const envSchema = z.object({
     })
     .default("file:./data/baton.db"),
   DATABASE_AUTH_TOKEN: z.string().min(1).optional(),
+  DATABASE_SYNC_URL: z
+    .string()
+    .trim()
+    .regex(/^(libsql:\/\/|https?:\/\/)/, { message: "must be the libSQL primary to replicate, libsql://… or http(s)://…" })
+    .optional(),
+  DATABASE_SYNC_INTERVAL: z.coerce
+    .number({ message: "must be a number of seconds" })
+    .min(0.1, { message: "must be at least 0.1 seconds" })
+    .max(3600, { message: "must be at most 3600 seconds" })
+    .default(DEFAULT_SYNC_INTERVAL_SECONDS),
+  DATABASE_TIMEOUT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(100, { message: "must be at least 100" })
+    .max(60_000, { message: "must be at most 60000" })
+    .default(DEFAULT_DATABASE_TIMEOUT_MS),
   BATON_SECRET: z.string().min(32, { message: "must be at least 32 characters" }).optional(),
   BATON_BASE_URL: z.url({ message: "must be an absolute URL such as https://baton.example.com" }).optional(),
   BATON_MAX_BODY_BYTES: z.coerce
@@ -32,14 +56,23 @@ const envSchema = z.object({
 export type Config = {
   databaseUrl: string;
   databaseAuthToken: string | undefined;
-  /** "embedded": a file on this machine; "remote": a libSQL server shared by several instances. */
-  database: "embedded" | "remote";
+  /**
+   * "embedded": a file on this machine; "remote": a libSQL server shared by several instances;
+   * "replica": a file on this machine kept in sync with a libSQL primary (DATABASE_SYNC_URL).
+   */
+  database: DatabaseShape;
+  /** The primary an embedded replica syncs from, and how often (seconds). */
+  sync: { url: string; intervalSeconds: number } | null;
+  /** The longest one request to a libSQL server may take. */
+  databaseTimeoutMs: number;
   secret: string;
   baseUrl: string | undefined;
   maxBodyBytes: number;
   /** An OpenAI-compatible /v1/embeddings endpoint; absent: full-text search alone. */
   embeddings: { url: string; model: string; apiKey: string | undefined } | null;
 };
+
+export type DatabaseShape = "embedded" | "remote" | "replica";
 
 export class ConfigError extends Error {
   constructor(
@@ -65,11 +98,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   if (e.EMBEDDINGS_URL && !e.EMBEDDINGS_MODEL) throw new ConfigError("EMBEDDINGS_MODEL", "is required with EMBEDDINGS_URL (the model name to ask for)");
-  const database = e.DATABASE_URL.startsWith("file:") || e.DATABASE_URL === ":memory:" ? "embedded" : "remote";
+  const local = e.DATABASE_URL.startsWith("file:") || e.DATABASE_URL === ":memory:";
+  if (e.DATABASE_SYNC_URL && (!local || e.DATABASE_URL.includes(":memory:"))) {
+    throw new ConfigError("DATABASE_SYNC_URL", "needs DATABASE_URL to be the replica's local file (file:<path>)");
+  }
+  const database: DatabaseShape = !local ? "remote" : e.DATABASE_SYNC_URL ? "replica" : "embedded";
   return {
     databaseUrl: e.DATABASE_URL,
     databaseAuthToken: e.DATABASE_AUTH_TOKEN,
     database,
+    sync: e.DATABASE_SYNC_URL ? { url: e.DATABASE_SYNC_URL, intervalSeconds: e.DATABASE_SYNC_INTERVAL } : null,
+    databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     secret: e.BATON_SECRET ?? embeddedSecret(e.DATABASE_URL, database),
     baseUrl: e.BATON_BASE_URL?.replace(/\/+$/, ""),
     maxBodyBytes: e.BATON_MAX_BODY_BYTES,
@@ -88,9 +127,10 @@ function embeddingsEndpoint(url: string): string {
  * kept beside the database file (mode 0600). Instances sharing a remote database must share a secret,
  * so there it has to be given.
  */
-function embeddedSecret(databaseUrl: string, database: "embedded" | "remote"): string {
-  if (database === "remote") {
-    throw new ConfigError("BATON_SECRET", "is required with a remote DATABASE_URL (at least 32 characters, the same on every instance)");
+function embeddedSecret(databaseUrl: string, database: DatabaseShape): string {
+  if (database !== "embedded") {
+    const what = database === "remote" ? "a remote DATABASE_URL" : "DATABASE_SYNC_URL";
+    throw new ConfigError("BATON_SECRET", `is required with ${what} (at least 32 characters, the same on every instance)`);
   }
   if (databaseUrl === ":memory:" || databaseUrl.includes(":memory:")) return randomBytes(32).toString("hex");
   const file = path.resolve(databaseUrl.replace(/^file:(\/\/)?/, "").split("?")[0]!);

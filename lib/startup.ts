@@ -1,6 +1,6 @@
 import path from "node:path";
 import { ConfigError, formatConfigError, getConfig } from "./config";
-import { getClient, getDb } from "./db/client";
+import { connectDatabase, getDb, openForMigrations } from "./db/client";
 import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
 import { migrate } from "./db/migrate";
@@ -21,7 +21,10 @@ export async function startup(): Promise<void> {
     throw error;
   }
   try {
-    const result = await migrate(getClient(), path.join(process.cwd(), "drizzle"));
+    const migrations = openForMigrations(getConfig());
+    const result = await migrate(migrations, path.join(process.cwd(), "drizzle")).finally(() => migrations.close());
+    // After migrating: an embedded replica's first sync then brings the schema with it.
+    await connectDatabase();
     console.log(`baton: ${database} database ready, migrations applied now: ${result.applied.length} of ${result.total}`);
     // The tokenizer's tables take ~0.2 s to load: pay it now, not in the first agent's session start.
     const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");

@@ -1,5 +1,9 @@
 import { z } from "zod";
+import { isDatabaseUnavailable } from "../db/database-unavailable";
 import { errorStatus, type ErrorCode } from "./error-codes";
+
+/** How long a client should wait before asking again when the database is out of reach. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /** The one error the domain and the API throw; the guard turns it into the JSON error shape. */
 export class ApiError extends Error {
@@ -37,6 +41,11 @@ export function handleApiError(error: unknown): Response {
     const first = error.issues[0];
     const where = first && first.path.length ? ` at ${first.path.join(".")}` : "";
     return errorResponse("validation_failed", `Invalid input${where}: ${first?.message ?? "see issues"}`, publicIssues(error));
+  }
+  if (isDatabaseUnavailable(error)) {
+    return errorResponse("database_unavailable", "The database cannot be reached right now; try again shortly.", undefined, {
+      "retry-after": String(DATABASE_RETRY_AFTER_SECONDS),
+    });
   }
   console.error("baton: unexpected error", error);
   return errorResponse("internal_error", "Something went wrong on the server. It has been logged.");

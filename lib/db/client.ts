@@ -3,7 +3,8 @@ import { createClient, type Client } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { getConfig } from "../config";
+import { getConfig, type Config } from "../config";
+import { openReplica } from "./replica-client";
 import * as schema from "./schema";
 
 export type Db = LibSQLDatabase<typeof schema>;
@@ -13,25 +14,76 @@ export type DbOrTx = Db | Tx;
 
 type Handle = { client: Client; db: Db };
 
+/** How long a request to a libSQL server may take unless the configuration says otherwise. */
+const DEFAULT_TIMEOUT_MS = 1_500;
+
+/**
+ * A fetch that gives up after `ms`: a libSQL server that stops answering (a stalled primary, a dropped
+ * route) becomes an error the API answers with 503, not a request that hangs past the hook's limit.
+ */
+export function fetchWithTimeout(ms: number): (request: Request) => Promise<Response> {
+  return (request) => fetch(request, { signal: AbortSignal.timeout(ms) });
+}
+
+/** The local path of a file: URL. */
+export function filePath(url: string): string {
+  return url.replace(/^file:(\/\/)?/, "").split("?")[0]!;
+}
+
 /** Opens a libSQL client for a URL; a file database gets its folder created and a busy timeout. */
-export function openDatabase(url: string, authToken?: string): Handle {
+export function openDatabase(url: string, authToken?: string, timeoutMs = DEFAULT_TIMEOUT_MS): Handle {
+  const local = url.startsWith("file:") || url === ":memory:";
   if (url.startsWith("file:") && !url.includes(":memory:")) {
-    const file = url.replace(/^file:(\/\/)?/, "").split("?")[0]!;
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    mkdirSync(path.dirname(path.resolve(filePath(url))), { recursive: true });
   }
   // timeout: the busy timeout of every pooled connection (the default, 0, fails at once when another
   // process holds the write lock).
-  const client = createClient({ url, authToken, timeout: 5000 });
+  const client = local ? createClient({ url, timeout: 5000 }) : createClient({ url, authToken, fetch: fetchWithTimeout(timeoutMs) });
   return { client, db: drizzle(client, { schema }) };
+}
+
+/** Opens what the configuration names: an embedded file, a libSQL server, or an embedded replica of one. */
+export async function openConfiguredDatabase(config: Config): Promise<Handle> {
+  if (!config.sync) return openDatabase(config.databaseUrl, config.databaseAuthToken, config.databaseTimeoutMs);
+  const file = path.resolve(filePath(config.databaseUrl));
+  mkdirSync(path.dirname(file), { recursive: true });
+  const client = await openReplica({
+    file,
+    syncUrl: config.sync.url,
+    authToken: config.databaseAuthToken,
+    intervalSeconds: config.sync.intervalSeconds,
+    timeoutMs: config.databaseTimeoutMs,
+    fetch: fetchWithTimeout(config.databaseTimeoutMs),
+  });
+  return { client, db: drizzle(client, { schema }) };
+}
+
+/**
+ * Migrations wait for each other: when several instances start at once, the first holds the write
+ * lock while it migrates and the others' BEGIN waits for it, far longer than a request may.
+ */
+const MIGRATION_TIMEOUT_MS = 120_000;
+
+/** A client of its own for migrations: the file, or the libSQL server (an embedded replica's primary). */
+export function openForMigrations(config: Config): Client {
+  const url = config.sync?.url ?? config.databaseUrl;
+  return openDatabase(url, config.databaseAuthToken, MIGRATION_TIMEOUT_MS).client;
 }
 
 // Kept on globalThis so dev-mode module reloads reuse one client instead of leaking pools.
 const holder = globalThis as unknown as { __batonDb?: Handle };
 
+/** Opens the process's database; the server's startup awaits it before the first request. */
+export async function connectDatabase(): Promise<void> {
+  holder.__batonDb ??= await openConfiguredDatabase(getConfig());
+}
+
 function handle(): Handle {
   if (!holder.__batonDb) {
     const config = getConfig();
-    holder.__batonDb = openDatabase(config.databaseUrl, config.databaseAuthToken);
+    // An embedded replica needs its first sync, which connectDatabase() awaits at startup.
+    if (config.sync) throw new Error("the embedded replica is not open yet: the server's startup opens it");
+    holder.__batonDb = openDatabase(config.databaseUrl, config.databaseAuthToken, config.databaseTimeoutMs);
   }
   return holder.__batonDb;
 }
@@ -43,4 +95,19 @@ export function getDb(): Db {
 
 export function getClient(): Client {
   return handle().client;
+}
+
+/**
+ * Whether the database answers now: a query for a file or a libSQL server, a sync from the primary
+ * for an embedded replica (its local reads always answer; its writes need the primary).
+ */
+export async function databaseReachable(): Promise<boolean> {
+  try {
+    const client = getClient();
+    if (getConfig().sync) await client.sync();
+    else await client.execute("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,38 @@
+/**
+ * Whether a thrown value means the database could not be reached (as opposed to a query it refused):
+ * a libSQL server that is down, restarting, stalled past the request timeout, or a replica that cannot
+ * reach its primary. The API answers these with 503 and Retry-After; the client recovers by itself
+ * when the server is back, since every request opens its own HTTP exchange.
+ */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CLOSED",
+]);
+
+/** @libsql/client codes for a server that answered with an error status or went away mid-stream. */
+const LIBSQL_UNAVAILABLE_CODES = new Set(["SERVER_ERROR", "HRANA_WEBSOCKET_ERROR", "HRANA_CLOSED_ERROR", "STREAM_EXPIRED"]);
+
+const UNAVAILABLE_MESSAGES = /fetch failed|sync error|error trying to connect|connection refused|did not sync from the primary|primary is unavailable|server returned HTTP status 5\d\d/i;
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if (typeof e !== "object") return false;
+    const { name, code, message } = e as { name?: unknown; code?: unknown; message?: unknown };
+    if (name === "TimeoutError" || name === "AbortError") return true;
+    if (typeof code === "string" && (NETWORK_CODES.has(code) || LIBSQL_UNAVAILABLE_CODES.has(code))) return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
