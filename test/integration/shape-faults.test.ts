@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../support/api";
+import { runCli } from "../support/cli";
+import { startCluster, within, type Cluster, type ShapeName } from "../support/cluster";
+import { createProject } from "../support/fixtures";
+
+/**
+ * Faults of a libSQL server under two running instances: the primary killed and brought back, a
+ * replica restarted, a replica stalled. Every answer meanwhile is a 200 or a 503 in the JSON error
+ * shape with Retry-After, in time (the context route within the session-start hook's 2 s), and every
+ * instance recovers by itself.
+ */
+const CONTEXT_LIMIT_MS = 2_000;
+const ANY_LIMIT_MS = 5_000;
+const RECOVERY_MS = 15_000;
+
+type Probe = { status: number; ms: number; retryAfter: string | null; code?: string };
+
+function expectAvailableOr503(probe: Probe, limitMs: number, what: string) {
+  expect(probe.ms, `${what} took ${probe.ms} ms`).toBeLessThan(limitMs);
+  expect([200, 201, 503], `${what} answered ${probe.status}`).toContain(probe.status);
+  if (probe.status === 503) {
+    expect(probe.code, what).toBe("database_unavailable");
+    expect(Number(probe.retryAfter), what).toBeGreaterThan(0);
+  }
+}
+
+describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape) => {
+  let cluster: Cluster;
+  let token: string;
+  const call = async (which: "a" | "b", method: string, path: string, body?: unknown): Promise<Probe> => {
+    const started = performance.now();
+    const res = await apiClient(cluster[which].url, token)(method, path, body);
+    return { status: res.status, ms: performance.now() - started, retryAfter: res.headers.get("retry-after"), code: res.json?.error?.code };
+  };
+  const context = (which: "a" | "b") => call(which, "GET", `/api/context?project=alpha&format=json&sessionId=${crypto.randomUUID()}&q=deploy`);
+  const write = (which: "a" | "b") => call(which, "POST", "/api/learnings", { kind: "insight", content: `Fault probe ${crypto.randomUUID()}`, project: "alpha" });
+  const health = (which: "a" | "b") => call(which, "GET", "/api/health");
+  const healthy = async () => {
+    for (const which of ["a", "b"] as const) {
+      if ((await health(which)).status !== 200) return false;
+      if ((await context(which)).status !== 200 || (await write(which)).status !== 201) return false;
+    }
+    return true;
+  };
+
+  beforeAll(async () => {
+    cluster = await startCluster(shape);
+    const user = await runCli(["admin", "create-user", "--email", "ana@example.com", "--password", "long enough pass"], { env: cluster.adminEnv });
+    expect(user.code, user.stderr).toBe(0);
+    const created = await runCli(["admin", "create-token", "--email", "ana@example.com", "--name", "faults", "--scope", "write"], { env: cluster.adminEnv });
+    token = created.stdout.trim();
+    await within(cluster.stalenessMs + 1_000, async () => (await apiClient(cluster.a.url, token)("GET", "/api/projects")).status === 200);
+    await createProject(cluster.a.url, token, "alpha");
+    expect(await within(RECOVERY_MS, healthy)).not.toBeNull();
+  }, 120_000);
+  afterAll(async () => cluster?.stop());
+
+  it("the primary stopped: 503s in time (never a 500 or a hang), health says unreachable; recovery without restart", async () => {
+    await cluster.primary!.kill();
+    const probes: [string, Probe, number][] = [];
+    for (const which of ["a", "b"] as const) {
+      probes.push([`context on ${which}`, await context(which), CONTEXT_LIMIT_MS]);
+      probes.push([`write on ${which}`, await write(which), ANY_LIMIT_MS]);
+    }
+    for (const [what, probe, limit] of probes) expectAvailableOr503(probe, limit, what);
+    // A write needs the primary, wherever it is sent.
+    expect(probes.filter(([what]) => what.startsWith("write")).map(([, p]) => p.status)).toEqual([503, 503]);
+    const primaryHealth = await health(shape === "remote" ? "a" : "b");
+    expectAvailableOr503(primaryHealth, ANY_LIMIT_MS, "health");
+    expect(primaryHealth.status).toBe(503);
+
+    await cluster.primary!.restart();
+    expect(await within(RECOVERY_MS, healthy), "instances did not recover after the primary came back").not.toBeNull();
+  });
+
+  it("the primary stalled (SIGSTOP): every answer in time, writes 503, then recovery", async () => {
+    cluster.primary!.pause();
+    try {
+      const probes: [string, Probe, number][] = [];
+      for (const which of ["a", "b"] as const) {
+        probes.push([`context on ${which}`, await context(which), CONTEXT_LIMIT_MS]);
+        probes.push([`write on ${which}`, await write(which), ANY_LIMIT_MS]);
+      }
+      for (const [what, probe, limit] of probes) expectAvailableOr503(probe, limit, what);
+      expect(probes.filter(([what]) => what.startsWith("write")).map(([, p]) => p.status)).toEqual([503, 503]);
+    } finally {
+      cluster.primary!.resume();
+    }
+    expect(await within(RECOVERY_MS, healthy), "instances did not recover after the primary resumed").not.toBeNull();
+  });
+
+  it.runIf(shape === "remote")("the replica restarted: its instance answers 503 meanwhile and recovers", async () => {
+    await cluster.replica!.kill();
+    for (const probe of [await context("b"), await write("b"), await health("b")]) expectAvailableOr503(probe, ANY_LIMIT_MS, "on b");
+    expect((await health("b")).status).toBe(503);
+    expect((await context("a")).status).toBe(200);
+    await cluster.replica!.restart();
+    expect(await within(RECOVERY_MS, healthy), "instance b did not recover after the replica came back").not.toBeNull();
+  });
+
+  it.runIf(shape === "remote")("the replica stalled (SIGSTOP): answers in time as 503, then recovers", async () => {
+    cluster.replica!.pause();
+    try {
+      const probes = [await context("b"), await write("b"), await health("b")];
+      for (const probe of probes) expectAvailableOr503(probe, ANY_LIMIT_MS, "on b");
+      expect(probes[0]!.ms).toBeLessThan(CONTEXT_LIMIT_MS);
+      expect(probes.map((p) => p.status)).toContain(503);
+    } finally {
+      cluster.replica!.resume();
+    }
+    expect(await within(RECOVERY_MS, healthy), "instance b did not recover after the replica resumed").not.toBeNull();
+  });
+});
