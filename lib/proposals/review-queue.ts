@@ -4,7 +4,9 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { countQueue, listQueue, type QueueFilter, type QueueKey } from "../db/queries/proposal-queue";
 import type { ProposalRow } from "../db/queries/proposals";
+import { slugSchema } from "../projects/project-schemas";
 import { listProjects, requireProject } from "../projects/projects";
+import { MAX_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "../rules";
 
 export const queueSorts = ["confidence", "newest", "oldest"] as const;
 
@@ -12,14 +14,9 @@ export const queueSorts = ["confidence", "newest", "oldest"] as const;
 export const reviewQueueQuerySchema = z.object({
   sort: z.enum(queueSorts).catch("confidence"),
   /** A project slug, "personal", or empty for everything. */
-  project: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]*$/)
-    .max(64)
-    .optional()
-    .catch(undefined),
+  project: slugSchema.optional().catch(undefined),
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(200).catch(50).default(50),
+  limit: z.coerce.number().int().min(1).max(MAX_REVIEW_PAGE_SIZE).catch(REVIEW_PAGE_SIZE).default(REVIEW_PAGE_SIZE),
 });
 export type ReviewQueueQuery = z.input<typeof reviewQueueQuerySchema>;
 

@@ -1,12 +1,7 @@
 import { isMap, isNode, isScalar, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
-
-/** Session and task ids: short, URL-safe, and safe as a file name (`backlog/memory/<id>.md`). */
-export const itemIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
-export const priorityNames = { critical: 0, high: 1, medium: 2, low: 3 } as const;
-export const defaultPriority = priorityNames.medium;
+import { DEFAULT_SESSION_PRIORITY, SESSION_PRIORITIES, TASK_ID_PATTERN, type SessionPriorityName } from "../rules";
 
 /** What Baton reads from a session document's front matter; everything else stays in the markdown. */
 export type SessionFrontMatter = {
@@ -22,7 +17,7 @@ export type SessionFrontMatter = {
 
 const pathList = z.array(z.string().min(1, { message: "A path is empty." }).max(1024), { error: "Expected a list of file paths." }).max(500);
 
-const priorityMessage = "Expected an integer (lower runs first) or one of critical, high, medium, low.";
+const priorityMessage = `Expected an integer (lower runs first) or one of ${Object.keys(SESSION_PRIORITIES).join(", ")}.`;
 const priorityField = z.union([z.number(), z.string()], { error: priorityMessage }).transform((value, ctx) => {
   const priority = priorityValue(value);
   if (priority === undefined) {
@@ -36,7 +31,7 @@ const fieldsSchema = z.object({
   id: z
     .union([z.string(), z.int().nonnegative()], { error: "Expected a string id." })
     .transform(String)
-    .pipe(z.string().regex(itemIdPattern, { message: "Use 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit." }))
+    .pipe(z.string().regex(TASK_ID_PATTERN, { message: "Use 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit." }))
     .optional(),
   priority: priorityField.optional(),
   tags: z.array(z.string().min(1).max(100), { error: "Expected a list of tags." }).max(100).optional(),
@@ -64,17 +59,7 @@ const closingLine = /^---[ \t]*$/;
  */
 export function parseSessionDocument(markdown: string): SessionFrontMatter {
   const lines = markdown.split("\n");
-  const defaults: SessionFrontMatter = {
-    id: null,
-    priority: defaultPriority,
-    tags: [],
-    branch: null,
-    specs: [],
-    files: [],
-    createdAt: null,
-    workingDirectory: null,
-  };
-  if (!openingLine.test(stripCr(lines[0]!))) return defaults;
+  if (!openingLine.test(stripCr(lines[0]!))) return frontMatterOf({});
   const end = lines.findIndex((line, i) => i > 0 && closingLine.test(stripCr(line)));
   if (end === -1) {
     throw invalid("The front matter that starts on line 1 has no closing --- line.", ["markdown"]);
@@ -91,7 +76,7 @@ export function parseSessionDocument(markdown: string): SessionFrontMatter {
     const { line, col } = lineCounter.linePos(error.pos[0]);
     throw invalid(`The front matter is not valid YAML at line ${line + 1}, column ${col}: ${error.message}`, ["markdown", "frontMatter"]);
   }
-  if (doc.contents === null) return defaults;
+  if (doc.contents === null) return frontMatterOf({});
   if (!isMap(doc.contents)) {
     throw invalid("The front matter must be a mapping of keys to values (key: value), not a list or a single value.", ["markdown", "frontMatter"]);
   }
@@ -119,10 +104,14 @@ export function parseSessionDocument(markdown: string): SessionFrontMatter {
     const where = [field, ...issue.path.slice(1).map((p) => `[${String(p)}]`)].join("");
     throw invalid(`Front matter field "${where}" (line ${lineOf[field]}): ${issue.message}`, ["markdown", "frontMatter", ...issue.path.map(String)]);
   }
-  const f = parsed.data;
+  return frontMatterOf(parsed.data);
+}
+
+/** What the document says, with the defaults for what it leaves out. */
+function frontMatterOf(f: z.output<typeof fieldsSchema>): SessionFrontMatter {
   return {
     id: f.id ?? null,
-    priority: f.priority ?? defaultPriority,
+    priority: f.priority ?? DEFAULT_SESSION_PRIORITY,
     tags: f.tags ?? [],
     branch: f.branch ?? null,
     specs: f.specs ?? [],
@@ -136,7 +125,7 @@ export function parseSessionDocument(markdown: string): SessionFrontMatter {
 function priorityValue(value: number | string): number | undefined {
   if (typeof value === "string") {
     const name = value.trim().toLowerCase();
-    if (name in priorityNames) return priorityNames[name as keyof typeof priorityNames];
+    if (name in SESSION_PRIORITIES) return SESSION_PRIORITIES[name as SessionPriorityName];
     if (!/^-?\d{1,7}$/.test(name)) return undefined;
     value = Number(name);
   }
