@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireUser } from "../auth/session";
-import { learningKinds } from "../db/schema";
 import { createLearning, editLearning, removeLearning } from "../learnings/learnings";
+import { LEARNING_KINDS } from "../rules";
 import { formError } from "./form-errors";
 import type { FormState } from "./form-state";
 
@@ -18,13 +18,13 @@ const tagsField = z
 
 const editSchema = z.object({
   id: idSchema,
-  kind: z.enum(learningKinds),
+  kind: z.enum(LEARNING_KINDS),
   content: z.string(),
   tags: tagsField,
 });
 
 const newSchema = z.object({
-  kind: z.enum(learningKinds),
+  kind: z.enum(LEARNING_KINDS),
   content: z.string(),
   project: z.string().max(64),
   tags: tagsField,

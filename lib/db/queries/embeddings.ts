@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client";
-import { appMeta, learnings } from "../schema";
+import { appMeta, learnings, type LearningKind } from "../schema";
 
 // The vector table's width is the embedding model's, known only at run time, so it is made here (by
 // the embedding worker, once it has seen a vector) rather than by a drizzle migration:
@@ -58,7 +58,7 @@ export async function bumpContextVersion(db: DbOrTx): Promise<void> {
 export async function nearestLearnings(
   db: DbOrTx,
   params: { vector: number[]; userId: string; projectId: string | null; k: number },
-): Promise<{ id: string; kind: "pattern" | "insight" | "self_knowledge"; content: string; confirmed: boolean; createdAt: Date }[]> {
+): Promise<{ id: string; kind: LearningKind; content: string; confirmed: boolean; createdAt: Date }[]> {
   const vector = JSON.stringify(params.vector);
   const project = params.projectId ? sql`OR l.project_id = ${params.projectId}` : sql``;
   // vector_top_k searches the whole index; the scope is applied to its answer, so it is asked for extra.
@@ -72,7 +72,7 @@ export async function nearestLearnings(
     LIMIT ${params.k}`);
   return rows.map((r) => ({
     id: r.id,
-    kind: r.kind as "pattern" | "insight" | "self_knowledge",
+    kind: r.kind as LearningKind,
     content: r.content,
     confirmed: Boolean(r.confirmed),
     createdAt: new Date(Number(r.created_at)),

@@ -2,16 +2,16 @@ import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { LearningRow } from "../../db/queries/learnings";
-import { learningKinds } from "../../db/schema";
 import { learningOutSchema } from "../../learnings/learning-schemas";
 import { listLearnings } from "../../learnings/learnings";
 import { slugSchema } from "../../projects/project-schemas";
 import { proposalOutSchema } from "../../proposals/proposal-schemas";
 import { propose } from "../../proposals/proposals";
+import { KIND_INFO, LEARNING_KINDS } from "../../rules";
 import { runTool, toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
 
-const kindSchema = z.enum(learningKinds).describe("pattern: how things are done here; insight: a fact learned; self_knowledge: about the agent itself.");
+const kindSchema = z.enum(LEARNING_KINDS).describe(`${LEARNING_KINDS.map((kind) => `${kind}: ${KIND_INFO[kind].meaning}`).join("; ")}.`);
 const projectSchema = slugSchema.describe("Project slug, e.g. web (see the baton://context/{project} resources for yours).");
 
 const searchInput = z.object({
