@@ -20,6 +20,19 @@ export const seeds = sqliteTable("seeds", {
   ...timestamps,
 });
 
+/** What a learning and a proposal of one both hold: whose it is, where it is shared, what it says and where it came from. */
+const learningBody = {
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** null: personal, visible to its owner only. */
+  projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
+  kind: text("kind", { enum: LEARNING_KINDS }).notNull(),
+  content: text("content").notNull(),
+  /** A session id, "manual", "import" or "mcp". */
+  source: text("source").notNull().default("manual"),
+};
+
 export const learnings = sqliteTable(
   "learnings",
   {
@@ -27,15 +40,7 @@ export const learnings = sqliteTable(
     // (learnings_fts, kept in sync by triggers in the migration) can point at it safely.
     seq: integer("seq").primaryKey({ autoIncrement: true }),
     id: text("id").notNull().unique(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    /** null: a personal learning, visible to its owner only. */
-    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: LEARNING_KINDS }).notNull(),
-    content: text("content").notNull(),
-    /** A session id, "manual" or "import". */
-    source: text("source").notNull().default("manual"),
+    ...learningBody,
     confirmed: integer("confirmed", { mode: "boolean" }).notNull().default(false),
     /** Space-separated, so the full-text index reads them as words. */
     tags: text("tags").notNull().default(""),
@@ -63,13 +68,7 @@ export const proposals = sqliteTable(
   "proposals",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: LEARNING_KINDS }).notNull(),
-    content: text("content").notNull(),
-    source: text("source").notNull().default("manual"),
+    ...learningBody,
     confidence: real("confidence").notNull().default(0.5),
     status: text("status", { enum: PROPOSAL_STATUSES }).notNull().default("pending"),
     /** How many times the same candidate was proposed again and merged into this one. */
