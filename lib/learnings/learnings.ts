@@ -8,10 +8,10 @@ import {
   findLearning,
   insertLearning,
   listRecentLearnings,
-  searchLearnings,
   updateLearning,
   type LearningRow,
 } from "../db/queries/learnings";
+import { searchLearnings } from "../db/queries/learning-search";
 import { projectIdsFor, requireProject } from "../projects/projects";
 import { ftsQuery } from "./fts-query";
 import { learningPatchSchema, learningQuerySchema, newLearningSchema } from "./learning-schemas";

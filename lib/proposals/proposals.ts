@@ -3,7 +3,8 @@ import { decodeCursor, encodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db, DbOrTx } from "../db/client";
-import { findLearning, findLearningCandidates, insertLearning, type LearningRow } from "../db/queries/learnings";
+import { findLearning, insertLearning, type LearningRow } from "../db/queries/learnings";
+import { findLearningCandidates } from "../db/queries/learning-search";
 import {
   decideProposal,
   findProposal,
