@@ -21,16 +21,8 @@ const handoffColumns = {
   createdAt: handoffs.createdAt,
 };
 
-export type HandoffWrite = {
-  projectId: string;
-  userId: string;
-  id: string;
-  markdown: string;
-  sessionId: string | null;
-  branch: string | null;
-  author: string;
-  createdAt: Date;
-};
+/** A handoff to store: the record, its project and the user who writes it. */
+export type HandoffWrite = HandoffRecord & { projectId: string; userId: string };
 
 export type UpsertHandoffResult = { outcome: "created" | "replaced"; handoff: HandoffRecord } | { outcome: "taken" };
 

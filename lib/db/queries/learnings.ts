@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { learnings, projects, type LearningKind } from "../schema";
-import { listScope, personalOf, visibleTo, type Visibility } from "./scope";
+import { insertEach } from "./insert-each";
+import { listScope, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
 
 // Learnings one at a time and in lists; full-text search is in learning-search.ts, what a context
 // reads in context-candidates.ts, counts in learning-counts.ts.
@@ -106,13 +107,10 @@ export async function findLearning(db: DbOrTx, params: LearningScope & { id: str
   return row ? toLearningRow(row) : undefined;
 }
 
-export type NewLearningRow = {
-  id: string;
-  userId: string;
-  projectId: string | null;
-  kind: LearningKind;
-  content: string;
-  source: string;
+/** What a new learning and a new proposal both carry: an id, an owner, what was learned and where it came from. */
+export type NewLearnedItem = Owner & { id: string; kind: LearningKind; content: string; source: string };
+
+export type NewLearningRow = NewLearnedItem & {
   confirmed: boolean;
   tags: string[];
   createdAt?: Date;
@@ -137,13 +135,8 @@ export async function insertLearning(db: DbOrTx, row: NewLearningRow): Promise<v
 }
 
 /** Inserts imported learnings; those whose external id the user already has are skipped. Returns how many were new. */
-export async function insertLearningsIfNew(db: DbOrTx, rows: NewLearningRow[]): Promise<number> {
-  let added = 0;
-  for (const row of rows) {
-    const inserted = await db.insert(learnings).values(values(row)).onConflictDoNothing().returning({ id: learnings.id });
-    added += inserted.length;
-  }
-  return added;
+export function insertLearningsIfNew(db: DbOrTx, rows: NewLearningRow[]): Promise<number> {
+  return insertEach(rows, (row) => db.insert(learnings).values(values(row)).onConflictDoNothing().returning({ id: learnings.id }));
 }
 
 /** Updates a learning within the scope the caller may write; false when there is none. */

@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { projects, proposals, type LearningKind, type ProposalStatus } from "../schema";
+import { insertEach } from "./insert-each";
+import type { NewLearnedItem } from "./learnings";
 import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
 
 export type ProposalRow = {
@@ -79,13 +81,7 @@ export async function listPendingInScope(db: DbOrTx, params: Owner & { limit: nu
     .limit(params.limit);
 }
 
-export type NewProposalRow = {
-  id: string;
-  userId: string;
-  projectId: string | null;
-  kind: LearningKind;
-  content: string;
-  source: string;
+export type NewProposalRow = NewLearnedItem & {
   confidence: number;
   status?: ProposalStatus;
   method?: string | null;
@@ -95,22 +91,17 @@ export type NewProposalRow = {
   decidedAt?: Date | null;
 };
 
+function values(row: NewProposalRow) {
+  return { ...row, updatedAt: row.createdAt ?? new Date() };
+}
+
 export async function insertProposal(db: DbOrTx, row: NewProposalRow): Promise<void> {
-  await db.insert(proposals).values({ ...row, updatedAt: row.createdAt ?? new Date() });
+  await db.insert(proposals).values(values(row));
 }
 
 /** Imported proposals; those whose external id the user already has are skipped. Returns how many were new. */
-export async function insertProposalsIfNew(db: DbOrTx, rows: NewProposalRow[]): Promise<number> {
-  let added = 0;
-  for (const row of rows) {
-    const inserted = await db
-      .insert(proposals)
-      .values({ ...row, updatedAt: row.createdAt ?? new Date() })
-      .onConflictDoNothing()
-      .returning({ id: proposals.id });
-    added += inserted.length;
-  }
-  return added;
+export function insertProposalsIfNew(db: DbOrTx, rows: NewProposalRow[]): Promise<number> {
+  return insertEach(rows, (row) => db.insert(proposals).values(values(row)).onConflictDoNothing().returning({ id: proposals.id }));
 }
 
 export async function mergeIntoProposal(

@@ -3,24 +3,28 @@ import type { DbOrTx } from "../client";
 import { projectMembers, projects, sessionDocs, users, type SessionStatus } from "../schema";
 import { memberOf, ofProject } from "./scope";
 
-/** A session document as the domain sees it: its project by slug, its claimer by name and email. */
-export type SessionDocView = {
+/** What a session document's front matter sets, stored alongside its markdown. */
+type SessionDocFields = {
   id: string;
-  project: string;
-  status: SessionStatus;
+  markdown: string;
   priority: number;
   tags: string[];
   branch: string | null;
   specs: string[];
   files: string[];
   workingDirectory: string | null;
-  markdown: string;
+  createdAt: Date;
+};
+
+/** A session document as the domain sees it: its project by slug, its claimer by name and email. */
+export type SessionDocView = SessionDocFields & {
+  project: string;
+  status: SessionStatus;
   /** Internal: who may complete or release it. Never sent to clients. */
   claimedByUserId: string | null;
   claimedBy: { name: string; email: string } | null;
   claimedAt: Date | null;
   completedAt: Date | null;
-  createdAt: Date;
 };
 
 const viewColumns = {
@@ -56,19 +60,7 @@ function selectViews(db: DbOrTx) {
     .leftJoin(users, eq(users.id, sessionDocs.claimedBy));
 }
 
-export type NewSessionDoc = {
-  projectId: string;
-  id: string;
-  markdown: string;
-  priority: number;
-  tags: string[];
-  branch: string | null;
-  specs: string[];
-  files: string[];
-  workingDirectory: string | null;
-  createdBy: string;
-  createdAt: Date;
-};
+export type NewSessionDoc = SessionDocFields & { projectId: string; createdBy: string };
 
 /** Queues a document; false when the id is taken (the primary key decides, so a race cannot store both). */
 export async function insertSessionDoc(db: DbOrTx, params: NewSessionDoc): Promise<boolean> {
