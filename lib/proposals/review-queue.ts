@@ -2,25 +2,19 @@ import { z } from "zod";
 import { decodeCursor } from "../api/cursor";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { countQueue, listQueue, type QueueFilter, type QueueKey } from "../db/queries/proposal-queue";
+import { countQueue, listQueue, queueSorts, type QueueFilter, type QueueKey, type QueueSort } from "../db/queries/proposal-queue";
 import type { ProposalRow } from "../db/queries/proposals";
 import { fetchPage } from "../pagination/fetch-page";
 import { listProjects, requireProject } from "../projects/projects";
-
-export const queueSorts = ["confidence", "newest", "oldest"] as const;
+import { MAX_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE, SLUG_MAX, SLUG_PATTERN } from "../rules";
 
 /** The review page's query string. Unknown values fall back to the defaults rather than failing the page. */
 export const reviewQueueQuerySchema = z.object({
   sort: z.enum(queueSorts).catch("confidence"),
   /** A project slug, "personal", or empty for everything. */
-  project: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]*$/)
-    .max(64)
-    .optional()
-    .catch(undefined),
+  project: z.string().regex(SLUG_PATTERN).max(SLUG_MAX).optional().catch(undefined),
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(200).catch(50).default(50),
+  limit: z.coerce.number().int().min(1).max(MAX_REVIEW_PAGE_SIZE).catch(REVIEW_PAGE_SIZE).default(REVIEW_PAGE_SIZE),
 });
 export type ReviewQueueQuery = z.input<typeof reviewQueueQuerySchema>;
 
@@ -31,7 +25,7 @@ export type ReviewQueue = {
   /** Pending proposals matching the filter, on every page. */
   total: number;
   nextCursor: string | null;
-  sort: (typeof queueSorts)[number];
+  sort: QueueSort;
   project: string | undefined;
 };
 

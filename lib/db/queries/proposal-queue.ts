@@ -7,7 +7,8 @@ import { ofProject, personalOf, visibleTo, type Visibility } from "./scope";
 // The dashboard's review queue: pending proposals in a chosen order, keyset-paginated so a page stays
 // as fast with thousands pending as with ten, and deciding items does not shift the next page.
 
-export type QueueSort = "confidence" | "newest" | "oldest";
+export const queueSorts = ["confidence", "newest", "oldest"] as const;
+export type QueueSort = (typeof queueSorts)[number];
 /** The sort key of a page's last row: [confidence, created_at ms, id]. */
 export type QueueKey = [number, number, string];
 
