@@ -1,12 +1,13 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { activeTaskIdFor, countQueuedSessions, latestHandoffFor, matchersForUser, pendingProposalsFor, taskMemoryFor } from "../db/queries/context";
+import { activeTaskIdFor, countQueuedSessions, latestHandoffFor, matchersForUser, pendingProposalsFor } from "../db/queries/context";
 import { nearestLearnings, vectorTableWidth } from "../db/queries/embeddings";
 import { contextLearnings } from "../db/queries/context-candidates";
 import { countAllLearnings, countContextLearnings, documentFrequencies } from "../db/queries/learning-counts";
 import { findProjectForUser, type MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
 import { findSeed } from "../db/queries/seeds";
+import { findTaskMemory } from "../db/queries/tasks";
 import { requireProject } from "../projects/projects";
 import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
@@ -76,7 +77,7 @@ async function loadSections(db: Db, owner: Owner, project: MemberProject | null,
   const taskId = q.task ?? (project ? await activeTaskIdFor(db, { userId: owner.userId, projectId: project.id }) : undefined);
   const [seed, memory, handoff, queued, proposals] = await Promise.all([
     findSeed(db, { userId: owner.userId }),
-    project && taskId ? taskMemoryFor(db, { projectId: project.id, taskId }) : undefined,
+    project && taskId ? findTaskMemory(db, { projectId: project.id, taskId }) : undefined,
     project ? latestHandoffFor(db, { projectId: project.id, branch: q.branch ?? null }) : undefined,
     project ? countQueuedSessions(db, { projectId: project.id }) : 0,
     pendingProposalsFor(db, { ...owner, limit: LISTED_PROPOSALS }),

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { memberOf, ofProject, personalAndProject, userInProject, visibleTo } from "./scope";
-import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs, taskMemories } from "../schema";
+import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs } from "../schema";
 
 // Reads for GET /api/context: one function per section's data, each scoped to the user or the project.
 
@@ -26,14 +26,6 @@ export async function activeTaskIdFor(db: DbOrTx, params: { userId: string; proj
     .from(activeTasks)
     .where(userInProject(activeTasks, params));
   return row?.taskId;
-}
-
-export async function taskMemoryFor(db: DbOrTx, params: { projectId: string; taskId: string }) {
-  const [row] = await db
-    .select({ taskId: taskMemories.taskId, markdown: taskMemories.markdown, updatedAt: taskMemories.updatedAt })
-    .from(taskMemories)
-    .where(and(ofProject(taskMemories, params.projectId), eq(taskMemories.taskId, params.taskId)));
-  return row;
 }
 
 export async function countQueuedSessions(db: DbOrTx, params: { projectId: string }): Promise<number> {
