@@ -16,22 +16,16 @@ const hint = z.string().trim().max(MAX_QUERY_CHARS).optional();
 
 /** GET /api/context's query string. */
 export const contextQuerySchema = z.object({
-  project: z
-    .string()
-    .regex(SLUG_PATTERN, { message: "must be a project slug" })
-    .max(SLUG_MAX)
-    .optional(),
+  project: z.string().regex(SLUG_PATTERN, { message: "must be a project slug" }).max(SLUG_MAX).optional(),
   budget: z.coerce.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET).default(DEFAULT_CONTEXT_BUDGET),
+  // Claude Code keeps the first 10,000 characters of injected context; 9,500 leaves room for its own framing.
   maxChars: z.coerce.number().int().min(MIN_CONTEXT_CHARS).max(MAX_CONTEXT_CHARS).default(DEFAULT_CONTEXT_MAX_CHARS),
   mode: z.enum(["full", "complement"]).default("full"),
   format: z.enum(["json", "text", "claude"]).default("json"),
   cwd: hint,
   remote: hint,
   branch: hint,
-  task: z
-    .string()
-    .regex(TASK_ID_PATTERN, { message: "must be a task id such as task-368" })
-    .optional(),
+  task: z.string().regex(TASK_ID_PATTERN, { message: "must be a task id such as task-368" }).optional(),
   q: hint,
   source: z.enum(["startup", "resume", "clear", "compact", "fork"]).optional(),
   sessionId: z.string().max(200).optional(),

@@ -1,14 +1,13 @@
 import { z } from "zod";
-import { decodeCursor, encodeCursor } from "../api/cursor";
+import { decodeCursor } from "../api/cursor";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { countQueue, listQueue, type QueueFilter, type QueueKey } from "../db/queries/proposal-queue";
+import { countQueue, listQueue, queueSorts, type QueueFilter, type QueueKey, type QueueSort } from "../db/queries/proposal-queue";
 import type { ProposalRow } from "../db/queries/proposals";
+import { fetchPage } from "../pagination/fetch-page";
 import { slugSchema } from "../projects/project-schemas";
 import { listProjects, requireProject } from "../projects/projects";
 import { MAX_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "../rules";
-
-export const queueSorts = ["confidence", "newest", "oldest"] as const;
 
 /** The review page's query string. Unknown values fall back to the defaults rather than failing the page. */
 export const reviewQueueQuerySchema = z.object({
@@ -27,7 +26,7 @@ export type ReviewQueue = {
   /** Pending proposals matching the filter, on every page. */
   total: number;
   nextCursor: string | null;
-  sort: (typeof queueSorts)[number];
+  sort: QueueSort;
   project: string | undefined;
 };
 
@@ -46,13 +45,14 @@ export async function reviewQueue(db: Db, principal: Principal, query: ReviewQue
 
   const filter: QueueFilter = { userId: principal.userId, projectIds: readIds, only };
   const after = decodeCursor(q.cursor, ["number", "number", "string"]) as QueueKey | undefined;
-  const [rows, total] = await Promise.all([listQueue(db, { ...filter, sort: q.sort, limit: q.limit + 1, after }), countQueue(db, filter)]);
-  const items = rows.slice(0, q.limit).map((row) => ({ ...row, canDecide: row.projectId === null || writeIds.has(row.projectId) }));
-  const last = items.at(-1);
+  const [page, total] = await Promise.all([
+    fetchPage(q.limit, (limit) => listQueue(db, { ...filter, sort: q.sort, limit, after }), (last) => [last.confidence, last.createdAt.getTime(), last.id]),
+    countQueue(db, filter),
+  ]);
   return {
-    items,
+    items: page.items.map((row) => ({ ...row, canDecide: row.projectId === null || writeIds.has(row.projectId) })),
     total,
-    nextCursor: rows.length > q.limit && last ? encodeCursor([last.confidence, last.createdAt.getTime(), last.id]) : null,
+    nextCursor: page.nextCursor,
     sort: q.sort,
     project: q.project,
   };

@@ -1,4 +1,4 @@
-import { isMap, isNode, isScalar, LineCounter, parseDocument } from "yaml";
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document, type YAMLMap } from "yaml";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
 import { DEFAULT_SESSION_PRIORITY, SESSION_PRIORITIES, TASK_ID_PATTERN, type SessionPriorityName } from "../rules";
@@ -17,7 +17,7 @@ export type SessionFrontMatter = {
 
 const pathList = z.array(z.string().min(1, { message: "A path is empty." }).max(1024), { error: "Expected a list of file paths." }).max(500);
 
-const priorityMessage = `Expected an integer (lower runs first) or one of ${Object.keys(SESSION_PRIORITIES).join(", ")}.`;
+const priorityMessage = "Expected an integer (lower runs first) or one of critical, high, medium, low.";
 const priorityField = z.union([z.number(), z.string()], { error: priorityMessage }).transform((value, ctx) => {
   const priority = priorityValue(value);
   if (priority === undefined) {
@@ -51,6 +51,20 @@ const fieldNames = new Set<string>(Object.keys(fieldsSchema.shape));
 const openingLine = /^\uFEFF?---[ \t]*$/;
 const closingLine = /^---[ \t]*$/;
 
+/** The front matter as Baton reads it: what the document names, the defaults for what it does not. */
+function frontMatterOf(f: Partial<z.output<typeof fieldsSchema>>): SessionFrontMatter {
+  return {
+    id: f.id ?? null,
+    priority: f.priority ?? DEFAULT_SESSION_PRIORITY,
+    tags: f.tags ?? [],
+    branch: f.branch ?? null,
+    specs: f.specs ?? [],
+    files: f.files ?? [],
+    createdAt: f.created_at ?? null,
+    workingDirectory: f.working_directory ?? null,
+  };
+}
+
 /**
  * Reads the YAML front matter of a session document (between a first line `---` and the next `---`
  * line). A document without front matter gets the defaults. Anything malformed is a 400 that says
@@ -58,29 +72,48 @@ const closingLine = /^---[ \t]*$/;
  * Unknown keys are allowed and not read.
  */
 export function parseSessionDocument(markdown: string): SessionFrontMatter {
+  const yamlText = frontMatterText(markdown);
+  if (yamlText === null) return frontMatterOf({});
+  const lineCounter = new LineCounter();
+  const doc = parseYaml(yamlText, lineCounter);
+  if (doc.contents === null) return frontMatterOf({});
+  const { values, lineOf } = readFields(doc as Document.Parsed & { contents: YAMLMap }, lineCounter);
+  const parsed = fieldsSchema.safeParse(values);
+  if (!parsed.success) throw fieldError(parsed.error.issues[0]!, lineOf);
+  return frontMatterOf(parsed.data);
+}
+
+/** The text between the opening and closing `---` lines, line breaks kept; null without front matter. */
+function frontMatterText(markdown: string): string | null {
   const lines = markdown.split("\n");
-  if (!openingLine.test(stripCr(lines[0]!))) return frontMatterOf({});
+  if (!openingLine.test(stripCr(lines[0]!))) return null;
   const end = lines.findIndex((line, i) => i > 0 && closingLine.test(stripCr(line)));
   if (end === -1) {
     throw invalid("The front matter that starts on line 1 has no closing --- line.", ["markdown"]);
   }
   // The YAML text keeps its line breaks as they were, so positions map back with a fixed offset of one line.
-  const yamlText = lines
+  return lines
     .slice(1, end)
     .map((line) => `${line}\n`)
     .join("");
-  const lineCounter = new LineCounter();
+}
+
+/** The YAML document, refused unless it is valid and (when not empty) a mapping. */
+function parseYaml(yamlText: string, lineCounter: LineCounter): Document.Parsed {
   const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
   if (error) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
     throw invalid(`The front matter is not valid YAML at line ${line + 1}, column ${col}: ${error.message}`, ["markdown", "frontMatter"]);
   }
-  if (doc.contents === null) return frontMatterOf({});
-  if (!isMap(doc.contents)) {
+  if (doc.contents !== null && !isMap(doc.contents)) {
     throw invalid("The front matter must be a mapping of keys to values (key: value), not a list or a single value.", ["markdown", "frontMatter"]);
   }
+  return doc;
+}
 
+/** The values of the fields Baton reads, and the document line each is on (for error messages). */
+function readFields(doc: Document.Parsed & { contents: YAMLMap }, lineCounter: LineCounter) {
   const values: Record<string, unknown> = {};
   const lineOf: Record<string, number> = {};
   for (const pair of doc.contents.items) {
@@ -96,29 +129,13 @@ export function parseSessionDocument(markdown: string): SessionFrontMatter {
     // `branch:` with nothing after it is YAML null: treat it as not given.
     if (value !== null && value !== undefined) values[name] = value;
   }
-
-  const parsed = fieldsSchema.safeParse(values);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = String(issue.path[0]) as FieldName;
-    const where = [field, ...issue.path.slice(1).map((p) => `[${String(p)}]`)].join("");
-    throw invalid(`Front matter field "${where}" (line ${lineOf[field]}): ${issue.message}`, ["markdown", "frontMatter", ...issue.path.map(String)]);
-  }
-  return frontMatterOf(parsed.data);
+  return { values, lineOf };
 }
 
-/** What the document says, with the defaults for what it leaves out. */
-function frontMatterOf(f: z.output<typeof fieldsSchema>): SessionFrontMatter {
-  return {
-    id: f.id ?? null,
-    priority: f.priority ?? DEFAULT_SESSION_PRIORITY,
-    tags: f.tags ?? [],
-    branch: f.branch ?? null,
-    specs: f.specs ?? [],
-    files: f.files ?? [],
-    createdAt: f.created_at ?? null,
-    workingDirectory: f.working_directory ?? null,
-  };
+function fieldError(issue: z.core.$ZodIssue, lineOf: Record<string, number>): ApiError {
+  const field = String(issue.path[0]) as FieldName;
+  const where = [field, ...issue.path.slice(1).map((p) => `[${String(p)}]`)].join("");
+  return invalid(`Front matter field "${where}" (line ${lineOf[field]}): ${issue.message}`, ["markdown", "frontMatter", ...issue.path.map(String)]);
 }
 
 /** Named priorities are what people write by hand; integers let a queue be ordered finely. */
