@@ -119,10 +119,14 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   return world;
 }
 
+// Every user and token is a run of the real admin CLI, one after another: on a busy machine a large
+// cast takes longer than the hooks' usual 60 s.
+const START_TIMEOUT_MS = 180_000;
+
 /** A world for one test file: started in beforeAll, stopped and removed in afterAll. */
 export function testWorld(options: WorldOptions = {}): World {
   const world = new World(options);
-  beforeAll(() => world.start());
+  beforeAll(() => world.start(), START_TIMEOUT_MS);
   afterAll(() => world.stop());
   return world;
 }
