@@ -1,11 +1,11 @@
 import { runCli } from "../test/support/cli";
 import { startServer, tempDir, type RunningServer } from "../test/support/server";
 
-export type BenchServer = { server: RunningServer; token: string; stop: () => Promise<void> };
+export type BenchServer = { server: RunningServer; token: string; dir: string; stop: () => Promise<void> };
 
 /**
  * The real built server on a fresh database file in a temp folder, with one user and a write token
- * made by the real admin CLI. `stop` stops the server and removes the folder.
+ * made by the real admin CLI. The folder (`dir`) may hold more; `stop` stops the server and removes it.
  */
 export async function startBenchServer(options: { tempPrefix: string; tokenName: string; userName?: string }): Promise<BenchServer> {
   const tmp = tempDir(options.tempPrefix);
@@ -24,7 +24,7 @@ export async function startBenchServer(options: { tempPrefix: string; tokenName:
     if (user.code !== 0) throw new Error(`create-user failed: ${user.stderr}`);
     const tok = await runCli(["admin", "create-token", "--email", email, "--name", options.tokenName, "--scope", "write"], { env });
     if (tok.code !== 0) throw new Error(`create-token failed: ${tok.stderr}`);
-    return { server, token: tok.stdout.trim(), stop };
+    return { server, token: tok.stdout.trim(), dir: tmp.dir, stop };
   } catch (error) {
     await stop();
     throw error;
