@@ -12,6 +12,7 @@ import autocannon from "autocannon";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { LEARNING_KINDS } from "../lib/rules";
 import { runCli } from "../test/support/cli";
 import { ROOT, startServer, tempDir, type RunningServer } from "../test/support/server";
 
@@ -70,7 +71,6 @@ async function seedStore(databaseUrl: string, size: number): Promise<string> {
     "write",
   );
   const rand = randomGenerator(size);
-  const kinds = ["pattern", "insight", "self_knowledge"];
   const start = Date.now() - 180 * 86_400_000;
   for (let done = 0; done < size; done += 5000) {
     const batch = [];
@@ -79,7 +79,7 @@ async function seedStore(databaseUrl: string, size: number): Promise<string> {
       batch.push({
         sql: `INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at)
               VALUES (?, ?, ?, ?, ?, 'bench', ?, ?, ?, ?)`,
-        args: [`l${i}`, userId, rand() < 0.6 ? "p-web" : null, kinds[i % 3]!, sentence(rand), rand() < 0.8 ? 1 : 0, JSON.stringify([WORDS[i % WORDS.length]]), at, at],
+        args: [`l${i}`, userId, rand() < 0.6 ? "p-web" : null, LEARNING_KINDS[i % LEARNING_KINDS.length]!, sentence(rand), rand() < 0.8 ? 1 : 0, JSON.stringify([WORDS[i % WORDS.length]]), at, at],
       });
     }
     await db.batch(batch, "write");

@@ -16,8 +16,8 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runCli } from "../test/support/cli";
-import { cleanEnv, ROOT, startServer, tempDir, type RunningServer } from "../test/support/server";
+import { cleanEnv, ROOT } from "../test/support/server";
+import { startBenchServer } from "./bench-server";
 
 const N = Number(process.env.BENCH_N ?? 30);
 const WARMUP = 3;
@@ -62,91 +62,102 @@ async function api(url: string, token: string, method: string, route: string, bo
   if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
 }
 
+type Runner = () => Promise<{ ms: number; code: number | null; stdout: string }>;
+
+/** A realistic context: identity and learnings from a seed, a handoff, an active task. */
+async function fillContext(url: string, token: string) {
+  await api(url, token, "POST", "/api/projects", { slug: "bench", name: "Bench" });
+  await api(url, token, "POST", "/api/seed/import", JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/seed.json"), "utf8")));
+  await api(url, token, "POST", "/api/projects/bench/handoffs", { markdown: "Did: token list.\nNext: revoke button.", branch: "main", sessionId: "s1" });
+  await api(url, token, "PUT", "/api/projects/bench/tasks/task-1/memory", { markdown: "# Revoke tokens\n\n- [ ] button" });
+  await api(url, token, "PUT", "/api/projects/bench/active-task", { taskId: "task-1" });
+}
+
+/** A git repository with a remote and three commits, for the hook to ask git about. */
+function makeRepo(dir: string): string {
+  const repo = path.join(dir, "src", "bench");
+  mkdirSync(repo, { recursive: true });
+  git(repo, "init", "-q", "-b", "main");
+  git(repo, "remote", "add", "origin", "git@github.com:acme/bench.git");
+  for (const subject of ["Token list", "Hash tokens with SHA-256", "Revoke button skeleton"]) git(repo, "commit", "-q", "--allow-empty", "-m", subject);
+  return repo;
+}
+
+/** The real hook, and the bare client making the same request the hook makes. */
+function runners(url: string, token: string, repo: string, home: string): { hook: Runner; bare: Runner } {
+  const sessionId = "4f2d9c1e-7b3a-4e8f-9a61-0c5d2e8b7f30";
+  const hookInput = JSON.stringify({ ...JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/cli/hooks/session-start.json"), "utf8")), session_id: sessionId, cwd: repo });
+  const params = new URLSearchParams({ format: "claude", source: "startup", sessionId, cwd: repo, branch: "main", remote: "git@github.com:acme/bench.git", q: git(repo, "log", "-3", "--format=%s").split("\n").join(" · ") });
+  const bareUrl = `${url}/api/context?project=bench&${params}`;
+  const base = cleanEnv();
+  const hookEnv = { ...base, HOME: home, XDG_CONFIG_HOME: "", XDG_CACHE_HOME: "", BATON_URL: url, BATON_TOKEN: token };
+  const bareEnv = { ...base, BENCH_URL: bareUrl, BENCH_TOKEN: token };
+  return {
+    hook: () => run([path.join(ROOT, "cli/bin/baton.mjs"), "hook", "session-start"], { cwd: repo, env: hookEnv, input: hookInput }),
+    bare: () => run(["-e", BARE], { cwd: repo, env: bareEnv }),
+  };
+}
+
+/** Checks both answer alike, warms up, then times N alternated runs of each. */
+async function measure({ hook, bare }: { hook: Runner; bare: Runner }) {
+  const check = [await hook(), await bare()];
+  if (check.some((r) => r.code !== 0)) throw new Error("a warm-up run failed");
+  if (check[0]!.stdout.trim() !== check[1]!.stdout.trim()) throw new Error(`the hook's answer differs from the bare fetch:\n${check[0]!.stdout}\n---\n${check[1]!.stdout}`);
+  for (let i = 1; i < WARMUP; i++) {
+    await hook();
+    await bare();
+  }
+  const hookMs: number[] = [];
+  const bareMs: number[] = [];
+  for (let i = 0; i < N; i++) {
+    // Alternated, and which goes first alternates too, so drift hits both alike.
+    if (i % 2 === 0) {
+      hookMs.push((await hook()).ms);
+      bareMs.push((await bare()).ms);
+    } else {
+      bareMs.push((await bare()).ms);
+      hookMs.push((await hook()).ms);
+    }
+  }
+  return { hookMs, bareMs };
+}
+
+function report(hookMs: number[], bareMs: number[]) {
+  const h = stats(hookMs);
+  const b = stats(bareMs);
+  const ratio = Math.round((h.median / b.median) * 100) / 100;
+  const ratioP90 = Math.round((h.p90 / b.p90) * 100) / 100;
+  const pad = (s: string | number, n: number) => String(s).padStart(n);
+
+  console.log(`Hook benchmark: ${N} alternated runs each, Node ${process.version}, ${os.cpus().length} CPUs`);
+  console.log("");
+  console.log(`${"".padEnd(34)}${pad("median", 9)}${pad("p90", 9)}${pad("min", 9)}${pad("max", 9)}`);
+  console.log(`${"baton hook session-start".padEnd(34)}${pad(h.median, 9)}${pad(h.p90, 9)}${pad(h.min, 9)}${pad(h.max, 9)}  ms`);
+  console.log(`${"node -e (one fetch)".padEnd(34)}${pad(b.median, 9)}${pad(b.p90, 9)}${pad(b.min, 9)}${pad(b.max, 9)}  ms`);
+  console.log("");
+  console.log(`ratio of medians ${ratio} (p90 ${ratioP90}); target ≤ ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? "met" : "MISSED"}`);
+
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  writeFileSync(
+    RESULTS,
+    JSON.stringify(
+      { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, n: N, hookMs: h, bareMs: b, ratio, ratioP90, target: TARGET_RATIO, met: ratio <= TARGET_RATIO, runs: { hook: hookMs, bare: bareMs } },
+      null,
+      2,
+    ) + "\n",
+  );
+  console.log(`Written to ${path.relative(ROOT, RESULTS)}`);
+}
+
 async function main() {
-  const tmp = tempDir("baton-bench-hook-");
-  const databaseUrl = `file:${tmp.dir}/bench.db`;
-  let server: RunningServer | undefined;
+  const bench = await startBenchServer({ tempPrefix: "baton-bench-hook-", tokenName: "hook bench", userName: "bench" });
   try {
-    server = await startServer({ databaseUrl });
-    const env = { DATABASE_URL: databaseUrl };
-    const user = await runCli(["admin", "create-user", "--email", "bench@example.com", "--password", "benchmark password 1", "--name", "bench"], { env });
-    if (user.code !== 0) throw new Error(`create-user failed: ${user.stderr}`);
-    const tok = await runCli(["admin", "create-token", "--email", "bench@example.com", "--name", "hook bench"], { env });
-    if (tok.code !== 0) throw new Error(`create-token failed: ${tok.stderr}`);
-    const token = tok.stdout.trim();
-
-    // A realistic context: identity and learnings from a seed, a handoff, an active task.
-    await api(server.url, token, "POST", "/api/projects", { slug: "bench", name: "Bench" });
-    await api(server.url, token, "POST", "/api/seed/import", JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/seed.json"), "utf8")));
-    await api(server.url, token, "POST", "/api/projects/bench/handoffs", { markdown: "Did: token list.\nNext: revoke button.", branch: "main", sessionId: "s1" });
-    await api(server.url, token, "PUT", "/api/projects/bench/tasks/task-1/memory", { markdown: "# Revoke tokens\n\n- [ ] button" });
-    await api(server.url, token, "PUT", "/api/projects/bench/active-task", { taskId: "task-1" });
-
-    const repo = path.join(tmp.dir, "src", "bench");
-    mkdirSync(repo, { recursive: true });
-    git(repo, "init", "-q", "-b", "main");
-    git(repo, "remote", "add", "origin", "git@github.com:acme/bench.git");
-    for (const subject of ["Token list", "Hash tokens with SHA-256", "Revoke button skeleton"]) git(repo, "commit", "-q", "--allow-empty", "-m", subject);
-
-    const sessionId = "4f2d9c1e-7b3a-4e8f-9a61-0c5d2e8b7f30";
-    const hookInput = JSON.stringify({ ...JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/cli/hooks/session-start.json"), "utf8")), session_id: sessionId, cwd: repo });
-    // The request the hook makes, for the bare client to make too.
-    const params = new URLSearchParams({ format: "claude", source: "startup", sessionId, cwd: repo, branch: "main", remote: "git@github.com:acme/bench.git", q: git(repo, "log", "-3", "--format=%s").split("\n").join(" · ") });
-    const bareUrl = `${server.url}/api/context?project=bench&${params}`;
-
-    const base = cleanEnv();
-    const hookEnv = { ...base, HOME: path.join(tmp.dir, "home"), XDG_CONFIG_HOME: "", XDG_CACHE_HOME: "", BATON_URL: server.url, BATON_TOKEN: token };
-    const bareEnv = { ...base, BENCH_URL: bareUrl, BENCH_TOKEN: token };
-    const hook = () => run([path.join(ROOT, "cli/bin/baton.mjs"), "hook", "session-start"], { cwd: repo, env: hookEnv, input: hookInput });
-    const bare = () => run(["-e", BARE], { cwd: repo, env: bareEnv });
-
-    const check = [await hook(), await bare()];
-    if (check.some((r) => r.code !== 0)) throw new Error("a warm-up run failed");
-    if (check[0]!.stdout.trim() !== check[1]!.stdout.trim()) throw new Error(`the hook's answer differs from the bare fetch:\n${check[0]!.stdout}\n---\n${check[1]!.stdout}`);
-    for (let i = 1; i < WARMUP; i++) {
-      await hook();
-      await bare();
-    }
-
-    const hookMs: number[] = [];
-    const bareMs: number[] = [];
-    for (let i = 0; i < N; i++) {
-      // Alternated, and which goes first alternates too, so drift hits both alike.
-      if (i % 2 === 0) {
-        hookMs.push((await hook()).ms);
-        bareMs.push((await bare()).ms);
-      } else {
-        bareMs.push((await bare()).ms);
-        hookMs.push((await hook()).ms);
-      }
-    }
-    const h = stats(hookMs);
-    const b = stats(bareMs);
-    const ratio = Math.round((h.median / b.median) * 100) / 100;
-    const ratioP90 = Math.round((h.p90 / b.p90) * 100) / 100;
-    const pad = (s: string | number, n: number) => String(s).padStart(n);
-
-    console.log(`Hook benchmark: ${N} alternated runs each, Node ${process.version}, ${os.cpus().length} CPUs`);
-    console.log("");
-    console.log(`${"".padEnd(34)}${pad("median", 9)}${pad("p90", 9)}${pad("min", 9)}${pad("max", 9)}`);
-    console.log(`${"baton hook session-start".padEnd(34)}${pad(h.median, 9)}${pad(h.p90, 9)}${pad(h.min, 9)}${pad(h.max, 9)}  ms`);
-    console.log(`${"node -e (one fetch)".padEnd(34)}${pad(b.median, 9)}${pad(b.p90, 9)}${pad(b.min, 9)}${pad(b.max, 9)}  ms`);
-    console.log("");
-    console.log(`ratio of medians ${ratio} (p90 ${ratioP90}); target ≤ ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? "met" : "MISSED"}`);
-
-    mkdirSync(path.dirname(RESULTS), { recursive: true });
-    writeFileSync(
-      RESULTS,
-      JSON.stringify(
-        { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, n: N, hookMs: h, bareMs: b, ratio, ratioP90, target: TARGET_RATIO, met: ratio <= TARGET_RATIO, runs: { hook: hookMs, bare: bareMs } },
-        null,
-        2,
-      ) + "\n",
-    );
-    console.log(`Written to ${path.relative(ROOT, RESULTS)}`);
+    await fillContext(bench.server.url, bench.token);
+    const repo = makeRepo(bench.dir);
+    const { hookMs, bareMs } = await measure(runners(bench.server.url, bench.token, repo, path.join(bench.dir, "home")));
+    report(hookMs, bareMs);
   } finally {
-    await server?.stop();
-    tmp.remove();
+    await bench.stop();
   }
 }
 

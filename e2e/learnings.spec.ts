@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { KIND_OF_SEED_CATEGORY } from "../lib/rules";
 import { ADMIN_STATE, snap, unique } from "./fixtures";
 import { Api } from "./seed";
 
@@ -13,7 +14,7 @@ test.describe("learnings", () => {
     await api.project(slug);
     await api.learning({ kind: "pattern", content: `${tag} the migrations run before the integration tests`, project: slug, confirmed: true });
     await api.learning({ kind: "insight", content: `${tag} flaky websocket tests come from a shared port`, project: slug, tags: ["websocket"] });
-    await api.learning({ kind: "self_knowledge", content: `${tag} I tend to over-engineer migration scripts`, confirmed: true });
+    await api.learning({ kind: KIND_OF_SEED_CATEGORY.selfKnowledge, content: `${tag} I tend to over-engineer migration scripts`, confirmed: true });
 
     await page.goto("/learnings");
     await expect(page.getByRole("heading", { name: "Learnings", level: 1 })).toBeVisible();

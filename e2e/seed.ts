@@ -1,14 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, type Browser, type Page } from "@playwright/test";
+import type { LearningKind } from "../lib/rules";
 import { ADMIN_TOKEN_FILE, BASE_URL, DATABASE_URL } from "./fixtures";
 
 /** The admin's write token that auth.setup.ts made. */
 export function adminToken(): string {
   return readFileSync(ADMIN_TOKEN_FILE, "utf8").trim();
 }
-
-type Kind = "pattern" | "insight" | "self_knowledge";
 
 /**
  * Seeds test data through the HTTP API with a Bearer token, as an agent would: every test states what it
@@ -32,13 +31,13 @@ export class Api {
     return this.call("POST", "/api/projects", { slug, name });
   }
 
-  async propose(p: { kind?: Kind; content: string; confidence?: number; project?: string; source?: string }): Promise<string> {
+  async propose(p: { kind?: LearningKind; content: string; confidence?: number; project?: string; source?: string }): Promise<string> {
     const body = await this.call<{ proposal: { id: string } | null }>("POST", "/api/proposals", { kind: "pattern", ...p });
     expect(body.proposal, `proposal merged: ${p.content}`).not.toBeNull();
     return body.proposal!.id;
   }
 
-  async learning(l: { kind?: Kind; content: string; project?: string; tags?: string[]; confirmed?: boolean }): Promise<string> {
+  async learning(l: { kind?: LearningKind; content: string; project?: string; tags?: string[]; confirmed?: boolean }): Promise<string> {
     const body = await this.call<{ learning: { id: string } }>("POST", "/api/learnings", { kind: "insight", ...l });
     return body.learning.id;
   }

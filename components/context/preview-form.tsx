@@ -1,5 +1,8 @@
+import { MAX_CONTEXT_BUDGET, MAX_CONTEXT_CHARS, MIN_CONTEXT_BUDGET, MIN_CONTEXT_CHARS } from "@/lib/rules";
+import { ProjectSelect, type ProjectOption } from "../projects/project-select";
+
 type Values = Record<string, string>;
-type Props = { values: Values; projects: { slug: string; name: string }[]; errors: Record<string, string> };
+type Props = { values: Values; projects: ProjectOption[]; errors: Record<string, string> };
 
 function Text({ name, label, values, errors, hint, type = "text", ...rest }: { name: string; label: string; values: Values; errors: Record<string, string>; hint?: string; type?: string; min?: number; max?: number; step?: number; placeholder?: string }) {
   const described = [hint ? `${name}-hint` : "", errors[name] ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined;
@@ -26,19 +29,21 @@ export function PreviewForm({ values, projects, errors }: Props) {
   return (
     <form method="get" action="/context" className="card stack" aria-label="Context parameters">
       <div className="form-row form-row-top">
-        <div className="field">
-          <label htmlFor="project">Project</label>
-          <select id="project" name="project" defaultValue={values.project ?? ""}>
-            <option value="">None (personal, or found from the directory)</option>
-            {projects.map((p) => (
-              <option key={p.slug} value={p.slug}>
-                {p.name} ({p.slug})
-              </option>
-            ))}
-          </select>
-        </div>
-        <Text name="budget" label="Token budget" type="number" min={200} max={32000} step={100} values={values} errors={errors} hint="200 to 32,000" />
-        <Text name="maxChars" label="Character limit" type="number" min={200} max={200000} step={100} values={values} errors={errors} hint="Claude Code keeps 10,000" />
+        <ProjectSelect projects={projects} defaultValue={values.project ?? ""}>
+          <option value="">None (personal, or found from the directory)</option>
+        </ProjectSelect>
+        <Text
+          name="budget"
+          label="Token budget"
+          type="number"
+          min={MIN_CONTEXT_BUDGET}
+          max={MAX_CONTEXT_BUDGET}
+          step={100}
+          values={values}
+          errors={errors}
+          hint={`${MIN_CONTEXT_BUDGET.toLocaleString("en")} to ${MAX_CONTEXT_BUDGET.toLocaleString("en")}`}
+        />
+        <Text name="maxChars" label="Character limit" type="number" min={MIN_CONTEXT_CHARS} max={MAX_CONTEXT_CHARS} step={100} values={values} errors={errors} hint="Claude Code keeps 10,000" />
         <div className="field">
           <label htmlFor="mode">Mode</label>
           <select id="mode" name="mode" defaultValue={values.mode ?? "full"}>

@@ -5,6 +5,7 @@ import { editLearningAction } from "@/lib/actions/learning-actions";
 import { initialFormState } from "@/lib/actions/form-state";
 import { FormMessage } from "../ui/form-message";
 import { SubmitButton } from "../ui/submit-button";
+import { KindSelect } from "./kind-select";
 
 type Props = { id: string; kind: string; content: string; tags: string[] };
 
@@ -22,14 +23,7 @@ export function EditLearningForm({ id, kind, content, tags }: Props) {
         {state.fieldErrors?.content ? <p className="field-error">{state.fieldErrors.content}</p> : null}
       </div>
       <div className="form-row">
-        <div className="field">
-          <label htmlFor={key("kind")}>Kind</label>
-          <select id={key("kind")} name="kind" defaultValue={kind}>
-            <option value="pattern">Pattern</option>
-            <option value="insight">Insight</option>
-            <option value="self_knowledge">Self-knowledge</option>
-          </select>
-        </div>
+        <KindSelect id={key("kind")} defaultValue={kind} />
         <div className="field">
           <label htmlFor={key("tags")}>Tags</label>
           <input id={key("tags")} name="tags" defaultValue={tags.join(", ")} placeholder="testing, git" />

@@ -2,13 +2,14 @@ import {
   deleteLearningAction,
   setLearningConfirmedAction,
 } from "@/lib/actions/learning-actions";
+import type { LearningKind } from "@/lib/rules";
 import { ActionForm } from "../ui/action-form";
 import { KindBadge } from "../ui/kind-badge";
 import { EditLearningForm } from "./edit-learning-form";
 
 export type LearningView = {
   id: string;
-  kind: "pattern" | "insight" | "self_knowledge";
+  kind: LearningKind;
   content: string;
   confirmed: boolean;
   tags: string[];

@@ -1,4 +1,7 @@
-type Props = { q: string; kind: string; project: string; projects: { slug: string; name: string }[] };
+import { ProjectSelect, type ProjectOption } from "../projects/project-select";
+import { KindSelect } from "./kind-select";
+
+type Props = { q: string; kind: string; project: string; projects: ProjectOption[] };
 
 /** Search and filters as a GET form: works without JavaScript, and the address can be bookmarked or shared. */
 export function LearningFilters({ q, kind, project, projects }: Props) {
@@ -8,26 +11,10 @@ export function LearningFilters({ q, kind, project, projects }: Props) {
         <label htmlFor="q">Search</label>
         <input id="q" name="q" type="search" defaultValue={q} placeholder="words from the learning or its tags" />
       </div>
-      <div className="field">
-        <label htmlFor="kind">Kind</label>
-        <select id="kind" name="kind" defaultValue={kind}>
-          <option value="">All kinds</option>
-          <option value="pattern">Pattern</option>
-          <option value="insight">Insight</option>
-          <option value="self_knowledge">Self-knowledge</option>
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="project">Project</label>
-        <select id="project" name="project" defaultValue={project}>
-          <option value="">All (personal and projects)</option>
-          {projects.map((p) => (
-            <option key={p.slug} value={p.slug}>
-              {p.name} ({p.slug})
-            </option>
-          ))}
-        </select>
-      </div>
+      <KindSelect id="kind" defaultValue={kind} anyLabel="All kinds" />
+      <ProjectSelect projects={projects} defaultValue={project}>
+        <option value="">All (personal and projects)</option>
+      </ProjectSelect>
       <button type="submit" className="btn btn-primary">
         Search
       </button>

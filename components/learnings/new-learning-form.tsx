@@ -3,11 +3,14 @@
 import { useActionState } from "react";
 import { createLearningAction } from "@/lib/actions/learning-actions";
 import { initialFormState } from "@/lib/actions/form-state";
+import { LEARNING_KINDS } from "@/lib/rules";
+import { ProjectSelect, type ProjectOption } from "../projects/project-select";
 import { FormMessage } from "../ui/form-message";
 import { SubmitButton } from "../ui/submit-button";
+import { KindSelect } from "./kind-select";
 
 /** Adds a learning by hand: personal, or shared with a project the user may write to. */
-export function NewLearningForm({ projects }: { projects: { slug: string; name: string }[] }) {
+export function NewLearningForm({ projects }: { projects: ProjectOption[] }) {
   const [state, action] = useActionState(createLearningAction, initialFormState);
   return (
     <form action={action} className="stack-sm">
@@ -18,25 +21,10 @@ export function NewLearningForm({ projects }: { projects: { slug: string; name: 
         {state.fieldErrors?.content ? <p className="field-error">{state.fieldErrors.content}</p> : null}
       </div>
       <div className="form-row">
-        <div className="field">
-          <label htmlFor="new-kind">Kind</label>
-          <select id="new-kind" name="kind" defaultValue="pattern">
-            <option value="pattern">Pattern</option>
-            <option value="insight">Insight</option>
-            <option value="self_knowledge">Self-knowledge</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="new-project">Shared with</label>
-          <select id="new-project" name="project" defaultValue="">
-            <option value="">Only me (personal)</option>
-            {projects.map((p) => (
-              <option key={p.slug} value={p.slug}>
-                {p.name} ({p.slug})
-              </option>
-            ))}
-          </select>
-        </div>
+        <KindSelect id="new-kind" defaultValue={LEARNING_KINDS[0]} />
+        <ProjectSelect id="new-project" label="Shared with" projects={projects} defaultValue="">
+          <option value="">Only me (personal)</option>
+        </ProjectSelect>
         <div className="field">
           <label htmlFor="new-tags">Tags</label>
           <input id="new-tags" name="tags" placeholder="testing, git" />

@@ -1,8 +1,10 @@
 import type { SessionDocView } from "@/lib/db/queries/sessions";
 import { relativeTime } from "@/lib/context/relative-time";
+import { SESSION_PRIORITIES } from "@/lib/rules";
 import { Markdown } from "../markdown/markdown";
 
-const priorityNames = ["critical", "high", "medium", "low"];
+/** A named priority's number back to its name; other numbers are shown as they are. */
+const priorityNames: Record<number, string> = Object.fromEntries(Object.entries(SESSION_PRIORITIES).map(([name, value]) => [value, name]));
 
 /** The document's own title: its first heading, else its id. */
 function titleOf(s: SessionDocView): string {

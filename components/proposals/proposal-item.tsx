@@ -66,46 +66,62 @@ export function ProposalItem({
         <p className="queue-content" data-testid="proposal-content">
           {decision?.content ?? entry.content}
         </p>
-        <p className="meta">
-          <KindBadge kind={entry.kind} />
-          <span title="How sure the proposer was (0–1)">confidence {entry.confidence.toFixed(2)}</span>
-          <span>{entry.project ? <code>{entry.project}</code> : "personal"}</span>
-          <time dateTime={entry.createdAt}>{entry.age}</time>
-          <span>from {entry.source}</span>
-          {entry.mergedCount ? <span>proposed {entry.mergedCount + 1}×</span> : null}
-        </p>
+        <Facts entry={entry} />
         {editing ? <EditForm entry={entry} onAccept={onAccept} onCancel={onCancelEdit} /> : null}
       </div>
       <div className="queue-actions">
-        {!entry.canDecide ? (
-          <span className="muted">view only</span>
-        ) : decision ? (
-          <>
-            <span className={`verdict verdict-${decision.verdict}`}>
-              {decision.verdict === "accepted" ? "Accepted" : "Rejected"}
-              {decision.saving ? "…" : ""}
-            </span>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={onUndo}>
-              Undo
-            </button>
-          </>
-        ) : !hydrated ? (
-          <RowForms entry={entry} />
-        ) : editing ? null : (
-          <div className="row-actions">
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => onAccept()} title="a">
-              Accept
-            </button>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={onEdit} title="e">
-              Edit
-            </button>
-            <button type="button" className="btn btn-danger btn-sm" onClick={onReject} title="r">
-              Reject
-            </button>
-          </div>
-        )}
+        <RowActions entry={entry} decision={decision} editing={editing} hydrated={hydrated} onAccept={onAccept} onReject={onReject} onEdit={onEdit} onUndo={onUndo} />
       </div>
     </li>
+  );
+}
+
+/** Kind, confidence, where it belongs, age, source, and how often it was proposed. */
+function Facts({ entry }: { entry: QueueEntry }) {
+  return (
+    <p className="meta">
+      <KindBadge kind={entry.kind} />
+      <span title="How sure the proposer was (0–1)">confidence {entry.confidence.toFixed(2)}</span>
+      <span>{entry.project ? <code>{entry.project}</code> : "personal"}</span>
+      <time dateTime={entry.createdAt}>{entry.age}</time>
+      <span>from {entry.source}</span>
+      {entry.mergedCount ? <span>proposed {entry.mergedCount + 1}×</span> : null}
+    </p>
+  );
+}
+
+type ActionProps = Pick<Props, "entry" | "decision" | "editing" | "hydrated" | "onAccept" | "onReject" | "onEdit" | "onUndo">;
+
+/** The decision made and its undo, the buttons to make one, or plain forms until JavaScript runs. */
+function RowActions({ entry, decision, editing, hydrated, onAccept, onReject, onEdit, onUndo }: ActionProps) {
+  if (!entry.canDecide) return <span className="muted">view only</span>;
+  if (decision) {
+    return (
+      <>
+        <span className={`verdict verdict-${decision.verdict}`}>
+          {decision.verdict === "accepted" ? "Accepted" : "Rejected"}
+          {decision.saving ? "…" : ""}
+        </span>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={onUndo}>
+          Undo
+        </button>
+      </>
+    );
+  }
+  if (!hydrated) return <RowForms entry={entry} />;
+  if (editing) return null;
+  return (
+    <div className="row-actions">
+      <button type="button" className="btn btn-primary btn-sm" onClick={() => onAccept()} title="a">
+        Accept
+      </button>
+      <button type="button" className="btn btn-secondary btn-sm" onClick={onEdit} title="e">
+        Edit
+      </button>
+      <button type="button" className="btn btn-danger btn-sm" onClick={onReject} title="r">
+        Reject
+      </button>
+    </div>
   );
 }
 

@@ -1,5 +1,7 @@
+import { ProjectSelect, type ProjectOption } from "../projects/project-select";
+
 /** The queue's order and project filter: a GET form, so it works without JavaScript and the address can be shared. */
-export function QueueFilters({ sort, project, projects }: { sort: string; project: string | undefined; projects: { slug: string; name: string }[] }) {
+export function QueueFilters({ sort, project, projects }: { sort: string; project: string | undefined; projects: ProjectOption[] }) {
   return (
     <form method="get" action="/proposals" className="filters" aria-label="Filter proposals">
       <div className="field">
@@ -10,18 +12,10 @@ export function QueueFilters({ sort, project, projects }: { sort: string; projec
           <option value="newest">Newest first</option>
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="project">Project</label>
-        <select id="project" name="project" defaultValue={project ?? ""}>
-          <option value="">All (personal and projects)</option>
-          <option value="personal">Personal only</option>
-          {projects.map((p) => (
-            <option key={p.slug} value={p.slug}>
-              {p.name} ({p.slug})
-            </option>
-          ))}
-        </select>
-      </div>
+      <ProjectSelect projects={projects} defaultValue={project ?? ""}>
+        <option value="">All (personal and projects)</option>
+        <option value="personal">Personal only</option>
+      </ProjectSelect>
       <button type="submit" className="btn btn-secondary">
         Show
       </button>

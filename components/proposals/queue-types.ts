@@ -1,7 +1,9 @@
+import type { LearningKind } from "@/lib/rules";
+
 /** A pending proposal as the review page hands it to the browser: plain, serialisable, nothing internal. */
 export type QueueEntry = {
   id: string;
-  kind: "pattern" | "insight" | "self_knowledge";
+  kind: LearningKind;
   content: string;
   source: string;
   confidence: number;

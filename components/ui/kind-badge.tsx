@@ -1,6 +1,7 @@
-const labels = { pattern: "pattern", insight: "insight", self_knowledge: "self-knowledge" } as const;
+import { KIND_INFO, type LearningKind } from "@/lib/rules";
 
 /** A learning's or proposal's kind as a small coloured label. */
-export function KindBadge({ kind }: { kind: keyof typeof labels }) {
-  return <span className={`badge badge-${kind}`}>{labels[kind]}</span>;
+export function KindBadge({ kind }: { kind: LearningKind }) {
+  const { badge } = KIND_INFO[kind];
+  return <span className={`badge badge-${badge}`}>{badge}</span>;
 }

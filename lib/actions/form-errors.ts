@@ -1,17 +1,18 @@
-import { z } from "zod";
-import { ApiError } from "../api/errors";
+import { isExpectedError, toFailure } from "../api/errors";
 import type { FormState } from "./form-state";
 
-/** A thrown validation or domain error as form state; anything else is rethrown (Next shows its error page). */
+export const CHECK_FIELDS_MESSAGE = "Check the highlighted fields.";
+
+/**
+ * A refused input or request as form state: issues become one message per field (the first for each),
+ * anything else the API's message. Any other error is rethrown, for Next to log and answer with its
+ * error page, which reveals nothing in production (and lets redirect() through).
+ */
 export function formError(error: unknown): FormState<never> {
-  if (error instanceof z.ZodError) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of error.issues) {
-      const key = String(issue.path[0] ?? "form");
-      fieldErrors[key] ??= issue.message;
-    }
-    return { ok: false, message: "Check the highlighted fields.", fieldErrors };
-  }
-  if (error instanceof ApiError) return { ok: false, message: error.message };
-  throw error;
+  if (!isExpectedError(error)) throw error;
+  const failure = toFailure(error);
+  if (!failure.issues) return { ok: false, message: failure.message };
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of failure.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
+  return { ok: false, message: CHECK_FIELDS_MESSAGE, fieldErrors };
 }

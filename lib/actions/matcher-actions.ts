@@ -1,39 +1,27 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { requireUser } from "../auth/session";
-import { addMatcher, matcherIdSchema, newMatcherSchema, removeMatcher } from "../projects/matchers";
+import { z } from "zod";
+import { addMatcher, newMatcherSchema, removeMatcher } from "../projects/matchers";
 import { slugSchema } from "../projects/project-schemas";
-import { formError } from "./form-errors";
-import type { FormState } from "./form-state";
+import { formAction } from "./form-action";
 
-const field = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-};
+const projectSettings = ({ slug }: { slug: string }) => [`/settings/projects/${slug}`];
 
-export async function addMatcherAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const { db, principal } = await requireUser();
-  const values = { pattern: field(form, "pattern"), kind: field(form, "kind") };
-  try {
-    const slug = slugSchema.parse(field(form, "slug"));
-    const input = newMatcherSchema.parse({ kind: field(form, "kind"), pattern: field(form, "pattern") });
-    await addMatcher(db, principal, slug, input);
-    revalidatePath(`/settings/projects/${slug}`);
-    return { ok: true, message: `Matcher added: ${input.pattern}.` };
-  } catch (error) {
-    return { ...formError(error), values };
-  }
-}
+export const addMatcherAction = formAction(
+  // The domain's schema here too: the message names the pattern as stored (trimmed, no trailing slash).
+  z.object({ slug: slugSchema }).and(newMatcherSchema),
+  async ({ slug, ...matcher }, { db, principal }) => {
+    await addMatcher(db, principal, slug, matcher);
+    return { message: `Matcher added: ${matcher.pattern}.` };
+  },
+  { revalidate: projectSettings, echo: ["pattern", "kind"] },
+);
 
-export async function removeMatcherAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const { db, principal } = await requireUser();
-  try {
-    const slug = slugSchema.parse(field(form, "slug"));
-    await removeMatcher(db, principal, slug, matcherIdSchema.parse({ id: field(form, "id") }));
-    revalidatePath(`/settings/projects/${slug}`);
-    return { ok: true, message: "Matcher removed." };
-  } catch (error) {
-    return formError(error);
-  }
-}
+export const removeMatcherAction = formAction(
+  z.object({ slug: slugSchema, id: z.string() }),
+  async ({ slug, id }, { db, principal }) => {
+    await removeMatcher(db, principal, slug, { id });
+    return { message: "Matcher removed." };
+  },
+  { revalidate: projectSettings },
+);

@@ -1,55 +1,37 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireUser } from "../auth/session";
+import { addMember, changeMemberRole, removeMember } from "../projects/members";
 import { slugSchema } from "../projects/project-schemas";
-import { addMember, addMemberSchema, changeMemberRole, changeRoleSchema, removeMember, removeMemberSchema } from "../projects/members";
-import { formError } from "./form-errors";
-import type { FormState } from "./form-state";
+import { formAction } from "./form-action";
 
-// Each action checks the form, then the domain checks that the signed-in user owns the project.
+// Each action checks the form, then the domain checks the fields and that the signed-in user owns the project.
 
-const field = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
-};
+const projectSettings = ({ slug }: { slug: string }) => [`/settings/projects/${slug}`];
 
-export async function addMemberAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const { db, principal } = await requireUser();
-  const values = { email: field(form, "email") };
-  try {
-    const slug = slugSchema.parse(field(form, "slug"));
-    const input = addMemberSchema.parse({ email: field(form, "email").trim(), role: field(form, "role") });
+export const addMemberAction = formAction(
+  z.object({ slug: slugSchema, email: z.string().trim(), role: z.string() }),
+  async ({ slug, ...input }, { db, principal }) => {
     const member = await addMember(db, principal, slug, input);
-    revalidatePath(`/settings/projects/${slug}`);
-    return { ok: true, message: `${member.email} added as ${member.role}.` };
-  } catch (error) {
-    return { ...formError(error), values };
-  }
-}
+    return { message: `${member.email} added as ${member.role}.` };
+  },
+  { revalidate: projectSettings, echo: ["email"] },
+);
 
-export async function changeMemberRoleAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const { db, principal } = await requireUser();
-  try {
-    const slug = slugSchema.parse(field(form, "slug"));
-    const input = changeRoleSchema.parse({ userId: field(form, "userId"), role: field(form, "role") });
+export const changeMemberRoleAction = formAction(
+  z.object({ slug: slugSchema, userId: z.string(), role: z.string() }),
+  async ({ slug, ...input }, { db, principal }) => {
     await changeMemberRole(db, principal, slug, input);
-    revalidatePath(`/settings/projects/${slug}`);
-    return { ok: true, message: `Role changed to ${input.role}.` };
-  } catch (error) {
-    return formError(error);
-  }
-}
+    return { message: `Role changed to ${input.role}.` };
+  },
+  { revalidate: projectSettings },
+);
 
-export async function removeMemberAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const { db, principal } = await requireUser();
-  try {
-    const { slug, ...input } = z.object({ slug: slugSchema }).and(removeMemberSchema).parse({ slug: field(form, "slug"), userId: field(form, "userId") });
+export const removeMemberAction = formAction(
+  z.object({ slug: slugSchema, userId: z.string() }),
+  async ({ slug, ...input }, { db, principal }) => {
     await removeMember(db, principal, slug, input);
-    revalidatePath(`/settings/projects/${slug}`);
-    return { ok: true, message: "Removed." };
-  } catch (error) {
-    return formError(error);
-  }
-}
+    return { message: "Removed." };
+  },
+  { revalidate: projectSettings },
+);

@@ -1,19 +1,14 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { requireUser } from "../auth/session";
+import { z } from "zod";
 import { createProject } from "../projects/projects";
-import { formError } from "./form-errors";
-import type { FormState } from "./form-state";
+import { formAction } from "./form-action";
 
-export async function createProjectAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const { db, principal } = await requireUser();
-  try {
-    const project = await createProject(db, principal, { slug: form.get("slug"), name: form.get("name") });
-    revalidatePath("/");
-    revalidatePath("/settings/projects");
-    return { ok: true, message: `Project ${project.slug} created.` };
-  } catch (error) {
-    return formError(error);
-  }
-}
+export const createProjectAction = formAction(
+  z.object({ slug: z.string(), name: z.string() }),
+  async (input, { db, principal }) => {
+    const project = await createProject(db, principal, input);
+    return { message: `Project ${project.slug} created.` };
+  },
+  { revalidate: ["/", "/settings/projects"] },
+);

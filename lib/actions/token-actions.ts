@@ -1,30 +1,43 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { createApiToken, revokeApiToken } from "../auth/api-tokens";
 import { requireUser } from "../auth/session";
-import { formError } from "./form-errors";
-import type { FormState } from "./form-state";
+import { formAction } from "./form-action";
+import { readForm } from "./read-form";
 
-export async function createTokenAction(_prev: FormState<{ token: string }>, form: FormData): Promise<FormState<{ token: string }>> {
-  const { db, user } = await requireUser();
-  const project = String(form.get("project") ?? "");
-  try {
-    const { token, record } = await createApiToken(db, {
-      userId: user.id,
-      name: String(form.get("name") ?? ""),
-      scope: form.get("scope") === "read" ? "read" : "write",
-      projects: project ? [project] : [],
-    });
-    revalidatePath("/settings/tokens");
-    return { ok: true, message: `Token "${record.name}" created. Copy it now: it is shown only once.`, data: { token } };
-  } catch (error) {
-    return formError(error);
-  }
-}
+const TOKENS_PAGE = "/settings/tokens";
 
+const newTokenForm = z.object({
+  name: z.string(),
+  scope: z
+    .string()
+    .optional()
+    .transform((scope) => (scope === "read" ? "read" : "write")),
+  /** One project, or "" for every project of the user. */
+  project: z
+    .string()
+    .optional()
+    .transform((slug) => (slug ? [slug] : [])),
+});
+
+export const createTokenAction = formAction(
+  newTokenForm,
+  async ({ name, scope, project }, { db, user }) => {
+    const { token, record } = await createApiToken(db, { userId: user.id, name, scope, projects: project });
+    return { message: `Token "${record.name}" created. Copy it now: it is shown only once.`, data: { token } };
+  },
+  { revalidate: [TOKENS_PAGE] },
+);
+
+/**
+ * A plain `<form action>` with no state to answer into (the page renders again without the token), so
+ * not through formAction: a failure here goes to Next's error page.
+ */
 export async function revokeTokenAction(form: FormData): Promise<void> {
   const { db, user } = await requireUser();
-  await revokeApiToken(db, { userId: user.id, tokenId: String(form.get("id") ?? "") });
-  revalidatePath("/settings/tokens");
+  const { id } = z.object({ id: z.string().default("") }).parse(readForm(form));
+  await revokeApiToken(db, { userId: user.id, tokenId: id });
+  revalidatePath(TOKENS_PAGE);
 }

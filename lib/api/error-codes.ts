@@ -15,3 +15,10 @@ export const errorStatus = {
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
+
+/**
+ * A finer reason inside one code, sent as `error.reason` where a client must tell cases apart: a task
+ * without memory and a project that does not exist are both 404 not_found, but `baton task start`
+ * writes a template for the first and stops at the second.
+ */
+export type ErrorReason = "no_task_memory";

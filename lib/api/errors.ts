@@ -1,20 +1,28 @@
 import { z } from "zod";
 import { isDatabaseUnavailable } from "../db/database-unavailable";
-import { errorStatus, type ErrorCode } from "./error-codes";
+import { errorStatus, type ErrorCode, type ErrorReason } from "./error-codes";
 
 /** How long a client should wait before asking again when the database is out of reach. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
-/** The one error the domain and the API throw; the guard turns it into the JSON error shape. */
+/** A zod issue as sent to clients: where and what, nothing else. */
+export type PublicIssue = { path: (string | number)[]; message: string; code: string };
+
+/** The one error the domain and the API throw; toFailure turns it into what each edge answers. */
 export class ApiError extends Error {
+  readonly headers?: Record<string, string>;
+  readonly reason?: ErrorReason;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly issues?: unknown[],
-    readonly headers?: Record<string, string>,
+    readonly issues?: PublicIssue[],
+    options: { headers?: Record<string, string>; reason?: ErrorReason } = {},
   ) {
     super(message);
     this.name = "ApiError";
+    this.headers = options.headers;
+    this.reason = options.reason;
   }
 
   get status(): number {
@@ -22,31 +30,70 @@ export class ApiError extends Error {
   }
 }
 
-export type ErrorBody = { ok: false; error: { code: ErrorCode; message: string; issues?: unknown[] } };
+/**
+ * Any failure as every edge words it (routes, MCP, server actions, the admin CLI): the HTTP status,
+ * the code callers branch on, a message for people, and where there are some the issues, a finer
+ * reason and response headers.
+ */
+export type Failure = {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  issues?: PublicIssue[];
+  reason?: ErrorReason;
+  headers?: Record<string, string>;
+};
 
-export function errorResponse(code: ErrorCode, message: string, issues?: unknown[], headers?: Record<string, string>): Response {
-  const body: ErrorBody = { ok: false, error: { code, message, ...(issues ? { issues } : {}) } };
-  return Response.json(body, { status: errorStatus[code], headers });
-}
+export type ErrorBody = { ok: false; error: { code: ErrorCode; message: string; issues?: PublicIssue[]; reason?: ErrorReason } };
 
-/** zod issues as sent to clients: where and what, nothing else. */
-export function publicIssues(error: z.ZodError): { path: (string | number)[]; message: string; code: string }[] {
+export const INTERNAL_ERROR_MESSAGE = "Something went wrong on the server. It has been logged.";
+export const DATABASE_UNAVAILABLE_MESSAGE = "The database cannot be reached right now; try again shortly.";
+
+export function publicIssues(error: z.ZodError): PublicIssue[] {
   return error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: i.message, code: i.code }));
 }
 
-/** Any thrown value → a response. Unknown errors are logged and answered with a 500 that reveals nothing. */
-export function handleApiError(error: unknown): Response {
-  if (error instanceof ApiError) return errorResponse(error.code, error.message, error.issues, error.headers);
+/** An error the domain throws on purpose (refused input or request), as opposed to a bug or an outage. */
+export function isExpectedError(error: unknown): error is ApiError | z.ZodError {
+  return error instanceof ApiError || error instanceof z.ZodError;
+}
+
+/** Any thrown value → a Failure. Unexpected errors are logged here, once, and reveal nothing. */
+export function toFailure(error: unknown): Failure {
+  if (error instanceof ApiError) {
+    const { status, code, message, issues, reason, headers } = error;
+    return { status, code, message, ...(issues ? { issues } : {}), ...(reason ? { reason } : {}), ...(headers ? { headers } : {}) };
+  }
   if (error instanceof z.ZodError) {
     const first = error.issues[0];
     const where = first && first.path.length ? ` at ${first.path.join(".")}` : "";
-    return errorResponse("validation_failed", `Invalid input${where}: ${first?.message ?? "see issues"}`, publicIssues(error));
+    const message = `Invalid input${where}: ${first?.message ?? "see issues"}`;
+    return { status: errorStatus.validation_failed, code: "validation_failed", message, issues: publicIssues(error) };
   }
   if (isDatabaseUnavailable(error)) {
-    return errorResponse("database_unavailable", "The database cannot be reached right now; try again shortly.", undefined, {
-      "retry-after": String(DATABASE_RETRY_AFTER_SECONDS),
-    });
+    return {
+      status: errorStatus.database_unavailable,
+      code: "database_unavailable",
+      message: DATABASE_UNAVAILABLE_MESSAGE,
+      headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
+    };
   }
   console.error("baton: unexpected error", error);
-  return errorResponse("internal_error", "Something went wrong on the server. It has been logged.");
+  return { status: errorStatus.internal_error, code: "internal_error", message: INTERNAL_ERROR_MESSAGE };
+}
+
+/** A Failure in the API's JSON error shape. */
+export function failureResponse(failure: Failure): Response {
+  const { status, code, message, issues, reason, headers } = failure;
+  const body: ErrorBody = { ok: false, error: { code, message, ...(issues ? { issues } : {}), ...(reason ? { reason } : {}) } };
+  return Response.json(body, { status, headers });
+}
+
+/** Any thrown value → a response. */
+export function handleApiError(error: unknown): Response {
+  return failureResponse(toFailure(error));
+}
+
+export function errorResponse(code: ErrorCode, message: string): Response {
+  return handleApiError(new ApiError(code, message));
 }

@@ -3,14 +3,14 @@ import { z } from "zod";
 import { ApiError } from "../api/errors";
 import type { Db } from "../db/client";
 import { deleteToken, findTokenByHash, insertToken, listTokens, projectIdsBySlugs, touchToken, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
-import { tokenScopes } from "../db/schema";
+import { TOKEN_SCOPES } from "../rules";
 
 /** Every Baton token starts with this, so secret scanners and people recognise one. */
 export const TOKEN_PREFIX = "baton_";
 
 export const newTokenSchema = z.object({
   name: z.string().trim().min(1, { message: "Name the token (where will it be used?)." }).max(100),
-  scope: z.enum(tokenScopes).default("write"),
+  scope: z.enum(TOKEN_SCOPES).default("write"),
   projects: z.array(z.string()).max(100).default([]),
 });
 export type NewToken = z.input<typeof newTokenSchema>;

@@ -4,6 +4,13 @@ import type { Db } from "../db/client";
 import { authenticateToken } from "./api-tokens";
 import type { Principal } from "./principal";
 
+/** A 401 names the scheme it wants (RFC 6750 §3), so MCP clients know to send a Bearer token. */
+const BEARER_CHALLENGE = { "www-authenticate": 'Bearer realm="baton"' };
+
+function refused(message: string): ApiError {
+  return new ApiError("unauthorized", message, undefined, { headers: BEARER_CHALLENGE });
+}
+
 /**
  * The principal an `Authorization: Bearer <token>` header names, or a 401. Used by the guard (when the
  * header is there) and by MCP, which takes API tokens only: a session cookie is never enough there, so
@@ -11,12 +18,10 @@ import type { Principal } from "./principal";
  */
 export async function authenticateBearer(db: Db, request: Request): Promise<Principal> {
   const header = request.headers.get("authorization");
-  if (header === null) {
-    throw new ApiError("unauthorized", "Send an API token as Authorization: Bearer <token> (create one in the dashboard settings).");
-  }
+  if (header === null) throw refused("Send an API token as Authorization: Bearer <token> (create one in the dashboard settings).");
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw new ApiError("unauthorized", "Send the token as Authorization: Bearer <token>.");
+  if (!match) throw refused("Send the token as Authorization: Bearer <token>.");
   const token = await authenticateToken(db, match[1]!);
-  if (!token) throw new ApiError("unauthorized", "The token is not valid (revoked, mistyped or from another server).");
+  if (!token) throw refused("The token is not valid (revoked, mistyped or from another server).");
   return { userId: token.userId, scope: token.scope, via: "token", tokenId: token.id, projectIds: token.projectIds };
 }

@@ -1,26 +1,31 @@
 import { z } from "zod";
+import {
+  DEFAULT_CONTEXT_BUDGET,
+  DEFAULT_CONTEXT_MAX_CHARS,
+  MAX_CONTEXT_BUDGET,
+  MAX_CONTEXT_CHARS,
+  MAX_QUERY_CHARS,
+  MIN_CONTEXT_BUDGET,
+  MIN_CONTEXT_CHARS,
+  SLUG_MAX,
+  SLUG_PATTERN,
+  TASK_ID_PATTERN,
+} from "../rules";
 
-const hint = z.string().trim().max(2000).optional();
+const hint = z.string().trim().max(MAX_QUERY_CHARS).optional();
 
 /** GET /api/context's query string. */
 export const contextQuerySchema = z.object({
-  project: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]*$/, { message: "must be a project slug" })
-    .max(64)
-    .optional(),
-  budget: z.coerce.number().int().min(200).max(32_000).default(2000),
+  project: z.string().regex(SLUG_PATTERN, { message: "must be a project slug" }).max(SLUG_MAX).optional(),
+  budget: z.coerce.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET).default(DEFAULT_CONTEXT_BUDGET),
   // Claude Code keeps the first 10,000 characters of injected context; 9,500 leaves room for its own framing.
-  maxChars: z.coerce.number().int().min(200).max(200_000).default(9500),
+  maxChars: z.coerce.number().int().min(MIN_CONTEXT_CHARS).max(MAX_CONTEXT_CHARS).default(DEFAULT_CONTEXT_MAX_CHARS),
   mode: z.enum(["full", "complement"]).default("full"),
   format: z.enum(["json", "text", "claude"]).default("json"),
   cwd: hint,
   remote: hint,
   branch: hint,
-  task: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, { message: "must be a task id such as task-368" })
-    .optional(),
+  task: z.string().regex(TASK_ID_PATTERN, { message: "must be a task id such as task-368" }).optional(),
   q: hint,
   source: z.enum(["startup", "resume", "clear", "compact", "fork"]).optional(),
   sessionId: z.string().max(200).optional(),

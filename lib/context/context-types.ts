@@ -1,5 +1,7 @@
+import type { LearningKind } from "../rules";
+
 /** Everything the context is made from, gathered from the stores for one request. Plain data, no Dates from a driver needed beyond these. */
-export type LearningKind = "pattern" | "insight" | "self_knowledge";
+export type { LearningKind };
 export type SessionSource = "startup" | "resume" | "clear" | "compact" | "fork";
 
 export type ContextIdentity = {

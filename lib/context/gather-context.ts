@@ -1,10 +1,13 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { activeTaskIdFor, countQueuedSessions, latestHandoffFor, matchersForUser, pendingProposalsFor, taskMemoryFor } from "../db/queries/context";
+import { activeTaskIdFor, countQueuedSessions, latestHandoffFor, matchersForUser, pendingProposalsFor } from "../db/queries/context";
 import { nearestLearnings, vectorTableWidth } from "../db/queries/embeddings";
-import { contextLearnings, countAllLearnings, countContextLearnings, documentFrequencies } from "../db/queries/learnings";
+import { contextLearnings } from "../db/queries/context-candidates";
+import { countAllLearnings, countContextLearnings, documentFrequencies } from "../db/queries/learning-counts";
 import { findProjectForUser, type MemberProject } from "../db/queries/projects";
+import type { Owner } from "../db/queries/scope";
 import { findSeed } from "../db/queries/seeds";
+import { findTaskMemory } from "../db/queries/tasks";
 import { requireProject } from "../projects/projects";
 import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
@@ -52,7 +55,7 @@ async function nearestTo(
   db: Db,
   embedQuery: (text: string) => Promise<number[] | null>,
   text: string,
-  scope: { userId: string; projectId: string | null },
+  scope: Owner,
 ): Promise<LearningCandidate[]> {
   if (!text || !(await vectorTableWidth(db))) return [];
   const vector = await embedQuery(text);
@@ -66,40 +69,50 @@ async function nearestTo(
   }
 }
 
-/** Reads everything a context is made from. Reads only: nothing here writes. */
-export async function gatherContext(
-  db: Db,
-  principal: Principal,
-  q: ContextQuery,
-  env: { now: Date; dashboardUrl: string; embedQuery?: (text: string) => Promise<number[] | null> },
-): Promise<{ data: ContextData; project: MemberProject | null }> {
-  const project = await resolveProject(db, principal, q);
-  const userId = principal.userId;
-  const projectId = project?.id ?? null;
+type Sections = Awaited<ReturnType<typeof loadSections>>;
+type Hints = { terms: string[]; text: string; match: string | null };
 
-  const taskId = q.task ?? (project ? await activeTaskIdFor(db, { userId, projectId: project.id }) : undefined);
+/** The active task, then every section's data at once: seed, task memory, handoff, queue, proposals. */
+async function loadSections(db: Db, owner: Owner, project: MemberProject | null, q: ContextQuery) {
+  const taskId = q.task ?? (project ? await activeTaskIdFor(db, { userId: owner.userId, projectId: project.id }) : undefined);
   const [seed, memory, handoff, queued, proposals] = await Promise.all([
-    findSeed(db, { userId }),
-    project && taskId ? taskMemoryFor(db, { projectId: project.id, taskId }) : undefined,
+    findSeed(db, { userId: owner.userId }),
+    project && taskId ? findTaskMemory(db, { projectId: project.id, taskId }) : undefined,
     project ? latestHandoffFor(db, { projectId: project.id, branch: q.branch ?? null }) : undefined,
     project ? countQueuedSessions(db, { projectId: project.id }) : 0,
-    pendingProposalsFor(db, { userId, projectId, limit: LISTED_PROPOSALS }),
+    pendingProposalsFor(db, { ...owner, limit: LISTED_PROPOSALS }),
   ]);
+  return { taskId, seed, memory, handoff, queued, proposals };
+}
 
+/** The words to search for: the hints' words, the common ones left out by how often the store has them. */
+async function readHints(db: Db, q: ContextQuery, memory: Sections["memory"]): Promise<Hints> {
   // The task memory's first line (its title) says what the session is about as well as any hint.
   const taskTitle = memory?.markdown.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "");
   const terms = hintTerms({ q: q.q, task: [q.task, taskTitle].filter(Boolean).join(" "), branch: q.branch, cwd: q.cwd });
   const [frequencies, storeSize] = terms.length ? await Promise.all([documentFrequencies(db, { terms }), countAllLearnings(db)]) : [new Map<string, number>(), 0];
-  const match = ftsExpression(selectTerms(terms, frequencies, storeSize));
-  const hintText = [q.q, q.task, taskTitle, q.branch].filter(Boolean).join(" · ");
-  const limit = candidateLimit(q.budget);
+  return {
+    terms,
+    text: [q.q, q.task, taskTitle, q.branch].filter(Boolean).join(" · "),
+    match: ftsExpression(selectTerms(terms, frequencies, storeSize)),
+  };
+}
+
+/** Learnings matching the hints (by words, and by meaning where an embedder is there), then recent ones to fill, ranked. */
+async function rankedLearnings(
+  db: Db,
+  owner: Owner,
+  hints: Hints,
+  options: { limit: number; embedQuery?: (text: string) => Promise<number[] | null> },
+) {
+  const { limit, embedQuery } = options;
   const [bm25, nearest, learningsTotal] = await Promise.all([
-    match ? contextLearnings(db, { userId, projectId, match, limit }) : [],
-    terms.length && env.embedQuery ? nearestTo(db, env.embedQuery, hintText, { userId, projectId }) : [],
-    countContextLearnings(db, { userId, projectId }),
+    hints.match ? contextLearnings(db, { ...owner, match: hints.match, limit }) : [],
+    hints.terms.length && embedQuery ? nearestTo(db, embedQuery, hints.text, owner) : [],
+    countContextLearnings(db, owner),
   ]);
   // Recent learnings only fill what the matches leave.
-  const recent = bm25.length + nearest.length < limit ? await contextLearnings(db, { userId, projectId, match: null, limit }) : [];
+  const recent = bm25.length + nearest.length < limit ? await contextLearnings(db, { ...owner, match: null, limit }) : [];
   // With vectors, BM25's and the embedder's orders are fused by reciprocal rank; the fused score
   // stands in for BM25's (lower is better) so ranking treats both alike.
   const fused = nearest.length ? fuseRankings([bm25.map((l) => l.id), nearest.map((l) => l.id)]) : null;
@@ -109,10 +122,32 @@ export async function gatherContext(
   // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
   // shares no word with the hints can still be among them).
   const matched = new Set(matches.map((l) => l.id));
-  const ranked = rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]);
+  return { ...rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]), learningsTotal };
+}
 
+function sessionStateOf(seed: Sections["seed"], queuedSessions: number): ContextData["state"] {
   const state = (seed?.state ?? {}) as Record<string, unknown>;
   const lastSessionAt = typeof state.lastSessionAt === "string" ? new Date(state.lastSessionAt) : null;
+  return {
+    lastSessionAt: lastSessionAt && !Number.isNaN(lastSessionAt.getTime()) ? lastSessionAt : null,
+    activeProjects: Array.isArray(state.activeProjects) ? state.activeProjects.map(String) : [],
+    checkpointRef: typeof state.checkpointRef === "string" ? state.checkpointRef : null,
+    queuedSessions,
+  };
+}
+
+/** Reads everything a context is made from. Reads only: nothing here writes. */
+export async function gatherContext(
+  db: Db,
+  principal: Principal,
+  q: ContextQuery,
+  env: { now: Date; dashboardUrl: string; embedQuery?: (text: string) => Promise<number[] | null> },
+): Promise<{ data: ContextData; project: MemberProject | null }> {
+  const project = await resolveProject(db, principal, q);
+  const owner: Owner = { userId: principal.userId, projectId: project?.id ?? null };
+  const { taskId, seed, memory, handoff, queued, proposals } = await loadSections(db, owner, project, q);
+  const hints = await readHints(db, q, memory);
+  const learnings = await rankedLearnings(db, owner, hints, { limit: candidateLimit(q.budget), embedQuery: env.embedQuery });
   return {
     project,
     data: {
@@ -122,17 +157,12 @@ export async function gatherContext(
       project: project ? { slug: project.slug, name: project.name } : null,
       activeTask: memory && taskId ? { taskId, markdown: memory.markdown, updatedAt: memory.updatedAt } : null,
       handoff: handoff ?? null,
-      learnings: ranked.learnings,
-      learningsRanked: ranked.ranked,
-      learningsTotal,
+      learnings: learnings.learnings,
+      learningsRanked: learnings.ranked,
+      learningsTotal: learnings.learningsTotal,
       proposals: proposals.items,
       proposalCount: proposals.total,
-      state: {
-        lastSessionAt: lastSessionAt && !Number.isNaN(lastSessionAt.getTime()) ? lastSessionAt : null,
-        activeProjects: Array.isArray(state.activeProjects) ? state.activeProjects.map(String) : [],
-        checkpointRef: typeof state.checkpointRef === "string" ? state.checkpointRef : null,
-        queuedSessions: queued,
-      },
+      state: sessionStateOf(seed, queued),
     },
   };
 }

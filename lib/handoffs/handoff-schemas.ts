@@ -1,14 +1,9 @@
 import { z } from "zod";
 import { limitParam } from "../api/parse-query";
+import { isoDate, nulFreeText } from "../api/zod-fields";
 
-/**
- * Kept exactly as sent (no trim): a handoff is read back by agents and diffed by people. NUL is
- * refused because libSQL cuts text at it, which would lose the rest of the document silently.
- */
-export const handoffMarkdownSchema = z
-  .string()
-  .refine((s) => s.trim().length > 0, { message: "Write the handoff: markdown is empty." })
-  .refine((s) => !s.includes("\u0000"), { message: "The markdown contains a NUL character, which cannot be stored." });
+/** Kept exactly as sent (no trim): a handoff is read back by agents and diffed by people. */
+export const handoffMarkdownSchema = nulFreeText.refine((s) => s.trim().length > 0, { message: "Write the handoff: markdown is empty." });
 
 const branchSchema = z
   .string()
@@ -48,8 +43,6 @@ export const handoffListQuerySchema = z.object({
 export type HandoffListQuery = z.output<typeof handoffListQuerySchema>;
 
 export const latestHandoffQuerySchema = z.object({ branch: optionalBranchParam });
-
-const isoDate = z.date().transform((d) => d.toISOString());
 
 /** What the API says about a handoff: its project by slug, no user or project ids. */
 export const handoffOutSchema = z.object({

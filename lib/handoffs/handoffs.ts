@@ -1,9 +1,10 @@
-import { decodeCursor, encodeCursor } from "../api/cursor";
+import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { findLatestHandoff, listHandoffs, upsertHandoff, type HandoffRecord } from "../db/queries/handoffs";
 import { getUser } from "../db/queries/users";
+import { fetchPage, type Page } from "../pagination/fetch-page";
 import { requireProject } from "../projects/projects";
 import { newHandoffSchema, type HandoffListQuery } from "./handoff-schemas";
 
@@ -43,19 +44,16 @@ export async function listProjectHandoffs(
   principal: Principal,
   slug: string,
   query: HandoffListQuery,
-): Promise<{ items: ProjectHandoff[]; nextCursor: string | null }> {
+): Promise<Page<ProjectHandoff>> {
   const project = await requireProject(db, principal, slug, "read");
   const key = decodeCursor(query.cursor, ["number", "string"]) as [number, string] | undefined;
-  const rows = await listHandoffs(db, {
-    projectId: project.id,
-    branch: query.branch,
-    limit: query.limit + 1,
-    after: key ? { createdAt: new Date(key[0]), id: key[1] } : undefined,
-  });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeCursor([last.createdAt.getTime(), last.id]) : null;
-  return { items: page.map((row) => ({ ...row, project: project.slug })), nextCursor };
+  const after = key ? { createdAt: new Date(key[0]), id: key[1] } : undefined;
+  const page = await fetchPage(
+    query.limit,
+    (limit) => listHandoffs(db, { projectId: project.id, branch: query.branch, limit, after }),
+    (last) => [last.createdAt.getTime(), last.id],
+  );
+  return { items: page.items.map((row) => ({ ...row, project: project.slug })), nextCursor: page.nextCursor };
 }
 
 /**

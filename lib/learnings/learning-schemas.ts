@@ -1,25 +1,24 @@
 import { z } from "zod";
-import { learningKinds } from "../db/schema";
+import { isoDate, isoDateOrNull } from "../api/zod-fields";
 import { slugSchema } from "../projects/project-schemas";
+import { DEFAULT_PAGE_SIZE, LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_PAGE_SIZE, MAX_QUERY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS } from "../rules";
 
-export const MAX_CONTENT = 10_000;
-
-export const tagsSchema = z.array(z.string().trim().min(1).max(64)).max(32);
-export const contentSchema = z.string().trim().min(1, { message: "Content is empty." }).max(MAX_CONTENT);
+export const tagsSchema = z.array(z.string().trim().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS);
+export const contentSchema = z.string().trim().min(1, { message: "Content is empty." }).max(MAX_CONTENT_CHARS);
 
 export const newLearningSchema = z.strictObject({
-  kind: z.enum(learningKinds),
+  kind: z.enum(LEARNING_KINDS),
   content: contentSchema,
   project: slugSchema.nullish(),
   tags: tagsSchema.default([]),
-  source: z.string().trim().min(1).max(200).default("manual"),
+  source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default("manual"),
   confirmed: z.boolean().default(false),
   createdAt: z.iso.datetime({ offset: true }).optional(),
 });
 
 export const learningPatchSchema = z
   .strictObject({
-    kind: z.enum(learningKinds).optional(),
+    kind: z.enum(LEARNING_KINDS).optional(),
     content: contentSchema.optional(),
     tags: tagsSchema.optional(),
     confirmed: z.boolean().optional(),
@@ -27,34 +26,24 @@ export const learningPatchSchema = z
   .refine((p) => Object.keys(p).length > 0, { message: "Send at least one of kind, content, tags, confirmed." });
 
 export const learningQuerySchema = z.object({
-  q: z.string().max(2000).optional(),
-  kind: z.enum(learningKinds).optional(),
+  q: z.string().max(MAX_QUERY_CHARS).optional(),
+  kind: z.enum(LEARNING_KINDS).optional(),
   project: slugSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   cursor: z.string().max(500).optional(),
 });
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export const learningOutSchema = z
-  .object({
-    id: z.string(),
-    kind: z.enum(learningKinds),
-    content: z.string(),
-    source: z.string(),
-    confirmed: z.boolean(),
-    confirmedAt: z.date().nullable(),
-    tags: z.array(z.string()),
-    project: z.string().nullable(),
-    createdAt: z.date(),
-    updatedAt: z.date(),
-    lastInjectedAt: z.date().nullable(),
-    score: z.number().optional(),
-  })
-  .transform((l) => ({
-    ...l,
-    confirmedAt: iso(l.confirmedAt),
-    createdAt: l.createdAt.toISOString(),
-    updatedAt: l.updatedAt.toISOString(),
-    lastInjectedAt: iso(l.lastInjectedAt),
-  }));
+export const learningOutSchema = z.object({
+  id: z.string(),
+  kind: z.enum(LEARNING_KINDS),
+  content: z.string(),
+  source: z.string(),
+  confirmed: z.boolean(),
+  confirmedAt: isoDateOrNull,
+  tags: z.array(z.string()),
+  project: z.string().nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  lastInjectedAt: isoDateOrNull,
+  score: z.number().optional(),
+});

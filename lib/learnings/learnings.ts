@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { decodeCursor, encodeCursor } from "../api/cursor";
+import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
@@ -8,15 +8,16 @@ import {
   findLearning,
   insertLearning,
   listRecentLearnings,
-  searchLearnings,
   updateLearning,
   type LearningRow,
 } from "../db/queries/learnings";
+import { searchLearnings } from "../db/queries/learning-search";
+import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
 import { ftsQuery } from "./fts-query";
 import { learningPatchSchema, learningQuerySchema, newLearningSchema } from "./learning-schemas";
 
-export type LearningPage = { items: LearningRow[]; nextCursor: string | null };
+export type LearningPage = Page<LearningRow>;
 
 /**
  * Lists the learnings a request may see: its user's personal ones and its projects'. With `q`, ranked
@@ -26,20 +27,15 @@ export async function listLearnings(db: Db, principal: Principal, query: z.input
   const q = learningQuerySchema.parse(query);
   const projectIds = await projectIdsFor(db, principal, "read");
   const projectId = q.project ? (await requireProject(db, principal, q.project)).id : undefined;
-  const filter = { userId: principal.userId, projectIds, projectId, kind: q.kind, limit: q.limit + 1 };
+  const filter = { userId: principal.userId, projectIds, projectId, kind: q.kind };
   const match = q.q ? ftsQuery(q.q) : null;
 
   if (match) {
     const [offset] = (decodeCursor(q.cursor, ["number"]) as [number] | undefined) ?? [0];
-    const rows = await searchLearnings(db, { ...filter, match, offset });
-    const more = rows.length > q.limit;
-    return { items: rows.slice(0, q.limit), nextCursor: more ? encodeCursor([offset + q.limit]) : null };
+    return fetchPage(q.limit, (limit) => searchLearnings(db, { ...filter, limit, match, offset }), () => [offset + q.limit]);
   }
   const before = decodeCursor(q.cursor, ["number", "number"]) as [number, number] | undefined;
-  const rows = await listRecentLearnings(db, { ...filter, before });
-  const items = rows.slice(0, q.limit);
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor([last.createdAt.getTime(), last.seq]) : null };
+  return fetchPage(q.limit, (limit) => listRecentLearnings(db, { ...filter, limit, before }), (last) => [last.createdAt.getTime(), last.seq]);
 }
 
 export async function getLearning(db: Db, principal: Principal, id: string): Promise<LearningRow> {

@@ -49,8 +49,6 @@ export async function mcpRoute(request: Request): Promise<Response> {
     const handler = createMcpServerHandler({ db, principal, dashboardUrl: originFromHeaders(request.headers, config.baseUrl) });
     return await handler(limited);
   } catch (error) {
-    const response = handleApiError(error);
-    if (response.status === 401) response.headers.set("www-authenticate", 'Bearer realm="baton"');
-    return response;
+    return handleApiError(error);
   }
 }

@@ -15,6 +15,12 @@ import type { McpEnv } from "./mcp-env";
 /** Queued documents listed per project; more are reachable by id (pickup_session claims the next one anyway). */
 const LISTED_SESSIONS = 20;
 
+/** What every resource works with: the request's env, and its readable projects and active tasks, each loaded once. */
+type ResourceEnv = McpEnv & {
+  projects: () => Promise<MemberProject[]>;
+  activeTasks: () => Promise<{ project: MemberProject; taskId: string; markdown: string }[]>;
+};
+
 const one = (v: string | string[] | undefined): string => (Array.isArray(v) ? (v[0] ?? "") : (v ?? ""));
 
 /** A domain read that answers not_found → undefined: listings show only what can be read. */
@@ -31,6 +37,9 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   let cached: Promise<T> | undefined;
   return () => (cached ??= load());
 }
+
+const list = (uri: string, build: () => Promise<Resource[]>) => async () => ({ resources: await runResource(uri, build) });
+const read = <T>(uri: URL, work: () => Promise<T>) => runResource(uri.href, work);
 
 /**
  * Baton's resources. Every list callback starts from the projects this token may read (a token limited
@@ -50,14 +59,21 @@ export function registerResources(server: McpServer, env: McpEnv): void {
     }
     return found;
   });
-  const list = (uri: string, build: () => Promise<Resource[]>) => async () => ({ resources: await runResource(uri, build) });
-  const read = <T>(uri: URL, work: () => Promise<T>) => runResource(uri.href, work);
+  const resourceEnv: ResourceEnv = { ...env, projects, activeTasks };
+  registerContext(server, resourceEnv);
+  // Before the {taskId} template: resources/read takes the first template that matches.
+  registerActiveMemory(server, resourceEnv);
+  registerMemory(server, resourceEnv);
+  registerLatestHandoff(server, resourceEnv);
+  registerSession(server, resourceEnv);
+}
 
+function registerContext(server: McpServer, env: ResourceEnv): void {
   server.registerResource(
     "context",
     new ResourceTemplate("baton://context/{project}", {
       list: list("baton://context/", async () =>
-        (await projects()).map((p) => ({
+        (await env.projects()).map((p) => ({
           uri: `baton://context/${p.slug}`,
           name: `context/${p.slug}`,
           title: `Session-start context of ${p.name}`,
@@ -72,19 +88,20 @@ export function registerResources(server: McpServer, env: McpEnv): void {
     },
     (uri, vars: Variables) => read(uri, async () => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: await contextText(env, one(vars.project)) }] })),
   );
+}
 
-  const memoryContents = async (uri: URL, slug: string, taskId: string) => {
-    const memory = await getTaskMemory(db, principal, slug, taskId);
-    const meta = { project: memory.project, taskId: memory.taskId, updatedAt: memory.updatedAt.toISOString() };
-    return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: memory.markdown, _meta: meta }] };
-  };
+async function memoryContents(env: ResourceEnv, uri: URL, slug: string, taskId: string) {
+  const memory = await getTaskMemory(env.db, env.principal, slug, taskId);
+  const meta = { project: memory.project, taskId: memory.taskId, updatedAt: memory.updatedAt.toISOString() };
+  return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: memory.markdown, _meta: meta }] };
+}
 
-  // Registered before the {taskId} template: resources/read takes the first template that matches.
+function registerActiveMemory(server: McpServer, env: ResourceEnv): void {
   server.registerResource(
     "memory-active",
     new ResourceTemplate("baton://memory/{project}/active", {
       list: list("baton://memory/", async () =>
-        (await activeTasks()).map(({ project, taskId }) => ({
+        (await env.activeTasks()).map(({ project, taskId }) => ({
           uri: `baton://memory/${project.slug}/active`,
           name: `memory/${project.slug}/active`,
           title: `Memory of your active task in ${project.name} (now ${taskId})`,
@@ -99,17 +116,19 @@ export function registerResources(server: McpServer, env: McpEnv): void {
     (uri, vars) =>
       read(uri, async () => {
         const slug = one(vars.project);
-        const active = await getActiveTask(db, principal, slug);
+        const active = await getActiveTask(env.db, env.principal, slug);
         if (!active) throw new ApiError("not_found", `You have no active task in "${slug}".`);
-        return memoryContents(uri, slug, active.taskId);
+        return memoryContents(env, uri, slug, active.taskId);
       }),
   );
+}
 
+function registerMemory(server: McpServer, env: ResourceEnv): void {
   server.registerResource(
     "memory",
     new ResourceTemplate("baton://memory/{project}/{taskId}", {
       list: list("baton://memory/", async () =>
-        (await activeTasks()).map(({ project, taskId, markdown }) => ({
+        (await env.activeTasks()).map(({ project, taskId, markdown }) => ({
           uri: `baton://memory/${project.slug}/${taskId}`,
           name: `memory/${project.slug}/${taskId}`,
           title: `Memory of ${taskId} in ${project.name}`,
@@ -122,15 +141,18 @@ export function registerResources(server: McpServer, env: McpEnv): void {
       description: "The memory (markdown) of one task in a project, by task id such as task-368. Listed for your active tasks.",
       mimeType: "text/markdown",
     },
-    (uri, vars) => read(uri, () => memoryContents(uri, one(vars.project), one(vars.taskId))),
+    (uri, vars) => read(uri, () => memoryContents(env, uri, one(vars.project), one(vars.taskId))),
   );
+}
 
+function registerLatestHandoff(server: McpServer, env: ResourceEnv): void {
+  const { db, principal } = env;
   server.registerResource(
     "handoff-latest",
     new ResourceTemplate("baton://handoff/{project}/latest", {
       list: list("baton://handoff/", async () => {
         const found: Resource[] = [];
-        for (const p of await projects()) {
+        for (const p of await env.projects()) {
           const latest = await orNone(() => latestHandoff(db, principal, p.slug, undefined));
           if (latest) found.push({ uri: `baton://handoff/${p.slug}/latest`, name: `handoff/${p.slug}/latest`, title: `Latest handoff in ${p.name}` });
         }
@@ -145,35 +167,33 @@ export function registerResources(server: McpServer, env: McpEnv): void {
     (uri, vars) =>
       read(uri, async () => {
         const { handoff } = await latestHandoff(db, principal, one(vars.project), undefined);
-        const meta = {
-          project: handoff.project,
-          id: handoff.id,
-          author: handoff.author,
-          branch: handoff.branch,
-          sessionId: handoff.sessionId,
-          createdAt: handoff.createdAt.toISOString(),
-        };
+        const { project, id, author, branch, sessionId } = handoff;
+        const meta = { project, id, author, branch, sessionId, createdAt: handoff.createdAt.toISOString() };
         return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: handoff.markdown, _meta: meta }] };
       }),
   );
+}
 
+/** The queue of every readable project, and the documents this user holds. */
+async function listSessionResources(env: ResourceEnv): Promise<Resource[]> {
+  const { db, principal } = env;
+  const found: Resource[] = [];
+  for (const p of await env.projects()) {
+    const todo = await listSessions(db, principal, p.slug, sessionListQuerySchema.parse({ status: "todo", limit: LISTED_SESSIONS }));
+    const doing = await listSessions(db, principal, p.slug, sessionListQuerySchema.parse({ status: "doing", limit: LISTED_SESSIONS }));
+    const mine = doing.items.filter((s) => s.claimedByUserId === principal.userId);
+    for (const s of [...mine, ...todo.items]) {
+      const state = s.status === "doing" ? "claimed by you" : `queued, priority ${s.priority}`;
+      found.push({ uri: `baton://session/${s.id}`, name: `session/${s.id}`, title: `Session ${s.id} in ${p.name} (${state})` });
+    }
+  }
+  return found;
+}
+
+function registerSession(server: McpServer, env: ResourceEnv): void {
   server.registerResource(
     "session",
-    new ResourceTemplate("baton://session/{id}", {
-      list: list("baton://session/", async () => {
-        const found: Resource[] = [];
-        for (const p of await projects()) {
-          const todo = await listSessions(db, principal, p.slug, sessionListQuerySchema.parse({ status: "todo", limit: LISTED_SESSIONS }));
-          const doing = await listSessions(db, principal, p.slug, sessionListQuerySchema.parse({ status: "doing", limit: LISTED_SESSIONS }));
-          const mine = doing.items.filter((s) => s.claimedByUserId === principal.userId);
-          for (const s of [...mine, ...todo.items]) {
-            const state = s.status === "doing" ? "claimed by you" : `queued, priority ${s.priority}`;
-            found.push({ uri: `baton://session/${s.id}`, name: `session/${s.id}`, title: `Session ${s.id} in ${p.name} (${state})` });
-          }
-        }
-        return found;
-      }),
-    }),
+    new ResourceTemplate("baton://session/{id}", { list: list("baton://session/", () => listSessionResources(env)) }),
     {
       title: "Session document",
       description:
@@ -182,18 +202,9 @@ export function registerResources(server: McpServer, env: McpEnv): void {
     },
     (uri, vars) =>
       read(uri, async () => {
-        const s = await getSession(db, principal, one(vars.id));
-        const meta = {
-          project: s.project,
-          status: s.status,
-          priority: s.priority,
-          branch: s.branch,
-          specs: s.specs,
-          files: s.files,
-          claimedBy: s.claimedBy,
-          claimedAt: s.claimedAt?.toISOString() ?? null,
-          createdAt: s.createdAt.toISOString(),
-        };
+        const s = await getSession(env.db, env.principal, one(vars.id));
+        const { project, status, priority, branch, specs, files, claimedBy } = s;
+        const meta = { project, status, priority, branch, specs, files, claimedBy, claimedAt: s.claimedAt?.toISOString() ?? null, createdAt: s.createdAt.toISOString() };
         return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: s.markdown, _meta: meta }] };
       }),
   );

@@ -3,7 +3,7 @@ import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { deleteMatcher, insertMatcher, listMatchers, type MatcherRow } from "../db/queries/matchers";
-import { matcherKinds } from "../db/schema";
+import { MATCHER_KINDS } from "../rules";
 import { requireProject } from "./projects";
 
 // Matchers tell GET /api/context which project a session is in when the hook names none: a git remote
@@ -12,7 +12,7 @@ import { requireProject } from "./projects";
 
 export const newMatcherSchema = z
   .object({
-    kind: z.enum(matcherKinds),
+    kind: z.enum(MATCHER_KINDS),
     pattern: z
       .string()
       .trim()

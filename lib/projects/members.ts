@@ -4,7 +4,7 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { deleteMember, findMember, insertMember, listMembers as listMemberRows, updateMemberRole, type MemberRow } from "../db/queries/members";
 import { findUserByEmail } from "../db/queries/users";
-import { projectRoles } from "../db/schema";
+import { PROJECT_ROLES } from "../rules";
 import { requireProject } from "./projects";
 
 // Members of a project: anyone in it may see who else is; only owners change who is and with what role,
@@ -15,9 +15,9 @@ import { requireProject } from "./projects";
 
 export const addMemberSchema = z.object({
   email: z.email({ message: "Enter the person's email address." }).max(254),
-  role: z.enum(projectRoles),
+  role: z.enum(PROJECT_ROLES),
 });
-export const changeRoleSchema = z.object({ userId: z.string().min(1).max(100), role: z.enum(projectRoles) });
+export const changeRoleSchema = z.object({ userId: z.string().min(1).max(100), role: z.enum(PROJECT_ROLES) });
 export const removeMemberSchema = z.object({ userId: z.string().min(1).max(100) });
 
 /** The command that creates an account, for the owner to hand to whoever runs the server. */

@@ -1,22 +1,23 @@
 import { z } from "zod";
-import { projectRoles } from "../db/schema";
+import { isoDate } from "../api/zod-fields";
+import { MAX_NAME_CHARS, PROJECT_ROLES, SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../rules";
 
 export const slugSchema = z
   .string()
   .min(1)
-  .max(64)
-  .regex(/^[a-z0-9][a-z0-9-]*$/, { message: "Use lowercase letters, digits and dashes, starting with a letter or digit." });
+  .max(SLUG_MAX)
+  .regex(SLUG_PATTERN, { message: SLUG_RULE });
 
 export const newProjectSchema = z.object({
   slug: slugSchema,
-  name: z.string().trim().min(1, { message: "Name the project." }).max(100),
+  name: z.string().trim().min(1, { message: "Name the project." }).max(MAX_NAME_CHARS),
 });
 
 /** What the API says about a project: no internal ids. */
 export const projectOutSchema = z.object({
   slug: z.string(),
   name: z.string(),
-  role: z.enum(projectRoles),
-  createdAt: z.date().transform((d) => d.toISOString()),
+  role: z.enum(PROJECT_ROLES),
+  createdAt: isoDate,
 });
 export type ProjectOut = z.output<typeof projectOutSchema>;

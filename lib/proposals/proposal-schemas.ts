@@ -1,20 +1,21 @@
 import { z } from "zod";
-import { learningKinds, proposalStatuses } from "../db/schema";
+import { isoDate, isoDateOrNull } from "../api/zod-fields";
 import { contentSchema } from "../learnings/learning-schemas";
 import { slugSchema } from "../projects/project-schemas";
+import { LEARNING_KINDS, MAX_PAGE_SIZE, MAX_SOURCE_CHARS, PROPOSAL_STATUSES, REVIEW_PAGE_SIZE } from "../rules";
 
 export const newProposalSchema = z.strictObject({
-  kind: z.enum(learningKinds),
+  kind: z.enum(LEARNING_KINDS),
   content: contentSchema,
-  source: z.string().trim().min(1).max(200).default("manual"),
+  source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default("manual"),
   confidence: z.number().min(0).max(1).default(0.5),
   project: slugSchema.nullish(),
 });
 
 export const proposalQuerySchema = z.object({
-  status: z.enum(proposalStatuses).default("pending"),
+  status: z.enum(PROPOSAL_STATUSES).default("pending"),
   project: slugSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(REVIEW_PAGE_SIZE),
   cursor: z.string().max(500).optional(),
 });
 
@@ -31,20 +32,16 @@ export const reviewSchema = z.union([
   z.strictObject({ items: z.array(reviewItemSchema).min(1).max(500) }).transform((b) => b.items),
 ]);
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export const proposalOutSchema = z
-  .object({
-    id: z.string(),
-    kind: z.enum(learningKinds),
-    content: z.string(),
-    source: z.string(),
-    confidence: z.number(),
-    status: z.enum(proposalStatuses),
-    mergedCount: z.number(),
-    project: z.string().nullable(),
-    learningId: z.string().nullable(),
-    decidedAt: z.date().nullable(),
-    createdAt: z.date(),
-  })
-  .transform((p) => ({ ...p, decidedAt: iso(p.decidedAt), createdAt: p.createdAt.toISOString() }));
+export const proposalOutSchema = z.object({
+  id: z.string(),
+  kind: z.enum(LEARNING_KINDS),
+  content: z.string(),
+  source: z.string(),
+  confidence: z.number(),
+  status: z.enum(PROPOSAL_STATUSES),
+  mergedCount: z.number(),
+  project: z.string().nullable(),
+  learningId: z.string().nullable(),
+  decidedAt: isoDateOrNull,
+  createdAt: isoDate,
+});

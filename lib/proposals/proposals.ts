@@ -1,9 +1,10 @@
 import type { z } from "zod";
-import { decodeCursor, encodeCursor } from "../api/cursor";
+import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db, DbOrTx } from "../db/client";
-import { findLearning, findLearningCandidates, insertLearning, type LearningRow } from "../db/queries/learnings";
+import { findLearning, insertLearning, type LearningRow } from "../db/queries/learnings";
+import { findLearningCandidates } from "../db/queries/learning-search";
 import {
   decideProposal,
   findProposal,
@@ -14,6 +15,7 @@ import {
   type ProposalRow,
 } from "../db/queries/proposals";
 import { ftsQuery } from "../learnings/fts-query";
+import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
 import { combineConfidence, isNearDuplicate } from "./near-duplicate";
 import { acceptSchema, newProposalSchema, proposalQuerySchema, reviewSchema } from "./proposal-schemas";
@@ -55,15 +57,16 @@ export async function listProposals(
   db: Db,
   principal: Principal,
   query: z.input<typeof proposalQuerySchema>,
-): Promise<{ items: ProposalRow[]; nextCursor: string | null }> {
+): Promise<Page<ProposalRow>> {
   const q = proposalQuerySchema.parse(query);
   const projectIds = await projectIdsFor(db, principal, "read");
   const projectId = q.project ? (await requireProject(db, principal, q.project)).id : undefined;
   const before = decodeCursor(q.cursor, ["number", "string"]) as [number, string] | undefined;
-  const rows = await listProposalRows(db, { userId: principal.userId, projectIds, projectId, status: q.status, limit: q.limit + 1, before });
-  const items = rows.slice(0, q.limit);
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor([last.createdAt.getTime(), last.id]) : null };
+  return fetchPage(
+    q.limit,
+    (limit) => listProposalRows(db, { userId: principal.userId, projectIds, projectId, status: q.status, limit, before }),
+    (last) => [last.createdAt.getTime(), last.id],
+  );
 }
 
 type Decision = { id: string; action: "accept" | "reject"; content?: string };

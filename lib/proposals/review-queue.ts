@@ -1,25 +1,21 @@
 import { z } from "zod";
-import { decodeCursor, encodeCursor } from "../api/cursor";
+import { decodeCursor } from "../api/cursor";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { countQueue, listQueue, type QueueFilter, type QueueKey } from "../db/queries/proposal-queue";
+import { countQueue, listQueue, queueSorts, type QueueFilter, type QueueKey, type QueueSort } from "../db/queries/proposal-queue";
 import type { ProposalRow } from "../db/queries/proposals";
+import { fetchPage } from "../pagination/fetch-page";
+import { slugSchema } from "../projects/project-schemas";
 import { listProjects, requireProject } from "../projects/projects";
-
-export const queueSorts = ["confidence", "newest", "oldest"] as const;
+import { MAX_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "../rules";
 
 /** The review page's query string. Unknown values fall back to the defaults rather than failing the page. */
 export const reviewQueueQuerySchema = z.object({
   sort: z.enum(queueSorts).catch("confidence"),
   /** A project slug, "personal", or empty for everything. */
-  project: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]*$/)
-    .max(64)
-    .optional()
-    .catch(undefined),
+  project: slugSchema.optional().catch(undefined),
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(200).catch(50).default(50),
+  limit: z.coerce.number().int().min(1).max(MAX_REVIEW_PAGE_SIZE).catch(REVIEW_PAGE_SIZE).default(REVIEW_PAGE_SIZE),
 });
 export type ReviewQueueQuery = z.input<typeof reviewQueueQuerySchema>;
 
@@ -30,7 +26,7 @@ export type ReviewQueue = {
   /** Pending proposals matching the filter, on every page. */
   total: number;
   nextCursor: string | null;
-  sort: (typeof queueSorts)[number];
+  sort: QueueSort;
   project: string | undefined;
 };
 
@@ -49,13 +45,14 @@ export async function reviewQueue(db: Db, principal: Principal, query: ReviewQue
 
   const filter: QueueFilter = { userId: principal.userId, projectIds: readIds, only };
   const after = decodeCursor(q.cursor, ["number", "number", "string"]) as QueueKey | undefined;
-  const [rows, total] = await Promise.all([listQueue(db, { ...filter, sort: q.sort, limit: q.limit + 1, after }), countQueue(db, filter)]);
-  const items = rows.slice(0, q.limit).map((row) => ({ ...row, canDecide: row.projectId === null || writeIds.has(row.projectId) }));
-  const last = items.at(-1);
+  const [page, total] = await Promise.all([
+    fetchPage(q.limit, (limit) => listQueue(db, { ...filter, sort: q.sort, limit, after }), (last) => [last.confidence, last.createdAt.getTime(), last.id]),
+    countQueue(db, filter),
+  ]);
   return {
-    items,
+    items: page.items.map((row) => ({ ...row, canDecide: row.projectId === null || writeIds.has(row.projectId) })),
     total,
-    nextCursor: rows.length > q.limit && last ? encodeCursor([last.confidence, last.createdAt.getTime(), last.id]) : null,
+    nextCursor: page.nextCursor,
     sort: q.sort,
     project: q.project,
   };

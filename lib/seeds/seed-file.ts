@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_NAME_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS, PROPOSAL_STATUSES, SEED_CATEGORIES, type SeedCategory } from "../rules";
 
 /**
  * pai-seed's seed.json, as Baton reads it. Every object is loose: keys Baton has no use for are kept
@@ -8,21 +9,21 @@ const datetime = z.iso.datetime({ offset: true });
 
 export const seedItemSchema = z.looseObject({
   id: z.string().min(1).max(200),
-  content: z.string().trim().min(1).max(10_000),
-  source: z.string().min(1).max(200).default("import"),
+  content: z.string().trim().min(1).max(MAX_CONTENT_CHARS),
+  source: z.string().min(1).max(MAX_SOURCE_CHARS).default("import"),
   extractedAt: datetime.optional(),
   confirmedAt: datetime.optional(),
   confirmed: z.boolean().default(false),
-  tags: z.array(z.string().max(64)).max(32).default([]),
+  tags: z.array(z.string().max(MAX_TAG_CHARS)).max(MAX_TAGS).default([]),
 });
 
 export const seedProposalSchema = z.looseObject({
   id: z.string().min(1).max(200),
-  type: z.enum(["pattern", "insight", "self_knowledge"]),
-  content: z.string().trim().min(1).max(10_000),
-  source: z.string().min(1).max(200).default("import"),
+  type: z.enum(LEARNING_KINDS),
+  content: z.string().trim().min(1).max(MAX_CONTENT_CHARS),
+  source: z.string().min(1).max(MAX_SOURCE_CHARS).default("import"),
   extractedAt: datetime.optional(),
-  status: z.enum(["pending", "accepted", "rejected"]).default("pending"),
+  status: z.enum(PROPOSAL_STATUSES).default("pending"),
   method: z.string().max(50).optional(),
   confidence: z.number().min(0).max(1).optional(),
   decidedAt: datetime.optional(),
@@ -35,23 +36,25 @@ export const preferencesSchema = z.looseObject({
 });
 
 export const identitySchema = z.looseObject({
-  principalName: z.string().trim().min(1).max(100),
-  aiName: z.string().trim().min(1).max(100),
+  principalName: z.string().trim().min(1).max(MAX_NAME_CHARS),
+  aiName: z.string().trim().min(1).max(MAX_NAME_CHARS),
   catchphrase: z.string().max(500).optional(),
   voiceId: z.string().max(200).optional(),
   preferences: preferencesSchema.optional(),
 });
 
+const seedItemList = z.array(seedItemSchema).default([]);
+const learnedShape = Object.fromEntries(SEED_CATEGORIES.map((category) => [category, seedItemList])) as Record<SeedCategory, typeof seedItemList>;
+
+/** `learned` with every category present and empty. */
+export function emptyLearned<T>(): Record<SeedCategory, T[]> {
+  return Object.fromEntries(SEED_CATEGORIES.map((category) => [category, []])) as unknown as Record<SeedCategory, T[]>;
+}
+
 export const seedFileSchema = z.looseObject({
   version: z.string().regex(/^\d+\.\d+\.\d+$/, { message: "must be a semver string such as 1.0.0" }),
   identity: identitySchema,
-  learned: z
-    .looseObject({
-      patterns: z.array(seedItemSchema).default([]),
-      insights: z.array(seedItemSchema).default([]),
-      selfKnowledge: z.array(seedItemSchema).default([]),
-    })
-    .default({ patterns: [], insights: [], selfKnowledge: [] }),
+  learned: z.looseObject(learnedShape).default(() => emptyLearned<SeedItem>()),
   state: z
     .looseObject({
       lastSessionId: z.string().max(200).optional(),
@@ -67,14 +70,11 @@ export type SeedFile = z.output<typeof seedFileSchema>;
 export type SeedItem = z.output<typeof seedItemSchema>;
 export type SeedProposal = z.output<typeof seedProposalSchema>;
 
-/** learned.<category> ↔ learning kind. */
-export const categoryKinds = { patterns: "pattern", insights: "insight", selfKnowledge: "self_knowledge" } as const;
-
 /** PUT /api/seed: identity fields to set; the rest of the identity is kept. */
 export const identityUpdateSchema = z.strictObject({
   identity: z.looseObject({
-    principalName: z.string().trim().min(1).max(100).optional(),
-    aiName: z.string().trim().min(1).max(100).optional(),
+    principalName: z.string().trim().min(1).max(MAX_NAME_CHARS).optional(),
+    aiName: z.string().trim().min(1).max(MAX_NAME_CHARS).optional(),
     catchphrase: z.string().max(500).optional(),
     voiceId: z.string().max(200).optional(),
     preferences: preferencesSchema.optional(),

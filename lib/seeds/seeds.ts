@@ -4,11 +4,11 @@ import type { Db } from "../db/client";
 import { insertLearningsIfNew, listPersonalLearnings, type LearningRow, type NewLearningRow } from "../db/queries/learnings";
 import { insertProposalsIfNew, listPersonalProposals, type NewProposalRow, type ProposalRow } from "../db/queries/proposals";
 import { findSeed, upsertSeed } from "../db/queries/seeds";
-import { categoryKinds, identityUpdateSchema, seedFileSchema, unknownKeys, type SeedItem, type SeedProposal } from "./seed-file";
+import { KIND_INFO, KIND_OF_SEED_CATEGORY, SEED_CATEGORIES } from "../rules";
+import { emptyLearned, identityUpdateSchema, seedFileSchema, unknownKeys, type SeedItem, type SeedProposal } from "./seed-file";
 
 const ITEM_KEYS = ["id", "content", "source", "extractedAt", "confirmedAt", "confirmed", "tags"] as const;
 const PROPOSAL_KEYS = ["id", "type", "content", "source", "extractedAt", "status", "method", "confidence", "decidedAt"] as const;
-const CATEGORY_OF = { pattern: "patterns", insight: "insights", self_knowledge: "selfKnowledge" } as const;
 
 export type ImportSummary = { learningsAdded: number; learningsSkipped: number; proposalsAdded: number; proposalsSkipped: number };
 
@@ -22,8 +22,8 @@ export async function importSeed(db: Db, principal: Principal, input: unknown): 
   const file = seedFileSchema.parse(input);
   const userId = principal.userId;
   const learningRows: NewLearningRow[] = [];
-  for (const category of Object.keys(categoryKinds) as (keyof typeof categoryKinds)[]) {
-    for (const item of file.learned[category]) learningRows.push(learningFromItem(userId, categoryKinds[category], item));
+  for (const category of SEED_CATEGORIES) {
+    for (const item of file.learned[category]) learningRows.push(learningFromItem(userId, KIND_OF_SEED_CATEGORY[category], item));
   }
   const proposalRows = file.state.proposals.map((p) => proposalFromSeed(userId, p));
   const state = unknownKeys(file.state, ["proposals"]);
@@ -36,7 +36,7 @@ export async function importSeed(db: Db, principal: Principal, input: unknown): 
       version,
       identity,
       state,
-      extra: { root: rootExtra, learned: unknownKeys(learned, Object.keys(categoryKinds)) },
+      extra: { root: rootExtra, learned: unknownKeys(learned, SEED_CATEGORIES) },
     });
     const learningsAdded = await insertLearningsIfNew(tx, learningRows);
     const proposalsAdded = await insertProposalsIfNew(tx, proposalRows);
@@ -95,8 +95,8 @@ export async function exportSeed(db: Db, principal: Principal): Promise<Record<s
     listPersonalProposals(db, { userId: principal.userId }),
   ]);
   const extra = seed.extra as { root?: Record<string, unknown>; learned?: Record<string, unknown> };
-  const learned: Record<string, unknown[]> = { patterns: [], insights: [], selfKnowledge: [] };
-  for (const l of learnings) learned[CATEGORY_OF[l.kind]]!.push(itemFromLearning(l));
+  const learned = emptyLearned<Record<string, unknown>>();
+  for (const l of learnings) learned[KIND_INFO[l.kind].seedCategory].push(itemFromLearning(l));
   return {
     ...extra.root,
     version: seed.version,

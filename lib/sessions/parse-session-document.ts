@@ -1,12 +1,7 @@
-import { isMap, isNode, isScalar, LineCounter, parseDocument } from "yaml";
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document, type YAMLMap } from "yaml";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
-
-/** Session and task ids: short, URL-safe, and safe as a file name (`backlog/memory/<id>.md`). */
-export const itemIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
-export const priorityNames = { critical: 0, high: 1, medium: 2, low: 3 } as const;
-export const defaultPriority = priorityNames.medium;
+import { DEFAULT_SESSION_PRIORITY, SESSION_PRIORITIES, TASK_ID_PATTERN, type SessionPriorityName } from "../rules";
 
 /** What Baton reads from a session document's front matter; everything else stays in the markdown. */
 export type SessionFrontMatter = {
@@ -36,7 +31,7 @@ const fieldsSchema = z.object({
   id: z
     .union([z.string(), z.int().nonnegative()], { error: "Expected a string id." })
     .transform(String)
-    .pipe(z.string().regex(itemIdPattern, { message: "Use 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit." }))
+    .pipe(z.string().regex(TASK_ID_PATTERN, { message: "Use 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit." }))
     .optional(),
   priority: priorityField.optional(),
   tags: z.array(z.string().min(1).max(100), { error: "Expected a list of tags." }).max(100).optional(),
@@ -56,6 +51,20 @@ const fieldNames = new Set<string>(Object.keys(fieldsSchema.shape));
 const openingLine = /^\uFEFF?---[ \t]*$/;
 const closingLine = /^---[ \t]*$/;
 
+/** The front matter as Baton reads it: what the document names, the defaults for what it does not. */
+function frontMatterOf(f: Partial<z.output<typeof fieldsSchema>>): SessionFrontMatter {
+  return {
+    id: f.id ?? null,
+    priority: f.priority ?? DEFAULT_SESSION_PRIORITY,
+    tags: f.tags ?? [],
+    branch: f.branch ?? null,
+    specs: f.specs ?? [],
+    files: f.files ?? [],
+    createdAt: f.created_at ?? null,
+    workingDirectory: f.working_directory ?? null,
+  };
+}
+
 /**
  * Reads the YAML front matter of a session document (between a first line `---` and the next `---`
  * line). A document without front matter gets the defaults. Anything malformed is a 400 that says
@@ -63,39 +72,48 @@ const closingLine = /^---[ \t]*$/;
  * Unknown keys are allowed and not read.
  */
 export function parseSessionDocument(markdown: string): SessionFrontMatter {
+  const yamlText = frontMatterText(markdown);
+  if (yamlText === null) return frontMatterOf({});
+  const lineCounter = new LineCounter();
+  const doc = parseYaml(yamlText, lineCounter);
+  if (doc.contents === null) return frontMatterOf({});
+  const { values, lineOf } = readFields(doc as Document.Parsed & { contents: YAMLMap }, lineCounter);
+  const parsed = fieldsSchema.safeParse(values);
+  if (!parsed.success) throw fieldError(parsed.error.issues[0]!, lineOf);
+  return frontMatterOf(parsed.data);
+}
+
+/** The text between the opening and closing `---` lines, line breaks kept; null without front matter. */
+function frontMatterText(markdown: string): string | null {
   const lines = markdown.split("\n");
-  const defaults: SessionFrontMatter = {
-    id: null,
-    priority: defaultPriority,
-    tags: [],
-    branch: null,
-    specs: [],
-    files: [],
-    createdAt: null,
-    workingDirectory: null,
-  };
-  if (!openingLine.test(stripCr(lines[0]!))) return defaults;
+  if (!openingLine.test(stripCr(lines[0]!))) return null;
   const end = lines.findIndex((line, i) => i > 0 && closingLine.test(stripCr(line)));
   if (end === -1) {
     throw invalid("The front matter that starts on line 1 has no closing --- line.", ["markdown"]);
   }
   // The YAML text keeps its line breaks as they were, so positions map back with a fixed offset of one line.
-  const yamlText = lines
+  return lines
     .slice(1, end)
     .map((line) => `${line}\n`)
     .join("");
-  const lineCounter = new LineCounter();
+}
+
+/** The YAML document, refused unless it is valid and (when not empty) a mapping. */
+function parseYaml(yamlText: string, lineCounter: LineCounter): Document.Parsed {
   const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
   if (error) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
     throw invalid(`The front matter is not valid YAML at line ${line + 1}, column ${col}: ${error.message}`, ["markdown", "frontMatter"]);
   }
-  if (doc.contents === null) return defaults;
-  if (!isMap(doc.contents)) {
+  if (doc.contents !== null && !isMap(doc.contents)) {
     throw invalid("The front matter must be a mapping of keys to values (key: value), not a list or a single value.", ["markdown", "frontMatter"]);
   }
+  return doc;
+}
 
+/** The values of the fields Baton reads, and the document line each is on (for error messages). */
+function readFields(doc: Document.Parsed & { contents: YAMLMap }, lineCounter: LineCounter) {
   const values: Record<string, unknown> = {};
   const lineOf: Record<string, number> = {};
   for (const pair of doc.contents.items) {
@@ -111,32 +129,20 @@ export function parseSessionDocument(markdown: string): SessionFrontMatter {
     // `branch:` with nothing after it is YAML null: treat it as not given.
     if (value !== null && value !== undefined) values[name] = value;
   }
+  return { values, lineOf };
+}
 
-  const parsed = fieldsSchema.safeParse(values);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = String(issue.path[0]) as FieldName;
-    const where = [field, ...issue.path.slice(1).map((p) => `[${String(p)}]`)].join("");
-    throw invalid(`Front matter field "${where}" (line ${lineOf[field]}): ${issue.message}`, ["markdown", "frontMatter", ...issue.path.map(String)]);
-  }
-  const f = parsed.data;
-  return {
-    id: f.id ?? null,
-    priority: f.priority ?? defaultPriority,
-    tags: f.tags ?? [],
-    branch: f.branch ?? null,
-    specs: f.specs ?? [],
-    files: f.files ?? [],
-    createdAt: f.created_at ?? null,
-    workingDirectory: f.working_directory ?? null,
-  };
+function fieldError(issue: z.core.$ZodIssue, lineOf: Record<string, number>): ApiError {
+  const field = String(issue.path[0]) as FieldName;
+  const where = [field, ...issue.path.slice(1).map((p) => `[${String(p)}]`)].join("");
+  return invalid(`Front matter field "${where}" (line ${lineOf[field]}): ${issue.message}`, ["markdown", "frontMatter", ...issue.path.map(String)]);
 }
 
 /** Named priorities are what people write by hand; integers let a queue be ordered finely. */
 function priorityValue(value: number | string): number | undefined {
   if (typeof value === "string") {
     const name = value.trim().toLowerCase();
-    if (name in priorityNames) return priorityNames[name as keyof typeof priorityNames];
+    if (name in SESSION_PRIORITIES) return SESSION_PRIORITIES[name as SessionPriorityName];
     if (!/^-?\d{1,7}$/.test(name)) return undefined;
     value = Number(name);
   }

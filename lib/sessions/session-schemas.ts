@@ -1,37 +1,30 @@
 import { z } from "zod";
 import { limitParam } from "../api/parse-query";
-import { sessionStatuses } from "../db/schema";
-import { itemIdPattern } from "./parse-session-document";
+import { isoDate, isoDateOrNull, nulFreeText } from "../api/zod-fields";
+import { SESSION_STATUSES, TASK_ID_PATTERN } from "../rules";
 
-/**
- * Stored exactly as sent: the front matter is read from it, and unknown keys live on in it. NUL is
- * refused because libSQL cuts text at it.
- */
+/** Stored exactly as sent: the front matter is read from it, and unknown keys live on in it. */
 export const newSessionSchema = z.object({
-  markdown: z
-    .string()
-    .refine((s) => s.trim().length > 0, { message: "Write the session document: markdown is empty." })
-    .refine((s) => !s.includes("\u0000"), { message: "The markdown contains a NUL character, which cannot be stored." }),
+  markdown: nulFreeText.refine((s) => s.trim().length > 0, { message: "Write the session document: markdown is empty." }),
 });
 
+/** A session id names a file on developers' machines as a task id does, so it follows the same pattern. */
 export const sessionIdParam = z
   .string()
-  .regex(itemIdPattern, { message: "A session id is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit." });
+  .regex(TASK_ID_PATTERN, { message: "A session id is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit." });
 
 export const sessionListQuerySchema = z.object({
-  status: z.enum(sessionStatuses).optional(),
+  status: z.enum(SESSION_STATUSES).optional(),
   limit: limitParam,
   cursor: z.string().optional(),
 });
 export type SessionListQuery = z.output<typeof sessionListQuerySchema>;
 
-const isoDate = z.date().transform((d) => d.toISOString());
-
 /** What the API says about a session document: project by slug, claimer by name and email, no ids of people. */
 export const sessionOutSchema = z.object({
   id: z.string(),
   project: z.string(),
-  status: z.enum(sessionStatuses),
+  status: z.enum(SESSION_STATUSES),
   priority: z.number().int(),
   tags: z.array(z.string()),
   branch: z.string().nullable(),
@@ -40,8 +33,8 @@ export const sessionOutSchema = z.object({
   workingDirectory: z.string().nullable(),
   markdown: z.string(),
   claimedBy: z.object({ name: z.string(), email: z.string() }).nullable(),
-  claimedAt: isoDate.nullable(),
-  completedAt: isoDate.nullable(),
+  claimedAt: isoDateOrNull,
+  completedAt: isoDateOrNull,
   createdAt: isoDate,
 });
 export type SessionOut = z.output<typeof sessionOutSchema>;

@@ -1,8 +1,9 @@
-import { decodeCursor, encodeCursor } from "../api/cursor";
+import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { findSessionDoc, findSessionDocForUser, insertSessionDoc, listSessionDocs, type SessionDocView } from "../db/queries/sessions";
+import { fetchPage, type Page } from "../pagination/fetch-page";
 import { requireProject } from "../projects/projects";
 import type { MemberProject } from "../db/queries/projects";
 import { parseSessionDocument } from "./parse-session-document";
@@ -36,19 +37,15 @@ export async function listSessions(
   principal: Principal,
   slug: string,
   query: SessionListQuery,
-): Promise<{ items: SessionDocView[]; nextCursor: string | null }> {
+): Promise<Page<SessionDocView>> {
   const project = await requireProject(db, principal, slug, "read");
   const key = decodeCursor(query.cursor, ["number", "number", "string"]) as [number, number, string] | undefined;
-  const rows = await listSessionDocs(db, {
-    projectId: project.id,
-    status: query.status,
-    limit: query.limit + 1,
-    after: key ? { priority: key[0], createdAt: new Date(key[1]), id: key[2] } : undefined,
-  });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeCursor([last.priority, last.createdAt.getTime(), last.id]) : null;
-  return { items: page, nextCursor };
+  const after = key ? { priority: key[0], createdAt: new Date(key[1]), id: key[2] } : undefined;
+  return fetchPage(
+    query.limit,
+    (limit) => listSessionDocs(db, { projectId: project.id, status: query.status, limit, after }),
+    (last) => [last.priority, last.createdAt.getTime(), last.id],
+  );
 }
 
 export async function getSession(db: Db, principal: Principal, id: string): Promise<SessionDocView> {

@@ -11,7 +11,7 @@ export async function getTaskMemory(db: Db, principal: Principal, slug: string, 
   const project = await requireProject(db, principal, slug, "read");
   const id = taskIdSchema.parse(taskId);
   const memory = await findTaskMemory(db, { projectId: project.id, taskId: id });
-  if (!memory) throw new ApiError("not_found", `No memory for task "${id}" in "${slug}" yet.`);
+  if (!memory) throw new ApiError("not_found", `No memory for task "${id}" in "${slug}" yet.`, undefined, { reason: "no_task_memory" });
   return { ...memory, project: project.slug };
 }
 

@@ -1,23 +1,13 @@
 import { z } from "zod";
+import { isoDate, nulFreeText } from "../api/zod-fields";
+import { TASK_ID_PATTERN, TASK_ID_RULE } from "../rules";
 
-/** Also a file name on developers' machines (`backlog/memory/<taskId>.md`): no slashes, no leading dot. */
-export const taskIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
-    message: "A task id is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit (e.g. task-368).",
-  });
+export const taskIdSchema = z.string().regex(TASK_ID_PATTERN, { message: TASK_ID_RULE });
 
-/**
- * Kept exactly as sent; an empty memory is allowed (a task just started). NUL is refused because
- * libSQL cuts text at it.
- */
-export const taskMemoryBodySchema = z.object({
-  markdown: z.string().refine((s) => !s.includes("\u0000"), { message: "The markdown contains a NUL character, which cannot be stored." }),
-});
+/** Kept exactly as sent; an empty memory is allowed (a task just started). */
+export const taskMemoryBodySchema = z.object({ markdown: nulFreeText });
 
 export const activeTaskBodySchema = z.object({ taskId: taskIdSchema });
-
-const isoDate = z.date().transform((d) => d.toISOString());
 
 export const taskMemoryOutSchema = z.object({
   project: z.string(),

@@ -1,26 +1,20 @@
 import { createClient } from "@libsql/client";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "@/lib/context/tokenizer";
+import { LEARNING_KINDS } from "@/lib/rules";
 import { apiClient } from "../support/api";
-import { createProject, createUserWithToken } from "../support/fixtures";
-import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
+import { ROOT, startServer } from "../support/server";
+import { testWorld } from "../support/world";
 
-const tmp = tempDir();
-const databaseUrl = `file:${tmp.dir}/context.db`;
-let server: RunningServer;
-let ana: ReturnType<typeof apiClient>;
-let fresh: ReturnType<typeof apiClient>;
-let anaToken: string;
+// ana owns web and other; new has no project yet.
+const world = testWorld({ users: ["ana", "new"], projects: { web: "ana", other: "ana" }, members: [], tokens: {} });
+const { databaseUrl, tokens, as } = world;
+const [ana, fresh] = [as("ana"), as("new")];
+const LEARNING_LINE = new RegExp(`^- \\[(${LEARNING_KINDS.join("|")})\\]`);
 
 beforeAll(async () => {
-  server = await startServer({ databaseUrl });
-  anaToken = await createUserWithToken(databaseUrl, "ana@example.com");
-  ana = apiClient(server.url, anaToken);
-  fresh = apiClient(server.url, await createUserWithToken(databaseUrl, "new@example.com"));
-  await createProject(server.url, anaToken, "web");
-  await createProject(server.url, anaToken, "other");
   const seed = JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/seed.json"), "utf8"));
   expect((await ana("POST", "/api/seed/import", seed)).status).toBe(200);
   const learnings = [
@@ -35,10 +29,6 @@ beforeAll(async () => {
   expect((await ana("PUT", "/api/projects/web/tasks/task-368/memory", { markdown: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button" })).status).toBe(200);
   expect((await ana("PUT", "/api/projects/web/active-task", { taskId: "task-368" })).status).toBe(200);
   expect((await ana("POST", "/api/proposals", { kind: "pattern", content: "Prefer server actions for dashboard mutations", project: "web", confidence: 0.66 })).status).toBe(201);
-});
-afterAll(async () => {
-  await server?.stop();
-  tmp.remove();
 });
 
 describe("GET /api/context", () => {
@@ -65,7 +55,7 @@ describe("GET /api/context", () => {
 
   it("ranks learnings that match the hints first, never shows another project's", async () => {
     const body = (await ana("GET", "/api/context?project=web&q=auth+tokens+hashed")).json;
-    const lines = body.context.split("\n").filter((l: string) => /^- \[(pattern|insight|self_knowledge)\]/.test(l));
+    const lines = body.context.split("\n").filter((l: string) => LEARNING_LINE.test(l));
     expect(lines[0]).toContain("hashed with SHA-256");
     expect(body.context).not.toContain("Secret of the other project");
     expect(body.learningsShown).toBeGreaterThan(0);
@@ -146,7 +136,7 @@ describe("GET /api/context", () => {
   it("never serves a stale context: a change through another instance on the same database shows at once", async () => {
     const second = await startServer({ databaseUrl });
     try {
-      const other = apiClient(second.url, anaToken);
+      const other = apiClient(second.url, tokens.ana);
       const before = (await ana("GET", "/api/context?project=web&q=kubernetes&format=text")).text;
       expect(before).not.toContain("Kubernetes pods");
       expect((await other("POST", "/api/learnings", { kind: "insight", content: "Kubernetes pods restart when memory limits are hit", project: "web" })).status).toBe(201);
@@ -186,6 +176,6 @@ describe("GET /api/context", () => {
 
   it("another user's project → 404; no token → 401", async () => {
     expect((await fresh("GET", "/api/context?project=web")).status).toBe(404);
-    expect((await apiClient(server.url)("GET", "/api/context")).status).toBe(401);
+    expect((await apiClient(world.server.url)("GET", "/api/context")).status).toBe(401);
   });
 });

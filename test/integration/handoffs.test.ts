@@ -1,31 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
-import { addMember, createProject, createUserWithToken, tableCounts } from "../support/fixtures";
-import { startServer, tempDir, type RunningServer } from "../support/server";
+import { tableCounts } from "../support/fixtures";
+import { STANDARD_CAST, TEST_MAX_BODY_BYTES, testWorld } from "../support/world";
 
-// One real server on a real database file. ana owns alpha (bo member, vi viewer); cy owns beta.
-let server: RunningServer;
-const tmp = tempDir();
-const databaseUrl = `file:${tmp.dir}/handoffs.db`;
-const tokens: Record<string, string> = {};
-const as = (who: string) => apiClient(server.url, tokens[who]);
+// One real server on a real database file. ana owns alpha (bo member, vi viewer) and the projects
+// pages, branches and empty that some tests fill; cy owns beta.
+const world = testWorld({
+  env: { BATON_MAX_BODY_BYTES: TEST_MAX_BODY_BYTES },
+  projects: { ...STANDARD_CAST.projects, pages: "ana", branches: "ana", empty: "ana" },
+});
+const { databaseUrl, as } = world;
 const pause = (ms = 3) => new Promise((r) => setTimeout(r, ms));
-
-beforeAll(async () => {
-  server = await startServer({ databaseUrl, env: { BATON_MAX_BODY_BYTES: "65536" } });
-  for (const who of ["ana", "bo", "vi", "cy"]) tokens[who] = await createUserWithToken(databaseUrl, `${who}@example.com`);
-  for (const slug of ["alpha", "pages", "branches", "empty", "gamma"]) await createProject(server.url, tokens.ana!, slug);
-  await createProject(server.url, tokens.cy!, "beta");
-  await addMember(databaseUrl, "alpha", "bo@example.com", "member");
-  await addMember(databaseUrl, "alpha", "vi@example.com", "viewer");
-  tokens.anaRead = await createUserWithToken(databaseUrl, "ana@example.com", { scope: "read", existing: true });
-  tokens.anaGammaOnly = await createUserWithToken(databaseUrl, "ana@example.com", { projects: ["gamma"], existing: true });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  tmp.remove();
-});
 
 describe("POST /api/projects/{slug}/handoffs", () => {
   it("stores a handoff (201) and answers without internal ids; author defaults to the user's name", async () => {
@@ -283,6 +268,6 @@ describe("who may read and write handoffs", () => {
   });
 
   it("no token → 401", async () => {
-    expect((await apiClient(server.url)("GET", "/api/projects/alpha/handoffs")).status).toBe(401);
+    expect((await apiClient(world.server.url)("GET", "/api/projects/alpha/handoffs")).status).toBe(401);
   });
 });

@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../support/api";
-import { addMember, createProject, createUserWithToken, tableCounts } from "../support/fixtures";
-import { startServer, tempDir, type RunningServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import { KIND_OF_SEED_CATEGORY } from "@/lib/rules";
+import { tableCounts } from "../support/fixtures";
+import { testWorld } from "../support/world";
 
-const tmp = tempDir();
-const databaseUrl = `file:${tmp.dir}/learnings.db`;
-let server: RunningServer;
-let ana: ReturnType<typeof apiClient>;
-let bo: ReturnType<typeof apiClient>;
-let viewer: ReturnType<typeof apiClient>;
-let anaRead: ReturnType<typeof apiClient>;
-
-beforeAll(async () => {
-  server = await startServer({ databaseUrl });
-  const anaToken = await createUserWithToken(databaseUrl, "ana@example.com");
-  ana = apiClient(server.url, anaToken);
-  anaRead = apiClient(server.url, await createUserWithToken(databaseUrl, "ana@example.com", { scope: "read", existing: true }));
-  bo = apiClient(server.url, await createUserWithToken(databaseUrl, "bo@example.com"));
-  viewer = apiClient(server.url, await createUserWithToken(databaseUrl, "vi@example.com"));
-  await createProject(server.url, anaToken, "web");
-  await addMember(databaseUrl, "web", "vi@example.com", "viewer");
+// ana owns web, where vi is a viewer; bo is in no project.
+const { databaseUrl, as } = testWorld({
+  users: ["ana", "bo", "vi"],
+  projects: { web: "ana" },
+  members: [{ project: "web", user: "vi", role: "viewer" }],
+  tokens: { anaRead: { user: "ana", scope: "read" } },
 });
-afterAll(async () => {
-  await server?.stop();
-  tmp.remove();
-});
+const [ana, anaRead, bo, viewer] = [as("ana"), as("anaRead"), as("bo"), as("vi")];
 
 describe("learnings", () => {
   const created: Record<string, string> = {};
@@ -33,7 +19,7 @@ describe("learnings", () => {
     const items = [
       { key: "mig", body: { kind: "pattern", content: "Run database migrations before starting the server", tags: ["db", "ops"], createdAt: "2025-05-01T10:00:00Z" } },
       { key: "commits", body: { kind: "insight", content: "Small commits make reviews faster", project: "web", confirmed: true } },
-      { key: "self", body: { kind: "self_knowledge", content: "I forget to update the changelog", source: "session-42" } },
+      { key: "self", body: { kind: KIND_OF_SEED_CATEGORY.selfKnowledge, content: "I forget to update the changelog", source: "session-42" } },
     ];
     for (const { key, body } of items) {
       const res = await ana("POST", "/api/learnings", body);

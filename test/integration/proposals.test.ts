@@ -1,31 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../support/api";
-import { addMember, createProject, createUserWithToken, tableCounts } from "../support/fixtures";
-import { startServer, tempDir, type RunningServer } from "../support/server";
+import { describe, expect, it } from "vitest";
+import type { ApiClient } from "../support/api";
+import { tableCounts } from "../support/fixtures";
+import { testWorld } from "../support/world";
 
-const tmp = tempDir();
-const databaseUrl = `file:${tmp.dir}/proposals.db`;
-let server: RunningServer;
-let ana: ReturnType<typeof apiClient>;
-let bo: ReturnType<typeof apiClient>;
-let viewer: ReturnType<typeof apiClient>;
-
-beforeAll(async () => {
-  server = await startServer({ databaseUrl });
-  const anaToken = await createUserWithToken(databaseUrl, "ana@example.com");
-  ana = apiClient(server.url, anaToken);
-  bo = apiClient(server.url, await createUserWithToken(databaseUrl, "bo@example.com"));
-  viewer = apiClient(server.url, await createUserWithToken(databaseUrl, "vi@example.com"));
-  await createProject(server.url, anaToken, "web");
-  await addMember(databaseUrl, "web", "bo@example.com", "member");
-  await addMember(databaseUrl, "web", "vi@example.com", "viewer");
+// ana owns web, where bo is a member and vi a viewer.
+const { databaseUrl, as } = testWorld({
+  users: ["ana", "bo", "vi"],
+  projects: { web: "ana" },
+  members: [
+    { project: "web", user: "bo", role: "member" },
+    { project: "web", user: "vi", role: "viewer" },
+  ],
+  tokens: {},
 });
-afterAll(async () => {
-  await server?.stop();
-  tmp.remove();
-});
+const [ana, bo, viewer] = [as("ana"), as("bo"), as("vi")];
 
-async function propose(client: ReturnType<typeof apiClient>, body: Record<string, unknown>) {
+async function propose(client: ApiClient, body: Record<string, unknown>) {
   return client("POST", "/api/proposals", { kind: "pattern", ...body });
 }
 

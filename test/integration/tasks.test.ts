@@ -1,31 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../support/api";
-import { addMember, createProject, createUserWithToken, tableCounts } from "../support/fixtures";
-import { startServer, tempDir, type RunningServer } from "../support/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tableCounts } from "../support/fixtures";
+import { TEST_MAX_BODY_BYTES, testWorld } from "../support/world";
 
 // One real server on a real database file. ana owns alpha (bo member, vi viewer); cy owns beta.
-let server: RunningServer;
-const tmp = tempDir();
-const databaseUrl = `file:${tmp.dir}/tasks.db`;
-const tokens: Record<string, string> = {};
-const as = (who: string) => apiClient(server.url, tokens[who]);
+const { databaseUrl, as } = testWorld({ env: { BATON_MAX_BODY_BYTES: TEST_MAX_BODY_BYTES } });
 const memoryPath = (slug: string, taskId: string) => `/api/projects/${slug}/tasks/${taskId}/memory`;
 
 beforeAll(async () => {
-  server = await startServer({ databaseUrl, env: { BATON_MAX_BODY_BYTES: "65536" } });
-  for (const who of ["ana", "bo", "vi", "cy"]) tokens[who] = await createUserWithToken(databaseUrl, `${who}@example.com`);
-  for (const slug of ["alpha", "gamma"]) await createProject(server.url, tokens.ana!, slug);
-  await createProject(server.url, tokens.cy!, "beta");
-  await addMember(databaseUrl, "alpha", "bo@example.com", "member");
-  await addMember(databaseUrl, "alpha", "vi@example.com", "viewer");
-  tokens.anaRead = await createUserWithToken(databaseUrl, "ana@example.com", { scope: "read", existing: true });
-  tokens.anaGammaOnly = await createUserWithToken(databaseUrl, "ana@example.com", { projects: ["gamma"], existing: true });
   expect((await as("cy")("PUT", memoryPath("beta", "task-1"), { markdown: "beta's secret" })).status).toBe(200);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  tmp.remove();
 });
 
 describe("task memory", () => {

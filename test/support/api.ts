@@ -20,3 +20,5 @@ export function apiClient(baseUrl: string, token?: string) {
     return { status: res.status, headers: res.headers, json, text };
   };
 }
+
+export type ApiClient = ReturnType<typeof apiClient>;

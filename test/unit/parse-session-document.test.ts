@@ -3,16 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/api/errors";
 import { parseSessionDocument, type SessionFrontMatter } from "@/lib/sessions/parse-session-document";
 
-const defaults: SessionFrontMatter = {
-  id: null,
-  priority: 2,
-  tags: [],
-  branch: null,
-  specs: [],
-  files: [],
-  createdAt: null,
-  workingDirectory: null,
-};
+// What a document without front matter gets: no id, medium priority (2), nothing else.
+const defaults: SessionFrontMatter = { id: null, priority: 2, tags: [], branch: null, specs: [], files: [], createdAt: null, workingDirectory: null };
 
 function failure(markdown: string): ApiError {
   try {

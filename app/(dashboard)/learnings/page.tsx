@@ -4,61 +4,72 @@ import { LearningCard } from "@/components/learnings/learning-card";
 import { LearningFilters } from "@/components/learnings/learning-filters";
 import { NewLearningForm } from "@/components/learnings/new-learning-form";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorNotice } from "@/components/ui/error-notice";
+import { ErrorNoticePage } from "@/components/ui/error-notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { ApiError } from "@/lib/api/errors";
 import { requireUser } from "@/lib/auth/session";
+import { orApiError } from "@/lib/dashboard/or-api-error";
 import { one } from "@/lib/dashboard/search-params";
 import { listLearnings, type LearningPage } from "@/lib/learnings/learnings";
 import { listProjects } from "@/lib/projects/projects";
+import { isLearningKind } from "@/lib/rules";
 
 export const metadata: Metadata = { title: "Learnings" };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-const KINDS = new Set(["pattern", "insight", "self_knowledge"]);
+/** A screenful of cards. */
+const LEARNINGS_PER_PAGE = 25;
 
 export default async function LearningsPage({ searchParams }: { searchParams: Search }) {
   const { db, principal } = await requireUser();
   const params = await searchParams;
   const q = one(params.q).trim();
-  const kind = KINDS.has(one(params.kind)) ? one(params.kind) : "";
+  const kindParam = one(params.kind);
+  const kind = isLearningKind(kindParam) ? kindParam : undefined;
   const project = one(params.project);
   const cursor = one(params.cursor);
   const projects = await listProjects(db, principal);
   const writable = new Set(projects.filter((p) => p.role !== "viewer").map((p) => p.slug));
-
-  let page: LearningPage;
-  try {
-    page = await listLearnings(db, principal, {
+  const page = await orApiError(() =>
+    listLearnings(db, principal, {
       q: q || undefined,
-      kind: (kind || undefined) as "pattern" | undefined,
+      kind,
       project: project || undefined,
       cursor: cursor || undefined,
-      limit: 25,
-    });
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return (
-      <div className="stack-lg">
-        <PageHeader title="Learnings" />
-        <ErrorNotice message={error.message} backHref="/learnings" backLabel="Back to all learnings" />
-      </div>
-    );
+      limit: LEARNINGS_PER_PAGE,
+    }),
+  );
+  if (page instanceof ApiError) {
+    return <ErrorNoticePage title="Learnings" message={page.message} backHref="/learnings" backLabel="Back to all learnings" />;
   }
   const filters = new URLSearchParams({ ...(q ? { q } : {}), ...(kind ? { kind } : {}), ...(project ? { project } : {}) });
-  const filtered = filters.size > 0;
-  const nextHref = page.nextCursor ? `/learnings?${filters}${filtered ? "&" : ""}cursor=${encodeURIComponent(page.nextCursor)}` : null;
   return (
     <div className="stack-lg">
       <PageHeader title="Learnings">
         What your agents know: personal learnings (yours alone) and your projects&apos; shared ones. Confirmed learnings
         rank first when a context is built.
       </PageHeader>
-      <LearningFilters q={q} kind={kind} project={project} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
+      <LearningFilters q={q} kind={kind ?? ""} project={project} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
+      <LearningList page={page} q={q} continued={Boolean(cursor)} filtered={filters.size > 0} writable={writable} />
+      <Pager filters={filters} cursor={cursor} nextCursor={page.nextCursor} />
+      <section className="card" aria-labelledby="add-learning">
+        <h2 id="add-learning">Add a learning</h2>
+        <NewLearningForm projects={projects.filter((p) => writable.has(p.slug)).map((p) => ({ slug: p.slug, name: p.name }))} />
+      </section>
+    </div>
+  );
+}
+
+type ListProps = { page: LearningPage; q: string; continued: boolean; filtered: boolean; writable: Set<string> };
+
+/** What the search found, or why there is nothing to show. */
+function LearningList({ page, q, continued, filtered, writable }: ListProps) {
+  return (
+    <>
       <p className="muted" data-testid="learnings-summary">
         {q ? `Best matches for “${q}” first` : "Newest first"}
-        {cursor ? ", continued" : ""}: {page.items.length} shown.{" "}
+        {continued ? ", continued" : ""}: {page.items.length} shown.{" "}
         {filtered ? <Link href="/learnings">Clear the search and filters</Link> : null}
       </p>
       {page.items.length ? (
@@ -79,14 +90,18 @@ export default async function LearningsPage({ searchParams }: { searchParams: Se
           </p>
         </EmptyState>
       )}
-      <nav className="pager" aria-label="Pages">
-        {cursor ? <Link href={`/learnings${filtered ? `?${filters}` : ""}`}>First page</Link> : null}
-        {nextHref ? <Link href={nextHref}>More learnings →</Link> : null}
-      </nav>
-      <section className="card" aria-labelledby="add-learning">
-        <h2 id="add-learning">Add a learning</h2>
-        <NewLearningForm projects={projects.filter((p) => writable.has(p.slug)).map((p) => ({ slug: p.slug, name: p.name }))} />
-      </section>
-    </div>
+    </>
+  );
+}
+
+/** Links to the first page (once past it) and the next, keeping the search and filters. */
+function Pager({ filters, cursor, nextCursor }: { filters: URLSearchParams; cursor: string; nextCursor: string | null }) {
+  const filtered = filters.size > 0;
+  const nextHref = nextCursor ? `/learnings?${filters}${filtered ? "&" : ""}cursor=${encodeURIComponent(nextCursor)}` : null;
+  return (
+    <nav className="pager" aria-label="Pages">
+      {cursor ? <Link href={`/learnings${filtered ? `?${filters}` : ""}`}>First page</Link> : null}
+      {nextHref ? <Link href={nextHref}>More learnings →</Link> : null}
+    </nav>
   );
 }

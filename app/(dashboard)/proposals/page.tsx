@@ -1,18 +1,19 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { QueueFilters } from "@/components/proposals/queue-filters";
-import { ReviewQueue } from "@/components/proposals/review-queue";
-import type { QueueEntry } from "@/components/proposals/queue-types";
-import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorNotice } from "@/components/ui/error-notice";
 import { KeyboardHelp } from "@/components/proposals/keyboard-help";
+import { QueueFilters } from "@/components/proposals/queue-filters";
+import type { QueueEntry } from "@/components/proposals/queue-types";
+import { ReviewQueue } from "@/components/proposals/review-queue";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorNoticePage } from "@/components/ui/error-notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { ApiError } from "@/lib/api/errors";
 import { requireUser } from "@/lib/auth/session";
 import { relativeTime } from "@/lib/context/relative-time";
+import { orApiError } from "@/lib/dashboard/or-api-error";
+import { one } from "@/lib/dashboard/search-params";
 import { listProjects } from "@/lib/projects/projects";
 import { reviewQueue, type ReviewQueue as Queue, type ReviewQueueQuery } from "@/lib/proposals/review-queue";
-import { one } from "@/lib/dashboard/search-params";
 
 export const metadata: Metadata = { title: "Proposals" };
 
@@ -23,20 +24,54 @@ export default async function ProposalsPage({ searchParams }: { searchParams: Se
   const params = await searchParams;
   const query = { sort: one(params.sort) as ReviewQueueQuery["sort"], project: one(params.project) || undefined, cursor: one(params.cursor) || undefined };
   const projects = await listProjects(db, principal);
-  let queue: Queue;
-  try {
-    queue = await reviewQueue(db, principal, query);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+  const queue = await orApiError(() => reviewQueue(db, principal, query));
+  if (queue instanceof ApiError) {
+    return <ErrorNoticePage title="Proposals" message={queue.message} backHref="/proposals" backLabel="Back to all pending proposals" />;
+  }
+  return (
+    <div className="stack-lg">
+      <PageHeader title="Proposals">
+        Learnings your agents proposed, waiting for a decision. An accepted proposal becomes a confirmed learning that
+        agents receive at session start. <strong data-testid="pending-total">{queue.total.toLocaleString("en")}</strong> pending.
+      </PageHeader>
+      <QueueFilters sort={queue.sort} project={queue.project} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
+      <QueuePage queue={queue} cursor={query.cursor} />
+    </div>
+  );
+}
+
+/** One page of the queue with its pager, or what to do when nothing waits. */
+function QueuePage({ queue, cursor }: { queue: Queue; cursor: string | undefined }) {
+  const entries = queueEntries(queue, new Date());
+  const base = new URLSearchParams({ sort: queue.sort, ...(queue.project ? { project: queue.project } : {}) });
+  const nextHref = queue.nextCursor ? `/proposals?${base}&cursor=${encodeURIComponent(queue.nextCursor)}` : null;
+  if (!entries.length) {
     return (
-      <div className="stack-lg">
-        <PageHeader title="Proposals" />
-        <ErrorNotice message={error.message} backHref="/proposals" backLabel="Back to all pending proposals" />
-      </div>
+      <EmptyState title={cursor ? "No more pending proposals here." : "Nothing to review."}>
+        <p>
+          Agents propose learnings at session end (<code>baton hook session-end</code>) and mid-session through the MCP tool{" "}
+          <code>propose_learning</code>. Connect an agent in <Link href="/settings/connect">Settings → Connect</Link>; its
+          proposals show up here.
+        </p>
+      </EmptyState>
     );
   }
-  const now = new Date();
-  const entries: QueueEntry[] = queue.items.map((p) => ({
+  return (
+    <>
+      <KeyboardHelp />
+      {/* A fresh queue (and its undo history) per page and filter. */}
+      <ReviewQueue key={`${base}|${cursor ?? ""}`} entries={entries} nextHref={nextHref} />
+      <nav className="pager" aria-label="Pages">
+        {cursor ? <Link href={`/proposals?${base}`}>First page</Link> : null}
+        {nextHref ? <Link href={nextHref}>Next {entries.length} →</Link> : <span className="muted">End of the queue.</span>}
+      </nav>
+    </>
+  );
+}
+
+/** What the browser gets of each proposal: plain and serialisable, its age worded on the server. */
+function queueEntries(queue: Queue, now: Date): QueueEntry[] {
+  return queue.items.map((p) => ({
     id: p.id,
     kind: p.kind,
     content: p.content,
@@ -48,34 +83,4 @@ export default async function ProposalsPage({ searchParams }: { searchParams: Se
     age: relativeTime(p.createdAt, now),
     canDecide: p.canDecide,
   }));
-  const base = new URLSearchParams({ sort: queue.sort, ...(queue.project ? { project: queue.project } : {}) });
-  const nextHref = queue.nextCursor ? `/proposals?${base}&cursor=${encodeURIComponent(queue.nextCursor)}` : null;
-  return (
-    <div className="stack-lg">
-      <PageHeader title="Proposals">
-        Learnings your agents proposed, waiting for a decision. An accepted proposal becomes a confirmed learning that
-        agents receive at session start. <strong data-testid="pending-total">{queue.total.toLocaleString("en")}</strong> pending.
-      </PageHeader>
-      <QueueFilters sort={queue.sort} project={queue.project} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
-      {entries.length ? (
-        <>
-          <KeyboardHelp />
-          {/* A fresh queue (and its undo history) per page and filter. */}
-          <ReviewQueue key={`${base}|${query.cursor ?? ""}`} entries={entries} nextHref={nextHref} />
-          <nav className="pager" aria-label="Pages">
-            {query.cursor ? <Link href={`/proposals?${base}`}>First page</Link> : null}
-            {nextHref ? <Link href={nextHref}>Next {entries.length} →</Link> : <span className="muted">End of the queue.</span>}
-          </nav>
-        </>
-      ) : (
-        <EmptyState title={query.cursor ? "No more pending proposals here." : "Nothing to review."}>
-          <p>
-            Agents propose learnings at session end (<code>baton hook session-end</code>) and mid-session through the MCP tool{" "}
-            <code>propose_learning</code>. Connect an agent in <Link href="/settings/connect">Settings → Connect</Link>; its
-            proposals show up here.
-          </p>
-        </EmptyState>
-      )}
-    </div>
-  );
 }

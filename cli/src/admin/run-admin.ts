@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { z } from "zod";
-import { ApiError } from "../../../lib/api/errors";
+import type { ErrorCode } from "../../../lib/api/error-codes";
+import { isExpectedError, toFailure } from "../../../lib/api/errors";
 import { createApiToken } from "../../../lib/auth/api-tokens";
 import { createUser } from "../../../lib/auth/create-user";
 import { ConfigError, formatConfigError, getConfig } from "../../../lib/config";
@@ -11,7 +11,7 @@ import { migrate } from "../../../lib/db/migrate";
 import { findUserByEmail } from "../../../lib/db/queries/users";
 import { CliError, EXIT } from "../exit-codes";
 
-const codeToExit = { conflict: EXIT.conflict, not_found: EXIT.notFound } as Record<string, number>;
+const exitOfCode: Partial<Record<ErrorCode, number>> = { conflict: EXIT.conflict, not_found: EXIT.notFound, validation_failed: EXIT.usage };
 
 /**
  * Operator commands, run on the server machine against DATABASE_URL directly (not over HTTP): they
@@ -62,9 +62,10 @@ export async function runAdmin(argv: string[]): Promise<number> {
         throw new CliError(`unknown admin command "${sub ?? ""}": use create-user or create-token.`, EXIT.usage);
     }
   } catch (error) {
-    if (error instanceof ApiError) throw new CliError(error.message, codeToExit[error.code] ?? EXIT.failure);
-    if (error instanceof z.ZodError) throw new CliError(error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "), EXIT.usage);
-    throw error;
+    // Refused input is worded as the API words it; anything else is a bug or an outage, shown whole.
+    if (!isExpectedError(error)) throw error;
+    const failure = toFailure(error);
+    throw new CliError(failure.message, exitOfCode[failure.code] ?? EXIT.failure);
   } finally {
     client.close();
   }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { ErrorReason } from "../../../lib/api/error-codes";
 import { projectHint, requireServer, resolveProject, type ServerContext } from "../config/server-context";
 import type { DerivedProject } from "../config/derive-project";
 import { CliError, EXIT } from "../exit-codes";
@@ -38,7 +39,9 @@ function ok<T>(res: ApiResponse, what: string, project: DerivedProject): T {
 
 async function serverMemory(ctx: ServerContext, slug: string, taskId: string): Promise<Memory | null> {
   const res = await ctx.call("GET", `/api/projects/${encodeURIComponent(slug)}/tasks/${encodeURIComponent(taskId)}/memory`);
-  if (res.status === 404 && (res.json as { error?: { message?: string } })?.error?.message?.startsWith("No memory")) return null;
+  // Erased at build time: the bundle stays free of lib/, and the compiler still checks the reason's spelling.
+  const noMemory: ErrorReason = "no_task_memory";
+  if ((res.json as { error?: { reason?: string } } | undefined)?.error?.reason === noMemory) return null;
   return expectOk<{ memory: Memory }>(res, `cannot read the memory of ${taskId}`).memory;
 }
 

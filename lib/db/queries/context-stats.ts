@@ -1,6 +1,7 @@
-import { and, count, eq, gte, sql, sum } from "drizzle-orm";
+import { and, count, gte, sql, sum } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { contextLog, projectMembers } from "../schema";
+import { memberOf, ofProject } from "./scope";
 
 export type ServedDay = { day: string; contexts: number; tokens: number };
 
@@ -13,8 +14,8 @@ export async function contextServedByDay(db: DbOrTx, params: { userId: string; p
   const rows = await db
     .select({ day, contexts: count(), tokens: sum(contextLog.tokenEstimate) })
     .from(contextLog)
-    .innerJoin(projectMembers, and(eq(projectMembers.projectId, contextLog.projectId), eq(projectMembers.userId, params.userId)))
-    .where(and(eq(contextLog.projectId, params.projectId), gte(contextLog.createdAt, params.since)))
+    .innerJoin(projectMembers, memberOf(contextLog.projectId, params.userId))
+    .where(and(ofProject(contextLog, params.projectId), gte(contextLog.createdAt, params.since)))
     .groupBy(day)
     .orderBy(day);
   return rows.map((r) => ({ day: r.day, contexts: r.contexts, tokens: Number(r.tokens ?? 0) }));

@@ -1,8 +1,7 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
-import { contextScope } from "./learnings";
-import { proposalsVisibleTo } from "./proposals";
-import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs, taskMemories } from "../schema";
+import { memberOf, ofProject, personalAndProject, userInProject, visibleTo } from "./scope";
+import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs } from "../schema";
 
 // Reads for GET /api/context: one function per section's data, each scoped to the user or the project.
 
@@ -12,12 +11,12 @@ export async function latestHandoffFor(db: DbOrTx, params: { projectId: string; 
     const [onBranch] = await db
       .select(columns)
       .from(handoffs)
-      .where(and(eq(handoffs.projectId, params.projectId), eq(handoffs.branch, params.branch)))
+      .where(and(ofProject(handoffs, params.projectId), eq(handoffs.branch, params.branch)))
       .orderBy(desc(handoffs.createdAt))
       .limit(1);
     if (onBranch) return { ...onBranch, matchedBranch: true };
   }
-  const [latest] = await db.select(columns).from(handoffs).where(eq(handoffs.projectId, params.projectId)).orderBy(desc(handoffs.createdAt)).limit(1);
+  const [latest] = await db.select(columns).from(handoffs).where(ofProject(handoffs, params.projectId)).orderBy(desc(handoffs.createdAt)).limit(1);
   return latest ? { ...latest, matchedBranch: false } : undefined;
 }
 
@@ -25,29 +24,21 @@ export async function activeTaskIdFor(db: DbOrTx, params: { userId: string; proj
   const [row] = await db
     .select({ taskId: activeTasks.taskId })
     .from(activeTasks)
-    .where(and(eq(activeTasks.userId, params.userId), eq(activeTasks.projectId, params.projectId)));
+    .where(userInProject(activeTasks, params));
   return row?.taskId;
-}
-
-export async function taskMemoryFor(db: DbOrTx, params: { projectId: string; taskId: string }) {
-  const [row] = await db
-    .select({ taskId: taskMemories.taskId, markdown: taskMemories.markdown, updatedAt: taskMemories.updatedAt })
-    .from(taskMemories)
-    .where(and(eq(taskMemories.projectId, params.projectId), eq(taskMemories.taskId, params.taskId)));
-  return row;
 }
 
 export async function countQueuedSessions(db: DbOrTx, params: { projectId: string }): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(sessionDocs)
-    .where(and(eq(sessionDocs.projectId, params.projectId), eq(sessionDocs.status, "todo")));
+    .where(and(ofProject(sessionDocs, params.projectId), eq(sessionDocs.status, "todo")));
   return row?.n ?? 0;
 }
 
 /** Pending proposals a context lists: the user's personal ones and the project's. */
 export async function pendingProposalsFor(db: DbOrTx, params: { userId: string; projectId: string | null; limit: number }) {
-  const scope = and(eq(proposals.status, "pending"), proposalsVisibleTo({ userId: params.userId, projectIds: params.projectId ? [params.projectId] : [] }));
+  const scope = and(eq(proposals.status, "pending"), visibleTo(proposals, personalAndProject(params)));
   const [items, [total]] = await Promise.all([
     db
       .select({ id: proposals.id, kind: proposals.kind, content: proposals.content, confidence: proposals.confidence })
@@ -66,9 +57,8 @@ export async function matchersForUser(db: DbOrTx, params: { userId: string }) {
     .select({ slug: projects.slug, kind: projectMatchers.kind, pattern: projectMatchers.pattern })
     .from(projectMatchers)
     .innerJoin(projects, eq(projects.id, projectMatchers.projectId))
-    .innerJoin(projectMembers, and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, params.userId)));
+    .innerJoin(projectMembers, memberOf(projects.id, params.userId));
 }
-
 
 /** The counter drizzle/0003_context_version.sql's triggers bump on every change a context depends on. */
 export async function contextVersion(db: DbOrTx): Promise<string> {
@@ -108,7 +98,7 @@ export async function recordServedBatch(
       await tx.insert(contextLog).values(rows);
     }
     for (const g of groups.values()) {
-      const scope = contextScope(g);
+      const scope = visibleTo(learnings, personalAndProject(g));
       const ids = [...g.ids];
       // Chunked: SQLite caps the number of bound parameters in one statement.
       for (let i = 0; i < ids.length; i += 500) {

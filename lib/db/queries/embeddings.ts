@@ -1,6 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
-import { appMeta, learnings } from "../schema";
+import { appMeta, learnings, type LearningKind } from "../schema";
+import { personalAndProject, visibleTo } from "./scope";
 
 // The vector table's width is the embedding model's, known only at run time, so it is made here (by
 // the embedding worker, once it has seen a vector) rather than by a drizzle migration:
@@ -58,21 +60,21 @@ export async function bumpContextVersion(db: DbOrTx): Promise<void> {
 export async function nearestLearnings(
   db: DbOrTx,
   params: { vector: number[]; userId: string; projectId: string | null; k: number },
-): Promise<{ id: string; kind: "pattern" | "insight" | "self_knowledge"; content: string; confirmed: boolean; createdAt: Date }[]> {
+): Promise<{ id: string; kind: LearningKind; content: string; confirmed: boolean; createdAt: Date }[]> {
   const vector = JSON.stringify(params.vector);
-  const project = params.projectId ? sql`OR l.project_id = ${params.projectId}` : sql``;
+  const scope = visibleTo(alias(learnings, "l"), personalAndProject(params));
   // vector_top_k searches the whole index; the scope is applied to its answer, so it is asked for extra.
   const rows = await db.all<{ id: string; kind: string; content: string; confirmed: number; created_at: number }>(sql`
     SELECT l.id, l.kind, l.content, l.confirmed, l.created_at
     FROM vector_top_k('learning_vectors_idx', vector32(${vector}), ${params.k * 4}) AS v
     JOIN learning_vectors lv ON lv.seq = v.id
     JOIN learnings l ON l.seq = v.id
-    WHERE ((l.project_id IS NULL AND l.user_id = ${params.userId}) ${project})
+    WHERE ${scope}
     ORDER BY vector_distance_cos(lv.embedding, vector32(${vector}))
     LIMIT ${params.k}`);
   return rows.map((r) => ({
     id: r.id,
-    kind: r.kind as "pattern" | "insight" | "self_knowledge",
+    kind: r.kind as LearningKind,
     content: r.content,
     confirmed: Boolean(r.confirmed),
     createdAt: new Date(Number(r.created_at)),

@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { handoffs } from "../schema";
+import { ofProject } from "./scope";
 
 export type HandoffRecord = {
   id: string;
@@ -20,16 +21,8 @@ const handoffColumns = {
   createdAt: handoffs.createdAt,
 };
 
-export type HandoffWrite = {
-  projectId: string;
-  userId: string;
-  id: string;
-  markdown: string;
-  sessionId: string | null;
-  branch: string | null;
-  author: string;
-  createdAt: Date;
-};
+/** A handoff to store: the record, its project and the user who writes it. */
+export type HandoffWrite = HandoffRecord & { projectId: string; userId: string };
 
 export type UpsertHandoffResult = { outcome: "created" | "replaced"; handoff: HandoffRecord } | { outcome: "taken" };
 
@@ -78,7 +71,7 @@ export async function listHandoffs(
   db: DbOrTx,
   params: { projectId: string; branch?: string; limit: number; after?: { createdAt: Date; id: string } },
 ): Promise<HandoffRecord[]> {
-  const conditions = [eq(handoffs.projectId, params.projectId)];
+  const conditions = [ofProject(handoffs, params.projectId)];
   if (params.branch !== undefined) conditions.push(eq(handoffs.branch, params.branch));
   if (params.after) {
     const { createdAt, id } = params.after;

@@ -1,7 +1,11 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { learnings, projects, type LearningKind } from "../schema";
-import { learningsFts } from "./fts-tables";
+import { insertEach } from "./insert-each";
+import { listScope, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
+
+// Learnings one at a time and in lists; full-text search is in learning-search.ts, what a context
+// reads in context-candidates.ts, counts in learning-counts.ts.
 
 export type LearningRow = {
   id: string;
@@ -24,9 +28,10 @@ export type LearningRow = {
 };
 
 /** Who may see what: their own personal learnings, and those of the projects given. */
-export type LearningScope = { userId: string; projectIds: string[] };
+export type LearningScope = Visibility;
 
-const columns = {
+/** The columns of a LearningRow (tags still encoded), for every query that returns one. */
+export const learningColumns = {
   id: learnings.id,
   seq: learnings.seq,
   kind: learnings.kind,
@@ -45,6 +50,11 @@ const columns = {
   lastInjectedAt: learnings.lastInjectedAt,
 };
 
+/** Learnings with their project's slug; the caller adds the scope. */
+function selectLearnings(db: DbOrTx) {
+  return db.select(learningColumns).from(learnings).leftJoin(projects, eq(projects.id, learnings.projectId));
+}
+
 /** Tags are kept as a JSON array in a text column, which the FTS index reads as plain words. */
 export function encodeTags(tags: string[]): string {
   return JSON.stringify(tags);
@@ -60,13 +70,8 @@ function decodeTags(stored: string): string[] {
   }
 }
 
-function toRow<T extends { tags: string }>(row: T): Omit<T, "tags"> & { tags: string[] } {
+export function toLearningRow<T extends { tags: string }>(row: T): Omit<T, "tags"> & { tags: string[] } {
   return { ...row, tags: decodeTags(row.tags) };
-}
-
-export function visibleTo(scope: LearningScope): SQL {
-  const personal = and(isNull(learnings.projectId), eq(learnings.userId, scope.userId))!;
-  return scope.projectIds.length ? or(personal, inArray(learnings.projectId, scope.projectIds))! : personal;
 }
 
 export type LearningFilter = LearningScope & {
@@ -76,68 +81,36 @@ export type LearningFilter = LearningScope & {
   limit: number;
 };
 
+/** A list's scope and kind filter, shared by the newest-first list and the search. */
+export function filterLearnings(filter: LearningFilter): SQL | undefined {
+  return and(listScope(learnings, filter), filter.kind ? eq(learnings.kind, filter.kind) : undefined);
+}
+
 /** Newest first, keyset-paginated by (created_at, seq). */
 export async function listRecentLearnings(db: DbOrTx, params: LearningFilter & { before?: [number, number] }): Promise<LearningRow[]> {
-  const conditions: (SQL | undefined)[] = [
-    params.projectId ? eq(learnings.projectId, params.projectId) : visibleTo(params),
-    params.kind ? eq(learnings.kind, params.kind) : undefined,
-  ];
+  const conditions: (SQL | undefined)[] = [filterLearnings(params)];
   if (params.before) {
     const [createdAt, seq] = params.before;
     conditions.push(
       or(lt(learnings.createdAt, new Date(createdAt)), and(eq(learnings.createdAt, new Date(createdAt)), lt(learnings.seq, seq))),
     );
   }
-  const rows = await db
-    .select(columns)
-    .from(learnings)
-    .leftJoin(projects, eq(projects.id, learnings.projectId))
+  const rows = await selectLearnings(db)
     .where(and(...conditions))
     .orderBy(desc(learnings.createdAt), desc(learnings.seq))
     .limit(params.limit);
-  return rows.map(toRow);
-}
-
-/** Learnings matching an FTS5 expression within a condition, best BM25 first (content weighs twice the tags). */
-async function ftsSelect(db: DbOrTx, match: string, where: SQL | undefined, limit: number, offset = 0): Promise<LearningRow[]> {
-  const score = sql<number>`bm25(learnings_fts, 1.0, 0.5)`;
-  const rows = await db
-    .select({ ...columns, score })
-    .from(learningsFts)
-    .innerJoin(learnings, eq(learnings.seq, learningsFts.rowid))
-    .leftJoin(projects, eq(projects.id, learnings.projectId))
-    .where(and(sql`learnings_fts MATCH ${match}`, where))
-    .orderBy(asc(score), desc(learnings.createdAt), desc(learnings.seq))
-    .limit(limit)
-    .offset(offset);
-  return rows.map(toRow);
-}
-
-/** Full-text search ranked by BM25; `score` is BM25's (lower is better). */
-export function searchLearnings(db: DbOrTx, params: LearningFilter & { match: string; offset: number }): Promise<LearningRow[]> {
-  const where = and(
-    params.projectId ? eq(learnings.projectId, params.projectId) : visibleTo(params),
-    params.kind ? eq(learnings.kind, params.kind) : undefined,
-  );
-  return ftsSelect(db, params.match, where, params.limit, params.offset);
+  return rows.map(toLearningRow);
 }
 
 export async function findLearning(db: DbOrTx, params: LearningScope & { id: string }): Promise<LearningRow | undefined> {
-  const [row] = await db
-    .select(columns)
-    .from(learnings)
-    .leftJoin(projects, eq(projects.id, learnings.projectId))
-    .where(and(eq(learnings.id, params.id), visibleTo(params)));
-  return row ? toRow(row) : undefined;
+  const [row] = await selectLearnings(db).where(and(eq(learnings.id, params.id), visibleTo(learnings, params)));
+  return row ? toLearningRow(row) : undefined;
 }
 
-export type NewLearningRow = {
-  id: string;
-  userId: string;
-  projectId: string | null;
-  kind: LearningKind;
-  content: string;
-  source: string;
+/** What a new learning and a new proposal both carry: an id, an owner, what was learned and where it came from. */
+export type NewLearnedItem = Owner & { id: string; kind: LearningKind; content: string; source: string };
+
+export type NewLearningRow = NewLearnedItem & {
   confirmed: boolean;
   tags: string[];
   createdAt?: Date;
@@ -162,13 +135,8 @@ export async function insertLearning(db: DbOrTx, row: NewLearningRow): Promise<v
 }
 
 /** Inserts imported learnings; those whose external id the user already has are skipped. Returns how many were new. */
-export async function insertLearningsIfNew(db: DbOrTx, rows: NewLearningRow[]): Promise<number> {
-  let added = 0;
-  for (const row of rows) {
-    const inserted = await db.insert(learnings).values(values(row)).onConflictDoNothing().returning({ id: learnings.id });
-    added += inserted.length;
-  }
-  return added;
+export function insertLearningsIfNew(db: DbOrTx, rows: NewLearningRow[]): Promise<number> {
+  return insertEach(rows, (row) => db.insert(learnings).values(values(row)).onConflictDoNothing().returning({ id: learnings.id }));
 }
 
 /** Updates a learning within the scope the caller may write; false when there is none. */
@@ -183,7 +151,7 @@ export async function updateLearning(
   const updated = await db
     .update(learnings)
     .set({ ...rest, ...(tags ? { tags: encodeTags(tags) } : {}), updatedAt: new Date() })
-    .where(and(eq(learnings.id, params.id), visibleTo(params)))
+    .where(and(eq(learnings.id, params.id), visibleTo(learnings, params)))
     .returning({ id: learnings.id });
   return updated.length > 0;
 }
@@ -191,111 +159,13 @@ export async function updateLearning(
 export async function deleteLearning(db: DbOrTx, params: LearningScope & { id: string }): Promise<boolean> {
   const deleted = await db
     .delete(learnings)
-    .where(and(eq(learnings.id, params.id), visibleTo(params)))
+    .where(and(eq(learnings.id, params.id), visibleTo(learnings, params)))
     .returning({ id: learnings.id });
   return deleted.length > 0;
 }
 
 /** The user's personal learnings in insertion order, so an export keeps an imported file's order. */
 export async function listPersonalLearnings(db: DbOrTx, params: { userId: string }): Promise<LearningRow[]> {
-  const rows = await db
-    .select(columns)
-    .from(learnings)
-    .leftJoin(projects, eq(projects.id, learnings.projectId))
-    .where(and(eq(learnings.userId, params.userId), isNull(learnings.projectId)))
-    .orderBy(asc(learnings.seq));
-  return rows.map(toRow);
-}
-
-/** Learnings in one scope (a project, or the user's personal ones) that share words with a text. */
-export function findLearningCandidates(
-  db: DbOrTx,
-  params: { userId: string; projectId: string | null; match: string; limit: number },
-): Promise<LearningRow[]> {
-  // One scope only (a project's, or the personal one): a proposal's twin lives where it would.
-  const scope = params.projectId ? eq(learnings.projectId, params.projectId) : visibleTo({ userId: params.userId, projectIds: [] });
-  return ftsSelect(db, params.match, scope, params.limit);
-}
-
-/** The learnings a context may draw on: the user's personal ones and one project's (never another's). */
-export function contextScope(params: { userId: string; projectId: string | null }): SQL {
-  return visibleTo({ userId: params.userId, projectIds: params.projectId ? [params.projectId] : [] });
-}
-
-/**
- * Candidates for a context: FTS matches of the hints, best BM25 first; or, without hints, the newest
- * of the user's personal learnings and the project's, confirmed first.
- *
- * Both shapes are written to stay fast on a large store. FTS5 ranks inside its own index first (the
- * inner query: only the best FTS_WINDOW matches of everyone's learnings leave it), and the scope is
- * applied to those; "newest" reads the two scopes separately, each along its (owner, created_at) index.
- */
-const FTS_WINDOW = 2000;
-
-/** What a context needs of a learning, and no more: it reads hundreds of these per request. */
-export type LearningCandidateRow = {
-  id: string;
-  seq: number;
-  kind: LearningKind;
-  content: string;
-  confirmed: boolean;
-  createdAt: Date;
-  score?: number;
-};
-
-const candidateColumns = {
-  id: learnings.id,
-  seq: learnings.seq,
-  kind: learnings.kind,
-  content: learnings.content,
-  confirmed: learnings.confirmed,
-  createdAt: learnings.createdAt,
-};
-
-export async function contextLearnings(
-  db: DbOrTx,
-  params: { userId: string; projectId: string | null; match: string | null; limit: number },
-): Promise<LearningCandidateRow[]> {
-  if (params.match) {
-    // bm25() spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
-    const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, 0.5) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
-    return db
-      .select({ ...candidateColumns, score: sql<number>`best.score` })
-      .from(best)
-      .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
-      .where(contextScope(params))
-      .orderBy(sql`best.score`, desc(learnings.createdAt))
-      .limit(params.limit);
-  }
-  const newest = (where: SQL) =>
-    db.select(candidateColumns).from(learnings).where(where).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
-  const [personal, project] = await Promise.all([
-    newest(and(eq(learnings.userId, params.userId), isNull(learnings.projectId))!),
-    params.projectId ? newest(eq(learnings.projectId, params.projectId)) : Promise.resolve([]),
-  ]);
-  return [...personal, ...project]
-    .sort((a, b) => Number(b.confirmed) - Number(a.confirmed) || b.createdAt.getTime() - a.createdAt.getTime() || b.seq - a.seq)
-    .slice(0, params.limit);
-}
-
-/** In how many learnings (of everyone's) each word occurs, through the full-text index (so stemmed alike). */
-export async function documentFrequencies(db: DbOrTx, params: { terms: string[] }): Promise<Map<string, number>> {
-  const counts = await Promise.all(
-    params.terms.map((t) => db.select({ n: count() }).from(learningsFts).where(sql`learnings_fts MATCH ${`"${t}"`}`)),
-  );
-  return new Map(params.terms.map((t, i) => [t, counts[i]![0]?.n ?? 0]));
-}
-
-export async function countAllLearnings(db: DbOrTx): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(learnings);
-  return row?.n ?? 0;
-}
-
-/** Counted per scope, each along its index (an OR of the two would scan the table). */
-export async function countContextLearnings(db: DbOrTx, params: { userId: string; projectId: string | null }): Promise<number> {
-  const [[personal], [project]] = await Promise.all([
-    db.select({ n: count() }).from(learnings).where(and(eq(learnings.userId, params.userId), isNull(learnings.projectId))),
-    params.projectId ? db.select({ n: count() }).from(learnings).where(eq(learnings.projectId, params.projectId)) : Promise.resolve([{ n: 0 }]),
-  ]);
-  return (personal?.n ?? 0) + (project?.n ?? 0);
+  const rows = await selectLearnings(db).where(personalOf(learnings, params.userId)).orderBy(asc(learnings.seq));
+  return rows.map(toLearningRow);
 }

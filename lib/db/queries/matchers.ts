@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { projectMatchers, type MatcherKind } from "../schema";
+import { ofProject } from "./scope";
 
 export type MatcherRow = { id: string; kind: MatcherKind; pattern: string; createdAt: Date };
 
@@ -8,7 +9,7 @@ export async function listMatchers(db: DbOrTx, params: { projectId: string }): P
   return db
     .select({ id: projectMatchers.id, kind: projectMatchers.kind, pattern: projectMatchers.pattern, createdAt: projectMatchers.createdAt })
     .from(projectMatchers)
-    .where(eq(projectMatchers.projectId, params.projectId))
+    .where(ofProject(projectMatchers, params.projectId))
     .orderBy(asc(projectMatchers.kind), asc(projectMatchers.pattern));
 }
 
@@ -21,7 +22,7 @@ export async function insertMatcher(db: DbOrTx, params: { id: string; projectId:
 export async function deleteMatcher(db: DbOrTx, params: { projectId: string; id: string }): Promise<boolean> {
   const deleted = await db
     .delete(projectMatchers)
-    .where(and(eq(projectMatchers.projectId, params.projectId), eq(projectMatchers.id, params.id)))
+    .where(and(ofProject(projectMatchers, params.projectId), eq(projectMatchers.id, params.id)))
     .returning({ id: projectMatchers.id });
   return deleted.length === 1;
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { projectMembers, projects, type ProjectRole } from "../schema";
+import { memberOf } from "./scope";
 
 export type MemberProject = { id: string; slug: string; name: string; role: ProjectRole; createdAt: Date };
 
@@ -29,7 +30,7 @@ export async function findProjectForUser(db: DbOrTx, params: { userId: string; s
   const [row] = await db
     .select(memberProjectColumns)
     .from(projects)
-    .innerJoin(projectMembers, and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, params.userId)))
+    .innerJoin(projectMembers, memberOf(projects.id, params.userId))
     .where(eq(projects.slug, params.slug));
   return row;
 }

@@ -1,35 +1,30 @@
 import { and, asc, count, desc, eq, gt, lt, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
-import { projects, proposals, type ProposalStatus } from "../schema";
-import { proposalColumns as columns, proposalsVisibleTo, type ProposalRow } from "./proposals";
+import { proposals, type ProposalStatus } from "../schema";
+import { selectProposals, type ProposalRow } from "./proposals";
+import { ofProject, personalOf, visibleTo, type Visibility } from "./scope";
 
 // The dashboard's review queue: pending proposals in a chosen order, keyset-paginated so a page stays
 // as fast with thousands pending as with ten, and deciding items does not shift the next page.
 
-export type QueueSort = "confidence" | "newest" | "oldest";
+export const queueSorts = ["confidence", "newest", "oldest"] as const;
+export type QueueSort = (typeof queueSorts)[number];
 /** The sort key of a page's last row: [confidence, created_at ms, id]. */
 export type QueueKey = [number, number, string];
 
-export type QueueFilter = {
-  userId: string;
-  /** Projects the user may read; their proposals are visible alongside the user's personal ones. */
-  projectIds: string[];
+/** `projectIds`: projects the user may read; their proposals are visible alongside the user's personal ones. */
+export type QueueFilter = Visibility & {
   /** One project's proposals, or "personal" for the user's own; undefined: everything visible. */
   only?: { projectId: string } | "personal";
 };
 
-
-function personal(userId: string): SQL {
-  return proposalsVisibleTo({ userId, projectIds: [] });
-}
-
 function scope(filter: QueueFilter): SQL {
-  if (filter.only === "personal") return personal(filter.userId);
+  if (filter.only === "personal") return personalOf(proposals, filter.userId);
   if (filter.only) {
     // Only when the caller may read it: a project id outside projectIds matches nothing.
-    return filter.projectIds.includes(filter.only.projectId) ? eq(proposals.projectId, filter.only.projectId) : eq(proposals.id, "");
+    return filter.projectIds.includes(filter.only.projectId) ? ofProject(proposals, filter.only.projectId) : eq(proposals.id, "");
   }
-  return proposalsVisibleTo(filter);
+  return visibleTo(proposals, filter);
 }
 
 function afterKey(sort: QueueSort, [confidence, createdMs, id]: QueueKey): SQL {
@@ -52,10 +47,7 @@ export async function listQueue(
 ): Promise<ProposalRow[]> {
   const conditions = [scope(params), eq(proposals.status, "pending")];
   if (params.after) conditions.push(afterKey(params.sort, params.after));
-  return db
-    .select(columns)
-    .from(proposals)
-    .leftJoin(projects, eq(projects.id, proposals.projectId))
+  return selectProposals(db)
     .where(and(...conditions))
     .orderBy(...orders[params.sort])
     .limit(params.limit);
@@ -75,13 +67,13 @@ export async function countQueue(db: DbOrTx, params: QueueFilter): Promise<numbe
  */
 export async function reopenProposal(
   db: DbOrTx,
-  params: { userId: string; projectIds: string[]; id: string; from: Exclude<ProposalStatus, "pending">; content?: string },
+  params: Visibility & { id: string; from: Exclude<ProposalStatus, "pending">; content?: string },
 ): Promise<boolean> {
   const now = new Date();
   const reopened = await db
     .update(proposals)
     .set({ status: "pending", learningId: null, decidedAt: null, updatedAt: now, ...(params.content ? { content: params.content } : {}) })
-    .where(and(eq(proposals.id, params.id), eq(proposals.status, params.from), proposalsVisibleTo(params)))
+    .where(and(eq(proposals.id, params.id), eq(proposals.status, params.from), visibleTo(proposals, params)))
     .returning({ id: proposals.id });
   return reopened.length > 0;
 }

@@ -1,6 +1,9 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { projects, proposals, type LearningKind, type ProposalStatus } from "../schema";
+import { insertEach } from "./insert-each";
+import type { NewLearnedItem } from "./learnings";
+import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
 
 export type ProposalRow = {
   id: string;
@@ -22,7 +25,7 @@ export type ProposalRow = {
   updatedAt: Date;
 };
 
-export type ProposalScope = { userId: string; projectIds: string[] };
+export type ProposalScope = Visibility;
 
 /** The columns of a ProposalRow, for every query that returns one. */
 export const proposalColumns = {
@@ -45,66 +48,40 @@ export const proposalColumns = {
   updatedAt: proposals.updatedAt,
 };
 
-/** Personal proposals belong to their proposer alone; project proposals to the project's members. */
-export function proposalsVisibleTo(scope: ProposalScope): SQL {
-  const personal = and(isNull(proposals.projectId), eq(proposals.userId, scope.userId))!;
-  return scope.projectIds.length ? or(personal, inArray(proposals.projectId, scope.projectIds))! : personal;
+/** Proposals with their project's slug; the caller adds the scope. */
+export function selectProposals(db: DbOrTx) {
+  return db.select(proposalColumns).from(proposals).leftJoin(projects, eq(projects.id, proposals.projectId));
 }
 
 export async function listProposalRows(
   db: DbOrTx,
   params: ProposalScope & { status?: ProposalStatus; projectId?: string; limit: number; before?: [number, string] },
 ): Promise<ProposalRow[]> {
-  const conditions: (SQL | undefined)[] = [
-    params.projectId ? eq(proposals.projectId, params.projectId) : proposalsVisibleTo(params),
-    params.status ? eq(proposals.status, params.status) : undefined,
-  ];
+  const conditions: (SQL | undefined)[] = [listScope(proposals, params), params.status ? eq(proposals.status, params.status) : undefined];
   if (params.before) {
     const at = new Date(params.before[0]);
     conditions.push(or(lt(proposals.createdAt, at), and(eq(proposals.createdAt, at), lt(proposals.id, params.before[1]))));
   }
-  return db
-    .select(proposalColumns)
-    .from(proposals)
-    .leftJoin(projects, eq(projects.id, proposals.projectId))
+  return selectProposals(db)
     .where(and(...conditions))
     .orderBy(desc(proposals.createdAt), desc(proposals.id))
     .limit(params.limit);
 }
 
 export async function findProposal(db: DbOrTx, params: ProposalScope & { id: string }): Promise<ProposalRow | undefined> {
-  const [row] = await db
-    .select(proposalColumns)
-    .from(proposals)
-    .leftJoin(projects, eq(projects.id, proposals.projectId))
-    .where(and(eq(proposals.id, params.id), proposalsVisibleTo(params)));
+  const [row] = await selectProposals(db).where(and(eq(proposals.id, params.id), visibleTo(proposals, params)));
   return row;
 }
 
 /** Pending proposals of one scope, newest first: the candidates a new proposal may merge into. */
-/** One project's proposals, or a user's personal ones. */
-function inScope(params: { userId: string; projectId: string | null }): SQL {
-  return params.projectId ? eq(proposals.projectId, params.projectId) : proposalsVisibleTo({ userId: params.userId, projectIds: [] });
-}
-
-export async function listPendingInScope(db: DbOrTx, params: { userId: string; projectId: string | null; limit: number }): Promise<ProposalRow[]> {
-  const scope = inScope(params);
-  return db
-    .select(proposalColumns)
-    .from(proposals)
-    .leftJoin(projects, eq(projects.id, proposals.projectId))
-    .where(and(scope, eq(proposals.status, "pending")))
+export async function listPendingInScope(db: DbOrTx, params: Owner & { limit: number }): Promise<ProposalRow[]> {
+  return selectProposals(db)
+    .where(and(ownedBy(proposals, params), eq(proposals.status, "pending")))
     .orderBy(desc(proposals.createdAt))
     .limit(params.limit);
 }
 
-export type NewProposalRow = {
-  id: string;
-  userId: string;
-  projectId: string | null;
-  kind: LearningKind;
-  content: string;
-  source: string;
+export type NewProposalRow = NewLearnedItem & {
   confidence: number;
   status?: ProposalStatus;
   method?: string | null;
@@ -114,32 +91,27 @@ export type NewProposalRow = {
   decidedAt?: Date | null;
 };
 
+function values(row: NewProposalRow) {
+  return { ...row, updatedAt: row.createdAt ?? new Date() };
+}
+
 export async function insertProposal(db: DbOrTx, row: NewProposalRow): Promise<void> {
-  await db.insert(proposals).values({ ...row, updatedAt: row.createdAt ?? new Date() });
+  await db.insert(proposals).values(values(row));
 }
 
 /** Imported proposals; those whose external id the user already has are skipped. Returns how many were new. */
-export async function insertProposalsIfNew(db: DbOrTx, rows: NewProposalRow[]): Promise<number> {
-  let added = 0;
-  for (const row of rows) {
-    const inserted = await db
-      .insert(proposals)
-      .values({ ...row, updatedAt: row.createdAt ?? new Date() })
-      .onConflictDoNothing()
-      .returning({ id: proposals.id });
-    added += inserted.length;
-  }
-  return added;
+export function insertProposalsIfNew(db: DbOrTx, rows: NewProposalRow[]): Promise<number> {
+  return insertEach(rows, (row) => db.insert(proposals).values(values(row)).onConflictDoNothing().returning({ id: proposals.id }));
 }
 
 export async function mergeIntoProposal(
   db: DbOrTx,
-  params: { id: string; userId: string; projectId: string | null; confidence: number },
+  params: Owner & { id: string; confidence: number },
 ): Promise<void> {
   await db
     .update(proposals)
     .set({ confidence: params.confidence, mergedCount: sql`${proposals.mergedCount} + 1`, updatedAt: new Date() })
-    .where(and(eq(proposals.id, params.id), inScope(params), eq(proposals.status, "pending")));
+    .where(and(eq(proposals.id, params.id), ownedBy(proposals, params), eq(proposals.status, "pending")));
 }
 
 /** Decides a pending proposal in the caller's scope; false when it is not pending (decided meanwhile). */
@@ -151,17 +123,14 @@ export async function decideProposal(
   const updated = await db
     .update(proposals)
     .set({ status: params.status, learningId: params.learningId, decidedAt: now, updatedAt: now, ...(params.content ? { content: params.content } : {}) })
-    .where(and(eq(proposals.id, params.id), eq(proposals.status, "pending"), proposalsVisibleTo(params)))
+    .where(and(eq(proposals.id, params.id), eq(proposals.status, "pending"), visibleTo(proposals, params)))
     .returning({ id: proposals.id });
   return updated.length > 0;
 }
 
 export async function listPersonalProposals(db: DbOrTx, params: { userId: string }): Promise<ProposalRow[]> {
-  return db
-    .select(proposalColumns)
-    .from(proposals)
-    .leftJoin(projects, eq(projects.id, proposals.projectId))
-    .where(and(eq(proposals.userId, params.userId), isNull(proposals.projectId)))
+  return selectProposals(db)
+    .where(personalOf(proposals, params.userId))
     // Insertion order, so an export lists an imported file's proposals in the file's order.
     .orderBy(asc(sql`${proposals}.rowid`));
 }

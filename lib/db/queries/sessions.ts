@@ -1,25 +1,30 @@
 import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { projectMembers, projects, sessionDocs, users, type SessionStatus } from "../schema";
+import { memberOf, ofProject } from "./scope";
 
-/** A session document as the domain sees it: its project by slug, its claimer by name and email. */
-export type SessionDocView = {
+/** What a session document's front matter sets, stored alongside its markdown. */
+type SessionDocFields = {
   id: string;
-  project: string;
-  status: SessionStatus;
+  markdown: string;
   priority: number;
   tags: string[];
   branch: string | null;
   specs: string[];
   files: string[];
   workingDirectory: string | null;
-  markdown: string;
+  createdAt: Date;
+};
+
+/** A session document as the domain sees it: its project by slug, its claimer by name and email. */
+export type SessionDocView = SessionDocFields & {
+  project: string;
+  status: SessionStatus;
   /** Internal: who may complete or release it. Never sent to clients. */
   claimedByUserId: string | null;
   claimedBy: { name: string; email: string } | null;
   claimedAt: Date | null;
   completedAt: Date | null;
-  createdAt: Date;
 };
 
 const viewColumns = {
@@ -55,19 +60,7 @@ function selectViews(db: DbOrTx) {
     .leftJoin(users, eq(users.id, sessionDocs.claimedBy));
 }
 
-export type NewSessionDoc = {
-  projectId: string;
-  id: string;
-  markdown: string;
-  priority: number;
-  tags: string[];
-  branch: string | null;
-  specs: string[];
-  files: string[];
-  workingDirectory: string | null;
-  createdBy: string;
-  createdAt: Date;
-};
+export type NewSessionDoc = SessionDocFields & { projectId: string; createdBy: string };
 
 /** Queues a document; false when the id is taken (the primary key decides, so a race cannot store both). */
 export async function insertSessionDoc(db: DbOrTx, params: NewSessionDoc): Promise<boolean> {
@@ -80,14 +73,14 @@ export async function insertSessionDoc(db: DbOrTx, params: NewSessionDoc): Promi
 }
 
 export async function findSessionDoc(db: DbOrTx, params: { projectId: string; id: string }): Promise<SessionDocView | undefined> {
-  const [row] = await selectViews(db).where(and(eq(sessionDocs.projectId, params.projectId), eq(sessionDocs.id, params.id)));
+  const [row] = await selectViews(db).where(and(ofProject(sessionDocs, params.projectId), eq(sessionDocs.id, params.id)));
   return row && toView(row);
 }
 
 /** A document by id, only when its project is one the user is a member of. */
 export async function findSessionDocForUser(db: DbOrTx, params: { userId: string; id: string }): Promise<SessionDocView | undefined> {
   const [row] = await selectViews(db)
-    .innerJoin(projectMembers, and(eq(projectMembers.projectId, sessionDocs.projectId), eq(projectMembers.userId, params.userId)))
+    .innerJoin(projectMembers, memberOf(sessionDocs.projectId, params.userId))
     .where(eq(sessionDocs.id, params.id));
   return row && toView(row);
 }
@@ -99,7 +92,7 @@ export async function listSessionDocs(
   db: DbOrTx,
   params: { projectId: string; status?: SessionStatus; limit: number; after?: SessionQueueKey },
 ): Promise<SessionDocView[]> {
-  const conditions = [eq(sessionDocs.projectId, params.projectId)];
+  const conditions = [ofProject(sessionDocs, params.projectId)];
   if (params.status) conditions.push(eq(sessionDocs.status, params.status));
   if (params.after) {
     const { priority, createdAt, id } = params.after;
@@ -130,7 +123,7 @@ export async function claimSessionDoc(db: DbOrTx, params: { projectId: string; i
   const claimed = await db
     .update(sessionDocs)
     .set(claimSet(params.userId, params.now))
-    .where(and(eq(sessionDocs.projectId, params.projectId), eq(sessionDocs.id, params.id), eq(sessionDocs.status, "todo")))
+    .where(and(ofProject(sessionDocs, params.projectId), eq(sessionDocs.id, params.id), eq(sessionDocs.status, "todo")))
     .returning({ id: sessionDocs.id });
   return claimed.length === 1;
 }
@@ -144,13 +137,13 @@ export async function claimNextSessionDoc(db: DbOrTx, params: { projectId: strin
   const next = db
     .select({ id: sessionDocs.id })
     .from(sessionDocs)
-    .where(and(eq(sessionDocs.projectId, params.projectId), eq(sessionDocs.status, "todo")))
+    .where(and(ofProject(sessionDocs, params.projectId), eq(sessionDocs.status, "todo")))
     .orderBy(asc(sessionDocs.priority), asc(sessionDocs.createdAt), asc(sessionDocs.id))
     .limit(1);
   const [row] = await db
     .update(sessionDocs)
     .set(claimSet(params.userId, params.now))
-    .where(and(eq(sessionDocs.projectId, params.projectId), eq(sessionDocs.status, "todo"), inArray(sessionDocs.id, next)))
+    .where(and(ofProject(sessionDocs, params.projectId), eq(sessionDocs.status, "todo"), inArray(sessionDocs.id, next)))
     .returning({ id: sessionDocs.id });
   return row?.id;
 }
@@ -163,7 +156,7 @@ export async function finishSessionDoc(
   db: DbOrTx,
   params: { projectId: string; id: string; userId: string; byAnyone: boolean; to: "done" | "todo"; now: Date },
 ): Promise<boolean> {
-  const conditions = [eq(sessionDocs.projectId, params.projectId), eq(sessionDocs.id, params.id), eq(sessionDocs.status, "doing")];
+  const conditions = [ofProject(sessionDocs, params.projectId), eq(sessionDocs.id, params.id), eq(sessionDocs.status, "doing")];
   if (!params.byAnyone) conditions.push(eq(sessionDocs.claimedBy, params.userId));
   const set =
     params.to === "done"

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { activeTasks, taskMemories } from "../schema";
+import { ofProject, userInProject } from "./scope";
 
 export type TaskMemoryRecord = { taskId: string; markdown: string; updatedAt: Date };
 export type ActiveTaskRecord = { taskId: string; setAt: Date };
@@ -11,7 +12,7 @@ export async function findTaskMemory(db: DbOrTx, params: { projectId: string; ta
   const [row] = await db
     .select(memoryColumns)
     .from(taskMemories)
-    .where(and(eq(taskMemories.projectId, params.projectId), eq(taskMemories.taskId, params.taskId)));
+    .where(and(ofProject(taskMemories, params.projectId), eq(taskMemories.taskId, params.taskId)));
   return row;
 }
 
@@ -42,7 +43,7 @@ export async function findActiveTask(db: DbOrTx, params: { userId: string; proje
   const [row] = await db
     .select({ taskId: activeTasks.taskId, setAt: activeTasks.setAt })
     .from(activeTasks)
-    .where(and(eq(activeTasks.userId, params.userId), eq(activeTasks.projectId, params.projectId)));
+    .where(userInProject(activeTasks, params));
   return row;
 }
 
@@ -62,5 +63,5 @@ export async function upsertActiveTask(
 }
 
 export async function deleteActiveTask(db: DbOrTx, params: { userId: string; projectId: string }): Promise<void> {
-  await db.delete(activeTasks).where(and(eq(activeTasks.userId, params.userId), eq(activeTasks.projectId, params.projectId)));
+  await db.delete(activeTasks).where(userInProject(activeTasks, params));
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { apiTokenProjects, apiTokens, projectMembers, projects, type TokenScope } from "../schema";
+import { memberOf } from "./scope";
 
 export type TokenRecord = {
   id: string;
@@ -97,7 +98,7 @@ export async function projectIdsBySlugs(db: DbOrTx, params: { userId: string; sl
   const rows = await db
     .select({ id: projects.id, slug: projects.slug })
     .from(projects)
-    .innerJoin(projectMembers, and(eq(projectMembers.projectId, projects.id), eq(projectMembers.userId, params.userId)))
+    .innerJoin(projectMembers, memberOf(projects.id, params.userId))
     .where(inArray(projects.slug, params.slugs));
   return new Map(rows.map((r) => [r.slug, r.id]));
 }

@@ -1,11 +1,9 @@
 import { sql } from "drizzle-orm";
+import { DEFAULT_SESSION_PRIORITY, LEARNING_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES } from "../../rules";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp, timestamps } from "./columns";
 import { projects } from "./projects";
-
-export const learningKinds = ["pattern", "insight", "self_knowledge"] as const;
-export type LearningKind = (typeof learningKinds)[number];
 
 /**
  * One seed per user: the agent's identity and state, kept as the JSON of pai-seed's seed.json so an
@@ -22,6 +20,19 @@ export const seeds = sqliteTable("seeds", {
   ...timestamps,
 });
 
+/** What a learning and a proposal of one both hold: whose it is, where it is shared, what it says and where it came from. */
+const learningBody = {
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** null: personal, visible to its owner only. */
+  projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
+  kind: text("kind", { enum: LEARNING_KINDS }).notNull(),
+  content: text("content").notNull(),
+  /** A session id, "manual", "import" or "mcp". */
+  source: text("source").notNull().default("manual"),
+};
+
 export const learnings = sqliteTable(
   "learnings",
   {
@@ -29,15 +40,7 @@ export const learnings = sqliteTable(
     // (learnings_fts, kept in sync by triggers in the migration) can point at it safely.
     seq: integer("seq").primaryKey({ autoIncrement: true }),
     id: text("id").notNull().unique(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    /** null: a personal learning, visible to its owner only. */
-    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: learningKinds }).notNull(),
-    content: text("content").notNull(),
-    /** A session id, "manual" or "import". */
-    source: text("source").notNull().default("manual"),
+    ...learningBody,
     confirmed: integer("confirmed", { mode: "boolean" }).notNull().default(false),
     /** Space-separated, so the full-text index reads them as words. */
     tags: text("tags").notNull().default(""),
@@ -61,22 +64,13 @@ export const learnings = sqliteTable(
   ],
 );
 
-export const proposalStatuses = ["pending", "accepted", "rejected"] as const;
-export type ProposalStatus = (typeof proposalStatuses)[number];
-
 export const proposals = sqliteTable(
   "proposals",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: learningKinds }).notNull(),
-    content: text("content").notNull(),
-    source: text("source").notNull().default("manual"),
+    ...learningBody,
     confidence: real("confidence").notNull().default(0.5),
-    status: text("status", { enum: proposalStatuses }).notNull().default("pending"),
+    status: text("status", { enum: PROPOSAL_STATUSES }).notNull().default("pending"),
     /** How many times the same candidate was proposed again and merged into this one. */
     mergedCount: integer("merged_count").notNull().default(0),
     externalId: text("external_id"),
@@ -117,9 +111,6 @@ export const handoffs = sqliteTable(
   ],
 );
 
-export const sessionStatuses = ["todo", "doing", "done"] as const;
-export type SessionStatus = (typeof sessionStatuses)[number];
-
 /** A queued unit of work: markdown with YAML front matter, claimed by one agent at a time. */
 export const sessionDocs = sqliteTable(
   "session_docs",
@@ -130,13 +121,13 @@ export const sessionDocs = sqliteTable(
       .references(() => projects.id, { onDelete: "cascade" }),
     markdown: text("markdown").notNull(),
     /** Lower runs first. */
-    priority: integer("priority").notNull().default(100),
+    priority: integer("priority").notNull().default(DEFAULT_SESSION_PRIORITY),
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
     branch: text("branch"),
     specs: text("specs", { mode: "json" }).$type<string[]>().notNull(),
     files: text("files", { mode: "json" }).$type<string[]>().notNull(),
     workingDirectory: text("working_directory"),
-    status: text("status", { enum: sessionStatuses }).notNull().default("todo"),
+    status: text("status", { enum: SESSION_STATUSES }).notNull().default("todo"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     claimedBy: text("claimed_by").references(() => users.id, { onDelete: "set null" }),
     claimedAt: timestamp("claimed_at"),

@@ -1,9 +1,7 @@
 import { index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
+import { MATCHER_KINDS, PROJECT_ROLES } from "../../rules";
 import { timestamp, timestamps } from "./columns";
-
-export const projectRoles = ["owner", "member", "viewer"] as const;
-export type ProjectRole = (typeof projectRoles)[number];
 
 export const projects = sqliteTable("projects", {
   id: text("id").primaryKey(),
@@ -22,16 +20,13 @@ export const projectMembers = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    role: text("role", { enum: projectRoles }).notNull(),
+    role: text("role", { enum: PROJECT_ROLES }).notNull(),
     createdAt: timestamp("created_at")
       .notNull()
       .$defaultFn(() => new Date()),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index("project_members_user_idx").on(t.userId)],
 );
-
-export const matcherKinds = ["cwd", "remote"] as const;
-export type MatcherKind = (typeof matcherKinds)[number];
 
 /** Maps a working directory (path suffix) or a git remote to a project when a hook does not name one. */
 export const projectMatchers = sqliteTable(
@@ -41,7 +36,7 @@ export const projectMatchers = sqliteTable(
     projectId: text("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: matcherKinds }).notNull(),
+    kind: text("kind", { enum: MATCHER_KINDS }).notNull(),
     pattern: text("pattern").notNull(),
     createdAt: timestamp("created_at")
       .notNull()

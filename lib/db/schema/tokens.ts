@@ -1,10 +1,8 @@
 import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
+import { TOKEN_SCOPES } from "../../rules";
 import { timestamp } from "./columns";
 import { projects } from "./projects";
-
-export const tokenScopes = ["read", "write"] as const;
-export type TokenScope = (typeof tokenScopes)[number];
 
 export const apiTokens = sqliteTable(
   "api_tokens",
@@ -18,7 +16,7 @@ export const apiTokens = sqliteTable(
     tokenHash: text("token_hash").notNull().unique(),
     /** The first characters of the secret, enough to recognise it in a list. */
     displayPrefix: text("display_prefix").notNull(),
-    scope: text("scope", { enum: tokenScopes }).notNull(),
+    scope: text("scope", { enum: TOKEN_SCOPES }).notNull(),
     createdAt: timestamp("created_at")
       .notNull()
       .$defaultFn(() => new Date()),

@@ -4,8 +4,9 @@ import { z } from "zod";
 import { handoffOutSchema, newHandoffSchema } from "../../handoffs/handoff-schemas";
 import { writeHandoff } from "../../handoffs/handoffs";
 import { slugSchema } from "../../projects/project-schemas";
-import { runTool, toolText } from "../mcp-errors";
+import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
+import { WRITES, registerTool } from "../register-tool";
 
 const handoffFields = newHandoffSchema.shape;
 
@@ -21,24 +22,24 @@ const writeInput = z.object({
 
 /** Writing tools: registered only for tokens with the write scope. */
 export function registerHandoffWriteTools(server: McpServer, env: McpEnv): void {
-  server.registerTool(
+  registerTool(
+    server,
     "write_handoff",
     {
       title: "Write a handoff",
       description:
         "Leaves a handoff for the next session in a project (yours or a teammate's): it is injected into the next session-start context, on the same branch first. Use it when stopping work, or at a milestone of a long session, so nothing has to be rediscovered.",
       inputSchema: writeInput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: WRITES,
     },
-    ({ project, ...handoff }) =>
-      runTool(async () => {
-        const { handoff: saved, created } = await writeHandoff(env.db, env.principal, project, handoff);
-        const what = created ? "Handoff saved" : `Handoff of session ${saved.sessionId} replaced`;
-        const branch = saved.branch ? ` on branch ${saved.branch}` : "";
-        return toolText(`${what} in ${saved.project}${branch}, by ${saved.author} (id ${saved.id}).`, {
-          created,
-          handoff: handoffOutSchema.parse(saved),
-        });
-      }),
+    async ({ project, ...handoff }) => {
+      const { handoff: saved, created } = await writeHandoff(env.db, env.principal, project, handoff);
+      const what = created ? "Handoff saved" : `Handoff of session ${saved.sessionId} replaced`;
+      const branch = saved.branch ? ` on branch ${saved.branch}` : "";
+      return toolText(`${what} in ${saved.project}${branch}, by ${saved.author} (id ${saved.id}).`, {
+        created,
+        handoff: handoffOutSchema.parse(saved),
+      });
+    },
   );
 }

@@ -2,20 +2,21 @@ import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { LearningRow } from "../../db/queries/learnings";
-import { learningKinds } from "../../db/schema";
 import { learningOutSchema } from "../../learnings/learning-schemas";
 import { listLearnings } from "../../learnings/learnings";
 import { slugSchema } from "../../projects/project-schemas";
 import { proposalOutSchema } from "../../proposals/proposal-schemas";
 import { propose } from "../../proposals/proposals";
-import { runTool, toolText } from "../mcp-errors";
+import { KIND_INFO, LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_QUERY_CHARS } from "../../rules";
+import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
+import { READS, registerTool } from "../register-tool";
 
-const kindSchema = z.enum(learningKinds).describe("pattern: how things are done here; insight: a fact learned; self_knowledge: about the agent itself.");
+const kindSchema = z.enum(LEARNING_KINDS).describe(`${LEARNING_KINDS.map((kind) => `${kind}: ${KIND_INFO[kind].meaning}`).join("; ")}.`);
 const projectSchema = slugSchema.describe("Project slug, e.g. web (see the baton://context/{project} resources for yours).");
 
 const searchInput = z.object({
-  query: z.string().trim().max(2000).optional().describe("Words to search for (full text over content and tags, best match first). Omit for the most recent."),
+  query: z.string().trim().max(MAX_QUERY_CHARS).optional().describe("Words to search for (full text over content and tags, best match first). Omit for the most recent."),
   kind: kindSchema.optional(),
   project: projectSchema.optional().describe("Only this project's learnings. Omit for your personal ones and every project's you may read."),
   limit: z.number().int().min(1).max(100).default(10).describe("How many to return (1–100, default 10)."),
@@ -24,7 +25,7 @@ const searchInput = z.object({
 
 const proposeInput = z.object({
   kind: kindSchema,
-  content: z.string().trim().min(1).max(10_000).describe("The learning itself, one self-contained statement."),
+  content: z.string().trim().min(1).max(MAX_CONTENT_CHARS).describe("The learning itself, one self-contained statement."),
   project: projectSchema.optional().describe("Project it belongs to; omit for a personal learning."),
   confidence: z.number().min(0).max(1).default(0.5).describe("How sure you are, 0..1 (default 0.5)."),
   source: z.string().trim().min(1).max(200).default("mcp").describe("Where it comes from, e.g. your session id (default mcp)."),
@@ -36,30 +37,31 @@ function learningLine(l: LearningRow): string {
 }
 
 export function registerLearningTools(server: McpServer, env: McpEnv): void {
-  server.registerTool(
+  registerTool(
+    server,
     "search_learnings",
     {
       title: "Search learnings",
       description:
         "Searches what has been learned in past sessions (patterns, insights, self-knowledge) in your personal learnings and your projects'. Use it before deciding how to do something the team may already have settled, or when the session-start context mentions more learnings than it shows.",
       inputSchema: searchInput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READS,
     },
-    (args) =>
-      runTool(async () => {
-        const page = await listLearnings(env.db, env.principal, { q: args.query, kind: args.kind, project: args.project, limit: args.limit, cursor: args.cursor });
-        const n = `${page.items.length} ${page.items.length === 1 ? "learning" : "learnings"}`;
-        const heading = args.query ? `${n} matching ${JSON.stringify(args.query)}, best first` : `${n}, most recent first`;
-        const more = page.nextCursor ? `\nMore: call again with cursor ${JSON.stringify(page.nextCursor)}.` : "";
-        const text = page.items.length ? `${heading}:\n${page.items.map(learningLine).join("\n")}${more}` : "No learnings found.";
-        return toolText(text, { items: page.items.map((l) => learningOutSchema.parse(l)), nextCursor: page.nextCursor });
-      }),
+    async (args) => {
+      const page = await listLearnings(env.db, env.principal, { q: args.query, kind: args.kind, project: args.project, limit: args.limit, cursor: args.cursor });
+      const n = `${page.items.length} ${page.items.length === 1 ? "learning" : "learnings"}`;
+      const heading = args.query ? `${n} matching ${JSON.stringify(args.query)}, best first` : `${n}, most recent first`;
+      const more = page.nextCursor ? `\nMore: call again with cursor ${JSON.stringify(page.nextCursor)}.` : "";
+      const text = page.items.length ? `${heading}:\n${page.items.map(learningLine).join("\n")}${more}` : "No learnings found.";
+      return toolText(text, { items: page.items.map((l) => learningOutSchema.parse(l)), nextCursor: page.nextCursor });
+    },
   );
 }
 
 /** Writing tools: registered only for tokens with the write scope. */
 export function registerLearningWriteTools(server: McpServer, env: McpEnv): void {
-  server.registerTool(
+  registerTool(
+    server,
     "propose_learning",
     {
       title: "Propose a learning",
@@ -68,22 +70,21 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
       inputSchema: proposeInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runTool(async () => {
-        const result = await propose(env.db, env.principal, args);
-        if (result.merged === "learning") {
-          const l = result.learning;
-          return toolText(`Already known, nothing stored: learning ${l.id} says ${JSON.stringify(l.content)}.`, {
-            merged: "learning",
-            learning: learningOutSchema.parse(l),
-          });
-        }
-        const p = result.proposal;
-        const where = p.project ? `project ${p.project}` : "your personal learnings";
-        const text = result.merged
-          ? `Merged into pending proposal ${p.id} (proposed ${p.mergedCount + 1} times, confidence now ${p.confidence.toFixed(2)}), for ${where}.`
-          : `Proposed for review: ${p.id} (${p.kind}, confidence ${p.confidence.toFixed(2)}) for ${where}; pending until someone accepts or rejects it.`;
-        return toolText(text, { merged: result.merged, proposal: proposalOutSchema.parse(p) });
-      }),
+    async (args) => {
+      const result = await propose(env.db, env.principal, args);
+      if (result.merged === "learning") {
+        const l = result.learning;
+        return toolText(`Already known, nothing stored: learning ${l.id} says ${JSON.stringify(l.content)}.`, {
+          merged: "learning",
+          learning: learningOutSchema.parse(l),
+        });
+      }
+      const p = result.proposal;
+      const where = p.project ? `project ${p.project}` : "your personal learnings";
+      const text = result.merged
+        ? `Merged into pending proposal ${p.id} (proposed ${p.mergedCount + 1} times, confidence now ${p.confidence.toFixed(2)}), for ${where}.`
+        : `Proposed for review: ${p.id} (${p.kind}, confidence ${p.confidence.toFixed(2)}) for ${where}; pending until someone accepts or rejects it.`;
+      return toolText(text, { merged: result.merged, proposal: proposalOutSchema.parse(p) });
+    },
   );
 }

@@ -4,8 +4,9 @@ import { z } from "zod";
 import { slugSchema } from "../../projects/project-schemas";
 import { claimNextSession, claimSession } from "../../sessions/claim-session";
 import { sessionIdParam, sessionOutSchema } from "../../sessions/session-schemas";
-import { runTool, toolText } from "../mcp-errors";
+import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
+import { WRITES, registerTool } from "../register-tool";
 
 const pickupInput = z
   .object({
@@ -16,27 +17,27 @@ const pickupInput = z
 
 /** Writing tools: registered only for tokens with the write scope. */
 export function registerSessionWriteTools(server: McpServer, env: McpEnv): void {
-  server.registerTool(
+  registerTool(
+    server,
     "pickup_session",
     {
       title: "Pick up a session",
       description:
         "Claims a queued session document (a unit of work someone prepared) so no other agent takes it, and returns it: the task in markdown, plus the spec and file paths it lists. Use it when asked to pick up or continue queued work; by id, or the next one of a project. Claiming one that someone else holds fails and names the holder.",
       inputSchema: pickupInput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: WRITES,
     },
-    (args) =>
-      runTool(async () => {
-        const session = args.id ? await claimSession(env.db, env.principal, args.id) : await claimNextSession(env.db, env.principal, args.project!);
-        const out = sessionOutSchema.parse(session);
-        const facts = [`priority ${out.priority}`, out.branch ? `branch ${out.branch}` : null, out.workingDirectory ? `directory ${out.workingDirectory}` : null];
-        const paths = [...out.specs.map((p) => `- spec: ${p}`), ...out.files.map((p) => `- file: ${p}`)];
-        const text = [
-          `Claimed session ${out.id} in ${out.project} (${facts.filter(Boolean).join(", ")}); its status is now doing.`,
-          paths.length ? `It lists these paths in the repository:\n${paths.join("\n")}` : "It lists no spec or file paths.",
-          `--- session document ---\n${out.markdown}`,
-        ].join("\n\n");
-        return toolText(text, { session: out });
-      }),
+    async (args) => {
+      const session = args.id ? await claimSession(env.db, env.principal, args.id) : await claimNextSession(env.db, env.principal, args.project!);
+      const out = sessionOutSchema.parse(session);
+      const facts = [`priority ${out.priority}`, out.branch ? `branch ${out.branch}` : null, out.workingDirectory ? `directory ${out.workingDirectory}` : null];
+      const paths = [...out.specs.map((p) => `- spec: ${p}`), ...out.files.map((p) => `- file: ${p}`)];
+      const text = [
+        `Claimed session ${out.id} in ${out.project} (${facts.filter(Boolean).join(", ")}); its status is now doing.`,
+        paths.length ? `It lists these paths in the repository:\n${paths.join("\n")}` : "It lists no spec or file paths.",
+        `--- session document ---\n${out.markdown}`,
+      ].join("\n\n");
+      return toolText(text, { session: out });
+    },
   );
 }

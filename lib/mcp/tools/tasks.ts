@@ -6,8 +6,9 @@ import { slugSchema } from "../../projects/project-schemas";
 import { getActiveTask } from "../../tasks/active-task";
 import { getTaskMemory, putTaskMemory } from "../../tasks/task-memory";
 import { taskIdSchema, taskMemoryBodySchema, taskMemoryOutSchema } from "../../tasks/task-schemas";
-import { runTool, toolText } from "../mcp-errors";
+import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
+import { READS, registerTool } from "../register-tool";
 
 const projectSchema = slugSchema.describe("Project slug, e.g. web.");
 const taskSchema = taskIdSchema.describe("Task id such as task-368. Omit for your active task in the project.");
@@ -28,29 +29,30 @@ async function resolveTaskId(env: McpEnv, project: string, taskId: string | unde
 }
 
 export function registerTaskTools(server: McpServer, env: McpEnv): void {
-  server.registerTool(
+  registerTool(
+    server,
     "get_task_memory",
     {
       title: "Get task memory",
       description:
         "Reads the memory document of a task (what is done, decisions, next steps), your active task when no taskId is given. Use it when resuming work on a task or after your context was compacted.",
       inputSchema: getInput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: READS,
     },
-    (args) =>
-      runTool(async () => {
-        const { taskId, active } = await resolveTaskId(env, args.project, args.taskId);
-        const memory = await getTaskMemory(env.db, env.principal, args.project, taskId);
-        const out = taskMemoryOutSchema.parse(memory);
-        const heading = `Memory of ${taskId}${active ? " (your active task)" : ""} in ${out.project}, updated ${out.updatedAt}:`;
-        return toolText(`${heading}\n\n${memory.markdown || "(empty)"}`, { active, memory: out });
-      }),
+    async (args) => {
+      const { taskId, active } = await resolveTaskId(env, args.project, args.taskId);
+      const memory = await getTaskMemory(env.db, env.principal, args.project, taskId);
+      const out = taskMemoryOutSchema.parse(memory);
+      const heading = `Memory of ${taskId}${active ? " (your active task)" : ""} in ${out.project}, updated ${out.updatedAt}:`;
+      return toolText(`${heading}\n\n${memory.markdown || "(empty)"}`, { active, memory: out });
+    },
   );
 }
 
 /** Writing tools: registered only for tokens with the write scope. */
 export function registerTaskWriteTools(server: McpServer, env: McpEnv): void {
-  server.registerTool(
+  registerTool(
+    server,
     "set_task_memory",
     {
       title: "Set task memory",
@@ -59,15 +61,14 @@ export function registerTaskWriteTools(server: McpServer, env: McpEnv): void {
       inputSchema: setInput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
-      runTool(async () => {
-        const { taskId, active } = await resolveTaskId(env, args.project, args.taskId);
-        const memory = await putTaskMemory(env.db, env.principal, args.project, taskId, { markdown: args.markdown });
-        const out = taskMemoryOutSchema.parse(memory);
-        return toolText(`Saved the memory of ${taskId}${active ? " (your active task)" : ""} in ${out.project} (${args.markdown.length} characters).`, {
-          active,
-          memory: out,
-        });
-      }),
+    async (args) => {
+      const { taskId, active } = await resolveTaskId(env, args.project, args.taskId);
+      const memory = await putTaskMemory(env.db, env.principal, args.project, taskId, { markdown: args.markdown });
+      const out = taskMemoryOutSchema.parse(memory);
+      return toolText(`Saved the memory of ${taskId}${active ? " (your active task)" : ""} in ${out.project} (${args.markdown.length} characters).`, {
+        active,
+        memory: out,
+      });
+    },
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CreateProjectForm } from "@/components/projects/create-project-form";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth/session";
@@ -18,34 +19,22 @@ export default async function ProjectSettingsIndex() {
         members and viewers see them.
       </PageHeader>
       {projects.length ? (
-        <table className="table" aria-label="Your projects">
-          <thead>
-            <tr>
-              <th scope="col">Project</th>
-              <th scope="col">Slug</th>
-              <th scope="col">Your role</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+        <DataTable label="Your projects" columns={["Project", "Slug", "Your role"]} actions>
+          {projects.map((p) => (
+            <tr key={p.id}>
+              <td>{p.name}</td>
+              <td>
+                <code>{p.slug}</code>
+              </td>
+              <td>{p.role}</td>
+              <td>
+                <Link href={`/settings/projects/${p.slug}`} aria-label={`Members and matchers of ${p.slug}`}>
+                  {p.role === "owner" ? "Manage" : "View"}
+                </Link>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {projects.map((p) => (
-              <tr key={p.id}>
-                <td>{p.name}</td>
-                <td>
-                  <code>{p.slug}</code>
-                </td>
-                <td>{p.role}</td>
-                <td>
-                  <Link href={`/settings/projects/${p.slug}`} aria-label={`Members and matchers of ${p.slug}`}>
-                    {p.role === "owner" ? "Manage" : "View"}
-                  </Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : (
         <EmptyState title="No projects yet.">
           <p>Create one for the repository your agents work in; its slug is what hooks send.</p>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { CreateTokenForm } from "@/components/tokens/create-token-form";
+import { DataTable } from "@/components/ui/data-table";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { revokeTokenAction } from "@/lib/actions/token-actions";
 import { listApiTokens } from "@/lib/auth/api-tokens";
@@ -29,41 +30,26 @@ export default async function TokensPage() {
         <CreateTokenForm projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
       </section>
       {tokens.length ? (
-        <table className="table" aria-label="Your tokens">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Token</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Projects</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+        <DataTable label="Your tokens" columns={["Name", "Token", "Scope", "Projects", "Created", "Last used"]} actions>
+          {tokens.map((t) => (
+            <tr key={t.id}>
+              <td>{t.name}</td>
+              <td>
+                <code>{t.displayPrefix}…</code>
+              </td>
+              <td>{t.scope}</td>
+              <td>{t.projects.length ? t.projects.join(", ") : "all"}</td>
+              <td>{when(t.createdAt)}</td>
+              <td>{when(t.lastUsedAt)}</td>
+              <td>
+                <form action={revokeTokenAction}>
+                  <input type="hidden" name="id" value={t.id} />
+                  <SubmitButton variant="danger">Revoke {t.name}</SubmitButton>
+                </form>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name}</td>
-                <td>
-                  <code>{t.displayPrefix}…</code>
-                </td>
-                <td>{t.scope}</td>
-                <td>{t.projects.length ? t.projects.join(", ") : "all"}</td>
-                <td>{when(t.createdAt)}</td>
-                <td>{when(t.lastUsedAt)}</td>
-                <td>
-                  <form action={revokeTokenAction}>
-                    <input type="hidden" name="id" value={t.id} />
-                    <SubmitButton variant="danger">Revoke {t.name}</SubmitButton>
-                  </form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : (
         <div className="empty">
           <p>No tokens yet. Create one for each machine or agent, so you can revoke one without the others.</p>

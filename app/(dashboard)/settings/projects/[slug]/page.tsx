@@ -4,6 +4,7 @@ import { AddMatcherForm } from "@/components/settings/add-matcher-form";
 import { AddMemberForm } from "@/components/settings/add-member-form";
 import { MemberRoleForm } from "@/components/settings/member-role-form";
 import { ActionForm } from "@/components/ui/action-form";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { removeMatcherAction } from "@/lib/actions/matcher-actions";
@@ -35,107 +36,95 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
           {owner ? "As an owner you manage its members and matchers." : "Only its owners change members and matchers."}
         </p>
       </PageHeader>
+      <MembersSection slug={slug} members={members} owner={owner} userId={user.id} />
+      <MatchersSection slug={slug} matchers={matchers} owner={owner} />
+    </div>
+  );
+}
 
-      <section className="stack" aria-labelledby="members">
-        <h2 id="members">Members</h2>
-        <table className="table" aria-label="Members">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
+type Members = Awaited<ReturnType<typeof listMembers>>;
+type Matchers = Awaited<ReturnType<typeof listProjectMatchers>>;
+
+/** Who is in the project; an owner changes roles, removes and adds members here. */
+function MembersSection({ slug, members, owner, userId }: { slug: string; members: Members; owner: boolean; userId: string }) {
+  return (
+    <section className="stack" aria-labelledby="members">
+      <h2 id="members">Members</h2>
+      <DataTable label="Members" columns={["Name", "Email", "Role"]} actions={owner}>
+        {members.map((m) => (
+          <tr key={m.userId}>
+            <td>
+              {m.name}
+              {m.userId === userId ? <span className="muted"> (you)</span> : null}
+            </td>
+            <td>{m.email}</td>
+            <td>{owner ? <MemberRoleForm slug={slug} userId={m.userId} email={m.email} role={m.role} /> : m.role}</td>
+            {owner ? (
+              <td>
+                <ActionForm action={removeMemberAction} fields={{ slug, userId: m.userId }} variant="danger">
+                  Remove<span className="visually-hidden"> {m.email}</span>
+                </ActionForm>
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </DataTable>
+      {owner ? (
+        <div className="card stack-sm">
+          <h3>Add a member</h3>
+          <AddMemberForm slug={slug} />
+          <p className="hint">
+            Someone without an account yet: whoever runs this server creates it with{" "}
+            <code>{createUserCommand("their@email")}</code>, then you add them here. (Baton sends no mail, so there are no
+            pending invitations.)
+          </p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** The remotes and directories that find this project when a hook does not name one. */
+function MatchersSection({ slug, matchers, owner }: { slug: string; matchers: Matchers; owner: boolean }) {
+  return (
+    <section className="stack" aria-labelledby="matchers">
+      <h2 id="matchers">Matchers</h2>
+      <p className="muted">
+        When a hook does not name a project, the context route finds it from the session&apos;s git remote or working
+        directory. A remote match wins over a directory; a longer directory match over a shorter.
+      </p>
+      {matchers.length ? (
+        <DataTable label="Matchers" columns={["Match on", "Pattern"]} actions={owner}>
+          {matchers.map((m) => (
+            <tr key={m.id}>
+              <td>{m.kind === "cwd" ? "working directory" : "git remote"}</td>
+              <td>
+                <code>{m.pattern}</code>
+              </td>
               {owner ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                <td>
+                  <ActionForm action={removeMatcherAction} fields={{ slug, id: m.id }} variant="danger">
+                    Remove<span className="visually-hidden"> {m.pattern}</span>
+                  </ActionForm>
+                </td>
               ) : null}
             </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => (
-              <tr key={m.userId}>
-                <td>
-                  {m.name}
-                  {m.userId === user.id ? <span className="muted"> (you)</span> : null}
-                </td>
-                <td>{m.email}</td>
-                <td>{owner ? <MemberRoleForm slug={slug} userId={m.userId} email={m.email} role={m.role} /> : m.role}</td>
-                {owner ? (
-                  <td>
-                    <ActionForm action={removeMemberAction} fields={{ slug, userId: m.userId }} variant="danger">
-                      Remove<span className="visually-hidden"> {m.email}</span>
-                    </ActionForm>
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {owner ? (
-          <div className="card stack-sm">
-            <h3>Add a member</h3>
-            <AddMemberForm slug={slug} />
-            <p className="hint">
-              Someone without an account yet: whoever runs this server creates it with{" "}
-              <code>{createUserCommand("their@email")}</code>, then you add them here. (Baton sends no mail, so there are no
-              pending invitations.)
-            </p>
-          </div>
-        ) : null}
-      </section>
-
-      <section className="stack" aria-labelledby="matchers">
-        <h2 id="matchers">Matchers</h2>
-        <p className="muted">
-          When a hook does not name a project, the context route finds it from the session&apos;s git remote or working
-          directory. A remote match wins over a directory; a longer directory match over a shorter.
-        </p>
-        {matchers.length ? (
-          <table className="table" aria-label="Matchers">
-            <thead>
-              <tr>
-                <th scope="col">Match on</th>
-                <th scope="col">Pattern</th>
-                {owner ? (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {matchers.map((m) => (
-                <tr key={m.id}>
-                  <td>{m.kind === "cwd" ? "working directory" : "git remote"}</td>
-                  <td>
-                    <code>{m.pattern}</code>
-                  </td>
-                  {owner ? (
-                    <td>
-                      <ActionForm action={removeMatcherAction} fields={{ slug, id: m.id }} variant="danger">
-                        Remove<span className="visually-hidden"> {m.pattern}</span>
-                      </ActionForm>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <EmptyState title="No matchers.">
-            <p>
-              {owner ? "Add the repository's git remote below" : "An owner can add the repository's git remote"}; until then a
-              session finds this project only by name, or by a directory called <code>{slug}</code>.
-            </p>
-          </EmptyState>
-        )}
-        {owner ? (
-          <div className="card stack-sm">
-            <h3>Add a matcher</h3>
-            <AddMatcherForm slug={slug} />
-          </div>
-        ) : null}
-      </section>
-    </div>
+          ))}
+        </DataTable>
+      ) : (
+        <EmptyState title="No matchers.">
+          <p>
+            {owner ? "Add the repository's git remote below" : "An owner can add the repository's git remote"}; until then a
+            session finds this project only by name, or by a directory called <code>{slug}</code>.
+          </p>
+        </EmptyState>
+      )}
+      {owner ? (
+        <div className="card stack-sm">
+          <h3>Add a matcher</h3>
+          <AddMatcherForm slug={slug} />
+        </div>
+      ) : null}
+    </section>
   );
 }

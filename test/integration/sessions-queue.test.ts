@@ -1,58 +1,11 @@
-import { createClient } from "@libsql/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../support/api";
-import { addMember, createProject, createUserWithToken, tableCounts } from "../support/fixtures";
-import { startServer, tempDir, type RunningServer } from "../support/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tableCounts } from "../support/fixtures";
+import { sessionsTestWorld } from "../support/sessions-world";
 
-// One real server on a real database file, and a second instance on the same file for the races
-// (several processes sharing one WAL database is how Baton scales out). ana owns alpha, queue and
-// order (bo and dee members of alpha and queue, vi a viewer of alpha); cy owns beta.
-let server: RunningServer;
-let second: RunningServer;
-const tmp = tempDir();
-const databaseUrl = `file:${tmp.dir}/sessions.db`;
-const tokens: Record<string, string> = {};
-const as = (who: string) => apiClient(server.url, tokens[who]);
+// Queueing session documents, listing the queue, and claiming the next one (see sessionsTestWorld).
+const { world, agent, queue } = sessionsTestWorld();
+const { databaseUrl, as } = world;
 const pause = (ms = 3) => new Promise((r) => setTimeout(r, ms));
-const agents = ["ana", "bo", "dee", "ana2"];
-/** The i-th of many concurrent agents: tokens of several members, requests spread over both instances. */
-const agent = (i: number) => apiClient((i % 2 ? second : server).url, tokens[agents[i % agents.length]!]);
-let betaSessionId = "";
-
-async function queue(who: string, slug: string, markdown: string) {
-  const res = await as(who)("POST", `/api/projects/${slug}/sessions`, { markdown });
-  expect(res.status, res.text).toBe(201);
-  return res.json.session as { id: string; [key: string]: unknown };
-}
-
-async function statusInDb(id: string): Promise<string> {
-  const db = createClient({ url: databaseUrl });
-  const rows = await db.execute({ sql: "SELECT status FROM session_docs WHERE id = ?", args: [id] });
-  db.close();
-  return String(rows.rows[0]!.status);
-}
-
-beforeAll(async () => {
-  server = await startServer({ databaseUrl, env: { BATON_MAX_BODY_BYTES: "65536" } });
-  second = await startServer({ databaseUrl, env: { BATON_MAX_BODY_BYTES: "65536" } });
-  for (const who of ["ana", "bo", "vi", "cy", "dee"]) tokens[who] = await createUserWithToken(databaseUrl, `${who}@example.com`);
-  for (const slug of ["alpha", "queue", "order", "gamma"]) await createProject(server.url, tokens.ana!, slug);
-  await createProject(server.url, tokens.cy!, "beta");
-  for (const slug of ["alpha", "queue"]) {
-    await addMember(databaseUrl, slug, "bo@example.com", "member");
-    await addMember(databaseUrl, slug, "dee@example.com", "member");
-  }
-  await addMember(databaseUrl, "alpha", "vi@example.com", "viewer");
-  tokens.anaRead = await createUserWithToken(databaseUrl, "ana@example.com", { scope: "read", existing: true });
-  tokens.anaGammaOnly = await createUserWithToken(databaseUrl, "ana@example.com", { projects: ["gamma"], existing: true });
-  tokens.ana2 = await createUserWithToken(databaseUrl, "ana@example.com", { existing: true });
-  betaSessionId = (await queue("cy", "beta", "---\nid: beta-secret\n---\nBeta work")).id;
-});
-
-afterAll(async () => {
-  await Promise.all([server?.stop(), second?.stop()]);
-  tmp.remove();
-});
 
 describe("POST /api/projects/{slug}/sessions", () => {
   const full = [
@@ -233,95 +186,6 @@ describe("GET /api/projects/{slug}/sessions", () => {
   });
 });
 
-describe("claiming, completing and releasing", () => {
-  it("claim → 200 with the document; a second claim → 409 naming the holder and since when", async () => {
-    await queue("ana", "alpha", "---\nid: c-one\n---\nwork");
-    const res = await as("bo")("POST", "/api/sessions/c-one/claim");
-    expect(res.status, res.text).toBe(200);
-    expect(res.json.session).toMatchObject({
-      id: "c-one",
-      status: "doing",
-      markdown: "---\nid: c-one\n---\nwork",
-      claimedBy: { name: "bo", email: "bo@example.com" },
-      claimedAt: expect.any(String),
-      completedAt: null,
-    });
-    const second = await as("ana")("POST", "/api/sessions/c-one/claim");
-    expect(second.status).toBe(409);
-    expect(second.json.error.message).toContain("bo <bo@example.com>");
-    expect(second.json.error.message).toContain(res.json.session.claimedAt);
-    // The holder's second agent is refused too: two agents never both get it.
-    const own = await as("bo")("POST", "/api/sessions/c-one/claim");
-    expect(own.status).toBe(409);
-    expect(own.json.error.message).toContain("you");
-  });
-
-  it("only the claimer or an owner may complete or release (403 for another member)", async () => {
-    await queue("ana", "alpha", "---\nid: c-two\n---\nwork");
-    expect((await as("dee")("POST", "/api/sessions/c-two/claim")).status).toBe(200);
-    for (const verb of ["complete", "release"]) {
-      const res = await as("bo")("POST", `/api/sessions/c-two/${verb}`);
-      expect(res.status).toBe(403);
-      expect(res.json.error.message).toContain("dee");
-    }
-    expect(await statusInDb("c-two")).toBe("doing");
-    const released = await as("ana")("POST", "/api/sessions/c-two/release");
-    expect(released.status).toBe(200);
-    expect(released.json.session).toMatchObject({ status: "todo", claimedBy: null, claimedAt: null });
-    expect((await as("bo")("POST", "/api/sessions/c-two/claim")).status).toBe(200);
-    const done = await as("bo")("POST", "/api/sessions/c-two/complete");
-    expect(done.status).toBe(200);
-    expect(done.json.session).toMatchObject({ status: "done", claimedBy: { name: "bo" }, completedAt: expect.any(String) });
-  });
-
-  it("an owner may complete someone else's claim", async () => {
-    await queue("ana", "alpha", "---\nid: c-three\n---\nwork");
-    expect((await as("bo")("POST", "/api/sessions/c-three/claim")).status).toBe(200);
-    expect((await as("ana")("POST", "/api/sessions/c-three/complete")).status).toBe(200);
-  });
-
-  it.each([
-    { name: "claim a done document", setup: ["claim", "complete"], verb: "claim", status: 409, message: /done/ },
-    { name: "complete a queued document", setup: [], verb: "complete", status: 409, message: /todo/ },
-    { name: "release a queued document", setup: [], verb: "release", status: 409, message: /todo/ },
-    { name: "complete twice", setup: ["claim", "complete"], verb: "complete", status: 409, message: /done/ },
-    { name: "release a done document", setup: ["claim", "complete"], verb: "release", status: 409, message: /done/ },
-    { name: "release, then claim again", setup: ["claim", "release"], verb: "claim", status: 200, message: undefined },
-  ])("$name → $status", async ({ setup, verb, status, message }) => {
-    const { id } = await queue("ana", "alpha", "work");
-    for (const step of setup) expect((await as("bo")("POST", `/api/sessions/${id}/${step}`)).status).toBe(200);
-    const before = await statusInDb(id);
-    const res = await as("bo")("POST", `/api/sessions/${id}/${verb}`);
-    expect(res.status).toBe(status);
-    if (message) {
-      expect(res.json.error.message).toMatch(message);
-      expect(await statusInDb(id)).toBe(before);
-    }
-  });
-
-  it("GET /api/sessions/{id} reads one; unknown or malformed ids → 404 / 400", async () => {
-    expect((await as("vi")("GET", "/api/sessions/c-one")).json.session).toMatchObject({ id: "c-one", project: "alpha" });
-    expect((await as("ana")("GET", "/api/sessions/nope")).status).toBe(404);
-    expect((await as("ana")("GET", "/api/sessions/.hidden")).status).toBe(400);
-    expect((await as("ana")("POST", "/api/sessions/a%20b/claim")).status).toBe(400);
-  });
-
-  // Several rounds, because one round can pass by luck: a lost race needs two claims in flight at once.
-  it.each([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])("50 agents claim one document at once (round %i): exactly one 200, 49 × 409", async (round) => {
-    const id = `race-${round}`;
-    await queue("ana", "alpha", `---\nid: ${id}\n---\ncontended`);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => agent(i)("POST", `/api/sessions/${id}/claim`)));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
-    const winner = results.find((r) => r.status === 200)!.json.session.claimedBy.email;
-    for (const loser of results.filter((r) => r.status === 409)) {
-      expect(loser.json.error.message).toContain(winner);
-    }
-    expect(await statusInDb(id)).toBe("doing");
-  });
-});
-
 describe("POST /api/projects/{slug}/sessions/claim (the next one)", () => {
   it("claims in queue order, then 404 with a clear message when nothing is queued", async () => {
     await queue("ana", "gamma", "---\nid: n-low\npriority: low\n---\n");
@@ -352,61 +216,5 @@ describe("POST /api/projects/{slug}/sessions/claim (the next one)", () => {
     expect(results.filter((r) => r.status === 404)).toHaveLength(40);
     const todo = await as("ana")("GET", "/api/projects/queue/sessions?status=todo");
     expect(todo.json.items).toEqual([]);
-  });
-});
-
-describe("who may read and write session documents", () => {
-  type Route = { method: string; path: string; body?: unknown };
-  const projectRoutes: Route[] = [
-    { method: "GET", path: "/api/projects/{p}/sessions" },
-    { method: "POST", path: "/api/projects/{p}/sessions", body: { markdown: "x" } },
-    { method: "POST", path: "/api/projects/{p}/sessions/claim" },
-  ];
-  const sessionRoutes: Route[] = [
-    { method: "GET", path: "/api/sessions/{s}" },
-    { method: "POST", path: "/api/sessions/{s}/claim" },
-    { method: "POST", path: "/api/sessions/{s}/complete" },
-    { method: "POST", path: "/api/sessions/{s}/release" },
-  ];
-
-  beforeAll(async () => {
-    await queue("ana", "alpha", "---\nid: ro-target\n---\n");
-  });
-
-  it.each([...projectRoutes, ...sessionRoutes])("a member of another project → 404 on $method $path, nothing changes", async ({ method, path, body }) => {
-    const before = await tableCounts(databaseUrl);
-    const res = await as("bo")(method, path.replace("{p}", "beta").replace("{s}", betaSessionId), body);
-    expect(res.status).toBe(404);
-    expect(res.json.error.code).toBe("not_found");
-    expect(await tableCounts(databaseUrl)).toEqual(before);
-    expect(await statusInDb(betaSessionId)).toBe("todo");
-  });
-
-  it.each([...projectRoutes, ...sessionRoutes])("a token limited to another project → 403 on $method $path", async ({ method, path, body }) => {
-    const res = await as("anaGammaOnly")(method, path.replace("{p}", "alpha").replace("{s}", "ro-target"), body);
-    expect(res.status).toBe(403);
-  });
-
-  const writes = [...projectRoutes, ...sessionRoutes].filter((r) => r.method !== "GET");
-
-  it.each(writes)("a read token → 403 on $method $path, nothing changes", async ({ method, path, body }) => {
-    const before = await tableCounts(databaseUrl);
-    const res = await as("anaRead")(method, path.replace("{p}", "alpha").replace("{s}", "ro-target"), body);
-    expect(res.status).toBe(403);
-    expect(await tableCounts(databaseUrl)).toEqual(before);
-    expect(await statusInDb("ro-target")).toBe("todo");
-  });
-
-  it.each(writes)("a viewer → 403 on $method $path, nothing changes", async ({ method, path, body }) => {
-    const before = await tableCounts(databaseUrl);
-    const res = await as("vi")(method, path.replace("{p}", "alpha").replace("{s}", "ro-target"), body);
-    expect(res.status).toBe(403);
-    expect(await tableCounts(databaseUrl)).toEqual(before);
-    expect(await statusInDb("ro-target")).toBe("todo");
-  });
-
-  it("a viewer reads the queue and a document", async () => {
-    expect((await as("vi")("GET", "/api/projects/alpha/sessions")).status).toBe(200);
-    expect((await as("vi")("GET", "/api/sessions/ro-target")).status).toBe(200);
   });
 });

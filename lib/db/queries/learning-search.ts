@@ -1,0 +1,32 @@
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../client";
+import { learnings, projects } from "../schema";
+import { learningsFts } from "./fts-tables";
+import { filterLearnings, learningColumns, toLearningRow, type LearningFilter, type LearningRow } from "./learnings";
+import { ownedBy, type Owner } from "./scope";
+
+/** Learnings matching an FTS5 expression within a condition, best BM25 first (content weighs twice the tags). */
+async function ftsSelect(db: DbOrTx, match: string, where: SQL | undefined, limit: number, offset = 0): Promise<LearningRow[]> {
+  const score = sql<number>`bm25(learnings_fts, 1.0, 0.5)`;
+  const rows = await db
+    .select({ ...learningColumns, score })
+    .from(learningsFts)
+    .innerJoin(learnings, eq(learnings.seq, learningsFts.rowid))
+    .leftJoin(projects, eq(projects.id, learnings.projectId))
+    .where(and(sql`learnings_fts MATCH ${match}`, where))
+    .orderBy(asc(score), desc(learnings.createdAt), desc(learnings.seq))
+    .limit(limit)
+    .offset(offset);
+  return rows.map(toLearningRow);
+}
+
+/** Full-text search ranked by BM25; `score` is BM25's (lower is better). */
+export function searchLearnings(db: DbOrTx, params: LearningFilter & { match: string; offset: number }): Promise<LearningRow[]> {
+  return ftsSelect(db, params.match, filterLearnings(params), params.limit, params.offset);
+}
+
+/** Learnings in one scope (a project, or the user's personal ones) that share words with a text. */
+export function findLearningCandidates(db: DbOrTx, params: Owner & { match: string; limit: number }): Promise<LearningRow[]> {
+  // One scope only (a project's, or the personal one): a proposal's twin lives where it would.
+  return ftsSelect(db, params.match, ownedBy(learnings, params), params.limit);
+}

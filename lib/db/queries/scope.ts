@@ -1,0 +1,55 @@
+import { and, eq, inArray, isNull, or, type Column, type SQL } from "drizzle-orm";
+import { projectMembers } from "../schema";
+
+// Who owns a row, written once per kind of owner and put in every query's WHERE (or join) from here:
+//   - rows a user keeps alone or shares through a project (learnings, proposals): personalOf,
+//     visibleTo, ownedBy, listScope;
+//   - rows of a project alone (handoffs, session documents, task memories, matchers): ofProject;
+//   - rows one user keeps in one project (the active task): userInProject;
+//   - rows reached through a project the user is a member of: memberOf, a join condition.
+
+/** A table whose rows are personal (no project: the user's alone) or a project's. */
+type UserOrProjectRows = { userId: Column; projectId: Column };
+type ProjectRows = { projectId: Column };
+
+/** Who may see what: the user's personal rows, and the rows of the projects given. */
+export type Visibility = { userId: string; projectIds: string[] };
+/** Where a row lives: one project, or (null) the user's personal rows. */
+export type Owner = { userId: string; projectId: string | null };
+
+export function personalOf(table: UserOrProjectRows, userId: string): SQL {
+  return and(isNull(table.projectId), eq(table.userId, userId))!;
+}
+
+export function visibleTo(table: UserOrProjectRows, scope: Visibility): SQL {
+  const personal = personalOf(table, scope.userId);
+  return scope.projectIds.length ? or(personal, inArray(table.projectId, scope.projectIds))! : personal;
+}
+
+/** One scope only, a project's or the personal one: where a new row would go, so where its twin lives. */
+export function ownedBy(table: UserOrProjectRows, owner: Owner): SQL {
+  return owner.projectId ? ofProject(table, owner.projectId) : personalOf(table, owner.userId);
+}
+
+/** What a context draws on: the user's personal rows and one project's (never another's). */
+export function personalAndProject(owner: Owner): Visibility {
+  return { userId: owner.userId, projectIds: owner.projectId ? [owner.projectId] : [] };
+}
+
+/** What a list shows: the one project asked for (the caller has checked it is readable), else everything visible. */
+export function listScope(table: UserOrProjectRows, filter: Visibility & { projectId?: string }): SQL {
+  return filter.projectId ? ofProject(table, filter.projectId) : visibleTo(table, filter);
+}
+
+export function ofProject(table: ProjectRows, projectId: string): SQL {
+  return eq(table.projectId, projectId);
+}
+
+export function userInProject(table: UserOrProjectRows, owner: { userId: string; projectId: string }): SQL {
+  return and(eq(table.userId, owner.userId), ofProject(table, owner.projectId))!;
+}
+
+/** Joins project_members so that only rows of projects the user is a member of come through. */
+export function memberOf(projectId: Column, userId: string): SQL {
+  return and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))!;
+}

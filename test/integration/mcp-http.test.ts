@@ -1,0 +1,100 @@
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { describe, expect, it } from "vitest";
+import { tableCounts } from "../support/fixtures";
+import { READING_TOOLS, toolText, WRITING_TOOLS } from "../support/mcp";
+import { mcpTestWorld, type Era } from "../support/mcp-world";
+
+// Connecting to /api/mcp, and what the HTTP edge refuses before any MCP handling. One real server on
+// a real database file, the standard cast (see mcpTestWorld).
+const { world, mcp, connect } = mcpTestWorld();
+
+describe("connecting", () => {
+  it.each<Era>(["legacy", "auto"])("initializes over Streamable HTTP (%s protocol negotiation) and names the server", async (era) => {
+    const client = await connect("ana", era);
+    expect(client.getProtocolEra()).toBe(era === "auto" ? "modern" : "legacy");
+    expect(client.getServerVersion()?.name).toBe("baton");
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} });
+    expect(client.getInstructions()).toContain("baton://context/{project}");
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([...READING_TOOLS, ...WRITING_TOOLS].sort());
+  });
+
+  it("the 2026-07-28 era serves the same resources, tools and refusals", async () => {
+    const modern = await connect("anaGammaOnly", "auto");
+    expect((await modern.listResources()).resources.map((r) => r.uri)).toEqual(["baton://context/gamma"]);
+    expect((await modern.readResource({ uri: "baton://context/gamma" })).contents[0]).toMatchObject({ mimeType: "text/plain" });
+    await expect(modern.readResource({ uri: "baton://context/alpha" })).rejects.toThrow(/may not touch the project "alpha"/);
+    const refused = (await modern.callTool({ name: "propose_learning", arguments: { kind: "insight", content: "x", project: "alpha" } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(toolText(refused)).toMatch(/^forbidden/);
+    const readOnly = await connect("anaRead", "auto");
+    await expect(readOnly.callTool({ name: "write_handoff", arguments: { project: "alpha", markdown: "x" } })).rejects.toThrow(/write_handoff/);
+  });
+
+  it("tells a read token that the writing tools are not offered", () => {
+    expect(mcp.anaRead!.getInstructions()).toMatch(/read scope.*not offered/);
+    expect(mcp.ana!.getInstructions()).toContain("may read and write");
+  });
+});
+
+
+describe("HTTP edge: before any MCP handling", () => {
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
+  const post = (headers: Record<string, string>, body = initialize) =>
+    fetch(`${world.server.url}/api/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body,
+    });
+
+  it.each<{ name: string; headers: Record<string, string>; token?: boolean; status: number; code: string }>([
+    { name: "no token", headers: {}, status: 401, code: "unauthorized" },
+    { name: "an unknown token", headers: { authorization: "Bearer baton_nope" }, status: 401, code: "unauthorized" },
+    { name: "not a Bearer header", headers: { authorization: "Basic YW5hOnB3" }, status: 401, code: "unauthorized" },
+    { name: "a foreign browser Origin, even with a good token", headers: { origin: "https://evil.example" }, token: true, status: 403, code: "forbidden" },
+    { name: "the opaque null Origin", headers: { origin: "null" }, token: true, status: 403, code: "forbidden" },
+    { name: "a foreign Origin and no token", headers: { origin: "http://evil.example" }, status: 403, code: "forbidden" },
+  ])("$name → $status in the API's error shape", async ({ headers, token, status, code }) => {
+    const res = await post({ ...(token ? { authorization: `Bearer ${world.tokens.ana}` } : {}), ...headers });
+    expect(res.status).toBe(status);
+    expect(await res.json()).toEqual({ ok: false, error: { code, message: expect.any(String) } });
+    if (status === 401) expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+
+  it("this server's own Origin, and no Origin at all (CLI clients), are served", async () => {
+    for (const headers of [{ origin: world.server.url }, {}] as Record<string, string>[]) {
+      const res = await post({ authorization: `Bearer ${world.tokens.ana}`, ...headers });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('"serverInfo"');
+    }
+  });
+
+  it("a body over BATON_MAX_BODY_BYTES → 413, a NUL character → 400, nothing stored", async () => {
+    const before = await tableCounts(world.databaseUrl);
+    const call = (args: unknown) => JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "propose_learning", arguments: args } });
+    const big = await post({ authorization: `Bearer ${world.tokens.ana}` }, call({ kind: "insight", content: "x".repeat(70_000) }));
+    expect(big.status).toBe(413);
+    expect((await big.json()).error.code).toBe("payload_too_large");
+    const nul = await post({ authorization: `Bearer ${world.tokens.ana}` }, call({ kind: "insight", content: "cut\u0000here" }));
+    expect(nul.status).toBe(400);
+    expect(await tableCounts(world.databaseUrl)).toEqual(before);
+  });
+
+  it("GET and DELETE (2025 session operations) are answered by the stateless handler, not the catch-all", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(`${world.server.url}/api/mcp`, { method, headers: { authorization: `Bearer ${world.tokens.ana}`, accept: "text/event-stream" } });
+      expect(res.status, method).toBe(405);
+    }
+    const anonymous = await fetch(`${world.server.url}/api/mcp`, { method: "GET" });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("the client refuses to connect without a valid token", async () => {
+    world.tokens.bogus = "baton_not-a-real-token";
+    await expect(connect("bogus")).rejects.toThrow();
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { TEMPLATES, mcpTestWorld } from "../support/mcp-world";
+
+// The MCP resources: listed by what each token may read, read byte for byte, refused as MCP errors.
+// One real server on a real database file, the standard cast (see mcpTestWorld).
+const { world, mcp, readText, listedUris } = mcpTestWorld();
+
+describe("resources", () => {
+  it("lists the five templates", async () => {
+    const { resourceTemplates } = await mcp.ana!.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(TEMPLATES);
+    for (const t of resourceTemplates) expect(t.description?.length).toBeGreaterThan(40);
+  });
+
+  it.each([
+    {
+      who: "ana",
+      uris: [
+        "baton://context/alpha",
+        "baton://context/gamma",
+        "baton://handoff/alpha/latest",
+        "baton://memory/alpha/active",
+        "baton://memory/alpha/task-368",
+        "baton://session/s-high",
+        "baton://session/s-low",
+        "baton://session/s-third",
+      ],
+    },
+    { who: "anaGammaOnly", uris: ["baton://context/gamma"] },
+    // bo is a member of alpha without an active task of his own.
+    { who: "bo", uris: ["baton://context/alpha", "baton://handoff/alpha/latest", "baton://session/s-high", "baton://session/s-low", "baton://session/s-third"] },
+    { who: "cy", uris: ["baton://context/beta", "baton://handoff/beta/latest", "baton://memory/beta/active", "baton://memory/beta/task-9", "baton://session/s-beta"] },
+  ])("$who is listed exactly the resources of the projects the token may read", async ({ who, uris }) => {
+    expect(await listedUris(who)).toEqual([...uris].sort());
+  });
+
+  it("the context resource is the text GET /api/context?format=text returns for the same project", async () => {
+    const served = "SELECT count(*) AS n FROM context_log l JOIN projects p ON p.id = l.project_id WHERE p.slug = 'alpha'";
+    const logged = async () => Number((await world.sql(served))[0]!.n);
+    const loggedBefore = await logged();
+    const before = await world.as("ana")("GET", "/api/context?project=alpha&format=text");
+    const viaMcp = await readText("ana", "baton://context/alpha");
+    const after = await world.as("ana")("GET", "/api/context?project=alpha&format=text");
+    expect(before.status).toBe(200);
+    // Relative times ("3 min ago") may tick between the calls; one of the two matches byte for byte.
+    expect([before.text, after.text]).toContain(viaMcp.text);
+    expect(viaMcp.text).toContain("task-368");
+    expect(viaMcp.text).not.toContain("Beta secret");
+    expect(viaMcp.mimeType).toBe("text/plain");
+    // The served-context bookkeeping (written in batches) counts the MCP read as the route counts its own.
+    for (let i = 0; i < 100 && (await logged()) < loggedBefore + 3; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await logged()).toBe(loggedBefore + 3);
+  });
+
+  it.each([
+    { uri: "baton://memory/alpha/active", expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368", project: "alpha" } },
+    { uri: "baton://memory/alpha/task-368", expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368" } },
+    { uri: "baton://handoff/alpha/latest", expected: "Did: login form.\nNext: token revoke.\n", meta: { branch: "main", sessionId: "h1", author: "ana" } },
+    { uri: "baton://session/s-high", expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { status: "todo", specs: ["docs/spec.md"] } },
+  ])("reads $uri: the stored markdown byte for byte, facts in _meta", async ({ uri, expected, meta }) => {
+    const res = await readText("ana", uri);
+    expect(res.count).toBe(1);
+    expect(res.text).toBe(expected);
+    expect(res.mimeType).toBe("text/markdown");
+    expect(res.meta).toMatchObject(meta);
+  });
+
+  it("reading a session document does not claim it", async () => {
+    await readText("ana", "baton://session/s-third");
+    expect((await world.sql("SELECT status FROM session_docs WHERE id = ?", ["s-third"]))[0]!.status).toBe("todo");
+  });
+
+  it.each([
+    { who: "ana", uri: "baton://context/beta", error: /No project "beta"/ },
+    { who: "ana", uri: "baton://memory/beta/active", error: /No project "beta"/ },
+    { who: "ana", uri: "baton://memory/beta/task-9", error: /No project "beta"/ },
+    { who: "ana", uri: "baton://handoff/beta/latest", error: /No project "beta"/ },
+    { who: "ana", uri: "baton://session/s-beta", error: /No session document "s-beta"/ },
+    { who: "anaGammaOnly", uri: "baton://context/alpha", error: /forbidden: This token may not touch the project "alpha"/ },
+    { who: "anaGammaOnly", uri: "baton://handoff/alpha/latest", error: /may not touch the project "alpha"/ },
+    { who: "anaGammaOnly", uri: "baton://session/s-low", error: /may not touch the project "alpha"/ },
+    { who: "bo", uri: "baton://memory/alpha/active", error: /no active task in "alpha"/ },
+    { who: "ana", uri: "baton://memory/alpha/task-404", error: /No memory for task "task-404"/ },
+    { who: "ana", uri: "baton://handoff/gamma/latest", error: /No handoff in "gamma"/ },
+    { who: "ana", uri: "baton://memory/alpha/.hidden", error: /task id/ },
+    { who: "ana", uri: "baton://memory/alpha/..", error: /not found/i },
+    { who: "ana", uri: "baton://context/Not_A_Slug", error: /project slug|No project/ },
+    { who: "ana", uri: "baton://nothing/here", error: /not found/i },
+  ])("$who cannot read $uri: an MCP error, not a crash", async ({ who, uri, error }) => {
+    await expect(mcp[who]!.readResource({ uri })).rejects.toThrow(error);
+  });
+});

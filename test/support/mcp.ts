@@ -1,0 +1,9 @@
+import type { CallToolResult } from "@modelcontextprotocol/client";
+
+/** The tools every token is offered, and those only a write token is. */
+export const READING_TOOLS = ["get_task_memory", "search_learnings"];
+export const WRITING_TOOLS = ["pickup_session", "propose_learning", "set_task_memory", "write_handoff"];
+export const ALL_TOOLS = [...READING_TOOLS, ...WRITING_TOOLS].sort();
+
+/** A tool result's text content, joined. */
+export const toolText = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
