@@ -1,6 +1,6 @@
 import path from "node:path";
 import { ConfigError, formatConfigError, getConfig } from "./config";
-import { connectDatabase, getDb, openForMigrations } from "./db/client";
+import { connectDatabase, getDb, openPrimary } from "./db/client";
 import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
 import { migrate } from "./db/migrate";
@@ -21,7 +21,7 @@ export async function startup(): Promise<void> {
     throw error;
   }
   try {
-    const migrations = openForMigrations(getConfig());
+    const migrations = openPrimary(getConfig()).client;
     const result = await migrate(migrations, path.join(process.cwd(), "drizzle")).finally(() => migrations.close());
     // After migrating: an embedded replica's first sync then brings the schema with it.
     await connectDatabase();

@@ -59,15 +59,18 @@ export async function openConfiguredDatabase(config: Config): Promise<Handle> {
 }
 
 /**
- * Migrations wait for each other: when several instances start at once, the first holds the write
- * lock while it migrates and the others' BEGIN waits for it, far longer than a request may.
+ * Migrations and operator commands wait for the write lock: when several instances start at once, the
+ * first holds it while it migrates and the others' BEGIN waits, far longer than a request may.
  */
-const MIGRATION_TIMEOUT_MS = 120_000;
+const PRIMARY_TIMEOUT_MS = 120_000;
 
-/** A client of its own for migrations: the file, or the libSQL server (an embedded replica's primary). */
-export function openForMigrations(config: Config): Client {
-  const url = config.sync?.url ?? config.databaseUrl;
-  return openDatabase(url, config.databaseAuthToken, MIGRATION_TIMEOUT_MS).client;
+/**
+ * A handle of its own on where writes land: the file, the libSQL server, or an embedded replica's
+ * primary (never the replica's local file, which only its sync may write). For migrations and
+ * `baton admin`.
+ */
+export function openPrimary(config: Config): Handle {
+  return openDatabase(config.sync?.url ?? config.databaseUrl, config.databaseAuthToken, PRIMARY_TIMEOUT_MS);
 }
 
 // Kept on globalThis so dev-mode module reloads reuse one client instead of leaking pools.

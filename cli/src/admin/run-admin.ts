@@ -6,7 +6,7 @@ import { isExpectedError, toFailure } from "../../../lib/api/errors";
 import { createApiToken } from "../../../lib/auth/api-tokens";
 import { createUser } from "../../../lib/auth/create-user";
 import { ConfigError, formatConfigError, getConfig } from "../../../lib/config";
-import { openDatabase } from "../../../lib/db/client";
+import { openPrimary } from "../../../lib/db/client";
 import { migrate } from "../../../lib/db/migrate";
 import { findUserByEmail } from "../../../lib/db/queries/users";
 import { CliError, EXIT } from "../exit-codes";
@@ -27,7 +27,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
       throw error;
     }
   })();
-  const { client, db } = openDatabase(config.databaseUrl, config.databaseAuthToken);
+  const { client, db } = openPrimary(config);
   try {
     // The server may never have started on this database: bring the schema up to date first.
     await migrate(client, migrationsFolder());
