@@ -1,5 +1,5 @@
 import { CliError, EXIT } from "../exit-codes";
-import { apiClient, type ApiCall } from "../http/api-client";
+import { ApiFailure, apiClient, expectOk, type ApiCall, type ApiResponse } from "../http/api-client";
 import { note } from "../output/print";
 import { deriveProject, isSlug, type DerivedProject } from "./derive-project";
 import { git } from "./git-info";
@@ -36,4 +36,14 @@ export async function resolveProject(config: BatonConfig, flag: string | undefin
 /** A 404 on a derived project says where the name came from and how to name another. */
 export function projectHint(project: DerivedProject): string {
   return project.from === "config" ? "" : ` (project "${project.slug}" taken from the ${project.from}; set another with --project or .baton.json)`;
+}
+
+/** `expectOk` for a request about `project`: a 404 also says where the project's name came from. */
+export function expectProjectOk<T = Record<string, unknown>>(res: ApiResponse, what: string, project: DerivedProject): T {
+  try {
+    return expectOk<T>(res, what);
+  } catch (error) {
+    if (error instanceof ApiFailure && res.status === 404) throw new CliError(`${error.message}${projectHint(project)}`, error.exitCode);
+    throw error;
+  }
 }
