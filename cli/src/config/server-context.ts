@@ -8,7 +8,7 @@ import { loadConfig, type BatonConfig } from "./load-config";
 /** Commands (not hooks) wait longer than the hooks' 2 s: an import can be large. */
 const COMMAND_TIMEOUT_MS = 60_000;
 
-export type ServerContext = { config: BatonConfig; call: ApiCall; url: string };
+export type ServerContext = { config: BatonConfig; call: ApiCall; url: string; token: string };
 
 /** Configuration with a server to talk to, or a usage error saying how to configure one. */
 export function requireServer(cwd = process.cwd()): ServerContext {
@@ -18,7 +18,7 @@ export function requireServer(cwd = process.cwd()): ServerContext {
     throw new CliError(`no Baton server configured: set BATON_URL (and BATON_TOKEN), or url and token in ${config.userConfigFile}.`, EXIT.usage);
   }
   if (!config.token) throw new CliError(`no token for ${config.url}: set BATON_TOKEN, or token in ${config.userConfigFile}.`, EXIT.usage);
-  return { config, url: config.url, call: apiClient({ url: config.url, token: config.token, timeoutMs: Math.max(config.timeoutMs, COMMAND_TIMEOUT_MS) }) };
+  return { config, url: config.url, token: config.token, call: apiClient({ url: config.url, token: config.token, timeoutMs: Math.max(config.timeoutMs, COMMAND_TIMEOUT_MS) }) };
 }
 
 /** `--project`, else configuration, else the git remote's repository name, else the directory name. */
