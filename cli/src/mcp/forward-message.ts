@@ -49,14 +49,18 @@ function networkFailure(target: BridgeTarget, error: unknown): Failure {
   };
 }
 
+/** The body's JSON value; undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A refusal before any MCP handling (401, 403, 413…), worded from the API's `{ ok: false, error }` body. */
 function httpFailure(status: number, text: string): Failure {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parseJson(text);
   const error = isObject(parsed) && isObject(parsed.error) ? parsed.error : undefined;
   const code = typeof error?.code === "string" ? error.code : undefined;
   const said = typeof error?.message === "string" ? error.message : text.trim().slice(0, 200);
@@ -73,13 +77,7 @@ export function jsonRpcMessages(value: unknown): JsonRpcMessage[] | null {
 
 /** JSON-RPC messages from a body that may hold one or an array; null when it is not JSON-RPC. */
 function parseMessages(text: string): JsonRpcMessage[] | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  return jsonRpcMessages(parsed);
+  return jsonRpcMessages(parseJson(text));
 }
 
 /** One POST's requests, those still waiting for their answer, and how an answer is passed on. */
