@@ -10,7 +10,7 @@ import { parseOptions } from "../output/parse-options";
 import { printResult } from "../output/print";
 import { blockTask, removeTaskBlock, upsertTaskBlock } from "./claude-md-block";
 
-const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+import { TASK_ID_PATTERN as TASK_ID } from "../../../lib/rules";
 
 type Memory = { taskId: string; markdown: string; updatedAt: string };
 
