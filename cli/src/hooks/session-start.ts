@@ -2,7 +2,7 @@ import { deriveProject, type DerivedProject } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS, type GitHints } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
-import { MAX_QUERY_CHARS, TASK_ID_PATTERN } from "../../../lib/rules";
+import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, SESSION_SOURCES, TASK_ID_PATTERN } from "../../../lib/rules";
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
 import { unavailableOutput } from "./session-start-output";
@@ -12,7 +12,7 @@ import { flushSpool, pendingSpool } from "./spool";
 // and test/unit/cli-hook-imports.test.ts), one request in the common case, and a watchdog that
 // answers at the time limit whatever is still pending.
 
-const SOURCES = new Set(["startup", "resume", "clear", "compact", "fork"]);
+const SOURCES = new Set<string>(SESSION_SOURCES);
 /** Leaves time to print before the watchdog fires. */
 const PRINT_MS = 30;
 
@@ -75,7 +75,7 @@ function contextParams(input: HookInput, cwd: string, hints: GitHints, task: str
   };
   const source = stringField(input.source, 20);
   if (source && SOURCES.has(source)) params.set("source", source);
-  setHint("sessionId", stringField(input.session_id, 200));
+  setHint("sessionId", stringField(input.session_id, MAX_SESSION_ID_CHARS));
   setHint("cwd", cwd);
   setHint("branch", hints.branch);
   setHint("remote", hints.remote);
