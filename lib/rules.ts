@@ -78,6 +78,12 @@ export const MAX_PAGE_SIZE = 100;
 export const REVIEW_PAGE_SIZE = 50;
 export const MAX_REVIEW_PAGE_SIZE = 200;
 
+/** What started a session, as Claude Code's SessionStart hook says it; after `compact` the handoff matters most. */
+export const SESSION_SOURCES = ["startup", "resume", "clear", "compact", "fork"] as const;
+export type SessionSource = (typeof SESSION_SOURCES)[number];
+/** A host's session id (Claude Code's are UUIDs): kept to this length. */
+export const MAX_SESSION_ID_CHARS = 200;
+
 /** The context's token budget (SPEC §3) and Claude Code's limit on injected characters. */
 export const DEFAULT_CONTEXT_BUDGET = 2_000;
 export const MIN_CONTEXT_BUDGET = 200;

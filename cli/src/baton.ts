@@ -1,4 +1,5 @@
 import { CliError, EXIT } from "./exit-codes";
+import { unavailableOutput } from "./hooks/session-start-output";
 
 // The dispatcher: every command is a dynamic import, so `baton hook session-start` (run before
 // every agent session) loads only its own small chunk, and `baton admin` alone loads the database.
@@ -25,81 +26,71 @@ Output is JSON when stdout is not a terminal.
 Exit codes: 0 ok, 1 failure, 2 usage, 3 conflict, 4 not found, 5 server unreachable, 6 unauthorized.
 `;
 
-/** The session-start answer when something broke before the hook could give its own. */
-const fallbackContext = (why: string) =>
-  JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: `Baton: context unavailable (${why}).` } }) + "\n";
+type Runner = (args: string[]) => Promise<number>;
+
+/**
+ * Each command, loaded when named. The import paths are written out (not computed) so that esbuild
+ * gives every command its own chunk.
+ */
+const COMMANDS = new Map<string, () => Promise<Runner>>([
+  ["pickup", async () => (await import("./commands/pickup")).runPickup],
+  ["handoff", async () => (await import("./commands/handoff")).runHandoff],
+  ["task", async () => (await import("./commands/task")).runTask],
+  ["learnings", async () => (await import("./commands/learnings")).runLearnings],
+  ["install", async () => (await import("./commands/install-claude")).runInstall],
+  ["import", async () => (await import("./import/run-import")).runImport],
+  // `baton mcp`, the stdio bridge to /api/mcp: cli/src/mcp/ belongs to the MCP work.
+  ["mcp", async () => (await import("./mcp/run-mcp")).runMcp],
+  // Loaded only here: the database layer must never slow the hooks down.
+  ["admin", async () => (await import("./admin/run-admin")).runAdmin],
+]);
+
+type Hook = (args: string[]) => Promise<void>;
+
+async function sessionEnd(event: "SessionEnd" | "Stop"): Promise<Hook> {
+  const { runSessionEnd } = await import("./hooks/session-end");
+  return () => runSessionEnd(event);
+}
+
+const HOOKS = new Map<string, () => Promise<Hook>>([
+  ["session-start", async () => (await import("./hooks/session-start")).runSessionStart],
+  ["session-end", async () => sessionEnd("SessionEnd")],
+  ["stop", async () => sessionEnd("Stop")],
+  ["session-end-worker", async () => {
+    const { runSessionEndWorker } = await import("./hooks/session-end-worker");
+    return (args) => runSessionEndWorker(args[0] ?? "");
+  }],
+]);
 
 /** Hooks never fail the agent: whatever happens, exit 0 (and session-start still answers). */
 async function runHook(args: string[]): Promise<number> {
   const [event, ...rest] = args;
+  const load = event === undefined ? undefined : HOOKS.get(event);
+  if (!load) throw new CliError(`unknown hook "${event ?? ""}": use session-start, session-end or stop.`, EXIT.usage);
   try {
-    switch (event) {
-      case "session-start": {
-        const { runSessionStart } = await import("./hooks/session-start");
-        await runSessionStart();
-        return EXIT.ok;
-      }
-      case "session-end":
-      case "stop": {
-        const { runSessionEnd } = await import("./hooks/session-end");
-        await runSessionEnd(event === "stop" ? "Stop" : "SessionEnd");
-        return EXIT.ok;
-      }
-      case "session-end-worker": {
-        const { runSessionEndWorker } = await import("./hooks/session-end-worker");
-        await runSessionEndWorker(rest[0] ?? "");
-        return EXIT.ok;
-      }
-      default:
-        throw new CliError(`unknown hook "${event ?? ""}": use session-start, session-end or stop.`, EXIT.usage);
-    }
+    await (await load())(rest);
   } catch (error) {
-    if (error instanceof CliError && error.exitCode === EXIT.usage) throw error;
-    if (event === "session-start") process.stdout.write(fallbackContext(`error: ${(error as Error)?.message ?? String(error)}`.slice(0, 200)));
+    if (event === "session-start") process.stdout.write(unavailableOutput(`error: ${(error as Error)?.message ?? String(error)}`.slice(0, 200)));
     try {
       const { hookLog } = await import("./hooks/hook-log");
       hookLog(`${event}: ${(error as Error)?.stack ?? String(error)}`);
     } catch {
       // nothing more to do
     }
-    return EXIT.ok;
   }
+  return EXIT.ok;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  switch (command) {
-    case "hook":
-      return runHook(rest);
-    case "pickup":
-      return (await import("./commands/pickup")).runPickup(rest);
-    case "handoff":
-      return (await import("./commands/handoff")).runHandoff(rest);
-    case "task":
-      return (await import("./commands/task")).runTask(rest);
-    case "learnings":
-      return (await import("./commands/learnings")).runLearnings(rest);
-    case "install":
-      return (await import("./commands/install-claude")).runInstall(rest);
-    case "import":
-      return (await import("./import/run-import")).runImport(rest);
-    case "mcp":
-      // `baton mcp`, the stdio bridge to /api/mcp: cli/src/mcp/ belongs to the MCP work.
-      return (await import("./mcp/run-mcp")).runMcp(rest);
-    case "admin": {
-      // Loaded only here: the database layer must never slow the hooks down.
-      const { runAdmin } = await import("./admin/run-admin");
-      return runAdmin(rest);
-    }
-    case undefined:
-    case "help":
-    case "--help":
-    case "-h":
-      process.stdout.write(HELP);
-      return command === undefined ? EXIT.usage : EXIT.ok;
-    default:
-      throw new CliError(`unknown command "${command}". Run \`baton --help\`.`, EXIT.usage);
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write(HELP);
+    return command === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (command === "hook") return runHook(rest);
+  const load = COMMANDS.get(command);
+  if (!load) throw new CliError(`unknown command "${command}". Run \`baton --help\`.`, EXIT.usage);
+  return (await load())(rest);
 }
 
 main(process.argv.slice(2)).then(

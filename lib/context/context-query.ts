@@ -5,9 +5,11 @@ import {
   MAX_CONTEXT_BUDGET,
   MAX_CONTEXT_CHARS,
   MAX_QUERY_CHARS,
+  MAX_SESSION_ID_CHARS,
   MIN_CONTEXT_BUDGET,
   MIN_CONTEXT_CHARS,
   SLUG_MAX,
+  SESSION_SOURCES,
   SLUG_PATTERN,
   TASK_ID_PATTERN,
 } from "../rules";
@@ -27,7 +29,7 @@ export const contextQuerySchema = z.object({
   branch: hint,
   task: z.string().regex(TASK_ID_PATTERN, { message: "must be a task id such as task-368" }).optional(),
   q: hint,
-  source: z.enum(["startup", "resume", "clear", "compact", "fork"]).optional(),
-  sessionId: z.string().max(200).optional(),
+  source: z.enum(SESSION_SOURCES).optional(),
+  sessionId: z.string().max(MAX_SESSION_ID_CHARS).optional(),
 });
 export type ContextQuery = z.output<typeof contextQuerySchema>;

@@ -1,19 +1,22 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { git } from "../config/git-info";
-import { projectHint, requireServer, resolveProject } from "../config/server-context";
+import { SESSION_PRIORITIES } from "../../../lib/rules";
+import { currentBranch } from "../config/git-info";
+import { expectProjectOk, requireServer, resolveProject } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
-import { ApiFailure, expectOk } from "../http/api-client";
+import { expectOk } from "../http/api-client";
 import { parseOptions } from "../output/parse-options";
 import { note, printResult } from "../output/print";
-import { readPipedStdin } from "../output/read-stdin";
+import { readStdin } from "../input/read-stdin";
 import { repoRelative } from "./repo-path";
 
 type Session = { id: string; project: string; priority: number; specs: string[]; files: string[]; markdown: string };
 type Handoff = { id: string; project: string; markdown: string; sessionId: string | null; branch: string | null; author: string; createdAt: string };
 
-const PRIORITY_NAMES: Record<number, string> = { 0: "critical", 1: "high", 2: "medium", 3: "low" };
+const PRIORITY_NAMES: Record<number, string> = Object.fromEntries(Object.entries(SESSION_PRIORITIES).map(([name, value]) => [value, name]));
+/** `baton handoff new` without -m reads its body from a pipe; a pipe silent this long is taken as empty. */
+const PIPE_SILENCE_MS = 2000;
 
 /** `2026-01-15_09-00-00-a1b2`: sorts by time like spx's ids, unique enough for two agents in one second. */
 export function newSessionId(now = new Date()): string {
@@ -49,9 +52,9 @@ async function handoffNew(args: string[]): Promise<number> {
   const files = (values.file ?? []).map((p) => repoRelative(root, config.cwd, p, "--file"));
   for (const p of [...specs, ...files]) if (!existsSync(path.join(root, p))) note(`warning: ${p} does not exist (yet); pickup will say so.`);
   const project = await resolveProject(config, values.project);
-  const branch = config.repoRoot ? await git(["symbolic-ref", "--short", "-q", "HEAD"], config.cwd, 3000) : null;
+  const branch = config.repoRoot ? await currentBranch(config.cwd, 3000) : null;
 
-  const body = values.message ?? (await readPipedStdin());
+  const body = values.message ?? (await readStdin({ silenceMs: PIPE_SILENCE_MS }));
   const title = values.title?.trim();
   const id = values.id ?? newSessionId();
   const markdown =
@@ -69,13 +72,7 @@ async function handoffNew(args: string[]): Promise<number> {
     (body.trim() ? `\n${body.replace(/^\n+/, "")}` : "");
 
   const res = await call("POST", `/api/projects/${encodeURIComponent(project.slug)}/sessions`, { markdown });
-  let session: Session;
-  try {
-    session = expectOk<{ session: Session }>(res, "cannot queue the session").session;
-  } catch (error) {
-    if (error instanceof ApiFailure && res.status === 404) throw new CliError(`${error.message}${projectHint(project)}`, error.exitCode);
-    throw error;
-  }
+  const { session } = expectProjectOk<{ session: Session }>(res, "cannot queue the session", project);
   printResult(
     { session },
     `Queued session ${session.id} in ${session.project} (priority ${PRIORITY_NAMES[session.priority] ?? session.priority}; ${specs.length} spec${specs.length === 1 ? "" : "s"}, ${files.length} file${files.length === 1 ? "" : "s"}). Pick it up with: baton pickup ${session.id}`,
@@ -87,7 +84,7 @@ async function handoffShow(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { project: { type: "string" }, branch: { type: "string" } });
   const { config, call } = requireServer();
   const project = await resolveProject(config, values.project);
-  const branch = values.branch ?? (config.repoRoot ? await git(["symbolic-ref", "--short", "-q", "HEAD"], config.cwd, 3000) : null);
+  const branch = values.branch ?? (config.repoRoot ? await currentBranch(config.cwd, 3000) : null);
   const query = branch ? `?branch=${encodeURIComponent(branch)}` : "";
   const res = await call("GET", `/api/projects/${encodeURIComponent(project.slug)}/handoffs/latest${query}`);
   const { handoff, matchedBranch } = expectOk<{ handoff: Handoff; matchedBranch: boolean }>(res, "no handoff to show");

@@ -1,6 +1,6 @@
-import { requireServer, resolveProject, projectHint } from "../config/server-context";
+import { expectProjectOk, requireServer, resolveProject } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
-import { ApiFailure, expectOk } from "../http/api-client";
+import { expectOk } from "../http/api-client";
 import { parseOptions } from "../output/parse-options";
 import { readListedFile, uniquePaths } from "./read-listed-file";
 import { DEFAULT_MAX_CHARS, renderPickup } from "./render-pickup";
@@ -30,12 +30,7 @@ export async function runPickup(args: string[]): Promise<number> {
   } else {
     const project = await resolveProject(config, values.project);
     const res = await call("POST", `/api/projects/${encodeURIComponent(project.slug)}/sessions/claim`);
-    try {
-      session = expectOk<{ session: Session }>(res, "nothing to pick up").session;
-    } catch (error) {
-      if (error instanceof ApiFailure && res.status === 404) throw new CliError(`${error.message}${projectHint(project)}`, error.exitCode);
-      throw error;
-    }
+    session = expectProjectOk<{ session: Session }>(res, "nothing to pick up", project).session;
   }
 
   const root = config.repoRoot ?? config.cwd;

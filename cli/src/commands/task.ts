@@ -1,16 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ErrorReason } from "../../../lib/api/error-codes";
-import { projectHint, requireServer, resolveProject, type ServerContext } from "../config/server-context";
+import { expectProjectOk, requireServer, resolveProject, type ServerContext } from "../config/server-context";
 import type { DerivedProject } from "../config/derive-project";
 import { CliError, EXIT } from "../exit-codes";
-import { ApiFailure, expectOk, type ApiResponse } from "../http/api-client";
+import { expectOk } from "../http/api-client";
 import { splitFrontMatter } from "../markdown/split-front-matter";
 import { parseOptions } from "../output/parse-options";
 import { printResult } from "../output/print";
 import { blockTask, removeTaskBlock, upsertTaskBlock } from "./claude-md-block";
-
-const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+import { TASK_ID_PATTERN, TASK_ID_RULE } from "../../../lib/rules";
 
 type Memory = { taskId: string; markdown: string; updatedAt: string };
 
@@ -24,17 +23,8 @@ export function memoryFileText(taskId: string, markdown: string, created: string
 
 function checkedTaskId(value: string | undefined): string {
   if (!value) throw new CliError("a task id is required, e.g. baton task start task-368.", EXIT.usage);
-  if (!TASK_ID.test(value)) throw new CliError(`"${value}" is not a task id: 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit.`, EXIT.usage);
+  if (!TASK_ID_PATTERN.test(value)) throw new CliError(`"${value}" is not a task id. ${TASK_ID_RULE}`, EXIT.usage);
   return value;
-}
-
-function ok<T>(res: ApiResponse, what: string, project: DerivedProject): T {
-  try {
-    return expectOk<T>(res, what);
-  } catch (error) {
-    if (error instanceof ApiFailure && res.status === 404) throw new CliError(`${error.message}${projectHint(project)}`, error.exitCode);
-    throw error;
-  }
 }
 
 async function serverMemory(ctx: ServerContext, slug: string, taskId: string): Promise<Memory | null> {
@@ -57,7 +47,7 @@ function writeIfChanged(file: string, before: string | null, after: string): boo
 
 async function start(ctx: ServerContext, project: DerivedProject, taskId: string, root: string): Promise<number> {
   const base = `/api/projects/${encodeURIComponent(project.slug)}`;
-  ok(await ctx.call("PUT", `${base}/active-task`, { taskId }), `cannot set the active task`, project);
+  expectProjectOk(await ctx.call("PUT", `${base}/active-task`, { taskId }), `cannot set the active task`, project);
   const memory = await serverMemory(ctx, project.slug, taskId);
   const file = path.join(root, "backlog", "memory", `${taskId}.md`);
   const local = readIfExists(file);
@@ -105,7 +95,7 @@ async function stop(ctx: ServerContext, project: DerivedProject, taskId: string 
       }
     }
   }
-  ok(await ctx.call("DELETE", `${base}/active-task`), "cannot clear the active task", project);
+  expectProjectOk(await ctx.call("DELETE", `${base}/active-task`), "cannot clear the active task", project);
   const changed = before !== null && writeIfChanged(claudeMd, before, removeTaskBlock(before));
   printResult({ taskId: id, project: project.slug, memorySaved: saved, claudeMd: changed ? "updated" : "unchanged" }, () =>
     [
@@ -121,7 +111,7 @@ async function stop(ctx: ServerContext, project: DerivedProject, taskId: string 
 
 async function show(ctx: ServerContext, project: DerivedProject, taskId: string | undefined, root: string): Promise<number> {
   const base = `/api/projects/${encodeURIComponent(project.slug)}`;
-  const { activeTask } = ok<{ activeTask: { taskId: string } | null }>(await ctx.call("GET", `${base}/active-task`), "cannot read the active task", project);
+  const { activeTask } = expectProjectOk<{ activeTask: { taskId: string } | null }>(await ctx.call("GET", `${base}/active-task`), "cannot read the active task", project);
   const id = taskId ?? activeTask?.taskId;
   if (!id) throw new CliError(`no active task in ${project.slug}: name one (baton task show task-368) or start one (baton task start task-368).`, EXIT.notFound);
   const memory = await serverMemory(ctx, project.slug, id);

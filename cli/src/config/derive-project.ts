@@ -1,6 +1,5 @@
 import path from "node:path";
-
-const SLUG = /^[a-z0-9][a-z0-9-]*$/;
+import { SLUG_MAX, SLUG_PATTERN } from "../../../lib/rules";
 
 /** Lowercase letters, digits and dashes, as a project slug must be; null when nothing is left. */
 export function toSlug(name: string): string | null {
@@ -9,13 +8,13 @@ export function toSlug(name: string): string | null {
     .replace(/[^a-z0-9-]+/g, "-")
     .replace(/-{2,}/g, "-")
     .replace(/^-+|-+$/g, "")
-    .slice(0, 64)
+    .slice(0, SLUG_MAX)
     .replace(/-+$/, "");
-  return slug && SLUG.test(slug) ? slug : null;
+  return slug && SLUG_PATTERN.test(slug) ? slug : null;
 }
 
 export function isSlug(value: string): boolean {
-  return SLUG.test(value) && value.length <= 64;
+  return SLUG_PATTERN.test(value) && value.length <= SLUG_MAX;
 }
 
 /** The repository's name in a git remote however it is written (git@host:acme/web.git, https://host/acme/web, …). */

@@ -13,12 +13,20 @@ export function git(args: string[], cwd: string, timeoutMs = 800): Promise<strin
   });
 }
 
+/** The branch checked out, or null on a detached HEAD (or outside a repository). */
+export function currentBranch(cwd: string, timeoutMs = 800): Promise<string | null> {
+  return git(["symbolic-ref", "--short", "-q", "HEAD"], cwd, timeoutMs);
+}
+
 export type GitHints = { branch: string | null; remote: string | null; subjects: string[] };
+
+/** Outside a repository there is nothing to ask git. */
+export const NO_GIT_HINTS: GitHints = { branch: null, remote: null, subjects: [] };
 
 /** Branch (null on a detached HEAD), origin's URL and the last commit subjects, asked in parallel. */
 export async function gitHints(cwd: string, timeoutMs = 800, commits = 3): Promise<GitHints> {
   const [branch, remote, log] = await Promise.all([
-    git(["symbolic-ref", "--short", "-q", "HEAD"], cwd, timeoutMs),
+    currentBranch(cwd, timeoutMs),
     git(["remote", "get-url", "origin"], cwd, timeoutMs),
     git(["log", `-${commits}`, "--format=%s"], cwd, timeoutMs),
   ]);

@@ -1,5 +1,5 @@
 import { CliError, EXIT } from "../exit-codes";
-import { apiClient, type ApiCall } from "../http/api-client";
+import { ApiFailure, apiClient, expectOk, type ApiCall, type ApiResponse } from "../http/api-client";
 import { note } from "../output/print";
 import { deriveProject, isSlug, type DerivedProject } from "./derive-project";
 import { git } from "./git-info";
@@ -8,7 +8,7 @@ import { loadConfig, type BatonConfig } from "./load-config";
 /** Commands (not hooks) wait longer than the hooks' 2 s: an import can be large. */
 const COMMAND_TIMEOUT_MS = 60_000;
 
-export type ServerContext = { config: BatonConfig; call: ApiCall; url: string };
+export type ServerContext = { config: BatonConfig; call: ApiCall; url: string; token: string };
 
 /** Configuration with a server to talk to, or a usage error saying how to configure one. */
 export function requireServer(cwd = process.cwd()): ServerContext {
@@ -18,7 +18,7 @@ export function requireServer(cwd = process.cwd()): ServerContext {
     throw new CliError(`no Baton server configured: set BATON_URL (and BATON_TOKEN), or url and token in ${config.userConfigFile}.`, EXIT.usage);
   }
   if (!config.token) throw new CliError(`no token for ${config.url}: set BATON_TOKEN, or token in ${config.userConfigFile}.`, EXIT.usage);
-  return { config, url: config.url, call: apiClient({ url: config.url, token: config.token, timeoutMs: Math.max(config.timeoutMs, COMMAND_TIMEOUT_MS) }) };
+  return { config, url: config.url, token: config.token, call: apiClient({ url: config.url, token: config.token, timeoutMs: Math.max(config.timeoutMs, COMMAND_TIMEOUT_MS) }) };
 }
 
 /** `--project`, else configuration, else the git remote's repository name, else the directory name. */
@@ -36,4 +36,14 @@ export async function resolveProject(config: BatonConfig, flag: string | undefin
 /** A 404 on a derived project says where the name came from and how to name another. */
 export function projectHint(project: DerivedProject): string {
   return project.from === "config" ? "" : ` (project "${project.slug}" taken from the ${project.from}; set another with --project or .baton.json)`;
+}
+
+/** `expectOk` for a request about `project`: a 404 also says where the project's name came from. */
+export function expectProjectOk<T = Record<string, unknown>>(res: ApiResponse, what: string, project: DerivedProject): T {
+  try {
+    return expectOk<T>(res, what);
+  } catch (error) {
+    if (error instanceof ApiFailure && res.status === 404) throw new CliError(`${error.message}${projectHint(project)}`, error.exitCode);
+    throw error;
+  }
 }

@@ -1,3 +1,7 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { readStdin } from "../input/read-stdin";
+
 /** What Claude Code sends a hook on stdin (the fields Baton reads). */
 export type HookInput = {
   session_id?: unknown;
@@ -11,37 +15,12 @@ export type HookInput = {
 
 export type ParsedHookInput = { ok: true; input: HookInput } | { ok: false; problem: string };
 
+/** A hook must not wait for an input that never ends: at most this much of it is read. */
 const MAX_STDIN = 4 * 1024 * 1024;
 
-/**
- * Reads stdin until it closes, at most `waitMs` and 4 MB: a hook must not wait for an input that
- * never ends. A terminal (someone trying the hook by hand) counts as no input.
- */
-export function readStdin(waitMs: number): Promise<string> {
-  const stdin = process.stdin;
-  if (stdin.isTTY) return Promise.resolve("");
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const done = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      stdin.removeAllListeners("data");
-      stdin.pause();
-      stdin.unref?.();
-      resolve(Buffer.concat(chunks).toString("utf8"));
-    };
-    const timer = setTimeout(done, waitMs);
-    stdin.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_STDIN) return done();
-      chunks.push(chunk);
-    });
-    stdin.once("end", done);
-    stdin.once("error", done);
-  });
+/** The hook input on stdin, read until it closes or for at most `waitMs`. */
+export async function readHookInput(waitMs: number): Promise<ParsedHookInput> {
+  return parseHookInput(await readStdin({ deadlineMs: waitMs, maxBytes: MAX_STDIN }));
 }
 
 /** Empty input is allowed (no hints); anything else must be a JSON object. */
@@ -58,3 +37,12 @@ export function parseHookInput(text: string): ParsedHookInput {
 
 export const stringField = (value: unknown, max: number): string | null =>
   typeof value === "string" && value.trim() && value.length <= max ? value.trim() : null;
+
+/** The longest path a hook input may name, in characters. */
+export const MAX_PATH = 4096;
+
+/** The session's directory as the input names it, when it is an absolute path that exists; else `fallback`. */
+export function hookCwd(input: HookInput, fallback: string): string {
+  const cwd = stringField(input.cwd, MAX_PATH);
+  return cwd && path.isAbsolute(cwd) && existsSync(cwd) ? cwd : fallback;
+}

@@ -18,10 +18,6 @@ function fileFor(sessionId: string): string {
   return path.join(dir(), `${createHash("sha256").update(sessionId).digest("hex").slice(0, 32)}.json`);
 }
 
-export function sentKey(content: string): string {
-  return content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-}
-
 export function readSent(sessionId: string): Set<string> {
   try {
     const list = JSON.parse(readFileSync(fileFor(sessionId), "utf8")) as unknown;

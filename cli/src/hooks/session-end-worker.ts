@@ -1,23 +1,30 @@
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { deriveProject } from "../config/derive-project";
-import { gitHints } from "../config/git-info";
-import { loadConfig } from "../config/load-config";
+import { gitHints, NO_GIT_HINTS } from "../config/git-info";
+import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, Unreachable, type ApiCall } from "../http/api-client";
 import { buildHandoff } from "../transcript/build-handoff";
-import { extractProposals } from "../transcript/extract-proposals";
+import { extractProposals, proposalKey, type Proposal } from "../transcript/extract-proposals";
 import { parseTranscript, type Transcript } from "../transcript/parse-transcript";
-import { stringField, type HookInput } from "./hook-input";
+import { hookCwd, MAX_PATH, stringField, type HookInput } from "./hook-input";
 import { cacheDir, hookLog } from "./hook-log";
-import { readSent, sentKey, withSessionLock, writeSent } from "./sent-proposals";
+import { readSent, withSessionLock, writeSent } from "./sent-proposals";
 import { runSummariser } from "./run-summariser";
-import { flushSpool, writeSpool, type SpooledRequest } from "./spool";
+import { flushSpool, hopeless, writeSpool, type SpooledRequest } from "./spool";
 
 type Job = { event: "SessionEnd" | "Stop"; cwd: string; input: HookInput };
 type Outgoing = Omit<SpooledRequest, "createdAt">;
 
 const MAX_TRANSCRIPT = 64 * 1024 * 1024;
+const MAX_SESSION_ID = 200;
+const MAX_LAST_MESSAGE = 1_000_000;
+/** Nobody waits on the worker (it runs detached), so it gives the server and git time. */
 const REQUEST_MS = 15_000;
+const FLUSH_MS = 60_000;
+const GIT_MS = 3000;
+/** A job file no worker picked up this long after it was written was left behind. */
+const STALE_JOB_MS = 10 * 60_000;
 
 function readJob(file: string): Job | null {
   try {
@@ -60,7 +67,7 @@ async function deliver(call: ApiCall | null, requests: Outgoing[]): Promise<{ se
           counts.sent++;
           continue;
         }
-        if (res.status >= 400 && res.status < 500 && ![401, 403, 408, 429].includes(res.status)) {
+        if (hopeless(res.status)) {
           hookLog(`session-end worker: ${request.what} refused (${res.status}): ${res.text.slice(0, 300)}`);
           counts.dropped++;
           continue;
@@ -99,7 +106,7 @@ function staleJobs(): string[] {
     return readdirSync(dir)
       .filter((name) => name.endsWith(".json"))
       .map((name) => path.join(dir, name))
-      .filter((file) => Date.now() - statSync(file).mtimeMs > 10 * 60_000);
+      .filter((file) => Date.now() - statSync(file).mtimeMs > STALE_JOB_MS);
   } catch {
     return [];
   }
@@ -114,64 +121,100 @@ export async function runSessionEndWorker(jobFile: string): Promise<void> {
   }
 }
 
-async function processJob(jobFile: string): Promise<void> {
-  const job = readJob(jobFile);
-  if (!job) return;
-  const input = job.input;
-  const inputCwd = stringField(input.cwd, 4096);
-  const cwd = inputCwd && path.isAbsolute(inputCwd) && existsSync(inputCwd) ? inputCwd : job.cwd;
+/** Where the session ran, and the server to send to (null when none is configured). */
+type Connection = { cwd: string; config: BatonConfig; call: ApiCall | null };
+
+/** What the ended session left: its id, its transcript and its last word. */
+type EndedSession = { sessionId: string | null; transcriptPath: string | null; transcript: Transcript; lastAssistantMessage: string | null };
+
+function connect(job: Job): Connection {
+  const cwd = hookCwd(job.input, job.cwd);
   const config = loadConfig(cwd);
   const call = config.url && config.token ? apiClient({ url: config.url, token: config.token, timeoutMs: REQUEST_MS }) : null;
   if (!call) hookLog("session-end worker: no server configured (BATON_URL, BATON_TOKEN); spooling");
+  return { cwd, config, call };
+}
 
-  if (call) {
-    const flushed = await flushSpool(call, Date.now() + 60_000);
-    if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-end worker: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}`);
-  }
+/** What earlier hooks could not deliver goes first. */
+async function flushEarlier(call: ApiCall): Promise<void> {
+  const flushed = await flushSpool(call, Date.now() + FLUSH_MS);
+  if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-end worker: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}`);
+}
 
-  const sessionId = stringField(input.session_id, 200);
-  const transcriptPath = stringField(input.transcript_path, 4096);
-  const transcript = readTranscript(transcriptPath) ?? parseTranscript("");
-  const lastAssistantMessage = stringField(input.last_assistant_message, 1_000_000);
-  const hints = config.repoRoot ? await gitHints(cwd, 3000) : { branch: null, remote: null, subjects: [] };
+function readEndedSession(input: HookInput): EndedSession {
+  const transcriptPath = stringField(input.transcript_path, MAX_PATH);
+  return {
+    sessionId: stringField(input.session_id, MAX_SESSION_ID),
+    transcriptPath,
+    transcript: readTranscript(transcriptPath) ?? parseTranscript(""),
+    lastAssistantMessage: stringField(input.last_assistant_message, MAX_LAST_MESSAGE),
+  };
+}
+
+/** The session's project when the server has it (null: personal), and the branch git reports. */
+async function locate(where: Connection): Promise<{ project: string | null; branch: string | null }> {
+  const { cwd, config, call } = where;
+  const hints = config.repoRoot ? await gitHints(cwd, GIT_MS) : NO_GIT_HINTS;
   const derived = deriveProject({ configured: config.project, remote: hints.remote, repoRoot: config.repoRoot, cwd });
   const exists = derived ? await projectExists(call, derived.slug) : false;
   if (derived && exists === false) hookLog(`session-end worker: no project "${derived.slug}" (from ${derived.from}) on the server; the handoff is not stored, proposals are personal`);
-  const project = derived && exists !== false ? derived.slug : null;
+  return { project: derived && exists !== false ? derived.slug : null, branch: hints.branch };
+}
 
-  let markdown: string | null = null;
-  if (config.summariser && transcriptPath) markdown = await runSummariser(config.summariser, transcriptPath, cwd, sessionId);
-  markdown ??= buildHandoff({ transcript, lastAssistantMessage, cwd, sessionId });
+/** The configured summariser's handoff, else (or when it gives none) the one extracted from the transcript. */
+async function writeHandoff(where: Connection, ended: EndedSession): Promise<string | null> {
+  const { summariser } = where.config;
+  const summary = summariser && ended.transcriptPath ? await runSummariser(summariser, ended.transcriptPath, where.cwd, ended.sessionId) : null;
+  return summary ?? buildHandoff({ transcript: ended.transcript, lastAssistantMessage: ended.lastAssistantMessage, cwd: where.cwd, sessionId: ended.sessionId });
+}
 
-  const requests: Outgoing[] = [];
-  if (markdown && project) {
-    const branch = hints.branch ?? transcript.branch;
-    requests.push({
-      method: "POST",
-      path: `/api/projects/${encodeURIComponent(project)}/handoffs`,
-      body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}) },
-      what: `the handoff of session ${sessionId ?? "(no id)"}`,
-    });
-  }
+function handoffRequest(markdown: string, project: string, sessionId: string | null, branch: string | null): Outgoing {
+  return {
+    method: "POST",
+    path: `/api/projects/${encodeURIComponent(project)}/handoffs`,
+    body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}) },
+    what: `the handoff of session ${sessionId ?? "(no id)"}`,
+  };
+}
 
-  const userTexts = transcript.events.filter((e) => e.kind === "user").map((e) => e.text);
+function proposalRequest(p: Proposal, project: string | null, sessionId: string | null): Outgoing {
+  return {
+    method: "POST",
+    path: "/api/proposals",
+    body: { kind: p.kind, content: p.content, confidence: p.confidence, source: sessionId ?? "session-end", ...(project ? { project } : {}) },
+    what: `a proposal from session ${sessionId ?? "(no id)"}`,
+  };
+}
+
+/**
+ * Sends `requests` and the session's learning candidates not sent before, then remembers those as
+ * sent. Under the session's lock, so a Stop hook and a SessionEnd hook running at once never send
+ * the same candidate twice.
+ */
+async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSession, project: string | null, requests: Outgoing[]): Promise<void> {
+  const { sessionId } = ended;
+  const userTexts = ended.transcript.events.filter((e) => e.kind === "user").map((e) => e.text);
   const work = async () => {
     const sent = sessionId ? readSent(sessionId) : new Set<string>();
-    const fresh = extractProposals(userTexts).filter((p) => !sent.has(sentKey(p.content)));
-    for (const p of fresh) {
-      requests.push({
-        method: "POST",
-        path: "/api/proposals",
-        body: { kind: p.kind, content: p.content, confidence: p.confidence, source: sessionId ?? "session-end", ...(project ? { project } : {}) },
-        what: `a proposal from session ${sessionId ?? "(no id)"}`,
-      });
-    }
-    const counts = await deliver(call, requests);
+    const fresh = extractProposals(userTexts).filter((p) => !sent.has(proposalKey(p.content)));
+    const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId))]);
     if (sessionId && fresh.length) {
-      for (const p of fresh) sent.add(sentKey(p.content));
+      for (const p of fresh) sent.add(proposalKey(p.content));
       writeSent(sessionId, sent);
     }
     hookLog(`session-end worker (${job.event}): sent ${counts.sent}, spooled ${counts.spooled}, refused ${counts.dropped}`);
   };
   await (sessionId ? withSessionLock(sessionId, work) : work());
+}
+
+async function processJob(jobFile: string): Promise<void> {
+  const job = readJob(jobFile);
+  if (!job) return;
+  const where = connect(job);
+  if (where.call) await flushEarlier(where.call);
+  const ended = readEndedSession(job.input);
+  const { project, branch } = await locate(where);
+  const markdown = await writeHandoff(where, ended);
+  const handoff = markdown && project ? [handoffRequest(markdown, project, ended.sessionId, branch ?? ended.transcript.branch)] : [];
+  await sendWithProposals(job, where.call, ended, project, handoff);
 }

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { parseHookInput, readStdin } from "./hook-input";
+import { readHookInput } from "./hook-input";
 import { cacheDir, hookLog } from "./hook-log";
 
 /**
@@ -13,7 +13,7 @@ import { cacheDir, hookLog } from "./hook-log";
  */
 export async function runSessionEnd(event: "SessionEnd" | "Stop"): Promise<void> {
   try {
-    const parsed = parseHookInput(await readStdin(500));
+    const parsed = await readHookInput(500);
     if (!parsed.ok) {
       hookLog(`session-end: ${parsed.problem}; nothing to do`);
       return;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Unreachable, type ApiCall } from "../http/api-client";
+import { Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import { cacheDir, hookLog } from "./hook-log";
 
 /**
@@ -71,9 +71,15 @@ export function pendingSpool(dir = spoolDir()): string[] {
 }
 
 /** 4xx answers that a resend cannot change; 401/403 are kept (a token can be fixed), and so is 408/429. */
-const hopeless = (status: number) => status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
+export const hopeless = (status: number) => status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
 
 export type FlushResult = { sent: number; dropped: number; kept: number; stoppedBy: string | null };
+
+/** What became of one file: sent, dropped for good, taken by another hook, or the reason the flush stops. */
+type FileOutcome = "sent" | "dropped" | "taken" | { stoppedBy: string };
+
+/** Below this much time left, a request is not started: it could not finish. */
+const MIN_REQUEST_MS = 50;
 
 /**
  * Sends spooled requests oldest first until `deadline`. Each file is claimed by renaming it first,
@@ -85,67 +91,76 @@ export async function flushSpool(call: ApiCall, deadline: number, dir = spoolDir
   const result: FlushResult = { sent: 0, dropped: 0, kept: 0, stoppedBy: null };
   const files = pendingSpool(dir);
   for (let i = 0; i < files.length; i++) {
-    const file = files[i]!;
     const remaining = deadline - Date.now();
-    if (remaining < 50) {
+    const outcome = remaining < MIN_REQUEST_MS ? { stoppedBy: "time" } : await sendFile(call, files[i]!, remaining);
+    if (outcome === "sent") result.sent++;
+    else if (outcome === "dropped") result.dropped++;
+    else if (outcome !== "taken") {
       result.kept += files.length - i;
-      result.stoppedBy = "time";
-      break;
-    }
-    const claimed = `${file}.sending-${process.pid}`;
-    try {
-      renameSync(file, claimed);
-    } catch {
-      continue; // another hook took it
-    }
-    const putBack = () => {
-      try {
-        renameSync(claimed, file);
-      } catch {
-        // nothing to put back
-      }
-    };
-    let request: SpooledRequest;
-    try {
-      request = JSON.parse(readFileSync(claimed, "utf8")) as SpooledRequest;
-      if (!request || typeof request.path !== "string" || !request.path.startsWith("/api/")) throw new Error("not a spooled request");
-    } catch (error) {
-      hookLog(`spool: dropped unreadable ${path.basename(file)}: ${(error as Error).message}`);
-      safeUnlink(claimed);
-      result.dropped++;
-      continue;
-    }
-    try {
-      const res = await call(request.method, request.path, request.body, { timeoutMs: remaining });
-      if (res.status >= 200 && res.status < 300) {
-        safeUnlink(claimed);
-        result.sent++;
-        continue;
-      }
-      if (hopeless(res.status)) {
-        hookLog(`spool: dropped ${request.what} (${request.method} ${request.path}): the server answered ${res.status} ${res.text.slice(0, 300)}`);
-        safeUnlink(claimed);
-        result.dropped++;
-        continue;
-      }
-      if (tooOld(request, claimed)) {
-        hookLog(`spool: gave up on ${request.what} after ${MAX_AGE_MS / 86_400_000} days; last answer ${res.status}`);
-        safeUnlink(claimed);
-        result.dropped++;
-        continue;
-      }
-      putBack();
-      result.kept += files.length - i;
-      result.stoppedBy = `status ${res.status}`;
-      break;
-    } catch (error) {
-      putBack();
-      result.kept += files.length - i;
-      result.stoppedBy = error instanceof Unreachable ? error.reason : (error as Error).message;
+      result.stoppedBy = outcome.stoppedBy;
       break;
     }
   }
   return result;
+}
+
+async function sendFile(call: ApiCall, file: string, remaining: number): Promise<FileOutcome> {
+  const claimed = `${file}.sending-${process.pid}`;
+  try {
+    renameSync(file, claimed);
+  } catch {
+    return "taken";
+  }
+  const request = readClaimed(claimed, file);
+  if (!request) return "dropped";
+  try {
+    const res = await call(request.method, request.path, request.body, { timeoutMs: remaining });
+    return settle(request, res, claimed, file);
+  } catch (error) {
+    putBack(claimed, file);
+    return { stoppedBy: error instanceof Unreachable ? error.reason : (error as Error).message };
+  }
+}
+
+/** The claimed file's request; an unreadable file is logged and deleted (null). */
+function readClaimed(claimed: string, file: string): SpooledRequest | null {
+  try {
+    const request = JSON.parse(readFileSync(claimed, "utf8")) as SpooledRequest;
+    if (!request || typeof request.path !== "string" || !request.path.startsWith("/api/")) throw new Error("not a spooled request");
+    return request;
+  } catch (error) {
+    hookLog(`spool: dropped unreadable ${path.basename(file)}: ${(error as Error).message}`);
+    safeUnlink(claimed);
+    return null;
+  }
+}
+
+/** What the server's answer means for the claimed file: delete it (sent or hopeless), or put it back and stop. */
+function settle(request: SpooledRequest, res: ApiResponse, claimed: string, file: string): FileOutcome {
+  if (res.status >= 200 && res.status < 300) {
+    safeUnlink(claimed);
+    return "sent";
+  }
+  if (hopeless(res.status)) {
+    hookLog(`spool: dropped ${request.what} (${request.method} ${request.path}): the server answered ${res.status} ${res.text.slice(0, 300)}`);
+    safeUnlink(claimed);
+    return "dropped";
+  }
+  if (tooOld(request, claimed)) {
+    hookLog(`spool: gave up on ${request.what} after ${MAX_AGE_MS / 86_400_000} days; last answer ${res.status}`);
+    safeUnlink(claimed);
+    return "dropped";
+  }
+  putBack(claimed, file);
+  return { stoppedBy: `status ${res.status}` };
+}
+
+function putBack(claimed: string, file: string) {
+  try {
+    renameSync(claimed, file);
+  } catch {
+    // nothing to put back
+  }
 }
 
 function tooOld(request: SpooledRequest, file: string): boolean {

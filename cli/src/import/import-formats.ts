@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { MAX_PAGE_SIZE, TASK_ID_PATTERN } from "../../../lib/rules";
 import { Unreachable, errorMessage, expectOk, type ApiCall } from "../http/api-client";
 import { frontMatterList, frontMatterScalars, splitFrontMatter } from "../markdown/split-front-matter";
 import type { Found } from "./detect-formats";
@@ -12,7 +13,6 @@ export type ImportContext = {
   tick: (label: string) => void;
 };
 
-const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const SESSION_ID = /^[^\p{Cc}\s]{1,200}$/u;
 
 function fail(ctx: ImportContext, file: string, error: unknown): void {
@@ -44,7 +44,7 @@ async function existingHandoffs(call: ApiCall, slug: string): Promise<Map<string
   const known = new Map<string, string>();
   let cursor: string | null = null;
   do {
-    const res = await call("GET", `/api/projects/${encodeURIComponent(slug)}/handoffs?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const res = await call("GET", `/api/projects/${encodeURIComponent(slug)}/handoffs?limit=${MAX_PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     const page = expectOk<{ items: { sessionId: string | null; markdown: string }[]; nextCursor: string | null }>(res, `cannot list the handoffs of ${slug}`);
     for (const h of page.items) if (h.sessionId) known.set(h.sessionId, h.markdown);
     cursor = page.nextCursor;
@@ -103,7 +103,7 @@ export async function importTaskMemories(ctx: ImportContext, items: Found["memor
       const text = readFileSync(item.file, "utf8");
       const { front, body } = splitFrontMatter(text);
       const taskId = (front ? frontMatterScalars(front).task_id : undefined) ?? item.taskId;
-      if (!ITEM_ID.test(taskId)) throw new Error(`"${taskId}" is not a task id`);
+      if (!TASK_ID_PATTERN.test(taskId)) throw new Error(`"${taskId}" is not a task id`);
       const slug = await ctx.projectFor({ repoDir: item.repoDir });
       const url = `/api/projects/${encodeURIComponent(slug)}/tasks/${encodeURIComponent(taskId)}/memory`;
       const markdown = body.replace(/^\s*\n/, "");
@@ -146,7 +146,7 @@ export async function importSpx(ctx: ImportContext, items: Found["spx"]): Promis
       continue;
     }
     try {
-      const id = ITEM_ID.test(item.id) ? item.id : item.id.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 100);
+      const id = TASK_ID_PATTERN.test(item.id) ? item.id : item.id.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 100);
       const slug = await ctx.projectFor({ repoDir: item.repoDir });
       const markdown = withSessionId(readFileSync(item.file, "utf8"), id);
       const res = await ctx.call("POST", `/api/projects/${encodeURIComponent(slug)}/sessions`, { markdown });

@@ -4,6 +4,7 @@ import { requestHeaders, type McpConnection } from "./request-headers";
 
 export type JsonRpcId = string | number;
 export type JsonRpcMessage = Record<string, unknown>;
+type JsonRpcRequest = JsonRpcMessage & { id: JsonRpcId; method: string };
 
 export type BridgeTarget = {
   /** `{BATON_URL}/api/mcp` */
@@ -25,13 +26,13 @@ export type ForwardOutcome = {
   cancelled: boolean;
 };
 
-const isObject = (value: unknown): value is JsonRpcMessage => typeof value === "object" && value !== null && !Array.isArray(value);
-const isRequest = (m: unknown): m is JsonRpcMessage & { id: JsonRpcId; method: string } =>
+export const isObject = (value: unknown): value is JsonRpcMessage => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRequest = (m: unknown): m is JsonRpcRequest =>
   isObject(m) && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number");
 const isResponse = (m: JsonRpcMessage) => !("method" in m) && ("result" in m || "error" in m);
 
 /** The requests in one stdin line (a message, or a 2025-03-26 batch). */
-export function requestsOf(message: unknown): (JsonRpcMessage & { id: JsonRpcId; method: string })[] {
+export function requestsOf(message: unknown): JsonRpcRequest[] {
   return (Array.isArray(message) ? message : [message]).filter(isRequest);
 }
 
@@ -48,14 +49,18 @@ function networkFailure(target: BridgeTarget, error: unknown): Failure {
   };
 }
 
+/** The body's JSON value; undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A refusal before any MCP handling (401, 403, 413…), worded from the API's `{ ok: false, error }` body. */
 function httpFailure(status: number, text: string): Failure {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parseJson(text);
   const error = isObject(parsed) && isObject(parsed.error) ? parsed.error : undefined;
   const code = typeof error?.code === "string" ? error.code : undefined;
   const said = typeof error?.message === "string" ? error.message : text.trim().slice(0, 200);
@@ -64,16 +69,109 @@ function httpFailure(status: number, text: string): Failure {
   return { message: `${what} (HTTP ${status}${code ? ` ${code}` : ""})${said ? `: ${said}` : ""}${hint}`, data: { httpStatus: status, ...(code ? { code } : {}) } };
 }
 
+/** One JSON-RPC 2.0 message, or a non-empty batch of them, as a list; null for anything else. */
+export function jsonRpcMessages(value: unknown): JsonRpcMessage[] | null {
+  const list = Array.isArray(value) ? value : [value];
+  return list.length > 0 && list.every((m) => isObject(m) && m.jsonrpc === "2.0") ? (list as JsonRpcMessage[]) : null;
+}
+
 /** JSON-RPC messages from a body that may hold one or an array; null when it is not JSON-RPC. */
 function parseMessages(text: string): JsonRpcMessage[] | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
+  return jsonRpcMessages(parseJson(text));
+}
+
+/** One POST's requests, those still waiting for their answer, and how an answer is passed on. */
+type Exchange = {
+  requests: JsonRpcRequest[];
+  pending: Map<string, JsonRpcRequest>;
+  deliver: (message: JsonRpcMessage) => void;
+};
+
+function openExchange(target: BridgeTarget, requests: JsonRpcRequest[], emit: (message: JsonRpcMessage) => void): Exchange {
+  const pending = new Map(requests.map((r) => [JSON.stringify(r.id), r]));
+  const deliver = (m: JsonRpcMessage) => {
+    // A server that could not read the id answers with id null; with one request in flight, it is that one's.
+    if (isResponse(m) && (m.id === null || m.id === undefined) && requests.length === 1 && pending.size === 1) m = { ...m, id: requests[0]!.id };
+    if (isResponse(m)) {
+      const request = pending.get(JSON.stringify(m.id));
+      if (!request) return emit(m);
+      pending.delete(JSON.stringify(m.id));
+      const result = isObject(m.result) ? m.result : undefined;
+      if (request.method === "initialize" && typeof result?.protocolVersion === "string") target.connection.protocolVersion = result.protocolVersion;
+    }
+    emit(m);
+  };
+  return { requests, pending, deliver };
+}
+
+const noAnswer = (message: string): Failure => ({ message, data: { reason: "no_answer" } });
+
+/** `failure` when a request is still unanswered, else none. */
+const ifUnanswered = (exchange: Exchange, failure: Failure): Failure | null => (exchange.pending.size ? failure : null);
+
+function post(target: BridgeTarget, message: unknown, signal: AbortSignal): Promise<Response> {
+  return fetch(target.endpoint, {
+    method: "POST",
+    headers: requestHeaders(message, target.token, target.connection),
+    body: JSON.stringify(message),
+    signal,
+    // Followed, a redirect would turn the POST into a GET or carry the token to another host.
+    redirect: "manual",
+  });
+}
+
+async function redirectFailure(target: BridgeTarget, res: Response): Promise<Failure> {
+  await res.body?.cancel();
+  const location = res.headers.get("location");
+  return {
+    message: `Baton's endpoint ${target.endpoint} redirects (HTTP ${res.status})${location ? ` to ${location}` : ""}: set BATON_URL to the server's final address.`,
+    data: { httpStatus: res.status, reason: "redirect" },
+  };
+}
+
+async function readRefusal(res: Response, type: string, exchange: Exchange): Promise<Failure | null> {
+  const text = await res.text();
+  // The MCP handler's own refusals (a malformed message, a header that disagrees with the body) are JSON-RPC already.
+  const messages = type === "application/json" ? parseMessages(text) : null;
+  if (!messages) return httpFailure(res.status, text);
+  messages.forEach(exchange.deliver);
+  return ifUnanswered(exchange, httpFailure(res.status, text));
+}
+
+async function readEventStream(body: ReadableStream<Uint8Array>, exchange: Exchange): Promise<Failure | null> {
+  for await (const event of readSseEvents(body)) {
+    if (event.event !== "message") continue;
+    const messages = parseMessages(event.data);
+    if (messages) messages.forEach(exchange.deliver);
+    else note(`mcp: skipped an event that is not JSON-RPC: ${event.data.slice(0, 200)}`);
+    // The server closes the stream after the last answer; a stream left open must not hold the bridge.
+    if (exchange.requests.length > 0 && exchange.pending.size === 0) break;
   }
-  const list = Array.isArray(parsed) ? parsed : [parsed];
-  return list.length > 0 && list.every((m) => isObject(m) && m.jsonrpc === "2.0") ? (list as JsonRpcMessage[]) : null;
+  return ifUnanswered(exchange, noAnswer("Baton ended its event stream without answering this request."));
+}
+
+async function readJsonBody(target: BridgeTarget, res: Response, type: string, exchange: Exchange): Promise<Failure | null> {
+  const text = await res.text();
+  if (text.trim() === "" || res.status === 202) return ifUnanswered(exchange, noAnswer(`Baton accepted the request (HTTP ${res.status}) but sent no answer.`));
+  const messages = type === "application/json" ? parseMessages(text) : null;
+  if (!messages) {
+    return {
+      message: `Baton answered with ${type || "no content type"} that is not JSON-RPC (is ${target.endpoint} a Baton server?): ${text.trim().slice(0, 120)}`,
+      data: { reason: "bad_answer", httpStatus: res.status },
+    };
+  }
+  messages.forEach(exchange.deliver);
+  return ifUnanswered(exchange, noAnswer("Baton's answer did not include a response to this request."));
+}
+
+/** Whatever form the answer takes, every message in it delivered; the failure, when one is left unanswered. */
+async function readAnswer(target: BridgeTarget, res: Response, exchange: Exchange): Promise<Failure | null> {
+  if (exchange.requests.some((r) => r.method === "initialize") && res.ok) target.connection.sessionId = res.headers.get("mcp-session-id");
+  const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (res.status >= 300 && res.status < 400) return redirectFailure(target, res);
+  if (!res.ok) return readRefusal(res, type, exchange);
+  if (type === "text/event-stream" && res.body) return readEventStream(res.body, exchange);
+  return readJsonBody(target, res, type, exchange);
 }
 
 /**
@@ -86,87 +184,15 @@ export async function forwardMessage(
   message: unknown,
   options: { emit: (message: JsonRpcMessage) => void; signal: AbortSignal },
 ): Promise<ForwardOutcome> {
-  const requests = requestsOf(message);
-  const pending = new Map(requests.map((r) => [JSON.stringify(r.id), r]));
-  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(target.timeoutMs)]);
+  const exchange = openExchange(target, requestsOf(message), options.emit);
   const outcome = (failure: Failure | null): ForwardOutcome => ({
-    unanswered: [...pending.values()].map((r) => r.id),
+    unanswered: [...exchange.pending.values()].map((r) => r.id),
     failure,
     cancelled: options.signal.aborted,
   });
-
-  const deliver = (m: JsonRpcMessage) => {
-    // A server that could not read the id answers with id null; with one request in flight, it is that one's.
-    if (isResponse(m) && (m.id === null || m.id === undefined) && requests.length === 1 && pending.size === 1) m = { ...m, id: requests[0]!.id };
-    if (isResponse(m)) {
-      const request = pending.get(JSON.stringify(m.id));
-      if (!request) return options.emit(m);
-      pending.delete(JSON.stringify(m.id));
-      const result = isObject(m.result) ? m.result : undefined;
-      if (request.method === "initialize" && typeof result?.protocolVersion === "string") target.connection.protocolVersion = result.protocolVersion;
-    }
-    options.emit(m);
-  };
-
-  let res: Response;
   try {
-    res = await fetch(target.endpoint, {
-      method: "POST",
-      headers: requestHeaders(message, target.token, target.connection),
-      body: JSON.stringify(message),
-      signal,
-      // Followed, a redirect would turn the POST into a GET or carry the token to another host.
-      redirect: "manual",
-    });
-  } catch (error) {
-    return outcome(options.signal.aborted ? null : networkFailure(target, error));
-  }
-
-  try {
-    if (requests.some((r) => r.method === "initialize") && res.ok) target.connection.sessionId = res.headers.get("mcp-session-id");
-    const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel();
-      const location = res.headers.get("location");
-      return outcome({
-        message: `Baton's endpoint ${target.endpoint} redirects (HTTP ${res.status})${location ? ` to ${location}` : ""}: set BATON_URL to the server's final address.`,
-        data: { httpStatus: res.status, reason: "redirect" },
-      });
-    }
-    if (!res.ok) {
-      const text = await res.text();
-      // The MCP handler's own refusals (a malformed message, a header that disagrees with the body) are JSON-RPC already.
-      const messages = type === "application/json" ? parseMessages(text) : null;
-      if (messages) {
-        messages.forEach(deliver);
-        return outcome(pending.size ? httpFailure(res.status, text) : null);
-      }
-      return outcome(httpFailure(res.status, text));
-    }
-    if (type === "text/event-stream" && res.body) {
-      for await (const event of readSseEvents(res.body)) {
-        if (event.event !== "message") continue;
-        const messages = parseMessages(event.data);
-        if (messages) messages.forEach(deliver);
-        else note(`mcp: skipped an event that is not JSON-RPC: ${event.data.slice(0, 200)}`);
-        // The server closes the stream after the last answer; a stream left open must not hold the bridge.
-        if (requests.length > 0 && pending.size === 0) break;
-      }
-      return outcome(pending.size ? { message: "Baton ended its event stream without answering this request.", data: { reason: "no_answer" } } : null);
-    }
-    const text = await res.text();
-    if (text.trim() === "" || res.status === 202) {
-      return outcome(pending.size ? { message: `Baton accepted the request (HTTP ${res.status}) but sent no answer.`, data: { reason: "no_answer" } } : null);
-    }
-    const messages = type === "application/json" ? parseMessages(text) : null;
-    if (!messages) {
-      return outcome({
-        message: `Baton answered with ${type || "no content type"} that is not JSON-RPC (is ${target.endpoint} a Baton server?): ${text.trim().slice(0, 120)}`,
-        data: { reason: "bad_answer", httpStatus: res.status },
-      });
-    }
-    messages.forEach(deliver);
-    return outcome(pending.size ? { message: "Baton's answer did not include a response to this request.", data: { reason: "no_answer" } } : null);
+    const res = await post(target, message, AbortSignal.any([options.signal, AbortSignal.timeout(target.timeoutMs)]));
+    return outcome(await readAnswer(target, res, exchange));
   } catch (error) {
     return outcome(options.signal.aborted ? null : networkFailure(target, error));
   }

@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import { requireServer } from "../config/server-context";
-import { CliError, EXIT } from "../exit-codes";
+import { EXIT } from "../exit-codes";
 import { parseOptions } from "../output/parse-options";
 import { note } from "../output/print";
 import { createStdioBridge } from "./stdio-bridge";
@@ -18,13 +18,12 @@ const MCP_TIMEOUT_MS = 120_000;
  */
 export async function runMcp(args: string[]): Promise<number> {
   parseOptions(args, {});
-  const { config, url } = requireServer();
-  if (!config.token) throw new CliError(`no token for ${url}: set BATON_TOKEN, or token in ${config.userConfigFile}.`, EXIT.usage);
+  const { config, url, token } = requireServer();
 
   const bridge = createStdioBridge(
     {
       endpoint: `${url}/api/mcp`,
-      token: config.token,
+      token,
       timeoutMs: Math.max(config.timeoutMs, MCP_TIMEOUT_MS),
       connection: { protocolVersion: null, sessionId: null },
     },

@@ -1,4 +1,4 @@
-import { forwardMessage, requestsOf, type BridgeTarget, type JsonRpcId, type JsonRpcMessage } from "./forward-message";
+import { forwardMessage, isObject, jsonRpcMessages, requestsOf, type BridgeTarget, type JsonRpcId } from "./forward-message";
 
 export type StdioBridge = {
   /** One line of stdin: answered locally when it is not JSON-RPC, else forwarded without waiting. */
@@ -11,6 +11,9 @@ export type StdioBridge = {
 
 /** Outside JSON-RPC's reserved range: an implementation-defined server error, as the MCP SDKs use. */
 export const BRIDGE_ERROR = -32000;
+/** JSON-RPC's own codes for a line that is not JSON, and for JSON that is not a JSON-RPC message. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 
 const errorResponse = (id: JsonRpcId | null, code: number, message: string, data?: Record<string, unknown>) => ({
   jsonrpc: "2.0",
@@ -18,13 +21,37 @@ const errorResponse = (id: JsonRpcId | null, code: number, message: string, data
   error: { code, message, ...(data ? { data } : {}) },
 });
 
-const isObject = (value: unknown): value is JsonRpcMessage => typeof value === "object" && value !== null && !Array.isArray(value);
-
 function describe(message: unknown): string {
   const first = Array.isArray(message) ? message[0] : message;
   const method = isObject(first) && typeof first.method === "string" ? first.method : "a response";
   const id = isObject(first) && first.id !== undefined ? ` (id ${JSON.stringify(first.id)})` : "";
   return Array.isArray(message) ? `a batch of ${message.length} from ${method}${id}` : `${method}${id}`;
+}
+
+type ErrorResponse = ReturnType<typeof errorResponse>;
+
+/** A stdin line's JSON-RPC message (or batch), or the error that answers a line that holds none. */
+function readLine(line: string, log: (message: string) => void): { message: unknown } | { refusal: ErrorResponse } {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch (error) {
+    log(`a line on stdin is not JSON (${(error as Error).message}): ${line.slice(0, 120)}`);
+    return { refusal: errorResponse(null, PARSE_ERROR, `Parse error: ${(error as Error).message}`) };
+  }
+  if (!jsonRpcMessages(message)) {
+    log(`a line on stdin is not a JSON-RPC 2.0 message: ${line.slice(0, 120)}`);
+    return { refusal: errorResponse(null, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC 2.0 message (or a non-empty batch of them).") };
+  }
+  return { message };
+}
+
+/** Aborts the exchange of each request a notifications/cancelled in `message` names. */
+function cancelNamed(message: unknown, controllers: Map<string, AbortController>): void {
+  for (const m of Array.isArray(message) ? message : [message]) {
+    if (!isObject(m) || m.method !== "notifications/cancelled" || !isObject(m.params)) continue;
+    controllers.get(JSON.stringify(m.params.requestId))?.abort();
+  }
 }
 
 /**
@@ -41,13 +68,6 @@ export function createStdioBridge(target: BridgeTarget, io: { write: (line: stri
   const write = (message: unknown) => {
     if (!stopped) io.write(JSON.stringify(message));
   };
-
-  function cancel(message: unknown) {
-    for (const m of Array.isArray(message) ? message : [message]) {
-      if (!isObject(m) || m.method !== "notifications/cancelled" || !isObject(m.params)) continue;
-      controllers.get(JSON.stringify(m.params.requestId))?.abort();
-    }
-  }
 
   function forward(message: unknown) {
     const controller = new AbortController();
@@ -73,20 +93,10 @@ export function createStdioBridge(target: BridgeTarget, io: { write: (line: stri
   return {
     accept(line) {
       if (stopped || line.trim() === "") return;
-      let message: unknown;
-      try {
-        message = JSON.parse(line);
-      } catch (error) {
-        io.log(`a line on stdin is not JSON (${(error as Error).message}): ${line.slice(0, 120)}`);
-        return write(errorResponse(null, -32700, `Parse error: ${(error as Error).message}`));
-      }
-      const list = Array.isArray(message) ? message : [message];
-      if (list.length === 0 || !list.every((m) => isObject(m) && m.jsonrpc === "2.0")) {
-        io.log(`a line on stdin is not a JSON-RPC 2.0 message: ${line.slice(0, 120)}`);
-        return write(errorResponse(null, -32600, "Invalid Request: expected a JSON-RPC 2.0 message (or a non-empty batch of them)."));
-      }
-      cancel(message);
-      forward(message);
+      const read = readLine(line, io.log);
+      if ("refusal" in read) return write(read.refusal);
+      cancelNamed(read.message, controllers);
+      forward(read.message);
     },
     async settled() {
       while (inFlight.size > 0) await Promise.allSettled(inFlight.keys());

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Transcript } from "./parse-transcript";
+import type { Transcript, TranscriptEvent } from "./parse-transcript";
 
 /**
  * An extractive handoff: what was asked, what was done, files touched, open ends, taken from the
@@ -10,6 +10,9 @@ import type { Transcript } from "./parse-transcript";
 const EDIT_TOOLS: Record<string, string> = { Edit: "edited", MultiEdit: "edited", Write: "written", NotebookEdit: "edited" };
 const MAX_ASKED = 6;
 const MAX_FILES = 15;
+const MAX_OPEN_ENDS = 10;
+/** Characters of the last message kept under "Done". */
+const DONE_BUDGET = 1500;
 const OPEN_END = /\b(todo|to do|next step|not yet|still (need|to|has|have|missing|failing)|remaining|follow[- ]up|left to|open question|unresolved|blocked|fixme)\b/i;
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -23,87 +26,103 @@ function relative(file: string, cwd: string | null): string {
 
 export type HandoffInput = { transcript: Transcript; lastAssistantMessage: string | null; cwd: string | null; sessionId: string | null };
 
-export function buildHandoff(input: HandoffInput): string | null {
-  const { transcript } = input;
-  const cwd = input.cwd ?? transcript.cwd;
-  const asked = transcript.events.filter((e) => e.kind === "user").map((e) => oneLine(e.text));
-  const said = transcript.events.filter((e) => e.kind === "assistant").map((e) => e.text);
-  const last = input.lastAssistantMessage?.trim() || said.at(-1) || null;
-  if (!asked.length && !last) return null;
+/** What the tools did: files edited or written (and how), shell commands, the last todo list. */
+type ToolWork = { files: Map<string, Set<string>>; commands: string[]; todos: { content: string; status: string }[] };
 
-  const files = new Map<string, Set<string>>();
-  const commands: string[] = [];
-  let todos: { content: string; status: string }[] = [];
-  for (const e of transcript.events) {
+function toolWork(events: TranscriptEvent[], cwd: string | null): ToolWork {
+  const work: ToolWork = { files: new Map(), commands: [], todos: [] };
+  for (const e of events) {
     if (e.kind !== "tool") continue;
     const how = EDIT_TOOLS[e.name];
     const file = e.input.file_path ?? e.input.notebook_path;
     if (how && typeof file === "string" && file) {
       const key = relative(file, cwd);
-      (files.get(key) ?? files.set(key, new Set()).get(key)!).add(how);
+      (work.files.get(key) ?? work.files.set(key, new Set()).get(key)!).add(how);
     } else if (e.name === "Bash" && typeof e.input.command === "string") {
-      commands.push(cut(oneLine(e.input.command), 80));
+      work.commands.push(cut(oneLine(e.input.command), 80));
     } else if (e.name === "TodoWrite" && Array.isArray(e.input.todos)) {
-      todos = (e.input.todos as { content?: unknown; status?: unknown }[])
+      work.todos = (e.input.todos as { content?: unknown; status?: unknown }[])
         .filter((t) => typeof t?.content === "string")
         .map((t) => ({ content: oneLine(t.content as string), status: String(t.status ?? "pending") }));
     }
   }
+  return work;
+}
 
-  const lines: string[] = [];
-  const facts = [
-    input.sessionId ?? transcript.sessionId ? `Session ${(input.sessionId ?? transcript.sessionId)!.slice(0, 8)}` : "Session",
-    `${asked.length} request${asked.length === 1 ? "" : "s"}`,
-    files.size ? `${files.size} file${files.size === 1 ? "" : "s"} changed` : null,
-  ].filter(Boolean);
-  lines.push(`${facts.join(" · ")} (extracted from the transcript by baton)`, "");
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-  if (asked.length) {
-    lines.push("### Asked");
-    const shown = asked.length > MAX_ASKED ? [asked[0]!, ...asked.slice(-(MAX_ASKED - 1))] : asked;
-    shown.forEach((text, i) => {
-      lines.push(`- ${cut(text, i === 0 ? 400 : 240)}`);
-      if (i === 0 && asked.length > MAX_ASKED) lines.push(`- … ${asked.length - MAX_ASKED} more requests`);
-    });
-    lines.push("");
-  }
+function factsLine(sessionId: string | null, asked: string[], files: ToolWork["files"]): string {
+  const facts = [sessionId ? `Session ${sessionId.slice(0, 8)}` : "Session", plural(asked.length, "request"), files.size ? `${plural(files.size, "file")} changed` : null].filter(Boolean);
+  return `${facts.join(" · ")} (extracted from the transcript by baton)`;
+}
 
-  if (last || commands.length) {
-    lines.push("### Done");
-    if (last) {
-      const paragraphs = last.replace(/\r\n?/g, "\n").split("\n").map((l) => l.trimEnd()).filter((l) => l.trim());
-      let budget = 1500;
-      for (const p of paragraphs) {
-        if (budget <= 0) {
-          lines.push("…");
-          break;
-        }
-        lines.push(cut(p, Math.min(400, budget)));
-        budget -= p.length;
-      }
-    }
-    const distinct = [...new Set(commands)].slice(-5);
-    if (distinct.length) lines.push(`Commands run: ${distinct.map((c) => `\`${c.replace(/`/g, "'")}\``).join(", ")}`);
-    lines.push("");
-  }
+/** The first request (what the session was for) and the latest ones. */
+function askedSection(asked: string[]): string[] {
+  if (!asked.length) return [];
+  const lines = ["### Asked"];
+  const shown = asked.length > MAX_ASKED ? [asked[0]!, ...asked.slice(-(MAX_ASKED - 1))] : asked;
+  shown.forEach((text, i) => {
+    lines.push(`- ${cut(text, i === 0 ? 400 : 240)}`);
+    if (i === 0 && asked.length > MAX_ASKED) lines.push(`- … ${asked.length - MAX_ASKED} more requests`);
+  });
+  return [...lines, ""];
+}
 
-  if (files.size) {
-    lines.push("### Files touched");
-    const entries = [...files.entries()];
-    for (const [file, how] of entries.slice(0, MAX_FILES)) lines.push(`- ${file} (${[...how].join(", ")})`);
-    if (entries.length > MAX_FILES) lines.push(`- … ${entries.length - MAX_FILES} more files`);
-    lines.push("");
-  }
-
-  const open = todos.filter((t) => t.status !== "completed").map((t) => `- [ ] ${cut(t.content, 200)}${t.status === "in_progress" ? " (in progress)" : ""}`);
+/** The agent's last message, cut to a budget, and the last distinct commands it ran. */
+function doneSection(last: string | null, commands: string[]): string[] {
+  if (!last && !commands.length) return [];
+  const lines = ["### Done"];
   if (last) {
-    for (const line of last.split("\n")) {
-      const text = oneLine(line.replace(/^[-*\d.)\s]+/, ""));
-      if (text && OPEN_END.test(text) && open.length < 10) open.push(`- ${cut(text, 240)}`);
+    const paragraphs = last.replace(/\r\n?/g, "\n").split("\n").map((l) => l.trimEnd()).filter((l) => l.trim());
+    let budget = DONE_BUDGET;
+    for (const p of paragraphs) {
+      if (budget <= 0) {
+        lines.push("…");
+        break;
+      }
+      lines.push(cut(p, Math.min(400, budget)));
+      budget -= p.length;
     }
   }
-  if (open.length) lines.push("### Open ends", ...open, "");
+  const distinct = [...new Set(commands)].slice(-5);
+  if (distinct.length) lines.push(`Commands run: ${distinct.map((c) => `\`${c.replace(/`/g, "'")}\``).join(", ")}`);
+  return [...lines, ""];
+}
 
+function filesSection(files: ToolWork["files"]): string[] {
+  if (!files.size) return [];
+  const entries = [...files.entries()];
+  const lines = ["### Files touched", ...entries.slice(0, MAX_FILES).map(([file, how]) => `- ${file} (${[...how].join(", ")})`)];
+  if (entries.length > MAX_FILES) lines.push(`- … ${entries.length - MAX_FILES} more files`);
+  return [...lines, ""];
+}
+
+/** Todos not completed, then lines of the last message that sound unfinished. */
+function openEndsSection(todos: ToolWork["todos"], last: string | null): string[] {
+  const open = todos.filter((t) => t.status !== "completed").map((t) => `- [ ] ${cut(t.content, 200)}${t.status === "in_progress" ? " (in progress)" : ""}`);
+  for (const line of last ? last.split("\n") : []) {
+    const text = oneLine(line.replace(/^[-*\d.)\s]+/, ""));
+    if (text && OPEN_END.test(text) && open.length < MAX_OPEN_ENDS) open.push(`- ${cut(text, 240)}`);
+  }
+  return open.length ? ["### Open ends", ...open, ""] : [];
+}
+
+export function buildHandoff(input: HandoffInput): string | null {
+  const { transcript } = input;
+  const asked = transcript.events.filter((e) => e.kind === "user").map((e) => oneLine(e.text));
+  const said = transcript.events.filter((e) => e.kind === "assistant").map((e) => e.text);
+  const last = input.lastAssistantMessage?.trim() || said.at(-1) || null;
+  if (!asked.length && !last) return null;
+
+  const work = toolWork(transcript.events, input.cwd ?? transcript.cwd);
+  const lines = [
+    factsLine(input.sessionId ?? transcript.sessionId, asked, work.files),
+    "",
+    ...askedSection(asked),
+    ...doneSection(last, work.commands),
+    ...filesSection(work.files),
+    ...openEndsSection(work.todos, last),
+  ];
   while (lines.length && !lines.at(-1)) lines.pop();
   return lines.join("\n") + "\n";
 }

@@ -1,9 +1,11 @@
+import type { LearningKind } from "../../../lib/rules";
+
 /**
  * Learning candidates from what the user said explicitly ("always …", "never …", "prefer …",
  * "remember …"), with a confidence that says how explicit it was. Questions and quoted or pasted
  * material (code blocks, long lines) are not statements.
  */
-export type Proposal = { kind: "pattern" | "insight"; content: string; confidence: number };
+export type Proposal = { kind: Extract<LearningKind, "pattern" | "insight">; content: string; confidence: number };
 
 type Rule = { re: RegExp; kind: Proposal["kind"]; confidence: number };
 
@@ -39,6 +41,11 @@ function normalise(content: string): string {
   return withStop.charAt(0).toUpperCase() + withStop.slice(1);
 }
 
+/** Two statements that differ only in case, spacing and punctuation say the same thing. */
+export function proposalKey(content: string): string {
+  return content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+}
+
 export function extractProposals(userTexts: string[]): Proposal[] {
   const found = new Map<string, Proposal>();
   for (const text of userTexts) {
@@ -48,7 +55,7 @@ export function extractProposals(userTexts: string[]): Proposal[] {
         const match = rule.re.exec(sentence);
         if (!match?.[1] || match[1].trim().length < 8) continue;
         const content = normalise(match[1]);
-        const key = content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+        const key = proposalKey(content);
         const seen = found.get(key);
         // Said twice in one session: more likely meant.
         if (seen) seen.confidence = Math.min(0.9, Math.round((seen.confidence + 0.1) * 100) / 100);
