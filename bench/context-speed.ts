@@ -7,88 +7,18 @@
  *
  * Targets (issue 4): at 10k learnings, context throughput >= 60% of health's; p99 at 100k <= 2x p99 at 1k.
  */
-import { createClient, type Client } from "@libsql/client";
 import autocannon from "autocannon";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { LEARNING_KINDS } from "../lib/rules";
-import { runCli } from "../test/support/cli";
 import { ROOT, startServer, tempDir, type RunningServer } from "../test/support/server";
+import { seedStore } from "./seed-store";
 
 const { values } = parseArgs({
   options: { duration: { type: "string", default: "8" }, sizes: { type: "string", default: "1000,10000,100000" } },
 });
 const duration = Number(values.duration);
 const sizes = values.sizes!.split(",").map(Number);
-
-// Words of a real codebase's learnings; drawn with a skewed distribution so some are common and
-// some rare, as in real text (the FTS index's cost depends on how many rows a query word matches).
-const WORDS = `run migrations before tests deploy staging production cache redis session cookie token refresh auth login
-  webhook stripe payment ledger refund currency timezone cron job queue worker retry timeout database index query
-  postgres sqlite libsql schema column constraint foreign key transaction lock deadlock pool connection server client
-  api route handler middleware proxy header cors origin csrf rate limit pagination cursor offset sort filter search
-  react component hook state effect memo suspense server action form validation zod error boundary toast modal
-  docker image build layer kubernetes pod node helm chart terraform module variable output secret vault rotate key
-  ci pipeline cache artifact lint typecheck eslint prettier format commit branch rebase merge review pull request
-  feature flag rollout canary metric alert dashboard log trace span latency p99 memory leak heap profile cpu
-  mobile expo android ios release store build native module camera barcode push notification offline sync
-  analytics dbt model warehouse bigquery partition backfill airflow dag schedule cost budget quota invoice`
-  .split(/\s+/)
-  .filter(Boolean);
-
-function randomGenerator(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
-
-function sentence(rand: () => number): string {
-  const n = 8 + Math.floor(rand() * 14);
-  const words: string[] = [];
-  for (let i = 0; i < n; i++) words.push(WORDS[Math.floor(WORDS.length * rand() ** 2)]!);
-  return words.join(" ").replace(/^./, (c) => c.toUpperCase()) + ".";
-}
-
-async function seedStore(databaseUrl: string, size: number): Promise<string> {
-  const env = { DATABASE_URL: databaseUrl };
-  const user = await runCli(["admin", "create-user", "--email", "bench@example.com", "--password", "bench password"], { env });
-  if (user.code !== 0) throw new Error(user.stderr);
-  const db: Client = createClient({ url: databaseUrl });
-  const userId = String((await db.execute("SELECT id FROM users")).rows[0]!.id);
-  await db.batch(
-    [
-      { sql: "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p-web', 'web', 'Web', ?, 0, 0)", args: [userId] },
-      { sql: "INSERT INTO project_members (project_id, user_id, role, created_at) VALUES ('p-web', ?, 'owner', 0)", args: [userId] },
-      {
-        sql: "INSERT INTO seeds (user_id, version, identity, state, extra, created_at, updated_at) VALUES (?, '1.0.0', ?, '{}', '{}', 0, 0)",
-        args: [userId, JSON.stringify({ aiName: "Ivy", principalName: "Bench", preferences: { responseStyle: "concise" } })],
-      },
-      {
-        sql: "INSERT INTO handoffs (id, project_id, user_id, author, markdown, session_id, branch, created_at) VALUES ('h1', 'p-web', ?, 'bench', ?, 's1', 'main', ?)",
-        args: [userId, "## Done\n- token refresh race fixed\n## Next\n- migrate sessions table\n", Date.now() - 3_600_000],
-      },
-    ],
-    "write",
-  );
-  const rand = randomGenerator(size);
-  const start = Date.now() - 180 * 86_400_000;
-  for (let done = 0; done < size; done += 5000) {
-    const batch = [];
-    for (let i = done; i < Math.min(size, done + 5000); i++) {
-      const at = start + Math.floor((i / size) * 180 * 86_400_000);
-      batch.push({
-        sql: `INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, 'bench', ?, ?, ?, ?)`,
-        args: [`l${i}`, userId, rand() < 0.6 ? "p-web" : null, LEARNING_KINDS[i % LEARNING_KINDS.length]!, sentence(rand), rand() < 0.8 ? 1 : 0, JSON.stringify([WORDS[i % WORDS.length]]), at, at],
-      });
-    }
-    await db.batch(batch, "write");
-  }
-  db.close();
-  const token = await runCli(["admin", "create-token", "--email", "bench@example.com", "--name", "bench"], { env });
-  if (token.code !== 0) throw new Error(token.stderr);
-  return token.stdout.trim();
-}
 
 type Load = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
@@ -136,7 +66,7 @@ for (const size of sizes) {
   let server: RunningServer | undefined;
   try {
     const seeded = performance.now();
-    const token = await seedStore(databaseUrl, size);
+    const token = await seedStore({ DATABASE_URL: databaseUrl }, size);
     server = await startServer({ databaseUrl });
     process.stderr.write(`${size} learnings seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s; loading…\n`);
     const check = await fetch(server.url + CONTEXT_QUERY, { headers: { authorization: `Bearer ${token}` } });

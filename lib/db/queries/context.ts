@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
+import { asBookkeeping } from "../replica-client";
 import { memberOf, ofProject, personalAndProject, userInProject, visibleTo } from "./scope";
 import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs } from "../schema";
 
@@ -75,7 +76,7 @@ export async function recordServedBatch(
   entries: { userId: string; projectId: string | null; tokenId: string | null; source: string | null; budget: number; tokenEstimate: number; learningsShown: number; learningIds: string[]; at: Date }[],
 ): Promise<void> {
   if (!entries.length) return;
-  const groups = new Map<string, { userId: string; projectId: string | null; ids: Set<string>; at: Date }>();
+  const groups = new Map<string, ServedGroup>();
   for (const e of entries) {
     const key = `${e.userId}\u0000${e.projectId ?? ""}`;
     const group = groups.get(key) ?? { userId: e.userId, projectId: e.projectId, ids: new Set<string>(), at: e.at };
@@ -83,27 +84,33 @@ export async function recordServedBatch(
     if (e.at > group.at) group.at = e.at;
     groups.set(key, group);
   }
-  await db.transaction(async (tx) => {
-    for (let i = 0; i < entries.length; i += 200) {
-      const rows = entries.slice(i, i + 200).map((e) => ({
-        userId: e.userId,
-        projectId: e.projectId,
-        tokenId: e.tokenId,
-        source: e.source,
-        budget: e.budget,
-        tokenEstimate: e.tokenEstimate,
-        learningsShown: e.learningsShown,
-        createdAt: e.at,
-      }));
-      await tx.insert(contextLog).values(rows);
+  // Never read into a context: an embedded replica need not sync before its next read.
+  await asBookkeeping(() => db.transaction((tx) => writeServed(tx, entries, [...groups.values()])));
+}
+
+
+type ServedGroup = { userId: string; projectId: string | null; ids: Set<string>; at: Date };
+
+async function writeServed(tx: DbOrTx, entries: Parameters<typeof recordServedBatch>[1], groups: ServedGroup[]): Promise<void> {
+  for (let i = 0; i < entries.length; i += 200) {
+    const rows = entries.slice(i, i + 200).map((e) => ({
+      userId: e.userId,
+      projectId: e.projectId,
+      tokenId: e.tokenId,
+      source: e.source,
+      budget: e.budget,
+      tokenEstimate: e.tokenEstimate,
+      learningsShown: e.learningsShown,
+      createdAt: e.at,
+    }));
+    await tx.insert(contextLog).values(rows);
+  }
+  for (const g of groups) {
+    const scope = visibleTo(learnings, personalAndProject(g));
+    const ids = [...g.ids];
+    // Chunked: SQLite caps the number of bound parameters in one statement.
+    for (let i = 0; i < ids.length; i += 500) {
+      await tx.update(learnings).set({ lastInjectedAt: g.at }).where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope));
     }
-    for (const g of groups.values()) {
-      const scope = visibleTo(learnings, personalAndProject(g));
-      const ids = [...g.ids];
-      // Chunked: SQLite caps the number of bound parameters in one statement.
-      for (let i = 0; i < ids.length; i += 500) {
-        await tx.update(learnings).set({ lastInjectedAt: g.at }).where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope));
-      }
-    }
-  });
+  }
 }
