@@ -15,6 +15,11 @@ describe("parseConfig", () => {
     { env: { DATABASE_URL: file, BATON_MAX_BODY_BYTES: "10" }, variable: "BATON_MAX_BODY_BYTES" },
     { env: { DATABASE_URL: file, EMBEDDINGS_URL: "http://localhost:11434/v1" }, variable: "EMBEDDINGS_MODEL" },
     { env: { DATABASE_URL: file, EMBEDDINGS_URL: "not a url", EMBEDDINGS_MODEL: "m" }, variable: "EMBEDDINGS_URL" },
+    { env: { DATABASE_URL: "http://db:8080", DATABASE_SYNC_URL: "http://db:8080", BATON_SECRET: "x".repeat(32) }, variable: "DATABASE_SYNC_URL" },
+    { env: { DATABASE_URL: file, DATABASE_SYNC_URL: "ftp://db" }, variable: "DATABASE_SYNC_URL" },
+    { env: { DATABASE_URL: file, DATABASE_SYNC_URL: "http://db:8080" }, variable: "BATON_SECRET" },
+    { env: { DATABASE_URL: file, DATABASE_SYNC_INTERVAL: "0" }, variable: "DATABASE_SYNC_INTERVAL" },
+    { env: { DATABASE_URL: file, DATABASE_TIMEOUT_MS: "soon" }, variable: "DATABASE_TIMEOUT_MS" },
   ])("refuses $env with one line naming $variable", ({ env, variable }) => {
     let error: unknown;
     try {
@@ -39,6 +44,12 @@ describe("parseConfig", () => {
   it("selects a remote libSQL server with its auth token", () => {
     const c = parseConfig({ DATABASE_URL: "libsql://db.example.com", DATABASE_AUTH_TOKEN: "t", BATON_SECRET: "x".repeat(32) });
     expect(c).toMatchObject({ database: "remote", databaseAuthToken: "t", databaseUrl: "libsql://db.example.com" });
+  });
+
+  it("selects an embedded replica of a libSQL primary, with its sync interval", () => {
+    const c = parseConfig({ DATABASE_URL: file, DATABASE_SYNC_URL: "libsql://db.example.com", DATABASE_SYNC_INTERVAL: "0.5", BATON_SECRET: "x".repeat(32) });
+    expect(c).toMatchObject({ database: "replica", sync: { url: "libsql://db.example.com", intervalSeconds: 0.5 }, databaseTimeoutMs: 1500 });
+    expect(parseConfig({ DATABASE_URL: file }).sync).toBeNull();
   });
 
   it("takes the embeddings API's base URL or its endpoint", () => {

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { toFailure } from "@/lib/api/errors";
+import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
+
+// Shapes of the errors @libsql/client and fetch throw when a libSQL server is out of reach (seen against sqld here).
+const refused = Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:8080"), { code: "ECONNREFUSED" }) });
+const timedOut = new DOMException("The operation was aborted due to timeout", "TimeoutError");
+const serverError = Object.assign(new Error("Server returned HTTP status 502"), { code: "SERVER_ERROR" });
+const syncFailed = new Error("sync error: error trying to connect: tcp connect error: Connection refused (os error 111)");
+
+describe("isDatabaseUnavailable", () => {
+  it.each([
+    ["a refused connection", refused],
+    ["a request past the timeout", timedOut],
+    ["a 5xx from the server (a replica without its primary)", serverError],
+    ["an embedded replica that cannot sync", syncFailed],
+    ["the cause of a wrapped error", new Error("query failed", { cause: refused })],
+  ])("true for %s", (_, error) => expect(isDatabaseUnavailable(error)).toBe(true));
+
+  it.each([
+    ["a constraint the database refused", Object.assign(new Error("SQLITE_CONSTRAINT: UNIQUE constraint failed"), { code: "SQLITE_CONSTRAINT" })],
+    ["a bug", new TypeError("Cannot read properties of undefined")],
+    ["a string", "boom"],
+    ["nothing", undefined],
+  ])("false for %s", (_, error) => expect(isDatabaseUnavailable(error)).toBe(false));
+
+  it("toFailure answers it with 503, database_unavailable and Retry-After", () => {
+    const failure = toFailure(refused);
+    expect(failure).toMatchObject({ status: 503, code: "database_unavailable" });
+    expect(Number(failure.headers?.["retry-after"])).toBeGreaterThan(0);
+  });
+});
