@@ -21,8 +21,11 @@ const NETWORK_CODES = new Set([
   "UND_ERR_CLOSED",
 ]);
 
-/** @libsql/client codes for a server that answered with an error status or went away mid-stream. */
-const LIBSQL_UNAVAILABLE_CODES = new Set(["SERVER_ERROR", "HRANA_WEBSOCKET_ERROR", "HRANA_CLOSED_ERROR", "STREAM_EXPIRED"]);
+/**
+ * @libsql/client codes for a connection that went away mid-stream. Its SERVER_ERROR also covers a 401
+ * (a wrong DATABASE_AUTH_TOKEN is no outage), so only its 5xx statuses count, by the message below.
+ */
+const LIBSQL_UNAVAILABLE_CODES = new Set(["HRANA_WEBSOCKET_ERROR", "HRANA_CLOSED_ERROR", "STREAM_EXPIRED"]);
 
 const UNAVAILABLE_MESSAGES = /fetch failed|sync error|error trying to connect|connection refused|did not sync from the primary|primary is unavailable|server returned HTTP status 5\d\d/i;
 

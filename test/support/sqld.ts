@@ -28,11 +28,12 @@ export type Sqld = {
  * Starts sqld on free loopback ports with its data in a temp folder: a primary, or a replica of
  * `primary` (which forwards writes to it). Resolves once it answers SQL.
  */
-export async function startSqld(options: { primary?: Sqld } = {}): Promise<Sqld> {
+export async function startSqld(options: { primary?: Sqld; jwtKeyFile?: string } = {}): Promise<Sqld> {
   const bin = sqldBinary();
   const data = tempDir("baton-sqld-");
   const [httpPort, grpcPort] = [await freePort(), await freePort()];
   const args = ["--db-path", path.join(data.dir, "db"), "--http-listen-addr", `127.0.0.1:${httpPort}`, "--no-welcome"];
+  if (options.jwtKeyFile) args.push("--auth-jwt-key-file", options.jwtKeyFile);
   if (options.primary) args.push("--primary-grpc-url", options.primary.grpcUrl);
   else args.push("--grpc-listen-addr", `127.0.0.1:${grpcPort}`);
   let child: ChildProcess;
@@ -77,7 +78,8 @@ async function waitForSql(url: string, exitCode: () => number | null, output: ()
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ requests: [{ type: "execute", stmt: { sql: "SELECT 1" } }, { type: "close" }] }),
       });
-      if (res.ok) return;
+      // 401: up, and asking for the token it was started with.
+      if (res.ok || res.status === 401) return;
     } catch {
       // not listening yet
     }

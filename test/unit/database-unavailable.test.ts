@@ -18,6 +18,7 @@ describe("isDatabaseUnavailable", () => {
   ])("true for %s", (_, error) => expect(isDatabaseUnavailable(error)).toBe(true));
 
   it.each([
+    ["a wrong auth token (401)", Object.assign(new Error("SERVER_ERROR: Server returned HTTP status 401"), { code: "SERVER_ERROR" })],
     ["a constraint the database refused", Object.assign(new Error("SQLITE_CONSTRAINT: UNIQUE constraint failed"), { code: "SQLITE_CONSTRAINT" })],
     ["a bug", new TypeError("Cannot read properties of undefined")],
     ["a string", "boom"],
