@@ -2,13 +2,13 @@ import { CONTEXT_MODES, MAX_CONTEXT_BUDGET, MAX_CONTEXT_CHARS, MIN_CONTEXT_BUDGE
 import { ProjectSelect, type ProjectOption } from "../projects/project-select";
 
 type Values = Record<string, string>;
+type Props = { values: Values; projects: ProjectOption[]; errors: Record<string, string> };
 
-/** What each mode leaves out; the hook picks complement under PAI, which injects identity itself. */
+/** How the form names each mode: complement is what the hook asks for under PAI, which injects identity itself. */
 const MODE_LABELS: Record<ContextMode, string> = {
   full: "full",
   complement: "complement (no identity, as under PAI)",
 };
-type Props = { values: Values; projects: ProjectOption[]; errors: Record<string, string> };
 
 function Text({ name, label, values, errors, hint, type = "text", ...rest }: { name: string; label: string; values: Values; errors: Record<string, string>; hint?: string; type?: string; min?: number; max?: number; step?: number; placeholder?: string }) {
   const described = [hint ? `${name}-hint` : "", errors[name] ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined;
