@@ -46,6 +46,20 @@ test.describe("context preview", () => {
     await expect(page.getByTestId("left-out")).toContainText(/Learnings: (shortened, \d+ items? left out|dropped \(12 items\))/);
     await snap(page, testInfo, "context-preview-tight-budget");
 
+    // Both modes: complement (what the hook asks for under PAI) is the same text without identity.
+    await expect(page.getByLabel("Mode").locator("option")).toHaveText(["full", "complement (no identity, as under PAI)"]);
+    await page.getByLabel("Token budget").fill("2000");
+    await page.getByLabel("Mode").selectOption("complement");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await expect(page).toHaveURL(/mode=complement/);
+    const complement = await api.context({ project: slug, budget: "2000", branch: "main", mode: "complement" });
+    expect(await text.textContent()).toBe(complement.context);
+    expect(complement.context).not.toContain("## Identity");
+    expect(served.context).toMatch(/^## Identity\n/);
+    // The session state carries the counts by kind (the project's 12 patterns at least) and the seed's version.
+    expect(complement.context).toMatch(/^Learnings: (1[2-9]|[2-9]\d|\d{3,}) patterns/m);
+    expect(complement.context).toMatch(/^Seed version: \d+\.\d+\.\d+$/m);
+
     // Out of range: the field says why, nothing is built.
     await page.goto(`/context?project=${slug}&budget=50`);
     await expect(page.getByRole("main").getByRole("alert")).toContainText("Check the highlighted fields.");

@@ -8,11 +8,14 @@
 export const LEARNING_KINDS = ["pattern", "insight", "self_knowledge"] as const;
 export type LearningKind = (typeof LEARNING_KINDS)[number];
 
-/** How people read each kind: a heading-case label for forms and filters, a short badge, what it means. */
-export const KIND_INFO: Record<LearningKind, { label: string; badge: string; meaning: string; seedCategory: SeedCategory }> = {
-  pattern: { label: "Pattern", badge: "pattern", meaning: "how things are done here", seedCategory: "patterns" },
-  insight: { label: "Insight", badge: "insight", meaning: "a fact learned", seedCategory: "insights" },
-  self_knowledge: { label: "Self-knowledge", badge: "self-knowledge", meaning: "about the agent itself", seedCategory: "selfKnowledge" },
+/**
+ * How people read each kind: a heading-case label for forms and filters, a short badge (also the
+ * singular in counts), its plural ("3 patterns"; self-knowledge has none), what it means.
+ */
+export const KIND_INFO: Record<LearningKind, { label: string; badge: string; plural: string; meaning: string; seedCategory: SeedCategory }> = {
+  pattern: { label: "Pattern", badge: "pattern", plural: "patterns", meaning: "how things are done here", seedCategory: "patterns" },
+  insight: { label: "Insight", badge: "insight", plural: "insights", meaning: "a fact learned", seedCategory: "insights" },
+  self_knowledge: { label: "Self-knowledge", badge: "self-knowledge", plural: "self-knowledge", meaning: "about the agent itself", seedCategory: "selfKnowledge" },
 };
 
 /** pai-seed's seed.json keeps learned items in one list per kind under these keys. */
@@ -83,6 +86,10 @@ export const SESSION_SOURCES = ["startup", "resume", "clear", "compact", "fork"]
 export type SessionSource = (typeof SESSION_SOURCES)[number];
 /** A host's session id (Claude Code's are UUIDs): kept to this length. */
 export const MAX_SESSION_ID_CHARS = 200;
+
+/** What a context holds: everything, or everything but identity, for hosts that inject identity themselves (PAI). */
+export const CONTEXT_MODES = ["full", "complement"] as const;
+export type ContextMode = (typeof CONTEXT_MODES)[number];
 
 /** The context's token budget (SPEC §3) and Claude Code's limit on injected characters. */
 export const DEFAULT_CONTEXT_BUDGET = 2_000;

@@ -1,8 +1,14 @@
-import { MAX_CONTEXT_BUDGET, MAX_CONTEXT_CHARS, MIN_CONTEXT_BUDGET, MIN_CONTEXT_CHARS } from "@/lib/rules";
+import { CONTEXT_MODES, MAX_CONTEXT_BUDGET, MAX_CONTEXT_CHARS, MIN_CONTEXT_BUDGET, MIN_CONTEXT_CHARS, type ContextMode } from "@/lib/rules";
 import { ProjectSelect, type ProjectOption } from "../projects/project-select";
 
 type Values = Record<string, string>;
 type Props = { values: Values; projects: ProjectOption[]; errors: Record<string, string> };
+
+/** How the form names each mode: complement is what the hook asks for under PAI, which injects identity itself. */
+const MODE_LABELS: Record<ContextMode, string> = {
+  full: "full",
+  complement: "complement (no identity, as under PAI)",
+};
 
 function Text({ name, label, values, errors, hint, type = "text", ...rest }: { name: string; label: string; values: Values; errors: Record<string, string>; hint?: string; type?: string; min?: number; max?: number; step?: number; placeholder?: string }) {
   const described = [hint ? `${name}-hint` : "", errors[name] ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined;
@@ -47,8 +53,11 @@ export function PreviewForm({ values, projects, errors }: Props) {
         <div className="field">
           <label htmlFor="mode">Mode</label>
           <select id="mode" name="mode" defaultValue={values.mode ?? "full"}>
-            <option value="full">full</option>
-            <option value="complement">complement (no identity)</option>
+            {CONTEXT_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {MODE_LABELS[mode]}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">

@@ -1,4 +1,5 @@
 import type { ContextData, ContextOptions, SectionReport } from "./context-types";
+import { learningsTotal } from "./learning-counts";
 import { packSections } from "./pack-context";
 import { renderSections } from "./render-sections";
 
@@ -24,7 +25,7 @@ export function buildContext(data: ContextData, options: ContextOptions, count: 
     needsSetup: data.identity === null,
     proposalCount: data.proposalCount,
     learningsShown: learnings?.included ? data.learnings.length - learnings.omitted : 0,
-    learningsTotal: data.learningsTotal,
+    learningsTotal: learningsTotal(data.learningCounts),
     sections: packed.sections,
   };
 }

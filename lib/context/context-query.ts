@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  CONTEXT_MODES,
   DEFAULT_CONTEXT_BUDGET,
   DEFAULT_CONTEXT_MAX_CHARS,
   MAX_CONTEXT_BUDGET,
@@ -22,7 +23,7 @@ export const contextQuerySchema = z.object({
   budget: z.coerce.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET).default(DEFAULT_CONTEXT_BUDGET),
   // Claude Code keeps the first 10,000 characters of injected context; 9,500 leaves room for its own framing.
   maxChars: z.coerce.number().int().min(MIN_CONTEXT_CHARS).max(MAX_CONTEXT_CHARS).default(DEFAULT_CONTEXT_MAX_CHARS),
-  mode: z.enum(["full", "complement"]).default("full"),
+  mode: z.enum(CONTEXT_MODES).default("full"),
   format: z.enum(["json", "text", "claude"]).default("json"),
   cwd: hint,
   remote: hint,

@@ -1,4 +1,4 @@
-import type { LearningKind } from "../rules";
+import type { ContextMode, LearningKind } from "../rules";
 
 /** Everything the context is made from, gathered from the stores for one request. Plain data, no Dates from a driver needed beyond these. */
 export type { LearningKind };
@@ -8,6 +8,8 @@ export type ContextIdentity = {
   aiName: string;
   principalName: string;
   catchphrase?: string;
+  /** The voice a text-to-speech host speaks in (pai-seed's voiceId). */
+  voiceId?: string;
   preferences?: { responseStyle?: string; timezone?: string; locale?: string };
 };
 
@@ -31,17 +33,19 @@ export type ContextData = {
   /** Ranked best first. */
   learnings: ContextLearning[];
   learningsRanked: boolean;
-  learningsTotal: number;
+  /** Every learning this context could draw from (the user's personal ones and the project's), by kind. */
+  learningCounts: Record<LearningKind, number>;
   /** Newest first; proposalCount may be larger than the list. */
   proposals: { id: string; kind: LearningKind; content: string; confidence: number }[];
   proposalCount: number;
-  state: { lastSessionAt: Date | null; activeProjects: string[]; checkpointRef: string | null; queuedSessions: number };
+  /** `seedVersion`: the stored seed's, null without a seed. */
+  state: { lastSessionAt: Date | null; activeProjects: string[]; checkpointRef: string | null; queuedSessions: number; seedVersion: string | null };
 };
 
 export type ContextOptions = {
   budget: number;
   maxChars: number;
-  mode: "full" | "complement";
+  mode: ContextMode;
   source?: SessionSource;
 };
 

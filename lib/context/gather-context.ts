@@ -46,6 +46,7 @@ function identityOf(raw: Record<string, unknown> | undefined): ContextIdentity |
     aiName: raw.aiName,
     principalName: raw.principalName,
     catchphrase: str(raw.catchphrase),
+    voiceId: str(raw.voiceId),
     preferences: { responseStyle: str(prefs.responseStyle), timezone: str(prefs.timezone), locale: str(prefs.locale) },
   };
 }
@@ -106,7 +107,7 @@ async function rankedLearnings(
   options: { limit: number; embedQuery?: (text: string) => Promise<number[] | null> },
 ) {
   const { limit, embedQuery } = options;
-  const [bm25, nearest, learningsTotal] = await Promise.all([
+  const [bm25, nearest, learningCounts] = await Promise.all([
     hints.match ? contextLearnings(db, { ...owner, match: hints.match, limit }) : [],
     hints.terms.length && embedQuery ? nearestTo(db, embedQuery, hints.text, owner) : [],
     countContextLearnings(db, owner),
@@ -122,7 +123,7 @@ async function rankedLearnings(
   // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
   // shares no word with the hints can still be among them).
   const matched = new Set(matches.map((l) => l.id));
-  return { ...rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]), learningsTotal };
+  return { ...rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]), learningCounts };
 }
 
 function sessionStateOf(seed: Sections["seed"], queuedSessions: number): ContextData["state"] {
@@ -133,6 +134,7 @@ function sessionStateOf(seed: Sections["seed"], queuedSessions: number): Context
     activeProjects: Array.isArray(state.activeProjects) ? state.activeProjects.map(String) : [],
     checkpointRef: typeof state.checkpointRef === "string" ? state.checkpointRef : null,
     queuedSessions,
+    seedVersion: seed?.version ?? null,
   };
 }
 
@@ -159,7 +161,7 @@ export async function gatherContext(
       handoff: handoff ?? null,
       learnings: learnings.learnings,
       learningsRanked: learnings.ranked,
-      learningsTotal: learnings.learningsTotal,
+      learningCounts: learnings.learningCounts,
       proposals: proposals.items,
       proposalCount: proposals.total,
       state: sessionStateOf(seed, queued),

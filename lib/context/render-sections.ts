@@ -1,4 +1,5 @@
 import type { ContextData, ContextOptions, SectionName } from "./context-types";
+import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { proposalIndexLine } from "./proposal-index";
 import { relativeTime } from "./relative-time";
 
@@ -45,6 +46,7 @@ function identity(data: ContextData): SectionDraft | null {
   if (!id) return null;
   const items = [`AI name: ${oneLine(id.aiName)} · principal: ${oneLine(id.principalName)}`];
   if (id.catchphrase) items.push(`Catchphrase: "${oneLine(id.catchphrase)}"`);
+  if (id.voiceId) items.push(`Voice: ${oneLine(id.voiceId)}`);
   const p = id.preferences;
   const prefs = [
     p?.responseStyle && `response style ${p.responseStyle}`,
@@ -84,7 +86,7 @@ function learnings(data: ContextData): SectionDraft | null {
   const title = ranked ? "Relevant learnings" : "Recent learnings";
   return {
     name: "learnings",
-    header: (shown) => `## ${title} (${shown}/${data.learningsTotal})`,
+    header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)})`,
     items: data.learnings.map((l) => {
       const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
       return `- [${l.kind}] ${oneLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
@@ -107,13 +109,18 @@ function proposals(data: ContextData): SectionDraft | null {
   };
 }
 
+/**
+ * The lowest-priority section: facts about the store and the last session, the seed's version last.
+ * Each fact is one item, so a tight budget keeps the first ones whole and counts the rest.
+ */
 function state(data: ContextData): SectionDraft {
   const s = data.state;
-  const items = [s.lastSessionAt ? `Last session: ${relativeTime(s.lastSessionAt, data.now)}` : "Last session: none recorded"];
+  const items = [s.lastSessionAt ? `Last session: ${relativeTime(s.lastSessionAt, data.now)}` : "Last session: none recorded", learningCountsLine(data.learningCounts)];
   if (s.activeProjects.length) items.push(`Active projects: ${s.activeProjects.map(oneLine).join(", ")}`);
   if (s.checkpointRef) items.push(`Checkpoint: ${oneLine(s.checkpointRef)}`);
   if (data.project) items.push(`Queued sessions in ${data.project.slug}: ${s.queuedSessions}${s.queuedSessions ? " (`baton pickup`)" : ""}`);
-  return { name: "state", header: () => "## Session state", items };
+  if (s.seedVersion) items.push(`Seed version: ${oneLine(s.seedVersion)}`);
+  return { name: "state", header: () => "## Session state", items, omitted: (n) => `… ${n} more ${n === 1 ? "line" : "lines"} of session state` };
 }
 
 /**

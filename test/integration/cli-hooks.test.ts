@@ -59,6 +59,7 @@ describe("baton hook session-start", () => {
       expect(Object.fromEntries(sent.searchParams)).toEqual({
         project: "web",
         format: "claude",
+        mode: "full",
         source: "startup",
         sessionId: "4f2d9c1e-7b3a-4e8f-9a61-0c5d2e8b7f30",
         cwd: repo,
@@ -93,6 +94,34 @@ describe("baton hook session-start", () => {
       const sent = new URL(proxy.requests[0]!.url, "http://x").searchParams;
       expect([sent.get("project"), sent.get("task"), sent.get("source"), sent.get("branch"), sent.get("remote")]).toEqual(["web", "task-7", "fork", "main", null]);
       expect(hookContext(result.stdout)).toMatch(/## Active task: task-7 /);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  // Under PAI (PAI_DIR set) identity is PAI's to inject; an explicit mode, wherever it is set, wins.
+  type ModeCase = { name: string; env: Record<string, string>; user?: Record<string, string>; repo?: Record<string, string>; mode: string };
+  it.each<ModeCase>([
+    { name: "PAI_DIR", env: { PAI_DIR: "/home/ana/.claude" }, mode: "complement" },
+    { name: "mode in the user's config.json, over PAI_DIR", env: { PAI_DIR: "/home/ana/.claude" }, user: { mode: "full" }, mode: "full" },
+    { name: "mode in .baton.json", env: {}, repo: { mode: "complement" }, mode: "complement" },
+    { name: "mode in .baton.json, over PAI_DIR", env: { PAI_DIR: "/home/ana/.claude" }, repo: { mode: "full" }, mode: "full" },
+    { name: "BATON_MODE", env: { BATON_MODE: "complement" }, mode: "complement" },
+  ])("$name → mode=$mode, and the context says so", async ({ name, env, user, repo: repoConfig, mode }) => {
+    const slug = name.replace(/[^a-z]+/gi, "-").toLowerCase();
+    const dir = makeRepo(path.join(tmp.dir, "src", `mode-${slug}`), { commits: ["Initial commit"] });
+    writeFileSync(path.join(dir, ".baton.json"), JSON.stringify({ project: "web", ...repoConfig }));
+    const configHome = path.join(tmp.dir, `home-mode-${slug}`);
+    const proxy = await recordingProxy(server.url);
+    writeUserConfig(configHome, { url: proxy.url, token, ...user });
+    try {
+      const result = await runBaton(["hook", "session-start"], { cwd: dir, env: homeEnv(configHome, env), input: stdinFor(dir) });
+      expect(result.code).toBe(0);
+      expect(proxy.requests.map((r) => new URL(r.url, "http://x").searchParams.get("mode"))).toEqual([mode]);
+      const context = hookContext(result.stdout);
+      if (mode === "complement") expect(context).not.toContain("## Identity");
+      else expect(context).toMatch(/^## Identity\nAI name: Ivy/);
+      expect(context).toContain("Learnings: 2 patterns, 1 insight, 1 self-knowledge");
     } finally {
       await proxy.close();
     }

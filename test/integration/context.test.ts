@@ -53,6 +53,28 @@ describe("GET /api/context", () => {
     expect(body.context).toMatch(/^- [0-9a-f]{5} pattern "Prefer server actions for dashboard muta…" 0\.66$/m);
   });
 
+  it("session state counts by kind what the context draws from, with the seed's version; identity has the voice", async () => {
+    const state = (text: string) => text.slice(text.indexOf("## Session state")).split("\n\n")[0]!.split("\n");
+    const web = (await ana("GET", "/api/context?project=web&format=text")).text;
+    // 2 patterns, 1 insight and 1 self-knowledge from the seed, 2 patterns and 1 insight of web; never other's insight.
+    expect(state(web)).toEqual([
+      "## Session state",
+      "Last session: on 2026-01-10",
+      "Learnings: 4 patterns, 2 insights, 1 self-knowledge",
+      "Active projects: pai-seed, blog",
+      "Checkpoint: checkpoints/2026-01-10.json",
+      "Queued sessions in web: 0",
+      "Seed version: 1.0.0",
+    ]);
+    expect(web).toContain("\nVoice: pNInz6obpgDQGcFmaJgB\n");
+    const personal = (await ana("GET", "/api/context?format=text")).text;
+    expect(state(personal)).toContain("Learnings: 2 patterns, 1 insight, 1 self-knowledge");
+    // No seed yet: nothing stored, and no version to show.
+    const none = (await fresh("GET", "/api/context?format=text")).text;
+    expect(state(none)).toContain("Learnings: none stored");
+    expect(none).not.toContain("Seed version");
+  });
+
   it("ranks learnings that match the hints first, never shows another project's", async () => {
     const body = (await ana("GET", "/api/context?project=web&q=auth+tokens+hashed")).json;
     const lines = body.context.split("\n").filter((l: string) => LEARNING_LINE.test(l));

@@ -82,11 +82,14 @@ export async function startServer(options: { databaseUrl: string; env?: Record<s
   return { url, port, databaseUrl: options.databaseUrl, process: child, output: () => output, stop };
 }
 
-/** The environment without the outer server's or CI's Baton settings, so each test says what it uses. */
+/**
+ * The environment without the outer server's or CI's Baton settings, so each test says what it uses
+ * (PAI_DIR too: under PAI the hook asks for the context without identity).
+ */
 export function cleanEnv(): NodeJS.ProcessEnv {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith("BATON_") || k.startsWith("DATABASE_") || k === "PORT" || k === "NODE_ENV") continue;
+    if (v === undefined || k.startsWith("BATON_") || k.startsWith("DATABASE_") || k === "PORT" || k === "NODE_ENV" || k === "PAI_DIR") continue;
     env[k] = v;
   }
   return env as NodeJS.ProcessEnv;

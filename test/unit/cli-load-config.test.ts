@@ -23,7 +23,7 @@ function setup(files: { user?: unknown; repo?: unknown; env?: Record<string, str
     writeFileSync(path.join(home, ".config", "baton", "config.json"), typeof files.user === "string" ? files.user : JSON.stringify(files.user));
   }
   if (files.repo !== undefined) writeFileSync(path.join(repo, ".baton.json"), JSON.stringify(files.repo));
-  for (const key of Object.keys(process.env)) if (key.startsWith("BATON_") || key.startsWith("XDG_")) delete process.env[key];
+  for (const key of Object.keys(process.env)) if (key.startsWith("BATON_") || key.startsWith("XDG_") || key === "PAI_DIR") delete process.env[key];
   Object.assign(process.env, { HOME: home, ...files.env });
   return { home, repo };
 }
@@ -62,6 +62,33 @@ describe("loadConfig", () => {
     const config = loadConfig(repo);
     expect(config.timeoutMs).toBe(2000);
     expect(config.warnings.join("\n")).toMatch(warning);
+  });
+
+  describe("the context mode", () => {
+    it.each<{ name: string; files: Parameters<typeof setup>[0]; mode: string }>([
+      { name: "nothing set", files: {}, mode: "full" },
+      { name: "PAI_DIR set (PAI injects identity itself)", files: { env: { PAI_DIR: "/home/ana/.claude" } }, mode: "complement" },
+      { name: "an empty PAI_DIR", files: { env: { PAI_DIR: "" } }, mode: "full" },
+      { name: "mode in the user's file", files: { user: { mode: "complement" } }, mode: "complement" },
+      { name: "mode in .baton.json", files: { repo: { mode: "complement" } }, mode: "complement" },
+      { name: "BATON_MODE", files: { env: { BATON_MODE: "complement" } }, mode: "complement" },
+      { name: "the user's file over PAI_DIR", files: { user: { mode: "full" }, env: { PAI_DIR: "/pai" } }, mode: "full" },
+      { name: ".baton.json over PAI_DIR", files: { repo: { mode: "full" }, env: { PAI_DIR: "/pai" } }, mode: "full" },
+      { name: "the user's file over .baton.json", files: { user: { mode: "full" }, repo: { mode: "complement" } }, mode: "full" },
+      { name: "BATON_MODE over the user's file", files: { user: { mode: "complement" }, env: { BATON_MODE: "full" } }, mode: "full" },
+    ])("$name → $mode", ({ files, mode }) => {
+      const { repo } = setup(files);
+      const config = loadConfig(repo);
+      expect(config.mode).toBe(mode);
+      expect(config.warnings).toEqual([]);
+    });
+
+    it("an unknown mode is a warning and falls through to the next source", () => {
+      const { repo } = setup({ user: { mode: "partial" }, repo: { mode: "complement" } });
+      const config = loadConfig(repo);
+      expect(config.mode).toBe("complement");
+      expect(config.warnings.join("\n")).toMatch(/mode in .*config\.json must be full or complement, not "partial"; ignored\./);
+    });
   });
 
   it("outside a repository: no root, and a .baton.json above still counts", () => {

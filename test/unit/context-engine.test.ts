@@ -1,42 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/build-context";
-import type { ContextData, ContextOptions } from "@/lib/context/context-types";
+import type { ContextOptions } from "@/lib/context/context-types";
 import { cutContent, proposalIndexLine } from "@/lib/context/proposal-index";
 import { relativeTime } from "@/lib/context/relative-time";
 import { countTokens } from "@/lib/context/tokenizer";
-
-const now = new Date("2026-11-22T12:00:00Z");
-const hoursAgo = (h: number) => new Date(now.getTime() - h * 3_600_000);
-
-function data(overrides: Partial<ContextData> = {}): ContextData {
-  return {
-    now,
-    dashboardUrl: "https://baton.test",
-    identity: { aiName: "Ivy", principalName: "Jens", catchphrase: "Ivy here.", preferences: { responseStyle: "concise", timezone: "Europe/Zurich" } },
-    project: { slug: "web", name: "Web" },
-    activeTask: { taskId: "task-368", markdown: "# Task 368\n\n- [x] schema\n- [ ] routes\n", updatedAt: hoursAgo(3) },
-    handoff: { markdown: "Did: the schema.\nNext: the routes.", branch: "main", author: "ana", createdAt: hoursAgo(2), matchedBranch: true },
-    learnings: Array.from({ length: 12 }, (_, i) => ({
-      id: `l${i}`,
-      kind: "pattern" as const,
-      content: `Learning number ${i} about migrations and tests`,
-      confirmed: i % 3 !== 0,
-      relevance: 1 - i / 20,
-    })),
-    learningsRanked: true,
-    learningsTotal: 40,
-    proposals: [
-      { id: "a1b2c3d4-0000", kind: "pattern", content: "Always run the full test suite before pushing to main", confidence: 0.725 },
-      { id: "ffee1122-0000", kind: "insight", content: "Short one", confidence: 0.4 },
-    ],
-    proposalCount: 2,
-    state: { lastSessionAt: hoursAgo(30), activeProjects: ["web", "blog"], checkpointRef: null, queuedSessions: 2 },
-    ...overrides,
-  };
-}
-
-const options = (o: Partial<ContextOptions> = {}): ContextOptions => ({ budget: 2000, maxChars: 9500, mode: "full", ...o });
+import { contextData as data, contextNow as now, contextOptions as options, hoursAgo } from "../support/context-data";
 
 describe("the compact proposals index", () => {
   it.each([
@@ -140,6 +109,8 @@ const arbData = fc.record({
   proposals: fc.array(fc.record({ content: text, confidence: fc.double({ min: 0, max: 1, noNaN: true }) }), { maxLength: 30 }),
   extraProposals: fc.nat(50),
   queued: fc.nat(20),
+  selfKnowledge: fc.nat(5000),
+  seedVersion: fc.option(fc.constantFrom("1.0.0", "12.4.1"), { nil: null }),
 });
 
 describe("budgets hold for any store (property)", () => {
@@ -157,10 +128,10 @@ describe("budgets hold for any store (property)", () => {
             activeTask: d.task ? { ...d.task, updatedAt: hoursAgo(1) } : null,
             handoff: d.handoff ? { ...d.handoff, author: "ana", createdAt: hoursAgo(5), matchedBranch: true } : null,
             learnings: d.learnings.map((l, i) => ({ ...l, id: `l${i}`, kind: "insight" as const })),
-            learningsTotal: d.learnings.length + 5,
+            learningCounts: { pattern: 0, insight: d.learnings.length + 5, self_knowledge: d.selfKnowledge },
             proposals: d.proposals.map((p, i) => ({ ...p, id: `p${i}-xxxx`, kind: "pattern" as const })),
             proposalCount: d.proposals.length + (d.proposals.length ? d.extraProposals : 0),
-            state: { lastSessionAt: null, activeProjects: [], checkpointRef: null, queuedSessions: d.queued },
+            state: { lastSessionAt: null, activeProjects: [], checkpointRef: null, queuedSessions: d.queued, seedVersion: d.seedVersion },
           });
           const built = buildContext(input, { budget, maxChars, mode, source: source as ContextOptions["source"] }, countTokens);
           expect(built.tokenEstimate).toBeLessThanOrEqual(budget);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { CONTEXT_MODES, type ContextMode } from "../../../lib/rules";
 
 // Read by the hooks at every session start: node built-ins only, no schema library.
 
@@ -13,6 +14,11 @@ export type BatonConfig = {
   timeoutMs: number;
   /** The project slug configured (BATON_PROJECT or .baton.json), not derived. */
   project: string | null;
+  /**
+   * The context's mode: as configured (BATON_MODE, or `mode` in the user's file or .baton.json), else
+   * `complement` under PAI (PAI_DIR set: PAI injects identity itself), else `full`.
+   */
+  mode: ContextMode;
   /** An active task pinned in .baton.json (the server otherwise knows the user's active task). */
   task: string | null;
   /** A command that turns a transcript into a handoff (user configuration only, never a repository's). */
@@ -75,6 +81,14 @@ function parseTimeout(value: unknown, from: string, warnings: string[]): number 
   return null;
 }
 
+function parseMode(value: unknown, from: string, warnings: string[]): ContextMode | null {
+  const mode = str(value);
+  if (!mode) return null;
+  if ((CONTEXT_MODES as readonly string[]).includes(mode)) return mode as ContextMode;
+  warnings.push(`${from} must be ${CONTEXT_MODES.join(" or ")}, not "${mode}"; ignored.`);
+  return null;
+}
+
 function normaliseUrl(value: string | null, from: string, warnings: string[]): string | null {
   if (!value) return null;
   if (!/^https?:\/\/[^/\s]+/i.test(value)) {
@@ -86,10 +100,10 @@ function normaliseUrl(value: string | null, from: string, warnings: string[]): s
 
 /**
  * Configuration, each value from the first place that has it: the environment (BATON_URL,
- * BATON_TOKEN, BATON_TIMEOUT_MS, BATON_PROJECT, BATON_SUMMARISER), then the user's config file, then
- * `.baton.json` in the repository. A repository file may name the project, a pinned task, the URL
- * and the timeout, but never a token or a command to run: cloning a repository must not make the
- * hooks execute something or send the token elsewhere than the user said.
+ * BATON_TOKEN, BATON_TIMEOUT_MS, BATON_MODE, BATON_PROJECT, BATON_SUMMARISER), then the user's config
+ * file, then `.baton.json` in the repository. A repository file may name the project, a pinned task,
+ * the URL, the timeout and the mode, but never a token or a command to run: cloning a repository must
+ * not make the hooks execute something or send the token elsewhere than the user said.
  */
 export function loadConfig(cwd: string = process.cwd()): BatonConfig {
   const warnings: string[] = [];
@@ -108,10 +122,18 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     parseTimeout(user.timeoutMs, `timeoutMs in ${userConfigFile}`, warnings) ??
     parseTimeout(repo.timeoutMs, `timeoutMs in ${repoConfigFile}`, warnings) ??
     DEFAULT_TIMEOUT_MS;
+  // Whether the host injects identity itself is a fact of the user's machine: an explicit setting
+  // outranks the PAI_DIR guess, and the user's file outranks the repository's.
+  const mode =
+    parseMode(env.BATON_MODE, "BATON_MODE", warnings) ??
+    parseMode(user.mode, `mode in ${userConfigFile}`, warnings) ??
+    parseMode(repo.mode, `mode in ${repoConfigFile}`, warnings) ??
+    (str(env.PAI_DIR) ? "complement" : "full");
   return {
     url,
     token: str(env.BATON_TOKEN) ?? str(user.token),
     timeoutMs,
+    mode,
     project: str(env.BATON_PROJECT) ?? str(repo.project),
     task: str(repo.task),
     summariser: str(env.BATON_SUMMARISER) ?? str(user.summariser),

@@ -67,9 +67,9 @@ async function flushPending(call: ApiCall, deadline: number): Promise<void> {
   if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-start: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}${flushed.stoppedBy ? ` (stopped: ${flushed.stoppedBy})` : ""}`);
 }
 
-/** The context request's query: the format, then every hint short enough for the server to take. */
-function contextParams(input: HookInput, cwd: string, hints: GitHints, task: string | null): URLSearchParams {
-  const params = new URLSearchParams({ format: "claude" });
+/** The context request's query: the format and mode, then every hint short enough for the server to take. */
+function contextParams(input: HookInput, cwd: string, hints: GitHints, config: BatonConfig): URLSearchParams {
+  const params = new URLSearchParams({ format: "claude", mode: config.mode });
   const setHint = (key: string, value: string | null | undefined) => {
     if (value && value.length <= MAX_QUERY_CHARS) params.set(key, value);
   };
@@ -80,7 +80,7 @@ function contextParams(input: HookInput, cwd: string, hints: GitHints, task: str
   setHint("branch", hints.branch);
   setHint("remote", hints.remote);
   setHint("q", hints.subjects.slice(0, 3).join(" · ").slice(0, MAX_QUERY_CHARS));
-  if (task && TASK_ID_PATTERN.test(task)) params.set("task", task);
+  if (config.task && TASK_ID_PATTERN.test(config.task)) params.set("task", config.task);
   return params;
 }
 
@@ -137,7 +137,7 @@ export async function runSessionStart(): Promise<void> {
   await flushPending(call, Math.min(deadline - 200, startedAt + timeoutMs / 2));
 
   const project = deriveProject({ configured: config.project, remote: hints.remote, repoRoot: config.repoRoot, cwd });
-  const params = contextParams(input, cwd, hints, config.task);
+  const params = contextParams(input, cwd, hints, config);
   try {
     answerWith(await fetchContext(call, project, params, deadline), server.url);
   } catch (error) {

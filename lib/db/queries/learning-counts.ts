@@ -1,4 +1,5 @@
-import { count, sql } from "drizzle-orm";
+import { count, sql, type SQL } from "drizzle-orm";
+import { LEARNING_KINDS, type LearningKind } from "../../rules";
 import type { DbOrTx } from "../client";
 import { learnings } from "../schema";
 import { learningsFts } from "./fts-tables";
@@ -17,11 +18,18 @@ export async function countAllLearnings(db: DbOrTx): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Counted per scope, each along its index (an OR of the two would scan the table). */
-export async function countContextLearnings(db: DbOrTx, params: Owner): Promise<number> {
-  const [[personal], [project]] = await Promise.all([
-    db.select({ n: count() }).from(learnings).where(personalOf(learnings, params.userId)),
-    params.projectId ? db.select({ n: count() }).from(learnings).where(ofProject(learnings, params.projectId)) : Promise.resolve([{ n: 0 }]),
+/**
+ * What a context draws on (the user's personal learnings and the project's), counted by kind. Counted
+ * per scope, each along its (owner, kind) index: an OR of the two would scan the table.
+ */
+export async function countContextLearnings(db: DbOrTx, params: Owner): Promise<Record<LearningKind, number>> {
+  const byKind = (where: SQL) => db.select({ kind: learnings.kind, n: count() }).from(learnings).where(where).groupBy(learnings.kind);
+  const scopes = await Promise.all([
+    byKind(personalOf(learnings, params.userId)),
+    params.projectId ? byKind(ofProject(learnings, params.projectId)) : Promise.resolve([]),
   ]);
-  return (personal?.n ?? 0) + (project?.n ?? 0);
+  // Every kind present, so a kind with no learnings reads 0 rather than missing.
+  const counts = Object.fromEntries(LEARNING_KINDS.map((kind) => [kind, 0])) as Record<LearningKind, number>;
+  for (const row of scopes.flat()) counts[row.kind] += row.n;
+  return counts;
 }

@@ -1,0 +1,2 @@
+CREATE INDEX `learnings_personal_kind_idx` ON `learnings` (`user_id`,`kind`) WHERE "learnings"."project_id" IS NULL;--> statement-breakpoint
+CREATE INDEX `learnings_project_kind_idx` ON `learnings` (`project_id`,`kind`);
