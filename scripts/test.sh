@@ -22,6 +22,10 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 /usr/bin/chromium --version
 
+step "claude code"
+# The Claude Code plugin test runs the real Claude Code from npm (offline, against a local model double).
+bash scripts/ensure-claude-code.sh
+
 step "type-check"
 npx tsc --noEmit
 
