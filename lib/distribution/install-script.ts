@@ -1,9 +1,9 @@
 import "server-only";
+import path from "node:path";
 import { ApiError } from "../api/errors";
 import { readCheckoutFile, servedFile, type ServedFile } from "./served-file";
 
-/** The installer's source; the server fills in its own address. */
-export const INSTALL_SCRIPT_PATH = "cli/install.sh";
+/** Where the installer's source says the server's address; the server fills it in. */
 const URL_PLACEHOLDER = "@BATON_URL@";
 
 // Scheme, host (a name, IPv4 or bracketed IPv6) and port, and an optional path of plain characters:
@@ -24,6 +24,6 @@ export function installableOrigin(origin: string): string {
 
 /** install.sh with this server's address in it, in single quotes (installableOrigin allows no quote). */
 export function installScript(origin: string): ServedFile {
-  const template = readCheckoutFile(INSTALL_SCRIPT_PATH, "install.sh is missing from this server's checkout (cli/install.sh).");
+  const template = readCheckoutFile(path.join(process.cwd(), "cli", "install.sh"), "install.sh is missing from this server's checkout (cli/install.sh).");
   return servedFile(template.replaceAll(URL_PLACEHOLDER, `'${installableOrigin(origin)}'`));
 }

@@ -1,7 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { ApiError } from "../api/errors";
 
 /** A file of this checkout served as it is (or filled in), with a validator for conditional GETs. */
@@ -10,12 +9,12 @@ export type ServedFile = { text: string; etag: string };
 const cache = new Map<string, { mtimeMs: number; text: string }>();
 
 /**
- * Reads a file of the server's checkout (relative to where it runs, as `npm start` and `next start`
- * do), kept in memory until the file changes: a rebuild of the CLI is served without a restart.
- * A missing file is a 404 naming the command that makes it, never a 500.
+ * Reads a file of the server's checkout (callers name it from process.cwd(), where `npm start` and
+ * `next start` run, in a static expression so the build traces that one file), kept in memory until
+ * the file changes: a rebuilt CLI is served without a restart. A missing file is a 404 naming what
+ * makes it, never a 500.
  */
-export function readCheckoutFile(relative: string, missing: string): string {
-  const file = path.join(process.cwd(), relative);
+export function readCheckoutFile(file: string, missing: string): string {
   let mtimeMs: number;
   try {
     mtimeMs = statSync(file).mtimeMs;

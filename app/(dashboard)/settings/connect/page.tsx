@@ -28,7 +28,7 @@ export default async function ConnectPage() {
       </Snippet>
       <Snippet id="token" title="2. Your token" where="~/.config/baton/config.json" text={s.userConfig}>
         Add the <code>token</code> line; install.sh wrote the <code>url</code> and keeps both when it runs again. Or set them
-        in the environment instead:
+        in the environment instead:{" "}
         <code>{s.env}</code>.
       </Snippet>
       <Snippet id="plugin" title="3a. Claude Code plugin, for every repository" text={s.plugin}>
