@@ -1,6 +1,6 @@
 // Bundles the CLI into cli/dist. Run by `npm install` (prepare) and `npm run build`.
 //
-// Two builds. cli/dist/baton.js + chunks/ is the CLI of this checkout (cli/bin/baton.mjs, `npx baton`
+// Two builds. cli/dist/baton.js + chunks/ is the CLI of this checkout (cli/bin/baton.mjs, the package bin
 // here, `baton admin`).
 // Code splitting gives every command its own chunk, loaded by dynamic import from the dispatcher:
 // `baton hook session-start`, which runs before every agent session, loads node built-ins and its

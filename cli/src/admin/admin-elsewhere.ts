@@ -6,7 +6,7 @@ import { CliError, EXIT } from "../exit-codes";
  */
 export async function runAdmin(): Promise<number> {
   throw new CliError(
-    "admin commands act on the server's database: run them in the Baton server's own checkout (`npx baton admin …` there, where DATABASE_URL points).",
+    "admin commands act on the server's database: run them in the Baton server's own checkout (`node cli/bin/baton.mjs admin …` there, where DATABASE_URL points).",
     EXIT.usage,
   );
 }
