@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { version } from "./package.json";
 
 const nextConfig: NextConfig = {
   // Lets several builds live side by side (parallel work, benchmarks); the default is .next.
@@ -12,6 +13,9 @@ const nextConfig: NextConfig = {
   // Migrations are read from drizzle/ at run time by instrumentation.ts.
   outputFileTracingIncludes: { "/*": ["./drizzle/**/*"] },
   typedRoutes: false,
+  // Every API answer names the server's version, so the CLI notices it is out of date from requests it
+  // makes anyway (cli/src/http/version-check.ts) instead of asking separately.
+  headers: async () => [{ source: "/api/:path*", headers: [{ key: "Baton-Version", value: version }] }],
 };
 
 export default nextConfig;

@@ -20,6 +20,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Not the API (it answers 401 itself), the auth pages, or static files.
-  matcher: ["/((?!api/|sign-in|setup|_next/|favicon.ico|.*\\.(?:svg|png|ico|txt)$).*)"],
+  // Not the API (it answers 401 itself), the auth pages, static files, or the public CLI downloads
+  // (cli/baton.mjs and install.sh, fetched before anyone has signed in).
+  matcher: ["/((?!api/|sign-in|setup|_next/|favicon.ico|cli/|install\\.sh$|.*\\.(?:svg|png|ico|txt)$).*)"],
 };

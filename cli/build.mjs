@@ -1,9 +1,19 @@
 // Bundles the CLI into cli/dist. Run by `npm install` (prepare) and `npm run build`.
+//
+// Two builds. cli/dist/baton.js + chunks/ is the CLI of this checkout (cli/bin/baton.mjs, the package bin
+// here, `baton admin`).
 // Code splitting gives every command its own chunk, loaded by dynamic import from the dispatcher:
 // `baton hook session-start`, which runs before every agent session, loads node built-ins and its
 // own few modules only, and `baton admin` alone loads the database layer. The metafile
 // (cli/dist/meta.json) lets a test check that the hook's chunk imports nothing else.
-import { writeFileSync } from "node:fs";
+//
+// cli/dist/baton.mjs is the CLI the server hands out (GET /cli/baton.mjs, install.sh, the Claude Code
+// plugin): one file with every dependency inside, so it runs on Node 20 with nothing installed. It
+// has no `baton admin` (that opens the server's database; see cli/src/admin/admin-elsewhere.ts).
+// Without splitting every command is in the file, but esbuild wraps each lazily imported module in
+// an init function, so a hook still runs only its own code.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 let esbuild;
@@ -15,6 +25,15 @@ try {
 }
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+
+/** The one-file CLI has no database layer: `baton admin` there says where to run it. */
+const adminElsewhere = {
+  name: "admin-elsewhere",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/admin\/run-admin$/ }, () => ({ path: path.join(root, "cli/src/admin/admin-elsewhere.ts") }));
+  },
+};
 const result = await esbuild.build({
   absWorkingDir: root,
   entryPoints: { baton: "cli/src/baton.ts" },
@@ -32,6 +51,25 @@ const result = await esbuild.build({
   logLevel: "warning",
 });
 writeFileSync(new URL("dist/meta.json", import.meta.url), JSON.stringify(result.metafile));
+
+const standalone = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: ["cli/src/baton.ts"],
+  outfile: "cli/dist/baton.mjs",
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  banner: { js: `#!/usr/bin/env node\n// Baton CLI ${version}: built from cli/src by cli/build.mjs.` },
+  plugins: [adminElsewhere],
+  alias: { "server-only": "./cli/src/empty-module.ts" },
+  metafile: true,
+  logLevel: "warning",
+});
+const outside = Object.values(standalone.metafile.outputs)
+  .flatMap((output) => output.imports)
+  .filter((i) => i.external && !i.path.startsWith("node:"));
+if (outside.length) throw new Error(`cli/dist/baton.mjs must be self-contained, but imports ${outside.map((i) => i.path).join(", ")}`);
 
 // Chunks of earlier builds (their names carry a content hash) would pile up: remove what this build did not write.
 const { readdirSync, rmSync } = await import("node:fs");

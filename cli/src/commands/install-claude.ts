@@ -22,10 +22,32 @@ function readJsonFile(file: string, rel: string): { text: string | null; json: J
   throw new CliError(`${rel} is not a JSON object; fix it first. Nothing was written.`, EXIT.failure);
 }
 
-/** The command that runs this very CLI, so the hooks work without a global install. */
+/**
+ * The `baton` the shell would run, resolved through symlinks, or null when none is on PATH. Not the
+ * node_modules/.bin folders npx and npm scripts add: they are gone when Claude Code runs the hook.
+ */
+function batonOnPath(): string | null {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (!dir || path.basename(dir) === ".bin") continue;
+    try {
+      return realpathSync(path.join(dir, "baton"));
+    } catch {
+      // not in this folder
+    }
+  }
+  return null;
+}
+
+/**
+ * What the hooks run: `baton` when the baton on PATH is this very CLI (installed by install.sh, so
+ * the same line works for everyone on the team who installed it), else this file by its absolute
+ * path (a checkout, or a copy not on PATH), so the hooks work without any install. Never an npm
+ * package name: `npx baton` outside this repository runs somebody else's package.
+ */
 function defaultCommand(): string {
   // Through node_modules/.bin the script is a symlink: name the file itself.
   const bin = realpathSync(path.resolve(process.argv[1]!));
+  if (batonOnPath() === bin) return "baton";
   return `node ${/^[\w@%+=:,./-]+$/.test(bin) ? bin : JSON.stringify(bin)}`;
 }
 

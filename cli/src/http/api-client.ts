@@ -1,4 +1,5 @@
 import { CliError, EXIT } from "../exit-codes";
+import { checkServerVersion, VERSION_HEADER } from "./version-check";
 
 // Used by the hooks too: fetch and nothing else.
 
@@ -43,6 +44,7 @@ export function apiClient(config: { url: string; token: string | null; timeoutMs
       if (name === "TimeoutError" || name === "AbortError") throw new Unreachable(config.url, "timeout", `${timeoutMs} ms`);
       throw new Unreachable(config.url, "refused", networkDetail(error));
     }
+    checkServerVersion(res.headers.get(VERSION_HEADER), config.url);
     let text: string;
     try {
       text = await res.text();

@@ -1,6 +1,7 @@
 import { note } from "../output/print";
 import { readSseEvents } from "./read-sse-events";
 import { requestHeaders, type McpConnection } from "./request-headers";
+import { checkServerVersion, VERSION_HEADER } from "../http/version-check";
 
 export type JsonRpcId = string | number;
 export type JsonRpcMessage = Record<string, unknown>;
@@ -109,8 +110,8 @@ const noAnswer = (message: string): Failure => ({ message, data: { reason: "no_a
 /** `failure` when a request is still unanswered, else none. */
 const ifUnanswered = (exchange: Exchange, failure: Failure): Failure | null => (exchange.pending.size ? failure : null);
 
-function post(target: BridgeTarget, message: unknown, signal: AbortSignal): Promise<Response> {
-  return fetch(target.endpoint, {
+async function post(target: BridgeTarget, message: unknown, signal: AbortSignal): Promise<Response> {
+  const res = await fetch(target.endpoint, {
     method: "POST",
     headers: requestHeaders(message, target.token, target.connection),
     body: JSON.stringify(message),
@@ -118,6 +119,8 @@ function post(target: BridgeTarget, message: unknown, signal: AbortSignal): Prom
     // Followed, a redirect would turn the POST into a GET or carry the token to another host.
     redirect: "manual",
   });
+  checkServerVersion(res.headers.get(VERSION_HEADER), target.endpoint.replace(/\/api\/mcp$/, ""));
+  return res;
 }
 
 async function redirectFailure(target: BridgeTarget, res: Response): Promise<Failure> {

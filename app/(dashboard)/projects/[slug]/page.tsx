@@ -71,7 +71,7 @@ function Served({ served, contexts }: { served: Overview["served"]; contexts: nu
       ) : (
         <EmptyState title={`No context served in the last ${SERVED_DAYS} days.`}>
           <p>
-            Install the session-start hook in the repository (<code>npx baton install claude</code>, or the snippets in{" "}
+            Connect Claude Code to this server (the Baton plugin, or <code>baton install claude</code> in the repository: see{" "}
             <Link href="/settings/connect">Settings → Connect</Link>); every session start then shows up here.
           </p>
         </EmptyState>

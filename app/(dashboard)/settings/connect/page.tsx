@@ -17,24 +17,37 @@ export default async function ConnectPage() {
       <PageHeader title="Connect an agent">
         <p>
           Claude Code gets its context from this server (<code data-testid="server-origin">{origin}</code>) through two hooks
-          and an MCP server. Make a write token in <Link href="/settings/tokens">API tokens</Link> first; every file below
-          reads it from <code>BATON_TOKEN</code>, so no secret lands in the repository.
-        </p>
-        <p>
-          Or let the CLI merge them into the files for you, keeping what is there: <code>{s.install}</code> shows the change,
-          and without <code>--dry-run</code> writes it.
+          and an MCP server, all run by the <code>baton</code> CLI this server hands out. Make a write token in{" "}
+          <Link href="/settings/tokens">API tokens</Link> first.
         </p>
       </PageHeader>
-      <Snippet id="env" title="1. The server and your token" where="~/.profile" text={s.env}>
-        Or put them in <code>~/.config/baton/config.json</code> as <code>{s.userConfig.replace(/\s+/g, " ")}</code>.
+      <Snippet id="install" title="1. The CLI, from this server" text={s.install}>
+        Puts <code>baton</code> in <code>~/.local/bin</code> (it needs Node.js 20 or newer, nothing else) and records this
+        server in <code>~/.config/baton/config.json</code>. Run it again to update; the CLI says when this server runs a
+        newer version.
       </Snippet>
-      <Snippet id="hooks" title="2. Session hooks" where=".claude/settings.json" text={s.settings}>
+      <Snippet id="token" title="2. Your token" where="~/.config/baton/config.json" text={s.userConfig}>
+        Add the <code>token</code> line; install.sh wrote the <code>url</code> and keeps both when it runs again. Or set them
+        in the environment instead:{" "}
+        <code>{s.env}</code>.
+      </Snippet>
+      <Snippet id="plugin" title="3a. Claude Code plugin, for every repository" text={s.plugin}>
+        The Baton repository is a Claude Code plugin marketplace: the plugin brings the session hooks and Baton&apos;s MCP
+        tools, and fetches its CLI from this server. It reads the token from <code>~/.config/baton/config.json</code>,{" "}
+        <code>BATON_TOKEN</code>, or its own <code>token</code> option.
+      </Snippet>
+      <Snippet id="install-claude" title="3b. Or files in one repository" text={s.installClaude}>
+        Shows how <code>baton install claude</code> would merge the hooks into <code>.claude/settings.json</code> and the MCP
+        server into <code>.mcp.json</code>, keeping what is there; without <code>--dry-run</code> it writes them. The
+        entries, to paste by hand:
+      </Snippet>
+      <Snippet id="hooks" title="Session hooks" where=".claude/settings.json" text={s.settings}>
         At session start the hook fetches the context; at session end it leaves a handoff and learning candidates. Neither
-        ever blocks or fails the session.
+        ever blocks or fails the session. <code>baton</code> must be on the PATH Claude Code runs with.
       </Snippet>
-      <Snippet id="mcp" title="3. MCP server" where=".mcp.json" text={s.mcp}>
+      <Snippet id="mcp" title="MCP server" where=".mcp.json" text={s.mcp}>
         Tools for the agent mid-session: search and propose learnings, write a handoff, read task memory, pick up a queued
-        session.
+        session. Claude Code reads the token from <code>BATON_TOKEN</code>, so no secret lands in the repository.
       </Snippet>
     </div>
   );

@@ -1,0 +1,88 @@
+#!/bin/sh
+# Installs the Baton CLI from a Baton server, served by it as GET /install.sh:
+#
+#   curl -fsSL https://baton.example.com/install.sh | sh
+#
+# Puts the server's one-file CLI (GET /cli/baton.mjs, Node.js 20 or newer) in ~/.local/share/baton
+# ($XDG_DATA_HOME/baton when set), links it as ~/.local/bin/baton, and records the server's address as "url" in ~/.config/baton/config.json ($XDG_CONFIG_HOME/baton when
+# set), keeping every other key there (your token). Running it again updates both.
+set -eu
+
+# Filled in by the server that served this script: the address the request came to.
+url=@BATON_URL@
+
+bin_dir="$HOME/.local/bin"
+target="$bin_dir/baton"
+# The file keeps its .mjs name behind a symlink: Node 20 reads an extensionless script as CommonJS.
+share_dir="${XDG_DATA_HOME:-$HOME/.local/share}/baton"
+cli="$share_dir/baton.mjs"
+config_file="${XDG_CONFIG_HOME:-$HOME/.config}/baton/config.json"
+
+fail() {
+  echo "baton install: $*" >&2
+  exit 1
+}
+
+command -v node >/dev/null 2>&1 || fail "Baton's CLI runs on Node.js 20 or newer, and node is not on your PATH. Install Node.js (https://nodejs.org), then run this again."
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' ||
+  fail "Baton's CLI needs Node.js 20 or newer; $(command -v node) is $(node --version). Update Node.js, then run this again."
+
+mkdir -p "$bin_dir" "$share_dir"
+tmp="$share_dir/.baton-$$.mjs"
+trap 'rm -f "$tmp"' EXIT
+
+if command -v curl >/dev/null 2>&1; then
+  curl -fsSL "$url/cli/baton.mjs" -o "$tmp" || fail "could not download $url/cli/baton.mjs"
+elif command -v wget >/dev/null 2>&1; then
+  wget -q -O "$tmp" "$url/cli/baton.mjs" || fail "could not download $url/cli/baton.mjs"
+else
+  fail "needs curl or wget to download $url/cli/baton.mjs"
+fi
+version=$(node "$tmp" --version 2>/dev/null) || fail "$url/cli/baton.mjs did not run (is $url a Baton server?)"
+chmod 755 "$tmp"
+mv -f "$tmp" "$cli"
+ln -sf "$cli" "$target"
+echo "Installed the Baton CLI $version as $target (a link to $cli)."
+
+# JSON is edited with node (there for the CLI anyway): the url is set, every other key is kept, and
+# the file stays readable by you alone (it may hold your token). A file that is not a JSON object is
+# left alone.
+BATON_INSTALL_URL="$url" BATON_INSTALL_CONFIG="$config_file" node -e '
+const fs = require("node:fs");
+const path = require("node:path");
+const file = process.env.BATON_INSTALL_CONFIG;
+const url = process.env.BATON_INSTALL_URL;
+let config = {};
+if (fs.existsSync(file)) {
+  try {
+    config = JSON.parse(fs.readFileSync(file, "utf8") || "{}");
+  } catch (error) {
+    config = null;
+  }
+  if (!config || typeof config !== "object" || Array.isArray(config)) {
+    console.log(`${file} is not a JSON object, so it was left as it is: set "url": "${url}" in it yourself.`);
+    process.exit(0);
+  }
+}
+const before = config.url;
+if (before !== url) {
+  config.url = url;
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(config, null, 2) + "\n", { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+console.log(before === url ? `Server: ${url} (already in ${file}).` : `Server: ${url}, recorded in ${file}${before ? ` (it was ${before})` : ""}.`);
+if (!config.token && !process.env.BATON_TOKEN) {
+  console.log(`Next: make an API token at ${url}/settings/tokens and add it to ${file} as "token": "baton_…" (or export BATON_TOKEN).`);
+}
+'
+
+case ":$PATH:" in
+  *":$bin_dir:"*) echo "Run: baton --help" ;;
+  *)
+    echo "$bin_dir is not on your PATH. Add it, then open a new terminal:"
+    echo "  echo 'export PATH=\"\$HOME/.local/bin:\$PATH\"' >> ~/.profile   # or ~/.bashrc, ~/.zshrc"
+    echo "Until then, run it as: $target --help"
+    ;;
+esac

@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { CLI_VERSION } from "../version";
+import { cacheDir, hookLog } from "../hooks/hook-log";
+
+// Runs inside every request the CLI makes, the hooks' included: it costs nothing while the versions
+// agree, and one small file read when they differ. No request of its own: the server names its
+// version in the Baton-Version header of every API answer.
+
+/** The response header every API answer carries (next.config.ts). */
+export const VERSION_HEADER = "baton-version";
+/** A mismatch is worth one notice a day, not one per command. */
+const NOTICE_EVERY_MS = 24 * 60 * 60 * 1000;
+/** Set by the Claude Code plugin's launcher: the cached copy of this CLI, fetched from the server. */
+const PLUGIN_CACHE_ENV = "BATON_CLI_CACHE";
+
+let sink: "stderr" | "hook-log" = "stderr";
+let checked = false;
+
+/** Hooks must not write to stderr or stdout (their output is Claude Code's): notices go to hook.log. */
+export function reportVersionMismatchTo(where: "stderr" | "hook-log"): void {
+  sink = where;
+}
+
+const stateFile = () => path.join(cacheDir(), "version-notice.json");
+
+function noticedRecently(serverVersion: string, now: number): boolean {
+  try {
+    const last = JSON.parse(readFileSync(stateFile(), "utf8")) as { at?: unknown; server?: unknown };
+    return last.server === serverVersion && typeof last.at === "number" && now - last.at < NOTICE_EVERY_MS;
+  } catch {
+    return false;
+  }
+}
+
+function remember(serverVersion: string, now: number): void {
+  try {
+    mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
+    const file = stateFile();
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ at: now, server: serverVersion, cli: CLI_VERSION }), { mode: 0o600 });
+    renameSync(`${file}.${process.pid}`, file);
+  } catch {
+    // a read-only home: the notice comes again, no harm
+  }
+}
+
+/**
+ * Compares the server's version (from an answer's Baton-Version header) with this CLI's, once per
+ * process. On a mismatch: a copy cached by the plugin's launcher is dropped, so the next run fetches
+ * the server's own; anything else gets a notice (stderr, or hook.log in hooks) at most once a day,
+ * saying how to update.
+ */
+export function checkServerVersion(serverVersion: string | null, serverUrl: string): void {
+  if (checked || !serverVersion || serverVersion === CLI_VERSION) return;
+  checked = true;
+  const cached = process.env[PLUGIN_CACHE_ENV];
+  if (cached) {
+    try {
+      unlinkSync(cached);
+      hookLog(`the server at ${serverUrl} runs Baton ${serverVersion}, the cached CLI was ${CLI_VERSION}: fetching the server's next time`);
+    } catch {
+      // already dropped by another process
+    }
+    return;
+  }
+  const now = Date.now();
+  if (noticedRecently(serverVersion, now)) return;
+  const message = `this CLI is Baton ${CLI_VERSION}, the server at ${serverUrl} runs ${serverVersion}; update: curl -fsSL ${serverUrl}/install.sh | sh`;
+  if (sink === "hook-log") hookLog(message);
+  else process.stderr.write(`baton: ${message}\n`);
+  remember(serverVersion, now);
+}

@@ -1,0 +1,113 @@
+// Nothing here but strings: the dispatcher prints them without loading any command.
+
+type Usage = {
+  /** One line per form of the command, as `baton --help` lists it. */
+  synopsis: string;
+  /** What the options mean and where the values come from, shown by `baton <command> --help`. */
+  details: string;
+};
+
+/**
+ * Every command's usage, printed by `baton <command> --help` (or `-h`, anywhere after the command).
+ * The dispatcher's table of commands must name exactly these keys (checked by the type system), so a
+ * new command cannot ship without its help.
+ */
+export const USAGE = {
+  hook: {
+    synopsis: `  baton hook session-start              Claude Code SessionStart hook: prints the context (never fails)
+  baton hook session-end | stop         SessionEnd / Stop hook: leaves a handoff and learning candidates`,
+    details: `Hooks read Claude Code's hook JSON on stdin and always exit 0: a server that is down, slow or refuses
+the token never blocks the session. session-start answers within BATON_TIMEOUT_MS (default 2000).
+What a hook could not do is written to ~/.cache/baton/hook.log.`,
+  },
+  pickup: {
+    synopsis: `  baton pickup [id] [--no-inject] [--max-chars N] [--project SLUG]`,
+    details: `Claims the next queued session document of the project (or the one named) and prints it, then each
+file listed in its specs and files, read from the repository.
+  --no-inject      print the document alone
+  --max-chars N    cut the output at N characters (default 100000)
+  --project SLUG   the project (default: .baton.json, the git remote, the directory name)`,
+  },
+  handoff: {
+    synopsis: `  baton handoff new [--spec P]... [--file P]... [--priority P] [--title T] [--tag T]... [-m TEXT]
+  baton handoff show [--branch B]       the latest handoff of the project`,
+    details: `new    queues a session document; the body is -m TEXT or stdin. --id ID names it, --project SLUG
+       picks the project; paths are relative to where you are and must be inside the repository.
+show   prints the project's latest handoff (on --branch B if it has one).`,
+  },
+  task: {
+    synopsis: `  baton task start|stop|show [taskId]   the active task, its memory file and the CLAUDE.md import`,
+    details: `start <taskId>   makes it your active task, writes backlog/memory/<taskId>.md and imports it in CLAUDE.md
+stop [taskId]    saves the memory file to the server, clears the active task, removes the import
+show [taskId]    prints the task's memory (your active task's by default)
+  --project SLUG   the project (default: .baton.json, the git remote, the directory name)`,
+  },
+  learnings: {
+    synopsis: `  baton learnings [query] [--project SLUG] [--kind K] [--all]`,
+    details: `Your learnings, newest first, or those matching the query (full text).
+  --project SLUG   a project's learnings (default: the project in .baton.json)
+  --kind K         pattern, insight or self_knowledge
+  --limit N        how many (default 50)
+  --all            ignore the project in .baton.json`,
+  },
+  install: {
+    synopsis: `  baton install claude [--dry-run] [--command PREFIX] [--url URL]`,
+    details: `Merges Baton's SessionStart and SessionEnd hooks into .claude/settings.json and its MCP server into
+.mcp.json at the repository root, keeping everything else; running it twice changes nothing.
+  --dry-run          show the change as a diff, write nothing
+  --command PREFIX   what the hooks run (default: \`baton\` when the baton on your PATH is this CLI,
+                     else this file by its absolute path)
+  --url URL          the server for the MCP entry (default: BATON_URL or url in the config file)`,
+  },
+  import: {
+    synopsis: `  baton import <path> [--project SLUG]  seed.json, Amplifier handoffs, backlog/memory, .spx/sessions`,
+    details: `Imports what sits at or below <path>, idempotently: a pai-seed seed.json, Amplifier
+projects/<slug>/sessions/<id>/handoff.md, backlog/memory/<task-id>.md, .spx/sessions/todo/*.md.
+  --project SLUG   the project for task memory and spx sessions (default: derived from the repository)`,
+  },
+  mcp: {
+    synopsis: `  baton mcp                             MCP over stdio, bridged to the server's /api/mcp`,
+    details: `For MCP clients that only speak stdio: forwards every message to BATON_URL/api/mcp with BATON_TOKEN.`,
+  },
+  admin: {
+    synopsis: `  baton admin create-user --email E --password P [--name N]
+  baton admin create-token --email E --name N [--scope read|write] [--project SLUG]...`,
+    details: `Operator commands, run in the server's own checkout against the database DATABASE_URL names (not over
+HTTP). create-token prints the token alone on stdout, for T=$(baton admin create-token ...).`,
+  },
+} satisfies Record<string, Usage>;
+
+export type CommandName = keyof typeof USAGE;
+
+const FOOTER = `Configuration: BATON_URL and BATON_TOKEN (or url and token in ~/.config/baton/config.json), and
+{"project": "slug"} in .baton.json at the repository root. Admin commands use DATABASE_URL instead.
+Output is JSON when stdout is not a terminal.
+Exit codes: 0 ok, 1 failure, 2 usage, 3 conflict, 4 not found, 5 server unreachable, 6 unauthorized.
+`;
+
+/** `baton --help`: every command's synopsis. */
+export function overallHelp(version: string): string {
+  const synopses = Object.values(USAGE).map((u: Usage) => u.synopsis);
+  return `baton ${version} — the command line of Baton, the context hub for coding agents
+
+Usage:
+${synopses.join("\n")}
+  baton --version                       this CLI's version
+
+${FOOTER}`;
+}
+
+/** `baton <command> --help`. */
+export function commandHelp(command: CommandName): string {
+  const usage: Usage = USAGE[command];
+  return `Usage:\n${usage.synopsis}\n\n${usage.details}\n`;
+}
+
+/** `--help` or `-h` among the arguments (before a `--` that ends the options). */
+export function asksForHelp(args: string[]): boolean {
+  for (const arg of args) {
+    if (arg === "--") return false;
+    if (arg === "--help" || arg === "-h") return true;
+  }
+  return false;
+}

@@ -1,0 +1,10 @@
+import "server-only";
+import path from "node:path";
+import { readCheckoutFile, servedFile, type ServedFile } from "./served-file";
+
+/** The CLI as the server hands it out: one file, Node ≥ 20, built from this checkout (same version). */
+export function cliBundle(): ServedFile {
+  // Where cli/build.mjs writes the one-file CLI (part of `npm run build`).
+  const file = path.join(process.cwd(), "cli", "dist", "baton.mjs");
+  return servedFile(readCheckoutFile(file, "The CLI is not built on this server: run `npm run build` (or `npm run build:cli`) in its checkout."));
+}

@@ -1,0 +1,175 @@
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir, ROOT } from "../support/server";
+import { runProcess } from "../support/run-process";
+import { testWorld } from "../support/world";
+import { fixture, hookContext, homeEnv, makeRepo, writeUserConfig } from "../fixtures/cli/cli-env";
+
+// The CLI a team member gets from their Baton server: GET /cli/baton.mjs into an empty folder, and
+// install.sh into a fresh HOME, both run as child processes against the real server.
+
+const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
+const tmp = tempDir("baton-cli-download-");
+afterAll(() => tmp.remove());
+
+const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+const node = process.execPath;
+/** Every module specifier a file imports (static or dynamic). */
+const importsOf = (text: string) => [...text.matchAll(/(?:^|[\s;])(?:import|export)\s*(?:[^"'();]*?\sfrom\s*)?\(?\s*["']([^"']+)["']/gm)].map((m) => m[1]!);
+
+let bundle: string;
+let repo: string;
+const sessionStartInput = (cwd: string) => JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd });
+
+beforeAll(async () => {
+  const res = await fetch(`${world.server.url}/cli/baton.mjs`);
+  expect(res.status).toBe(200);
+  bundle = await res.text();
+  repo = makeRepo(path.join(tmp.dir, "src", "web"), { remote: "git@github.com:acme/web.git", commits: ["Add the token list"] });
+  const handoff = await world.as("ana")("POST", "/api/projects/web/handoffs", { markdown: "Did: the download marker handoff.", branch: "main" });
+  expect(handoff.status).toBe(201);
+});
+
+describe("GET /cli/baton.mjs", () => {
+  it("is public, cacheable and one self-contained file of the server's version", async () => {
+    const res = await fetch(`${world.server.url}/cli/baton.mjs`, { headers: { authorization: "Bearer not-a-token" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("cache-control")).toMatch(/max-age=\d+/);
+    expect(await res.text()).toBe(bundle);
+    expect(bundle.startsWith(`#!/usr/bin/env node\n// Baton CLI ${version}`)).toBe(true);
+    const imports = importsOf(bundle);
+    expect(imports.length).toBeGreaterThan(5);
+    expect(imports.filter((specifier) => !specifier.startsWith("node:"))).toEqual([]);
+
+    const etag = res.headers.get("etag")!;
+    const again = await fetch(`${world.server.url}/cli/baton.mjs`, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+  });
+
+  it("runs from an empty folder with nothing installed: --version, a command and the hook", async () => {
+    const dir = path.join(tmp.dir, "empty");
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "baton.mjs"), bundle);
+    expect(readdirSync(dir)).toEqual(["baton.mjs"]);
+    const env = homeEnv(path.join(tmp.dir, "home-empty"), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+
+    const v = await runProcess(node, ["baton.mjs", "--version"], { cwd: dir, env });
+    expect(v.stdout).toBe(`${version}\n`);
+    const projects = await runProcess(node, [path.join(dir, "baton.mjs"), "learnings", "--project", "web"], { cwd: dir, env });
+    expect(projects.stderr).toBe("");
+    expect(JSON.parse(projects.stdout)).toMatchObject({ ok: true });
+    const hook = await runProcess(node, [path.join(dir, "baton.mjs"), "hook", "session-start"], { cwd: repo, env, input: sessionStartInput(repo) });
+    expect(hook.code).toBe(0);
+    expect(hookContext(hook.stdout)).toContain("download marker handoff");
+    // The operator commands need the server's database: the handed-out CLI says where to run them.
+    const admin = await runProcess(node, [path.join(dir, "baton.mjs"), "admin", "create-user"], { cwd: dir, env });
+    expect(admin.code).toBe(2);
+    expect(admin.stderr).toMatch(/server's own checkout/);
+  });
+});
+
+describe("GET /install.sh", () => {
+  it("names the address the request came to, and refuses one it could not quote", async () => {
+    const own = await fetch(`${world.server.url}/install.sh`);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("content-type")).toBe("text/x-shellscript; charset=utf-8");
+    expect(own.headers.get("vary")).toMatch(/X-Forwarded-Host/);
+    expect(await own.text()).toContain(`\nurl='${world.server.url}'\n`);
+    const proxied = await fetch(`${world.server.url}/install.sh`, { headers: { "x-forwarded-host": "baton.example.test", "x-forwarded-proto": "https" } });
+    expect(await proxied.text()).toContain(`\nurl='https://baton.example.test'\n`);
+    const hostile = await fetch(`${world.server.url}/install.sh`, { headers: { "x-forwarded-host": "x';rm -rf ~;'" } });
+    expect(hostile.status).toBe(400);
+    expect((await hostile.json()).error.code).toBe("bad_request");
+  });
+
+  it("installs ~/.local/bin/baton from the server into a fresh HOME, keeps the token, and says how to fix PATH", async () => {
+    const home = path.join(tmp.dir, "home-install");
+    writeUserConfig(home, { token: world.tokens.ana, timeoutMs: 3000 });
+    const script = await (await fetch(`${world.server.url}/install.sh`)).text();
+    const basePath = process.env.PATH!;
+    const install = await runProcess("sh", [], { env: homeEnv(home, { PATH: basePath }), input: script, cwd: home });
+    expect(install.stderr).toBe("");
+    expect(install.code).toBe(0);
+    const bin = path.join(home, ".local/bin/baton");
+    expect(install.stdout).toContain(`Installed the Baton CLI ${version} as ${bin}`);
+    expect(install.stdout).toContain(`Server: ${world.server.url}, recorded in ${path.join(home, ".config/baton/config.json")}.`);
+    expect(install.stdout).toContain(`${path.join(home, ".local/bin")} is not on your PATH`);
+    expect(install.stdout).toContain(`echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.profile`);
+
+    const configFile = path.join(home, ".config/baton/config.json");
+    expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ token: world.tokens.ana, timeoutMs: 3000, url: world.server.url });
+    expect(statSync(configFile).mode & 0o777).toBe(0o600);
+    expect(lstatSync(bin).isSymbolicLink()).toBe(true);
+    expect(readFileSync(bin, "utf8")).toBe(bundle);
+
+    // Run as a program (its shebang), configured by the file alone: no BATON_* in the environment.
+    const withPath = homeEnv(home, { PATH: `${path.dirname(bin)}${path.delimiter}${basePath}` });
+    expect((await runProcess(bin, ["--version"], { env: withPath })).stdout).toBe(`${version}\n`);
+    const hook = await runProcess("baton", ["hook", "session-start"], { cwd: repo, env: withPath, input: sessionStartInput(repo) });
+    expect(hookContext(hook.stdout)).toContain("download marker handoff");
+
+    const again = await runProcess("sh", [], { env: withPath, input: script, cwd: home });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`Server: ${world.server.url} (already in ${configFile}).`);
+    expect(again.stdout).toContain("Run: baton --help");
+    expect(again.stdout).not.toContain("not on your PATH");
+  });
+
+  it("leaves a config file that is not a JSON object alone, and says what to set", async () => {
+    const home = path.join(tmp.dir, "home-bad-config");
+    mkdirSync(path.join(home, ".config/baton"), { recursive: true });
+    writeFileSync(path.join(home, ".config/baton/config.json"), "[1, 2]");
+    const script = await (await fetch(`${world.server.url}/install.sh`)).text();
+    const install = await runProcess("sh", [], { env: homeEnv(home, { PATH: process.env.PATH! }), input: script, cwd: home });
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain(`is not a JSON object, so it was left as it is: set "url": "${world.server.url}"`);
+    expect(readFileSync(path.join(home, ".config/baton/config.json"), "utf8")).toBe("[1, 2]");
+    expect(existsSync(path.join(home, ".local/bin/baton"))).toBe(true);
+  });
+});
+
+describe("a CLI of another version than its server", () => {
+  const older = () => {
+    const text = bundle.replace(`version = "${version}";`, `version = "0.0.1-old";`);
+    expect(text).not.toBe(bundle);
+    const file = path.join(tmp.dir, "old", "baton.mjs");
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it("every API answer names the server's version", async () => {
+    for (const res of [await fetch(`${world.server.url}/api/health`), await fetch(`${world.server.url}/api/projects`)]) {
+      expect(res.headers.get("baton-version")).toBe(version);
+    }
+  });
+
+  it("says so on stderr once a day, with the command that updates it; the same version says nothing", async () => {
+    const env = homeEnv(path.join(tmp.dir, "home-old"), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const first = await runProcess(node, [older(), "learnings"], { env, cwd: tmp.dir });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe(
+      `baton: this CLI is Baton 0.0.1-old, the server at ${world.server.url} runs ${version}; update: curl -fsSL ${world.server.url}/install.sh | sh\n`,
+    );
+    expect(JSON.parse(first.stdout)).toMatchObject({ ok: true });
+    const second = await runProcess(node, [older(), "learnings"], { env, cwd: tmp.dir });
+    expect(second.stderr).toBe("");
+    const sameEnv = homeEnv(path.join(tmp.dir, "home-same"), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const same = await runProcess(node, [path.join(ROOT, "cli/dist/baton.mjs"), "learnings"], { env: sameEnv, cwd: tmp.dir });
+    expect(same.code).toBe(0);
+    expect(same.stderr).toBe("");
+  });
+
+  it("in a hook, writes the notice to hook.log and leaves the hook's output alone", async () => {
+    const home = path.join(tmp.dir, "home-old-hook");
+    const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const hook = await runProcess(node, [older(), "hook", "session-start"], { env, cwd: repo, input: sessionStartInput(repo) });
+    expect(hook.code).toBe(0);
+    expect(hook.stderr).toBe("");
+    expect(hookContext(hook.stdout)).toContain("download marker handoff");
+    expect(readFileSync(path.join(home, ".cache/baton/hook.log"), "utf8")).toContain(`this CLI is Baton 0.0.1-old, the server at ${world.server.url} runs ${version}`);
+  });
+});

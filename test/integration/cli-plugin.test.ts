@@ -1,0 +1,155 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startModelDouble, type ModelDouble } from "../support/model-double";
+import { runProcess } from "../support/run-process";
+import { freePort, ROOT, tempDir } from "../support/server";
+import { testWorld } from "../support/world";
+import { fixture, hookContext, homeEnv, makeRepo } from "../fixtures/cli/cli-env";
+
+// The Claude Code plugin (plugins/baton, in the marketplace .claude-plugin/marketplace.json): first its
+// launcher alone, then the real Claude Code from npm, offline, with its model API replaced by a local
+// double that records what Claude Code would have sent to the model.
+
+const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
+const tmp = tempDir("baton-cli-plugin-");
+// Retried: a detached session-end worker of the Claude Code session may still be finishing its log.
+afterAll(() => rmSync(tmp.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
+
+const LAUNCHER = path.join(ROOT, "plugins/baton/bin/baton.mjs");
+const MARKER = "Did: the plugin marker handoff.";
+const node = process.execPath;
+const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+let repo: string;
+const sessionStartInput = (cwd: string) => JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd });
+
+beforeAll(async () => {
+  repo = makeRepo(path.join(tmp.dir, "src", "web"), { remote: "git@github.com:acme/web.git", commits: ["Add the token list"] });
+  const handoff = await world.as("ana")("POST", "/api/projects/web/handoffs", { markdown: MARKER, branch: "main" });
+  expect(handoff.status).toBe(201);
+});
+
+describe("the plugin's launcher (bin/baton.mjs)", () => {
+  const launch = (args: string[], env: Record<string, string>, input = "") => runProcess(node, [LAUNCHER, ...args], { env, cwd: repo, input });
+
+  it("fetches the server's CLI into the plugin's data folder on first use, then runs the cached copy", async () => {
+    const data = path.join(tmp.dir, "data-first");
+    const env = homeEnv(path.join(tmp.dir, "home-first"), { CLAUDE_PLUGIN_DATA: data, BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const first = await launch(["hook", "session-start"], env, sessionStartInput(repo));
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe("");
+    expect(hookContext(first.stdout)).toContain(MARKER);
+    const cached = path.join(data, "baton.mjs");
+    expect(readFileSync(cached, "utf8")).toBe(await (await fetch(`${world.server.url}/cli/baton.mjs`)).text());
+    const mtime = statSync(cached).mtimeMs;
+    expect((await launch(["--version"], env)).stdout).toBe(`${version}\n`);
+    expect(statSync(cached).mtimeMs).toBe(mtime);
+  });
+
+  it("takes the plugin's url and token options when BATON_URL and BATON_TOKEN are not set", async () => {
+    const env = homeEnv(path.join(tmp.dir, "home-options"), {
+      CLAUDE_PLUGIN_DATA: path.join(tmp.dir, "data-options"),
+      CLAUDE_PLUGIN_OPTION_URL: world.server.url,
+      CLAUDE_PLUGIN_OPTION_TOKEN: world.tokens.ana!,
+    });
+    const hook = await launch(["hook", "session-start"], env, sessionStartInput(repo));
+    expect(hookContext(hook.stdout)).toContain(MARKER);
+  });
+
+  it("drops a cached CLI of another version after one run, and the next run fetches the server's", async () => {
+    const data = path.join(tmp.dir, "data-old");
+    const served = await (await fetch(`${world.server.url}/cli/baton.mjs`)).text();
+    const old = served.replace(`version = "${version}";`, `version = "0.0.1-old";`);
+    expect(old).not.toBe(served);
+    mkdirSync(data, { recursive: true });
+    writeFileSync(path.join(data, "baton.mjs"), old);
+    const env = homeEnv(path.join(tmp.dir, "home-old"), { CLAUDE_PLUGIN_DATA: data, BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const withOld = await launch(["hook", "session-start"], env, sessionStartInput(repo));
+    expect(hookContext(withOld.stdout)).toContain(MARKER);
+    expect(withOld.stderr).toBe("");
+    expect((await launch(["--version"], env)).stdout).toBe(`${version}\n`);
+    expect(readFileSync(path.join(data, "baton.mjs"), "utf8")).toBe(served);
+  });
+
+  it("never fails a hook: no server configured, or none answering, is one line of context and exit 0", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const cases: { env: Record<string, string>; says: string }[] = [
+      { env: {}, says: "no server configured" },
+      { env: { BATON_URL: closed, BATON_TOKEN: "baton_x" }, says: `could not fetch the CLI from ${closed}` },
+    ];
+    for (const [i, { env: extra, says }] of cases.entries()) {
+      const env = homeEnv(path.join(tmp.dir, `home-none-${i}`), { CLAUDE_PLUGIN_DATA: path.join(tmp.dir, `data-none-${i}`), ...extra });
+      const hook = await launch(["hook", "session-start"], env, sessionStartInput(repo));
+      expect(hook.code).toBe(0);
+      expect(hook.stderr).toBe("");
+      expect(hookContext(hook.stdout)).toMatch(new RegExp(`^Baton: context unavailable \\(${says.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+      const end = await launch(["hook", "session-end"], env, "{}");
+      expect([end.code, end.stdout, end.stderr]).toEqual([0, "", ""]);
+      const mcp = await launch(["mcp"], env);
+      expect(mcp.code).toBe(5);
+      expect(mcp.stderr).toContain(says);
+    }
+  });
+});
+
+describe("the plugin in the real Claude Code", () => {
+  let claude: string;
+  let model: ModelDouble;
+  beforeAll(async () => {
+    // Installs @anthropic-ai/claude-code from npm into .tools/ the first time (scripts/test.sh does it up front).
+    claude = execFileSync("bash", [path.join(ROOT, "scripts/ensure-claude-code.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+    model = await startModelDouble();
+  }, 300_000);
+  afterAll(() => model?.stop());
+
+  /** Claude Code with a HOME of its own, nothing of the machine's Anthropic or Claude settings, and no traffic but the double. */
+  const claudeEnv = (home: string, extra: Record<string, string> = {}) => {
+    const env = homeEnv(home, {
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: "sk-ant-test-double",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      ...extra,
+    });
+    for (const key of Object.keys(process.env)) if (/^(ANTHROPIC|CLAUDE)/.test(key) && !(key in env)) env[key] = "";
+    return env;
+  };
+
+  it("claude plugin validate passes for the plugin and the marketplace, without warnings", async () => {
+    for (const target of [path.join(ROOT, "plugins/baton"), ROOT]) {
+      const result = await runProcess(claude, ["plugin", "validate", target], { env: claudeEnv(path.join(tmp.dir, "home-validate")) });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toContain("Validation passed");
+      expect(result.stdout).not.toMatch(/warning/i);
+    }
+  });
+
+  it("marketplace add + install baton@baton: a claude -p session carries Baton's context, offers its MCP tools and leaves a handoff", async () => {
+    const home = path.join(tmp.dir, "home-claude");
+    const env = claudeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    for (const args of [["plugin", "marketplace", "add", ROOT], ["plugin", "install", "baton@baton"]]) {
+      const result = await runProcess(claude, args, { env, cwd: home });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+    }
+    const before = await world.as("ana")("GET", "/api/projects/web/handoffs");
+    const session = await runProcess(claude, ["-p", "hello"], { env, cwd: repo, timeoutMs: 120_000 });
+    expect(session.code, session.stdout + session.stderr).toBe(0);
+    expect(session.stdout).toContain("Hello from the model double.");
+
+    const main = model.requests.find((r) => JSON.stringify(r.body).includes("SessionStart hook additional context"));
+    expect(main, `no request carried the SessionStart context: ${model.requests.length} requests`).toBeDefined();
+    expect(JSON.stringify(main!.body)).toContain(MARKER);
+    const tools = ((main!.body.tools ?? []) as { name: string }[]).map((t) => t.name);
+    for (const tool of ["search_learnings", "propose_learning", "write_handoff"]) {
+      expect(tools.some((name) => name.startsWith("mcp__") && name.includes("baton") && name.endsWith(`__${tool}`)), tools.join(", ")).toBe(true);
+    }
+
+    // SessionEnd: the detached worker posts the session's handoff.
+    const count = before.json.items.length;
+    await expect.poll(async () => (await world.as("ana")("GET", "/api/projects/web/handoffs")).json.items.length, { timeout: 15_000 }).toBeGreaterThan(count);
+    const log = path.join(home, ".cache/baton/hook.log");
+    await expect.poll(() => existsSync(log) && readFileSync(log, "utf8"), { timeout: 15_000 }).toMatch(/session-end worker \(SessionEnd\): sent [1-9]/);
+  }, 180_000);
+});
