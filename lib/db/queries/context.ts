@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
+import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
 import { memberOf, ofProject, personalAndProject, userInProject, visibleTo } from "./scope";
 import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs } from "../schema";
 
@@ -44,7 +45,7 @@ export async function pendingProposalsFor(db: DbOrTx, params: { userId: string; 
       .select({ id: proposals.id, kind: proposals.kind, content: proposals.content, confidence: proposals.confidence })
       .from(proposals)
       .where(scope)
-      .orderBy(desc(proposals.createdAt), desc(proposals.id))
+      .orderBy(...PENDING_PROPOSAL_ORDER)
       .limit(params.limit),
     db.select({ n: count() }).from(proposals).where(scope),
   ]);
