@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { ADMIN_STATE, BASE_URL, DATA_DIR, DATABASE_URL, PORT } from "./e2e/fixtures";
+import { ADMIN_STATE, BASE_URL, DATA_DIR, DATABASE_URL, LAN_HOST, LAN_URL, PORT } from "./e2e/fixtures";
 
 /**
  * End-to-end tests against a production build (`npm run build` first; NEXT_DIST_DIR, inherited by the
@@ -9,6 +9,20 @@ import { ADMIN_STATE, BASE_URL, DATA_DIR, DATABASE_URL, PORT } from "./e2e/fixtu
  * database and its saved sign-in state, so two runs do not collide.
  */
 const dbFile = `${DATA_DIR}/baton.db`;
+const chromium = {
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+  ],
+};
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "test-results/e2e",
@@ -23,20 +37,7 @@ export default defineConfig({
     baseURL: BASE_URL,
     screenshot: "on",
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--headless",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-dev-shm-usage",
-        "--disable-quic",
-      ],
-    },
+    launchOptions: chromium,
   },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts$/, use: { ...devices["Desktop Chrome"] } },
@@ -45,6 +46,18 @@ export default defineConfig({
       testMatch: /.*\.spec\.ts$/,
       dependencies: ["setup"],
       use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE },
+    },
+    // The dashboard as a teammate reaches it: plain HTTP at a LAN name (LAN_HOST resolves to the
+    // server's 127.0.0.1 inside Chromium alone), signing in afresh.
+    {
+      name: "lan",
+      testMatch: /.*\.lan\.ts$/,
+      dependencies: ["setup"],
+      use: {
+        ...devices["Desktop Chrome"],
+        baseURL: LAN_URL,
+        launchOptions: { ...chromium, args: [...chromium.args, `--host-resolver-rules=MAP ${LAN_HOST} 127.0.0.1`] },
+      },
     },
     // HTTP only, with the Bearer token auth.setup.ts made (see e2e/api-fixtures.ts); no browser page.
     { name: "api", testMatch: /.*\.api\.ts$/, dependencies: ["setup"] },

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { InsecureConnectionBanner } from "@/components/layout/insecure-connection-banner";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,7 +10,10 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <InsecureConnectionBanner />
+        {children}
+      </body>
     </html>
   );
 }

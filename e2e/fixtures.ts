@@ -7,6 +7,10 @@ import { expect, type Page, type TestInfo } from "@playwright/test";
 export const PORT = Number(process.env.E2E_PORT || 3211);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 
+/** A name for this machine as a teammate on the LAN would use it; the `lan` project maps it to 127.0.0.1. */
+export const LAN_HOST = "baton.test";
+export const LAN_URL = `http://${LAN_HOST}:${PORT}`;
+
 /** The server's database: fresh on every run (playwright.config.ts deletes it before starting). */
 export const DATA_DIR = PORT === 3211 ? "e2e/.data" : `e2e/.data/port-${PORT}`;
 export const DATABASE_URL = `file:${DATA_DIR}/baton.db`;

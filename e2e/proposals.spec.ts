@@ -53,6 +53,8 @@ test.describe("proposal review queue", () => {
     await page.keyboard.press("a");
     await expect(row(page, byConfidence[1]!)).toHaveAttribute("data-state", "accepted");
     await expect(page.getByTestId("queue-status")).toHaveText("Accepted 1 proposal. Press u to undo.");
+    // The header's pending count follows the decisions made on the page.
+    await expect(page.getByTestId("pending-total")).toHaveText("5");
     await expect(current).toContainText(byConfidence[2]!);
     await expect.poll(() => api().proposalStatus(ids.get(byConfidence[1]!)!, slug)).toBe("accepted");
     await snap(page, testInfo, "proposals-accepted");
@@ -61,6 +63,7 @@ test.describe("proposal review queue", () => {
     await page.keyboard.press("u");
     await expect(row(page, byConfidence[1]!)).toHaveAttribute("data-state", "pending");
     await expect(page.getByTestId("queue-status")).toHaveText("Undone: 1 proposal back to pending.");
+    await expect(page.getByTestId("pending-total")).toHaveText("6");
     await expect.poll(() => api().proposalStatus(ids.get(byConfidence[1]!)!, slug)).toBe("pending");
     const learnings = await api().call<{ items: { content: string }[] }>("GET", `/api/learnings?project=${slug}`);
     expect(learnings.items).toEqual([]);
@@ -111,6 +114,7 @@ test.describe("proposal review queue", () => {
       await expect(row(page, text)).toHaveAttribute("data-state", "rejected");
     }
     await expect(page.getByText("Every proposal on this page is decided.")).toBeVisible();
+    await expect(page.getByTestId("pending-total")).toHaveText("0");
     await snap(page, testInfo, "proposals-all-decided");
     for (const text of texts) await expect.poll(() => api().proposalStatus(ids.get(text)!, slug)).not.toBe("pending");
 

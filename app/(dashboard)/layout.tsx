@@ -23,11 +23,12 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </NavLink>
           <NavLink href="/proposals">Proposals</NavLink>
           <NavLink href="/learnings">Learnings</NavLink>
+          <NavLink href="/identity">Identity</NavLink>
           <NavLink href="/context">Context preview</NavLink>
           <NavLink href="/settings">Settings</NavLink>
         </nav>
         <form action={signOutAction} className="account">
-          <span className="muted" data-testid="signed-in-as">
+          <span className="muted account-email" data-testid="signed-in-as" title={user.email}>
             {user.email}
           </span>
           <button type="submit" className="btn btn-secondary">

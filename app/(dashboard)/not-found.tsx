@@ -9,7 +9,12 @@ export default function DashboardNotFound() {
       <EmptyState title="Nothing here.">
         <p>
           This page does not exist, or it belongs to a project you are not a member of. Ask one of its owners to add you, or go
-          back to <Link href="/">your projects</Link>.
+          back to your projects.
+        </p>
+        <p className="not-found-actions">
+          <Link href="/" className="btn btn-primary">
+            Back to your projects
+          </Link>
         </p>
       </EmptyState>
     </div>

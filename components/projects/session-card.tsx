@@ -20,8 +20,11 @@ function stamp(date: Date, now: Date) {
   );
 }
 
-/** A queued session document on the board: who has it since when, and the files an agent will be handed. */
-export function SessionCard({ session: s, now }: { session: SessionDocView; now: Date }) {
+/**
+ * A queued session document on the board: who has it since when, and the files an agent will be handed.
+ * `children`: the buttons the viewer may use on it (see SessionActions).
+ */
+export function SessionCard({ session: s, now, children }: { session: SessionDocView; now: Date; children?: React.ReactNode }) {
   const paths = [...s.specs.map((p) => ({ p, kind: "spec" })), ...s.files.map((p) => ({ p, kind: "file" }))];
   return (
     <article className="card session-card" aria-label={`Session ${s.id}`} data-testid="session">
@@ -58,6 +61,7 @@ export function SessionCard({ session: s, now }: { session: SessionDocView; now:
         <summary>Document</summary>
         <Markdown>{s.markdown.replace(/^---\n[\s\S]*?\n---\n?/, "")}</Markdown>
       </details>
+      {children}
     </article>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useRef, type RefObject } from "react";
 import { useHydrated } from "../ui/use-hydrated";
+import { useReportDecided } from "./pending-count";
 import { ProposalItem } from "./proposal-item";
 import type { QueueEntry } from "./queue-types";
 import { useQueueCursor, type QueueCursor } from "./use-queue-cursor";
@@ -20,6 +21,7 @@ export function ReviewQueue({ entries, nextHref }: { entries: QueueEntry[]; next
   const hydrated = useHydrated();
   const rows = useRef(new Map<string, HTMLLIElement>());
   const review = useReview(entries);
+  useReportDecided(review.decisions.size);
   const cursor = useQueueCursor(entries, review, rows);
   useReviewKeys(entries, cursor, review.decisions, review.undoLast);
   return (

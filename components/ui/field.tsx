@@ -9,6 +9,9 @@ type FieldProps = {
   autoComplete?: string;
   placeholder?: string;
   autoFocus?: boolean;
+  /** Controlled: the value, and what to do when it changes. */
+  value?: string;
+  onChange?: (event: React.ChangeEvent<HTMLInputElement>) => void;
 };
 
 /** A labelled input with its hint and error wired up for screen readers. */

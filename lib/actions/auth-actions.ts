@@ -5,7 +5,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
-import { getAuth } from "../auth/auth";
+import { authFor } from "../auth/auth";
 import { createFirstUser } from "../auth/create-user";
 import { signInLimiter } from "../auth/sign-in-limiter";
 import { getDb } from "../db/client";
@@ -28,6 +28,12 @@ function safeNext(next: string | undefined): string {
   return next?.startsWith("/") && !next.startsWith("//") ? next : "/";
 }
 
+/** Signs in through the instance whose cookie suits this connection (see authFor). */
+async function signIn(email: string, password: string): Promise<void> {
+  const requestHeaders = await headers();
+  await authFor(requestHeaders).api.signInEmail({ body: { email, password }, headers: requestHeaders });
+}
+
 export const signInAction = publicFormAction(
   signInForm,
   async ({ email, password, next }) => {
@@ -35,7 +41,7 @@ export const signInAction = publicFormAction(
     const wait = signInLimiter.retryAfter(email);
     if (wait > 0) throw new ApiError("rate_limited", `Too many failed sign-ins for this email. Try again in ${Math.ceil(wait / 60_000)} min.`);
     try {
-      await getAuth().api.signInEmail({ body: { email, password }, headers: await headers() });
+      await signIn(email, password);
     } catch (error) {
       if (!(error instanceof APIError)) throw error;
       signInLimiter.recordFailure(email);
@@ -51,13 +57,14 @@ export const setupAction = publicFormAction(
   setupForm,
   async ({ name, email, password }) => {
     await createFirstUser(getDb(), { name, email, password });
-    await getAuth().api.signInEmail({ body: { email, password }, headers: await headers() });
+    await signIn(email, password);
     redirect("/");
   },
   { echo: ["name", "email"] },
 );
 
 export async function signOutAction(): Promise<void> {
-  await getAuth().api.signOut({ headers: await headers() });
+  const requestHeaders = await headers();
+  await authFor(requestHeaders).api.signOut({ headers: requestHeaders });
   redirect("/sign-in");
 }

@@ -10,5 +10,5 @@ export const createProjectAction = formAction(
     const project = await createProject(db, principal, input);
     return { message: `Project ${project.slug} created.` };
   },
-  { revalidate: ["/", "/settings/projects"] },
+  { revalidate: ["/", "/settings/projects"], echo: ["name", "slug"] },
 );

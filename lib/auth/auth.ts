@@ -5,8 +5,9 @@ import { nextCookies } from "better-auth/next-js";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { authAccounts, authSessions, authVerifications, users } from "../db/schema";
+import { wantsSecureCookies } from "./connection-security";
 
-function createAuth() {
+function createAuth(secureCookies: boolean) {
   const config = getConfig();
   return betterAuth({
     appName: "Baton",
@@ -21,7 +22,12 @@ function createAuth() {
     // Accounts are made by the first-run setup page and `baton admin create-user`, never by open sign-up.
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 256 },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
-    advanced: { database: { generateId: () => crypto.randomUUID() } },
+    advanced: {
+      database: { generateId: () => crypto.randomUUID() },
+      // better-auth decides this once per instance (and names the cookie __Secure-… when true), while
+      // one server may be reached over HTTPS and over plain HTTP: hence one instance for each.
+      useSecureCookies: secureCookies,
+    },
     telemetry: { enabled: false },
     // Lets server actions set the session cookie through next/headers.
     plugins: [nextCookies()],
@@ -29,10 +35,15 @@ function createAuth() {
 }
 
 type Auth = ReturnType<typeof createAuth>;
-const holder = globalThis as unknown as { __batonAuth?: Auth };
+const holder = globalThis as unknown as { __batonAuth?: { secure?: Auth; plain?: Auth } };
 
-/** The better-auth instance, built on first use so that `next build` never opens the database. */
-export function getAuth(): Auth {
-  holder.__batonAuth ??= createAuth();
-  return holder.__batonAuth;
+/**
+ * The better-auth instance for a request: the one whose session cookie is Secure when the request is
+ * HTTPS or BATON_BASE_URL is (see wantsSecureCookies). Built on first use so that `next build` never
+ * opens the database. Both read and write the same sessions; only the cookie differs.
+ */
+export function authFor(requestHeaders: Headers): Auth {
+  const secure = wantsSecureCookies(requestHeaders, getConfig().baseUrl);
+  const instances = (holder.__batonAuth ??= {});
+  return secure ? (instances.secure ??= createAuth(true)) : (instances.plain ??= createAuth(false));
 }

@@ -4,7 +4,7 @@ import { getConfig } from "../config";
 import { getDb, type Db } from "../db/client";
 import { authenticateBearer } from "./authenticate-bearer";
 import { isOwnOrigin } from "./own-origin";
-import { getAuth } from "./auth";
+import { authFor } from "./auth";
 import { sessionPrincipal, type Principal } from "./principal";
 
 export type GuardContext<P> = { request: Request; params: P; principal: Principal; db: Db; maxBodyBytes: number };
@@ -48,7 +48,7 @@ export function publicRoute<P = Record<string, never>>(
 
 async function authenticate(db: Db, request: Request): Promise<Principal> {
   if (request.headers.has("authorization")) return authenticateBearer(db, request);
-  const session = await getAuth().api.getSession({ headers: request.headers });
+  const session = await authFor(request.headers).api.getSession({ headers: request.headers });
   if (!session) throw new ApiError("unauthorized", "Sign in, or send an API token as Authorization: Bearer <token>.");
   // A cookie-authenticated write must come from this site's own pages (CSRF).
   if (request.method !== "GET" && request.method !== "HEAD") {

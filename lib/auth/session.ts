@@ -5,14 +5,14 @@ import { connection } from "next/server";
 import { cache } from "react";
 import { getDb, type Db } from "../db/client";
 import { countUsers, type PublicUser } from "../db/queries/users";
-import { getAuth } from "./auth";
+import { authFor } from "./auth";
 import { PATH_HEADER } from "./path-header";
 import { sessionPrincipal, type Principal } from "./principal";
 
 /** The signed-in user of this request, or null. Cached for the request. */
 export const getSessionUser = cache(async (): Promise<PublicUser | null> => {
   const requestHeaders = await headers();
-  const session = await getAuth().api.getSession({ headers: requestHeaders });
+  const session = await authFor(requestHeaders).api.getSession({ headers: requestHeaders });
   return session ? { id: session.user.id, name: session.user.name, email: session.user.email } : null;
 });
 

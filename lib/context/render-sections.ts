@@ -36,7 +36,7 @@ function setup(data: ContextData): SectionDraft {
     header: () => "## Baton setup",
     items: [
       "No seed (AI identity and personal learnings) is stored for this user yet.",
-      `A seed.json can be imported with \`baton import seed.json\`; identity can be set in the dashboard: ${data.dashboardUrl}`,
+      `A seed.json can be imported with \`baton import seed.json\`; identity can be set in the dashboard: ${data.dashboardUrl}/identity`,
     ],
   };
 }

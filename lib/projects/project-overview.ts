@@ -2,7 +2,7 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import type { MemberProject } from "../db/queries/projects";
 import { contextServedByDay, type ServedDay } from "../db/queries/context-stats";
-import { countQueue, listQueue } from "../db/queries/proposal-queue";
+import { countQueue, DEFAULT_QUEUE_SORT, listQueue } from "../db/queries/proposal-queue";
 import type { ProposalRow } from "../db/queries/proposals";
 import { countSessionsByStatus } from "../db/queries/session-counts";
 import type { SessionDocView } from "../db/queries/sessions";
@@ -28,7 +28,7 @@ export async function projectOverview(db: Db, principal: Principal, slug: string
   const since = startOfUtcDay(new Date(now.getTime() - (SERVED_DAYS - 1) * 86_400_000));
   const [handoffs, proposalItems, proposalTotal, queued, counts, served] = await Promise.all([
     listProjectHandoffs(db, principal, slug, { limit: 3 }),
-    listQueue(db, { ...filter, sort: "confidence", limit: 5 }),
+    listQueue(db, { ...filter, sort: DEFAULT_QUEUE_SORT, limit: 5 }),
     countQueue(db, filter),
     listSessions(db, principal, slug, { status: "todo", limit: 5 }),
     countSessionsByStatus(db, { projectId: project.id }),

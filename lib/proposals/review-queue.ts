@@ -2,7 +2,7 @@ import { z } from "zod";
 import { decodeCursor } from "../api/cursor";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { countQueue, listQueue, queueSorts, type QueueFilter, type QueueKey, type QueueSort } from "../db/queries/proposal-queue";
+import { countQueue, DEFAULT_QUEUE_SORT, listQueue, queueSorts, type QueueFilter, type QueueKey, type QueueSort } from "../db/queries/proposal-queue";
 import type { ProposalRow } from "../db/queries/proposals";
 import { fetchPage } from "../pagination/fetch-page";
 import { slugSchema } from "../projects/project-schemas";
@@ -11,7 +11,7 @@ import { MAX_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "../rules";
 
 /** The review page's query string. Unknown values fall back to the defaults rather than failing the page. */
 export const reviewQueueQuerySchema = z.object({
-  sort: z.enum(queueSorts).catch("confidence"),
+  sort: z.enum(queueSorts).catch(DEFAULT_QUEUE_SORT),
   /** A project slug, "personal", or empty for everything. */
   project: slugSchema.optional().catch(undefined),
   cursor: z.string().max(500).optional(),

@@ -29,8 +29,11 @@ export const seedProposalSchema = z.looseObject({
   decidedAt: datetime.optional(),
 });
 
+/** How an agent should answer, as pai-seed names it. */
+export const RESPONSE_STYLES = ["concise", "detailed", "adaptive"] as const;
+
 export const preferencesSchema = z.looseObject({
-  responseStyle: z.enum(["concise", "detailed", "adaptive"]).optional(),
+  responseStyle: z.enum(RESPONSE_STYLES).optional(),
   timezone: z.string().max(100).optional(),
   locale: z.string().max(35).optional(),
 });
@@ -70,15 +73,24 @@ export type SeedFile = z.output<typeof seedFileSchema>;
 export type SeedItem = z.output<typeof seedItemSchema>;
 export type SeedProposal = z.output<typeof seedProposalSchema>;
 
+/** The identity fields PUT /api/seed and the dashboard's identity page may set; null removes an optional one. */
+export const identityFieldsUpdate = {
+  principalName: z.string().trim().min(1).max(MAX_NAME_CHARS).optional(),
+  aiName: z.string().trim().min(1).max(MAX_NAME_CHARS).optional(),
+  catchphrase: identitySchema.shape.catchphrase.unwrap().nullable().optional(),
+  voiceId: identitySchema.shape.voiceId.unwrap().nullable().optional(),
+};
+
+/** The preferences they may set, likewise. */
+export const preferencesFieldsUpdate = {
+  responseStyle: preferencesSchema.shape.responseStyle.unwrap().nullable().optional(),
+  timezone: preferencesSchema.shape.timezone.unwrap().nullable().optional(),
+  locale: preferencesSchema.shape.locale.unwrap().nullable().optional(),
+};
+
 /** PUT /api/seed: identity fields to set; the rest of the identity is kept. */
 export const identityUpdateSchema = z.strictObject({
-  identity: z.looseObject({
-    principalName: z.string().trim().min(1).max(MAX_NAME_CHARS).optional(),
-    aiName: z.string().trim().min(1).max(MAX_NAME_CHARS).optional(),
-    catchphrase: z.string().max(500).optional(),
-    voiceId: z.string().max(200).optional(),
-    preferences: preferencesSchema.optional(),
-  }),
+  identity: z.looseObject({ ...identityFieldsUpdate, preferences: z.looseObject(preferencesFieldsUpdate).optional() }),
 });
 
 /** Splits an object into the keys a schema knows and the rest. */

@@ -134,14 +134,32 @@ function seedProposalFromRow(p: ProposalRow): Record<string, unknown> {
   };
 }
 
-/** Sets identity fields (the others are kept); creating a seed needs at least aiName and principalName. */
+/** The user's seed identity as stored (unknown keys included), or null before any seed exists. */
+export async function getIdentity(db: Db, principal: Principal): Promise<Record<string, unknown> | null> {
+  const seed = await findSeed(db, { userId: principal.userId });
+  return seed ? (seed.identity as Record<string, unknown>) : null;
+}
+
+/** An object with its null-valued keys removed: null in an update means "remove this field". */
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+}
+
+/**
+ * Sets identity fields (the others are kept; a null removes an optional one); creating a seed needs at
+ * least aiName and principalName.
+ */
 export async function updateIdentity(db: Db, principal: Principal, input: unknown): Promise<Record<string, unknown>> {
   const { identity: changes } = identityUpdateSchema.parse(input);
   await db.transaction(async (tx) => {
     const seed = await findSeed(tx, { userId: principal.userId });
     const current = (seed?.identity ?? {}) as Record<string, unknown>;
-    const preferences = changes.preferences ? { ...(current.preferences as object | undefined), ...changes.preferences } : current.preferences;
-    const identity = { ...current, ...changes, ...(preferences ? { preferences } : {}) };
+    const identity = withoutNulls({ ...current, ...changes, preferences: current.preferences ?? null });
+    if (changes.preferences) {
+      const preferences = withoutNulls({ ...(current.preferences as object | undefined), ...changes.preferences });
+      if (Object.keys(preferences).length) identity.preferences = preferences;
+      else delete identity.preferences;
+    }
     if (!identity.aiName || !identity.principalName) {
       throw new ApiError("validation_failed", "A new seed needs identity.aiName and identity.principalName.", [
         { path: ["identity", identity.aiName ? "principalName" : "aiName"], message: "Required for a new seed.", code: "invalid_type" },

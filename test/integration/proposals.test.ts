@@ -92,6 +92,16 @@ describe("proposals", () => {
     expect((await bo("POST", `/api/proposals/${p.id}/reject`)).status).toBe(200);
   });
 
+  it("the context lists pending proposals in the review queue's default order: most confident first", async () => {
+    // vi's personal queue, proposed neither in confidence order nor against it.
+    for (const [content, confidence] of [["Squash fixups before review", 0.3], ["Name branches after tickets", 0.9], ["Pin the Node version", 0.6]] as const) {
+      expect((await propose(viewer, { content, confidence })).status).toBe(201);
+    }
+    const context: string = (await viewer("GET", "/api/context")).json.context;
+    const listed = context.split("## Pending proposals")[1]!.split("\n").filter((line) => line.startsWith("- "));
+    expect(listed.map((line) => line.match(/" (\d\.\d\d)$/)?.[1])).toEqual(["0.90", "0.60", "0.30"]);
+  });
+
   it.each([
     { path: "/api/proposals", body: { kind: "pattern", content: "x", confidence: 1.5 } },
     { path: "/api/proposals", body: { kind: "hunch", content: "x" } },

@@ -93,6 +93,23 @@ describe("seed", () => {
     expect(res.json.seed.learned.patterns).toHaveLength(2);
   });
 
+  it("PUT /api/seed with null removes an optional identity field; keys Baton does not know stay", async () => {
+    await api("PUT", "/api/seed", { identity: { catchphrase: "Onwards.", preferences: { timezone: "Europe/Berlin" } } });
+    const res = await api("PUT", "/api/seed", { identity: { catchphrase: null, voiceId: null, preferences: { responseStyle: null, timezone: null, locale: null } } });
+    expect(res.status).toBe(200);
+    expect(res.json.seed.identity).not.toHaveProperty("catchphrase");
+    expect(res.json.seed.identity).not.toHaveProperty("voiceId");
+    expect(res.json.seed.identity).toMatchObject({
+      aiName: fixture.identity.aiName,
+      principalName: fixture.identity.principalName,
+      pronouns: fixture.identity.pronouns,
+      preferences: { fontSize: fixture.identity.preferences.fontSize },
+    });
+    expect(Object.keys(res.json.seed.identity.preferences)).toEqual(["fontSize"]);
+    // The names are required, so they cannot be removed.
+    expect((await api("PUT", "/api/seed", { identity: { aiName: null } })).status).toBe(400);
+  });
+
   it.each([
     { body: { identity: { responseStyle: 3 }, extra: 1 }, why: "unknown top-level key" },
     { body: { identity: { preferences: { responseStyle: "chatty" } } }, why: "bad response style" },

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { KeyboardHelp } from "@/components/proposals/keyboard-help";
+import { PendingCount, PendingCountProvider } from "@/components/proposals/pending-count";
 import { QueueFilters } from "@/components/proposals/queue-filters";
 import type { QueueEntry } from "@/components/proposals/queue-types";
 import { ReviewQueue } from "@/components/proposals/review-queue";
@@ -29,14 +30,16 @@ export default async function ProposalsPage({ searchParams }: { searchParams: Se
     return <ErrorNoticePage title="Proposals" message={queue.message} backHref="/proposals" backLabel="Back to all pending proposals" />;
   }
   return (
-    <div className="stack-lg">
-      <PageHeader title="Proposals">
-        Learnings your agents proposed, waiting for a decision. An accepted proposal becomes a confirmed learning that
-        agents receive at session start. <strong data-testid="pending-total">{queue.total.toLocaleString("en")}</strong> pending.
-      </PageHeader>
-      <QueueFilters sort={queue.sort} project={queue.project} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
-      <QueuePage queue={queue} cursor={query.cursor} />
-    </div>
+    <PendingCountProvider total={queue.total}>
+      <div className="stack-lg">
+        <PageHeader title="Proposals">
+          Learnings your agents proposed, waiting for a decision. An accepted proposal becomes a confirmed learning that
+          agents receive at session start. <PendingCount /> pending.
+        </PageHeader>
+        <QueueFilters sort={queue.sort} project={queue.project} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
+        <QueuePage queue={queue} cursor={query.cursor} />
+      </div>
+    </PendingCountProvider>
   );
 }
 

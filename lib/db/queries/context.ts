@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { asBookkeeping } from "../replica-client";
+import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
 import { memberOf, ofProject, personalAndProject, userInProject, visibleTo } from "./scope";
 import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs } from "../schema";
 
@@ -45,7 +46,7 @@ export async function pendingProposalsFor(db: DbOrTx, params: { userId: string; 
       .select({ id: proposals.id, kind: proposals.kind, content: proposals.content, confidence: proposals.confidence })
       .from(proposals)
       .where(scope)
-      .orderBy(desc(proposals.createdAt), desc(proposals.id))
+      .orderBy(...PENDING_PROPOSAL_ORDER)
       .limit(params.limit),
     db.select({ n: count() }).from(proposals).where(scope),
   ]);

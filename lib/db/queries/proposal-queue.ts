@@ -41,6 +41,14 @@ const orders = {
   oldest: [asc(proposals.createdAt), asc(proposals.id)],
 } satisfies Record<QueueSort, SQL[]>;
 
+/**
+ * The one order of pending proposals wherever no other is asked for: the review queue's default, the
+ * project overview, and the list in every served context. Most confident first, because that is
+ * what a reviewer (or an agent mentioning them) should see first when only a few are shown.
+ */
+export const DEFAULT_QUEUE_SORT: QueueSort = "confidence";
+export const PENDING_PROPOSAL_ORDER: readonly SQL[] = orders[DEFAULT_QUEUE_SORT];
+
 export async function listQueue(
   db: DbOrTx,
   params: QueueFilter & { sort: QueueSort; limit: number; after?: QueueKey },

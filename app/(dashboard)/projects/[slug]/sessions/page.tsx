@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
+import type { SessionDocView } from "@/lib/db/queries/sessions";
+import { SessionActions } from "@/components/projects/session-actions";
 import { SessionCard } from "@/components/projects/session-card";
 import { requireUser } from "@/lib/auth/session";
 import { orNotFound } from "@/lib/dashboard/load-project";
+import { requireProject } from "@/lib/projects/projects";
 import { listSessions } from "@/lib/sessions/sessions";
 
 type Params = Promise<{ slug: string }>;
@@ -19,9 +22,15 @@ const SHOWN = 100;
 export default async function SessionsPage({ params }: { params: Params }) {
   const { slug } = await params;
   const { db, principal } = await requireUser();
-  const lists = await orNotFound(() =>
-    Promise.all(columns.map((c) => listSessions(db, principal, slug, { status: c.status, limit: SHOWN }))),
+  const [project, lists] = await orNotFound(() =>
+    Promise.all([
+      requireProject(db, principal, slug, "read"),
+      Promise.all(columns.map((c) => listSessions(db, principal, slug, { status: c.status, limit: SHOWN }))),
+    ]),
   );
+  // Who may finish a claimed document, as completeSession decides: its claimer, or any owner; never a viewer.
+  const mayFinish = (s: SessionDocView) =>
+    s.status === "doing" && project.role !== "viewer" && (project.role === "owner" || s.claimedByUserId === principal.userId);
   const now = new Date();
   return (
     <div className="board">
@@ -33,7 +42,11 @@ export default async function SessionsPage({ params }: { params: Params }) {
               {c.title} <span className="count">{list.items.length}{list.nextCursor ? "+" : ""}</span>
             </h2>
             {list.items.length ? (
-              list.items.map((s) => <SessionCard key={s.id} session={s} now={now} />)
+              list.items.map((s) => (
+                <SessionCard key={s.id} session={s} now={now}>
+                  {mayFinish(s) ? <SessionActions id={s.id} slug={project.slug} /> : null}
+                </SessionCard>
+              ))
             ) : (
               <p className="empty">{c.empty}</p>
             )}
