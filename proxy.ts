@@ -1,25 +1,51 @@
 import { getSessionCookie } from "better-auth/cookies";
 import { NextResponse, type NextRequest } from "next/server";
+import { allowedMethods } from "./lib/api/allowed-methods";
+import { ApiError, handleApiError } from "./lib/api/errors";
+import { decodePathSegments } from "./lib/api/path-segments";
 import { PATH_HEADER } from "./lib/auth/path-header";
+import { badRequestPage } from "./lib/dashboard/bad-request-page";
+
+// Pages that need no session, and static files: the sign-in redirect skips them.
+const PUBLIC_PATH = /^\/(?:sign-in|setup|_next\/|favicon\.ico)|\.(?:svg|png|ico|txt)$/;
 
 /**
- * Sends a visitor without a session cookie to sign-in before any dashboard page renders. This is only a
- * convenience redirect: every page, action and route checks the session itself.
+ * Runs before every request. Rejects what Next.js cannot serve well: a path that is not valid
+ * percent-encoded UTF-8 (400; Next.js would answer a bare 500) and a method an API route does not
+ * export (405 with Allow; Next.js would answer an empty 405). Then sends a visitor without a session
+ * cookie to sign-in before any dashboard page renders: only a convenience redirect, since every page,
+ * action and route checks the session itself.
  */
 export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  const isApi = pathname === "/api" || pathname.startsWith("/api/");
+  const segments = decodePathSegments(pathname);
+  if (!segments) {
+    if (!isApi) return badRequestPage();
+    return handleApiError(new ApiError("bad_request", "The URL path is not valid percent-encoded UTF-8."));
+  }
+  if (isApi) return checkApiMethod(request.method, segments) ?? NextResponse.next();
+  if (PUBLIC_PATH.test(pathname)) return NextResponse.next();
   if (getSessionCookie(request)) {
     // The cookie may be stale; the page then redirects to sign-in itself, and needs the path to come back to.
     const headers = new Headers(request.headers);
-    headers.set(PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
+    headers.set(PATH_HEADER, pathname + request.nextUrl.search);
     return NextResponse.next({ request: { headers } });
   }
   const url = new URL("/sign-in", request.url);
-  const next = request.nextUrl.pathname + request.nextUrl.search;
+  const next = pathname + request.nextUrl.search;
   if (next !== "/") url.searchParams.set("next", next);
   return NextResponse.redirect(url);
 }
 
+function checkApiMethod(method: string, segments: string[]): Response | null {
+  const allowed = allowedMethods(segments);
+  if (!allowed || allowed.includes(method)) return null;
+  const allow = allowed.join(", ");
+  return handleApiError(new ApiError("method_not_allowed", `${method} is not allowed here; this route takes ${allow}.`, undefined, { headers: { allow } }));
+}
+
 export const config = {
-  // Not the API (it answers 401 itself), the auth pages, or static files.
-  matcher: ["/((?!api/|sign-in|setup|_next/|favicon.ico|.*\\.(?:svg|png|ico|txt)$).*)"],
+  // Everything but the build's static chunks and optimised images, which are served as files.
+  matcher: ["/((?!_next/static/|_next/image).*)"],
 };
