@@ -8,23 +8,29 @@ import { badRequestPage } from "./lib/dashboard/bad-request-page";
 
 // Pages that need no session, and static files: the sign-in redirect skips them.
 const PUBLIC_PATH = /^\/(?:sign-in|setup|_next\/|favicon\.ico)|\.(?:svg|png|ico|txt)$/;
+// The bodies Next.js parses as a form when they are posted to a page (a server action without JavaScript).
+const FORM_TYPE = /^\s*(?:multipart\/form-data|application\/x-www-form-urlencoded)/i;
 
 /**
  * Runs before every request. Rejects what Next.js cannot serve well: a path that is not valid
  * percent-encoded UTF-8 (400; Next.js would answer a bare 500) and a method an API route does not
- * export (405 with Allow; Next.js would answer an empty 405). Then sends a visitor without a session
- * cookie to sign-in before any dashboard page renders: only a convenience redirect, since every page,
- * action and route checks the session itself.
+ * export (405 with Allow; Next.js would answer an empty 405), and a form posted to a page that does not
+ * parse (400; Next.js would answer a bare 500). Then sends a visitor without a session cookie to
+ * sign-in before any dashboard page renders: only a convenience redirect, since every page, action and
+ * route checks the session itself.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
   const segments = decodePathSegments(pathname);
   if (!segments) {
-    if (!isApi) return badRequestPage();
+    if (!isApi) return badRequestPage("This address cannot be read: part of it is not valid percent-encoded text.");
     return handleApiError(new ApiError("bad_request", "The URL path is not valid percent-encoded UTF-8."));
   }
   if (isApi) return checkApiMethod(request.method, segments) ?? NextResponse.next();
+  if (request.method === "POST" && FORM_TYPE.test(request.headers.get("content-type") ?? "") && !(await isReadableForm(request))) {
+    return badRequestPage("The form sent with this request cannot be read.");
+  }
   if (PUBLIC_PATH.test(pathname)) return NextResponse.next();
   if (getSessionCookie(request)) {
     // The cookie may be stale; the page then redirects to sign-in itself, and needs the path to come back to.
@@ -36,6 +42,16 @@ export function proxy(request: NextRequest) {
   const next = pathname + request.nextUrl.search;
   if (next !== "/") url.searchParams.set("next", next);
   return NextResponse.redirect(url);
+}
+
+/** Reads a copy of the body: the page's server action still gets the original. */
+async function isReadableForm(request: NextRequest): Promise<boolean> {
+  try {
+    await request.clone().formData();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function checkApiMethod(method: string, segments: string[]): Response | null {

@@ -1,6 +1,7 @@
 /**
- * The dashboard's answer to a URL it cannot read (a bad percent-encoding): a page in Baton's look with
- * status 400. The proxy answers it before Next.js, which would fail on such a path with a blank 500;
+ * The dashboard's answer to a request it cannot read (a URL with a bad percent-encoding, a form body
+ * that does not parse): a page in Baton's look with status 400. The proxy answers it before Next.js,
+ * which would fail on either with a bare 500;
  * the proxy cannot render React or know the built stylesheet's name, so the page carries its own few
  * styles, drawn from the design tokens in app/globals.css.
  */
@@ -17,16 +18,19 @@ h1 { font-size: 1.5rem; margin: 1rem 0 0.25rem; }
 p { color: var(--muted); }
 a { color: var(--accent); }`;
 
-const HTML = `<!DOCTYPE html>
+const page = (reason: string) => `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Bad request · Baton</title><style>${STYLE}</style></head>
 <body><main><div class="card">
 <p class="brand"><span aria-hidden="true">◆</span> Baton</p>
 <h1>Bad request</h1>
-<p>This address cannot be read: part of it is not valid percent-encoded text. Check the link, or go back to <a href="/">your projects</a>.</p>
+<p>${reason} Check the link, or go back to <a href="/">your projects</a>.</p>
 </div></main></body></html>
 `;
 
-export function badRequestPage(): Response {
-  return new Response(HTML, { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+/** Why the request was refused, as whole sentences of plain text (no markup). */
+export type BadRequestReason = "This address cannot be read: part of it is not valid percent-encoded text." | "The form sent with this request cannot be read.";
+
+export function badRequestPage(reason: BadRequestReason): Response {
+  return new Response(page(reason), { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }

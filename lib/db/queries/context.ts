@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { memberOf, ofProject, personalAndProject, userInProject, visibleTo } from "./scope";
 import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs } from "../schema";
@@ -102,7 +102,11 @@ export async function recordServedBatch(
       const ids = [...g.ids];
       // Chunked: SQLite caps the number of bound parameters in one statement.
       for (let i = 0; i < ids.length; i += 500) {
-        await tx.update(learnings).set({ lastInjectedAt: g.at }).where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope));
+        // updated_at stays: being injected is bookkeeping, not an edit (drizzle would otherwise bump it).
+        await tx
+          .update(learnings)
+          .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
+          .where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope));
       }
     }
   });
