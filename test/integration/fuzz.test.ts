@@ -196,6 +196,39 @@ beforeAll(async () => {
   cookie = await signInCookie(world.server.url, emailOf("ana"), PASSWORD);
 }, 60_000);
 
+describe("the requests issue 13 found answered with 500 or an empty 405", () => {
+  it.each(["/api/learnings/%ff", "/api/projects/%C0%AE%C0%AE/handoffs", "/api/sessions/x%/claim"])("%s is a 400 in the error shape", async (path) => {
+    const res = await world.as("ana")("GET", path);
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ ok: false, error: { code: "bad_request", message: expect.any(String) } });
+  });
+
+  it("a dashboard URL with a bad encoding is a styled 400 page, signed in or not", async () => {
+    for (const headers of [{ cookie }, {}]) {
+      const res = await fetch(`${world.server.url}/projects/%ff`, { headers, redirect: "manual" });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("content-type")).toContain("text/html");
+      const html = await res.text();
+      expect(html).toContain("<h1>Bad request</h1>");
+      expect(html).toContain("<style>");
+    }
+  });
+
+  it("a wrong method is a 405 in the error shape with Allow", async () => {
+    const res = await world.as("ana")("PUT", "/api/health", {});
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect(res.json.error.code).toBe("method_not_allowed");
+    const review = await world.as("ana")("GET", "/api/proposals/review");
+    expect(review.headers.get("allow")).toBe("OPTIONS, POST");
+  });
+
+  it("a form posted to a page that does not parse is a 400, not a 500", async () => {
+    const res = await fetch(`${world.server.url}/sign-in`, { method: "POST", headers: { "content-type": "multipart/form-data; boundary=zz" }, body: "garbage" });
+    expect(res.status).toBe(400);
+  });
+});
+
 describe("fuzzing every route and page", () => {
   it(`${READ_ONLY_REQUESTS} requests of read-only actors: no 5xx, the error shape, no leak, nothing written`, async () => {
     const before = await checksum();
