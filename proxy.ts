@@ -2,6 +2,7 @@ import { getSessionCookie } from "better-auth/cookies";
 import { NextResponse, type NextRequest } from "next/server";
 import { allowedMethods } from "./lib/api/allowed-methods";
 import { ApiError, handleApiError } from "./lib/api/errors";
+import { noSuchApiRoute } from "./lib/api/no-such-route";
 import { decodePathSegments } from "./lib/api/path-segments";
 import { PATH_HEADER } from "./lib/auth/path-header";
 import { badRequestPage } from "./lib/dashboard/bad-request-page";
@@ -56,7 +57,9 @@ async function isReadableForm(request: NextRequest): Promise<boolean> {
 
 function checkApiMethod(method: string, segments: string[]): Response | null {
   const allowed = allowedMethods(segments);
-  if (!allowed || allowed.includes(method)) return null;
+  // Only /api itself: the catch-all route answers every deeper path that no other route serves.
+  if (!allowed) return noSuchApiRoute();
+  if (allowed.includes(method)) return null;
   const allow = allowed.join(", ");
   return handleApiError(new ApiError("method_not_allowed", `${method} is not allowed here; this route takes ${allow}.`, undefined, { headers: { allow } }));
 }

@@ -60,7 +60,7 @@ export type FuzzRequest = {
   api: boolean;
 };
 
-const PAGE_SHARE = 0.2;
+const PAGE_SHARE = 0.15;
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"];
 const RARE_METHODS = ["PROPFIND", "MKCOL", "PURGE", "LOCK", "SEARCH", "REPORT"];
 // Hostile path segments: bad and overlong percent-encodings, traversal, control and bidi characters, long.
@@ -160,7 +160,7 @@ const AUTH_NOISE = ["Bearer", "Bearer ", "Basic YW5hOnB3", "Bearer baton_0000000
  * caller gives the credentials of the actor; the request sometimes garbles them.
  */
 export function fuzzRequest(rng: Rng, targets: Target[], pools: Pools, credentials: Record<string, string>, origin: string, maxBodyBytes: number): FuzzRequest {
-  // Pages are a fifth of the requests: without a session most of them only redirect to sign-in.
+  // Pages are a sixth of the requests: without a session most of them only redirect to sign-in.
   const pages = targets.filter((t) => !t.api);
   const target = rng.chance(PAGE_SHARE) && pages.length ? rng.pick(pages) : rng.pick(targets.filter((t) => t.api));
   const method = rng.chance(0.7) ? rng.pick(target.methods) : rng.chance(0.9) ? rng.pick(METHODS) : rng.pick(RARE_METHODS);
