@@ -48,6 +48,14 @@ const envSchema = z.object({
     .min(1024, { message: "must be at least 1024" })
     .max(64 * 1024 * 1024, { message: "must be at most 67108864 (64 MiB)" })
     .default(1024 * 1024),
+  // A hook sends one or two requests per session start or prompt, a busy agent tens a minute: 600 is
+  // far above both and still stops a runaway loop. 0 turns the limit off (benchmarks).
+  BATON_RATE_LIMIT: z.coerce
+    .number({ message: "must be a number of requests a minute" })
+    .int({ message: "must be a whole number of requests a minute" })
+    .min(0, { message: "must be 0 (no limit) or more" })
+    .max(1_000_000, { message: "must be at most 1000000" })
+    .default(600),
   EMBEDDINGS_URL: z.url({ message: "must be the URL of an OpenAI-compatible embeddings API, e.g. http://localhost:11434/v1" }).optional(),
   EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
@@ -68,6 +76,8 @@ export type Config = {
   secret: string;
   baseUrl: string | undefined;
   maxBodyBytes: number;
+  /** Requests a minute per API token, counted across every instance on the database; 0: no limit. */
+  rateLimit: number;
   /** An OpenAI-compatible /v1/embeddings endpoint; absent: full-text search alone. */
   embeddings: { url: string; model: string; apiKey: string | undefined } | null;
 };
@@ -112,6 +122,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     secret: e.BATON_SECRET ?? embeddedSecret(e.DATABASE_URL, database),
     baseUrl: e.BATON_BASE_URL?.replace(/\/+$/, ""),
     maxBodyBytes: e.BATON_MAX_BODY_BYTES,
+    rateLimit: e.BATON_RATE_LIMIT,
     embeddings: e.EMBEDDINGS_URL ? { url: embeddingsEndpoint(e.EMBEDDINGS_URL), model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY } : null,
   };
 }

@@ -4,10 +4,12 @@ import { connectDatabase, getDb, openPrimary } from "./db/client";
 import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
 import { migrate } from "./db/migrate";
+import { installGracefulShutdown } from "./shutdown/graceful-shutdown";
 
 /**
- * Runs once per server process, before any request: checks the configuration and brings the database
- * schema up to date. Either failing stops the process with one clear line.
+ * Runs once per server process, before any request: checks the configuration, brings the database
+ * schema up to date (either failing stops the process with one clear line), and makes a SIGTERM write
+ * the buffered bookkeeping before the process exits.
  */
 export async function startup(): Promise<void> {
   let database: string;
@@ -26,6 +28,7 @@ export async function startup(): Promise<void> {
     // After migrating: an embedded replica's first sync then brings the schema with it.
     await connectDatabase();
     console.log(`baton: ${database} database ready, migrations applied now: ${result.applied.length} of ${result.total}`);
+    installGracefulShutdown();
     // The tokenizer's tables take ~0.2 s to load: pay it now, not in the first agent's session start.
     const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
     countTokens("warm up");

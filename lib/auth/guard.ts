@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError, handleApiError } from "../api/errors";
 import { getConfig } from "../config";
 import { getDb, type Db } from "../db/client";
+import { checkTokenRate } from "../rate-limit/token-rate-limit";
 import { authenticateBearer } from "./authenticate-bearer";
 import { isOwnOrigin } from "./own-origin";
 import { authFor } from "./auth";
@@ -12,7 +13,8 @@ type RouteContext<P> = { params: Promise<P> };
 
 /**
  * The one wrapper of every API route handler: authenticates (Bearer token or session cookie), awaits
- * params, checks the scope the route needs, and turns whatever is thrown into the JSON error shape.
+ * params, counts a token's request against its rate limit, checks the scope the route needs, and
+ * turns whatever is thrown into the JSON error shape.
  */
 export function guard<P = Record<string, never>>(
   need: "read" | "write",
@@ -22,6 +24,7 @@ export function guard<P = Record<string, never>>(
     try {
       const db = getDb();
       const principal = await authenticate(db, request);
+      if (principal.tokenId) checkTokenRate(db, principal.tokenId);
       if (need === "write" && principal.scope !== "write") {
         throw new ApiError("forbidden", "This token has the read scope; this request needs write.");
       }

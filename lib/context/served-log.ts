@@ -1,26 +1,34 @@
 import type { Db } from "../db/client";
 import { recordServedBatch } from "../db/queries/context";
+import { onShutdown } from "../shutdown/on-shutdown";
 
 type Entry = Parameters<typeof recordServedBatch>[1][number];
 
 // Served-context bookkeeping (the log and last-injected times) is buffered and written once a second
-// in one transaction: a busy server then does one write a second instead of two per request. What is
-// buffered when the process is killed is lost; it is bookkeeping, never read into a context.
+// in one transaction: a busy server then does one write a second instead of two per request. A graceful
+// stop (SIGTERM) writes what is buffered; a kill loses it, which is fine for bookkeeping that is never
+// read into a context.
 const FLUSH_MS = 1000;
 const MAX_BUFFER = 1000;
 
-const state = globalThis as unknown as { __batonServed?: { entries: Entry[]; timer: ReturnType<typeof setTimeout> | null } };
-state.__batonServed ??= { entries: [], timer: null };
+type Buffer = { entries: Entry[]; timer: ReturnType<typeof setTimeout> | null; writing: Promise<void> };
+const state = globalThis as unknown as { __batonServed?: Buffer };
+state.__batonServed ??= { entries: [], timer: null, writing: Promise.resolve() };
 const buffer = state.__batonServed;
 
-async function flush(db: Db): Promise<void> {
+/** Writes what is buffered, after any write under way: shutdown's flush then ends after the timer's. */
+function flush(db: Db): Promise<void> {
+  if (buffer.timer) clearTimeout(buffer.timer);
   buffer.timer = null;
   const entries = buffer.entries.splice(0, buffer.entries.length);
-  try {
-    await recordServedBatch(db, entries);
-  } catch (error) {
-    console.error("baton: could not record served contexts", error);
-  }
+  buffer.writing = buffer.writing.then(async () => {
+    try {
+      await recordServedBatch(db, entries);
+    } catch (error) {
+      console.error("baton: could not record served contexts", error);
+    }
+  });
+  return buffer.writing;
 }
 
 export function recordServed(db: Db, entry: Entry): void {
@@ -29,5 +37,6 @@ export function recordServed(db: Db, entry: Entry): void {
   else if (!buffer.timer) {
     buffer.timer = setTimeout(() => void flush(db), FLUSH_MS);
     buffer.timer.unref?.();
+    onShutdown("served-context bookkeeping", () => flush(db));
   }
 }

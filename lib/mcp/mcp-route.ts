@@ -5,6 +5,7 @@ import { originFromHeaders } from "../api/origin-from-headers";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { authenticateBearer } from "../auth/authenticate-bearer";
+import { checkTokenRate } from "../rate-limit/token-rate-limit";
 import { checkOrigin } from "./check-origin";
 import { createMcpServerHandler } from "./create-mcp-server";
 
@@ -36,8 +37,8 @@ function hasNul(text: string): boolean {
 }
 
 /**
- * The /api/mcp route: Origin, then the Bearer token, then the body limit, all answered in the API's
- * error shape; only then does the MCP handler see the request.
+ * The /api/mcp route: Origin, then the Bearer token and its rate limit, then the body limit, all
+ * answered in the API's error shape; only then does the MCP handler see the request.
  */
 export async function mcpRoute(request: Request): Promise<Response> {
   try {
@@ -45,6 +46,7 @@ export async function mcpRoute(request: Request): Promise<Response> {
     checkOrigin(request, config.baseUrl);
     const db = getDb();
     const principal = await authenticateBearer(db, request);
+    if (principal.tokenId) checkTokenRate(db, principal.tokenId);
     const limited = await withBodyLimit(request, config.maxBodyBytes);
     const handler = createMcpServerHandler({ db, principal, dashboardUrl: originFromHeaders(request.headers, config.baseUrl) });
     return await handler(limited);

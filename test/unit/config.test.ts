@@ -13,6 +13,8 @@ describe("parseConfig", () => {
     { env: { DATABASE_URL: file, BATON_BASE_URL: "not a url" }, variable: "BATON_BASE_URL" },
     { env: { DATABASE_URL: file, BATON_MAX_BODY_BYTES: "lots" }, variable: "BATON_MAX_BODY_BYTES" },
     { env: { DATABASE_URL: file, BATON_MAX_BODY_BYTES: "10" }, variable: "BATON_MAX_BODY_BYTES" },
+    { env: { DATABASE_URL: file, BATON_RATE_LIMIT: "-1" }, variable: "BATON_RATE_LIMIT" },
+    { env: { DATABASE_URL: file, BATON_RATE_LIMIT: "many" }, variable: "BATON_RATE_LIMIT" },
     { env: { DATABASE_URL: file, EMBEDDINGS_URL: "http://localhost:11434/v1" }, variable: "EMBEDDINGS_MODEL" },
     { env: { DATABASE_URL: file, EMBEDDINGS_URL: "not a url", EMBEDDINGS_MODEL: "m" }, variable: "EMBEDDINGS_URL" },
     { env: { DATABASE_URL: "http://db:8080", DATABASE_SYNC_URL: "http://db:8080", BATON_SECRET: "x".repeat(32) }, variable: "DATABASE_SYNC_URL" },
@@ -39,6 +41,8 @@ describe("parseConfig", () => {
     expect(a.secret.length).toBeGreaterThanOrEqual(32);
     expect(parseConfig({ DATABASE_URL: file }).secret).toBe(a.secret);
     expect(a.maxBodyBytes).toBe(1024 * 1024);
+    expect(a.rateLimit).toBe(600);
+    expect(parseConfig({ DATABASE_URL: file, BATON_RATE_LIMIT: "0" }).rateLimit).toBe(0);
   });
 
   it("selects a remote libSQL server with its auth token", () => {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { asBookkeeping } from "../replica-client";
 import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
@@ -111,7 +111,11 @@ async function writeServed(tx: DbOrTx, entries: Parameters<typeof recordServedBa
     const ids = [...g.ids];
     // Chunked: SQLite caps the number of bound parameters in one statement.
     for (let i = 0; i < ids.length; i += 500) {
-      await tx.update(learnings).set({ lastInjectedAt: g.at }).where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope));
+      // updated_at stays: being injected is bookkeeping, not an edit (drizzle would otherwise bump it).
+      await tx
+        .update(learnings)
+        .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
+        .where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope));
     }
   }
 }

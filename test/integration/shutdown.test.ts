@@ -1,0 +1,83 @@
+import http from "node:http";
+import { describe, expect, it } from "vitest";
+import { apiClient } from "../support/api";
+import { startServer, type RunningServer } from "../support/server";
+import { testWorld } from "../support/world";
+
+// The world's own server builds the cast; each test starts another on the same database and stops it.
+const world = testWorld({ users: ["ana"], projects: { alpha: "ana" }, members: [], tokens: {} });
+
+// next start exits with 128 + the signal's number once it has shut down cleanly.
+const SIGTERM_EXIT_CODE = 143;
+// Time for the server to read a request's headers before the signal, so the request is in flight.
+const SETTLE_MS = 1000;
+
+function sigterm(server: RunningServer): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
+  process.kill(-server.process.pid!, "SIGTERM");
+  return exited;
+}
+
+async function count(sql: string): Promise<number> {
+  return Number((await world.sql(sql))[0]!.n);
+}
+
+describe("graceful shutdown (SIGTERM)", () => {
+  it("finishes a request in flight, then exits", async () => {
+    const server = await startServer({ databaseUrl: world.databaseUrl });
+    try {
+      const body = JSON.stringify({ kind: "pattern", content: "Written while the server was stopping" });
+      const url = new URL(server.url);
+      let answer: { status: number; text: string } | undefined;
+      const request = http.request({
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: "/api/learnings",
+        headers: { authorization: `Bearer ${world.tokens.ana}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      });
+      const answered = new Promise<void>((resolve, reject) => {
+        request.on("response", (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => resolve(void (answer = { status: res.statusCode!, text })));
+        });
+        request.on("error", reject);
+      });
+      // Half the body now, the rest after the signal: the server is mid-request when it is told to stop.
+      request.write(body.slice(0, body.length / 2));
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      const exited = sigterm(server);
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      // It no longer takes new connections …
+      await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
+      // … but the request it had is answered, and written.
+      request.end(body.slice(body.length / 2));
+      await answered;
+      expect(answer?.status, answer?.text).toBe(201);
+      expect(await exited).toBe(SIGTERM_EXIT_CODE);
+      expect(await count("SELECT count(*) AS n FROM learnings WHERE content = 'Written while the server was stopping'")).toBe(1);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it("writes the buffered bookkeeping and rate-limit counts before it exits", async () => {
+    const server = await startServer({ databaseUrl: world.databaseUrl });
+    try {
+      const ana = apiClient(server.url, world.tokens.ana);
+      const loggedBefore = await count("SELECT count(*) AS n FROM context_log");
+      const countedBefore = await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts");
+      expect((await ana("GET", "/api/context?project=alpha")).status).toBe(200);
+      expect((await ana("GET", "/api/projects")).status).toBe(200);
+      // Buffered, not yet written: both are flushed about once a second.
+      expect(await count("SELECT count(*) AS n FROM context_log")).toBe(loggedBefore);
+      expect(await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts")).toBe(countedBefore);
+      expect(await sigterm(server)).toBe(SIGTERM_EXIT_CODE);
+      expect(await count("SELECT count(*) AS n FROM context_log")).toBe(loggedBefore + 1);
+      expect(await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts")).toBe(countedBefore + 2);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
