@@ -19,6 +19,8 @@ Usage:
   baton mcp                             MCP over stdio, bridged to the server's /api/mcp
   baton admin create-user --email E --password P [--name N]
   baton admin create-token --email E --name N [--scope read|write] [--project SLUG]...
+  baton admin backup FILE               a consistent copy of DATABASE_URL, taken while the server runs
+  baton admin restore FILE              a backup into an empty DATABASE_URL (checked first)
 
 Configuration: BATON_URL and BATON_TOKEN (or url and token in ~/.config/baton/config.json), and
 {"project": "slug"} in .baton.json at the repository root. Admin commands use DATABASE_URL instead.
