@@ -21,6 +21,8 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export type CopyResult = { tables: number; rows: number };
 
 export async function copyDatabase(source: Transaction, target: Transaction): Promise<CopyResult> {
+  // Tables come in the order they were made, not the order their foreign keys need: checked at commit.
+  await target.execute("PRAGMA defer_foreign_keys = ON");
   const schema = await readSchema(source);
   const shadows = await shadowTables(source, schema);
   const isVirtual = (i: SchemaItem) => /^CREATE\s+VIRTUAL\s+TABLE/i.test(i.sql);
