@@ -100,3 +100,11 @@ export const DEFAULT_CONTEXT_MAX_CHARS = 9_500;
 /** What a caller may ask for instead, with its own limit in mind. */
 export const MIN_CONTEXT_CHARS = 200;
 export const MAX_CONTEXT_CHARS = 200_000;
+
+/** What the audit trail records (issue 13): who did which of these to what, and when. */
+export const AUDIT_ACTIONS = ["add", "accept", "reject", "edit", "pin", "undo", "delete"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export const AUDIT_SUBJECTS = ["learning", "proposal", "handoff", "member", "token"] as const;
+export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
+/** How much of a subject's text the trail keeps: enough to recognise it once the subject is deleted. */
+export const AUDIT_LABEL_CHARS = 80;

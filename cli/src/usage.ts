@@ -71,7 +71,9 @@ projects/<slug>/sessions/<id>/handoff.md, backlog/memory/<task-id>.md, .spx/sess
   },
   admin: {
     synopsis: `  baton admin create-user --email E --password P [--name N]
-  baton admin create-token --email E --name N [--scope read|write] [--project SLUG]...`,
+  baton admin create-token --email E --name N [--scope read|write] [--project SLUG]...
+  baton admin backup FILE     a consistent copy of DATABASE_URL, taken while the server runs
+  baton admin restore FILE    a backup into an empty DATABASE_URL (checked first)`,
     details: `Operator commands, run in the server's own checkout against the database DATABASE_URL names (not over
 HTTP). create-token prints the token alone on stdout, for T=$(baton admin create-token ...).`,
   },

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
+import { recordAudit } from "../audit/record-audit";
 import type { Db } from "../db/client";
 import { deleteToken, findTokenByHash, insertToken, listTokens, projectIdsBySlugs, touchToken, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
 import { TOKEN_SCOPES } from "../rules";
@@ -37,7 +38,11 @@ export async function createApiToken(db: Db, params: { userId: string } & NewTok
   const id = crypto.randomUUID();
   const record = { id, name: data.name, displayPrefix: token.slice(0, TOKEN_PREFIX.length + 6), scope: data.scope };
   const tokenHash = await hashToken(token);
-  await db.transaction((tx) => insertToken(tx, { userId: params.userId, ...record, tokenHash, projectIds: [...ids.values()] }));
+  // A token is its owner's, whatever projects it is limited to: recorded as personal (project null).
+  await db.transaction(async (tx) => {
+    await insertToken(tx, { userId: params.userId, ...record, tokenHash, projectIds: [...ids.values()] });
+    await recordAudit(tx, params.userId, { action: "add", subject: "token", subjectId: id, label: data.name, projectId: null, detail: `${data.scope}, ${record.displayPrefix}…` });
+  });
   return { token, record: { ...record, createdAt: new Date(), lastUsedAt: null, projects: slugs } };
 }
 
@@ -46,7 +51,11 @@ export function listApiTokens(db: Db, params: { userId: string }): Promise<Token
 }
 
 export async function revokeApiToken(db: Db, params: { userId: string; tokenId: string }): Promise<void> {
-  if (!(await deleteToken(db, params))) throw new ApiError("not_found", "No such token.");
+  const token = (await listTokens(db, { userId: params.userId })).find((t) => t.id === params.tokenId);
+  await db.transaction(async (tx) => {
+    if (!token || !(await deleteToken(tx, params))) throw new ApiError("not_found", "No such token.");
+    await recordAudit(tx, params.userId, { action: "delete", subject: "token", subjectId: token.id, label: token.name, projectId: null, detail: token.displayPrefix });
+  });
   recentTokens.forget(params.tokenId);
 }
 

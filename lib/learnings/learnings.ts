@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
+import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import {
@@ -72,15 +73,24 @@ async function writableScope(db: Db, principal: Principal, id: string) {
   return { current, scope: { id, userId: principal.userId, projectIds } };
 }
 
+/** How the audit trail names a learning: its text, in its project or under its owner. */
+const auditSubject = (l: LearningRow, label = l.content) => ({ subject: "learning" as const, subjectId: l.id, label, projectId: l.projectId, ownerUserId: l.userId });
+
 export async function editLearning(db: Db, principal: Principal, id: string, input: unknown): Promise<LearningRow> {
   const patch = learningPatchSchema.parse(input);
   const { current, scope } = await writableScope(db, principal, id);
   const confirmedAt = patch.confirmed === undefined || patch.confirmed === current.confirmed ? undefined : patch.confirmed ? new Date() : null;
-  await updateLearning(db, { ...scope, patch: { ...patch, ...(confirmedAt !== undefined ? { confirmedAt } : {}) } });
+  const fields = Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined);
+  await db.transaction(async (tx) => {
+    await updateLearning(tx, { ...scope, patch: { ...patch, ...(confirmedAt !== undefined ? { confirmedAt } : {}) } });
+    await recordAudit(tx, principal.userId, { action: "edit", ...auditSubject(current, patch.content ?? current.content), detail: fields.length ? `changed ${fields.join(", ")}` : null });
+  });
   return getLearning(db, principal, id);
 }
 
 export async function removeLearning(db: Db, principal: Principal, id: string): Promise<void> {
-  const { scope } = await writableScope(db, principal, id);
-  await deleteLearning(db, scope);
+  const { current, scope } = await writableScope(db, principal, id);
+  await db.transaction(async (tx) => {
+    if (await deleteLearning(tx, scope)) await recordAudit(tx, principal.userId, { action: "delete", ...auditSubject(current) });
+  });
 }

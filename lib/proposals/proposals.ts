@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
+import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
 import type { Db, DbOrTx } from "../db/client";
 import { findLearning, insertLearning, type LearningRow } from "../db/queries/learnings";
@@ -100,6 +101,16 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
   if (!(await decideProposal(tx, { ...writeScope, id: d.id, status, learningId, content: d.content }))) {
     throw new ApiError("conflict", `Proposal ${d.id} was decided by someone else meanwhile.`);
   }
+  const edited = d.content !== undefined && d.content !== current.content;
+  await recordAudit(tx, principal.userId, {
+    action: d.action,
+    subject: "proposal",
+    subjectId: d.id,
+    label: d.content ?? current.content,
+    projectId: current.projectId,
+    ownerUserId: current.userId,
+    detail: edited ? "edited before accepting" : null,
+  });
   return {
     proposal: (await findProposal(tx, { ...readScope, id: d.id }))!,
     learning: learningId ? ((await findLearning(tx, { ...readScope, id: learningId })) ?? null) : null,

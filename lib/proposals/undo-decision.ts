@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../api/errors";
+import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { deleteLearning } from "../db/queries/learnings";
@@ -46,6 +47,8 @@ export async function undoDecisions(db: Db, principal: Principal, input: unknown
       if (!(await reopenProposal(tx, { ...scope, id: item.id, from: current.status, content: item.content }))) {
         throw new ApiError("conflict", `Proposal ${item.id} changed meanwhile; reload the page.`);
       }
+      const label = item.content ?? current.content;
+      await recordAudit(tx, principal.userId, { action: "undo", subject: "proposal", subjectId: item.id, label, projectId: current.projectId, ownerUserId: current.userId, detail: `${current.status} undone` });
     }
     return items.length;
   });

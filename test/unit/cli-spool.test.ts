@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { Unreachable, type ApiCall } from "@/cli/src/http/api-client";
 import { flushSpool, pendingSpool, writeSpool } from "@/cli/src/hooks/spool";
+import { redactValue, SecretRedactor } from "@/cli/src/transcript/redact-secrets";
 
 const root = mkdtempSync(path.join(tmpdir(), "baton-spool-unit-"));
 const previousCache = process.env.XDG_CACHE_HOME;
@@ -20,7 +21,7 @@ beforeEach(() => {
   dir = path.join(root, `spool-${++n}`);
 });
 
-const request = (what: string) => ({ method: "POST" as const, path: `/api/${what}`, body: { what }, what });
+const request = (what: string) => redactValue(new SecretRedactor(), { method: "POST" as const, path: `/api/${what}`, body: { what }, what });
 
 /** A fake server: answers by path, records what it was sent. */
 function fakeServer(answer: (path: string) => number | "down") {

@@ -1,6 +1,7 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { Client } from "@libsql/client";
 import type { ErrorCode } from "../../../lib/api/error-codes";
 import { isExpectedError, toFailure } from "../../../lib/api/errors";
 import { createApiToken } from "../../../lib/auth/api-tokens";
@@ -10,6 +11,8 @@ import { openPrimary } from "../../../lib/db/client";
 import { migrate } from "../../../lib/db/migrate";
 import { findUserByEmail } from "../../../lib/db/queries/users";
 import { CliError, EXIT } from "../exit-codes";
+import { backupDatabase } from "./backup-database";
+import { restoreDatabase } from "./restore-database";
 
 const exitOfCode: Partial<Record<ErrorCode, number>> = { conflict: EXIT.conflict, not_found: EXIT.notFound, validation_failed: EXIT.usage };
 
@@ -29,6 +32,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
   })();
   const { client, db } = openPrimary(config);
   try {
+    if (sub === "backup" || sub === "restore") return await backupOrRestore(sub, rest, client);
     // The server may never have started on this database: bring the schema up to date first.
     await migrate(client, migrationsFolder());
     switch (sub) {
@@ -59,7 +63,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
         return EXIT.ok;
       }
       default:
-        throw new CliError(`unknown admin command "${sub ?? ""}": use create-user or create-token.`, EXIT.usage);
+        throw new CliError(`unknown admin command "${sub ?? ""}": use create-user, create-token, backup or restore.`, EXIT.usage);
     }
   } catch (error) {
     // Refused input is worded as the API words it; anything else is a bug or an outage, shown whole.
@@ -68,6 +72,43 @@ export async function runAdmin(argv: string[]): Promise<number> {
     throw new CliError(failure.message, exitOfCode[failure.code] ?? EXIT.failure);
   } finally {
     client.close();
+  }
+}
+
+/**
+ * `backup FILE` copies DATABASE_URL to FILE as it is (no migration first: a backup changes nothing);
+ * `restore FILE` copies FILE into an empty DATABASE_URL, then brings its schema up to date.
+ */
+async function backupOrRestore(sub: "backup" | "restore", args: string[], client: Client): Promise<number> {
+  const { positionals } = parseFile(args);
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new CliError(`usage: baton admin ${sub} FILE`, EXIT.usage);
+  const folder = migrationsFolder();
+  const newest = newestMigration(folder);
+  if (sub === "backup") {
+    const backup = await backupDatabase(client, file, newest);
+    if (process.stdout.isTTY) process.stdout.write(`Backed up to ${backup.file} (${backup.bytes} bytes, ${backup.tables} tables, integrity ok).\n`);
+    else process.stdout.write(JSON.stringify({ ok: true, backup }) + "\n");
+    return EXIT.ok;
+  }
+  const restore = await restoreDatabase(client, file, newest);
+  const { applied } = await migrate(client, folder);
+  if (process.stdout.isTTY) process.stdout.write(`Restored ${restore.file}: ${restore.rows} rows in ${restore.tables} tables${applied.length ? `, then ${applied.length} migrations` : ""}.\n`);
+  else process.stdout.write(JSON.stringify({ ok: true, restore: { ...restore, migrated: applied } }) + "\n");
+  return EXIT.ok;
+}
+
+/** The journal time of this version's newest migration: a backup with a newer one is refused. */
+function newestMigration(folder: string): number {
+  const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
+  return Math.max(...journal.entries.map((e) => e.when));
+}
+
+function parseFile(args: string[]) {
+  try {
+    return parseArgs({ args, options: {}, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error), EXIT.usage);
   }
 }
 

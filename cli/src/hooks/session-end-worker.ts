@@ -7,6 +7,8 @@ import { apiClient, Unreachable, type ApiCall } from "../http/api-client";
 import { buildHandoff } from "../transcript/build-handoff";
 import { extractProposals, proposalKey, type Proposal } from "../transcript/extract-proposals";
 import { parseTranscript, type Transcript } from "../transcript/parse-transcript";
+import { redactValue, SecretRedactor, type Redacted } from "../transcript/redact-secrets";
+import { redactTranscript } from "../transcript/redact-transcript";
 import { hookCwd, MAX_PATH, stringField, type HookInput } from "./hook-input";
 import { cacheDir, hookLog } from "./hook-log";
 import { readSent, withSessionLock, writeSent } from "./sent-proposals";
@@ -55,9 +57,14 @@ function readTranscript(file: string | null): Transcript | null {
   }
 }
 
-/** Sends each request; what cannot be sent now is spooled for the next hook run. */
-async function deliver(call: ApiCall | null, requests: Outgoing[]): Promise<{ sent: number; spooled: number; dropped: number }> {
+/**
+ * Sends each request; what cannot be sent now is spooled for the next hook run. Every request is
+ * redacted once more first: the texts were redacted where they came from, and this pass also covers
+ * what did not come from the transcript (a summariser's output).
+ */
+async function deliver(call: ApiCall | null, outgoing: Outgoing[]): Promise<{ sent: number; spooled: number; dropped: number }> {
   const counts = { sent: 0, spooled: 0, dropped: 0 };
+  const requests: Redacted<Outgoing>[] = outgoing.map((request) => redactValue(new SecretRedactor(), request));
   let reachable = call !== null;
   for (const request of requests) {
     if (reachable && call) {
@@ -124,8 +131,11 @@ export async function runSessionEndWorker(jobFile: string): Promise<void> {
 /** Where the session ran, and the server to send to (null when none is configured). */
 type Connection = { cwd: string; config: BatonConfig; call: ApiCall | null };
 
-/** What the ended session left: its id, its transcript and its last word. */
-type EndedSession = { sessionId: string | null; transcriptPath: string | null; transcript: Transcript; lastAssistantMessage: string | null };
+/**
+ * What the ended session left: its id, its transcript and its last word, redacted (`withheld` says
+ * what was kept back, or is null).
+ */
+type EndedSession = { sessionId: string | null; transcriptPath: string | null; transcript: Transcript; lastAssistantMessage: string | null; withheld: string | null };
 
 function connect(job: Job): Connection {
   const cwd = hookCwd(job.input, job.cwd);
@@ -143,12 +153,11 @@ async function flushEarlier(call: ApiCall): Promise<void> {
 
 function readEndedSession(input: HookInput): EndedSession {
   const transcriptPath = stringField(input.transcript_path, MAX_PATH);
-  return {
-    sessionId: stringField(input.session_id, MAX_SESSION_ID),
-    transcriptPath,
-    transcript: readTranscript(transcriptPath) ?? parseTranscript(""),
-    lastAssistantMessage: stringField(input.last_assistant_message, MAX_LAST_MESSAGE),
-  };
+  const redactor = new SecretRedactor();
+  const transcript = redactTranscript(readTranscript(transcriptPath) ?? parseTranscript(""), redactor);
+  const last = stringField(input.last_assistant_message, MAX_LAST_MESSAGE);
+  const lastAssistantMessage = last === null ? null : redactor.text(last);
+  return { sessionId: stringField(input.session_id, MAX_SESSION_ID), transcriptPath, transcript, lastAssistantMessage, withheld: redactor.summary() };
 }
 
 /** The session's project when the server has it (null: personal), and the branch git reports. */
@@ -165,7 +174,12 @@ async function locate(where: Connection): Promise<{ project: string | null; bran
 async function writeHandoff(where: Connection, ended: EndedSession): Promise<string | null> {
   const { summariser } = where.config;
   const summary = summariser && ended.transcriptPath ? await runSummariser(summariser, ended.transcriptPath, where.cwd, ended.sessionId) : null;
-  return summary ?? buildHandoff({ transcript: ended.transcript, lastAssistantMessage: ended.lastAssistantMessage, cwd: where.cwd, sessionId: ended.sessionId });
+  if (summary === null) return buildHandoff({ transcript: ended.transcript, lastAssistantMessage: ended.lastAssistantMessage, cwd: where.cwd, sessionId: ended.sessionId, withheld: ended.withheld });
+  // The summariser read the raw transcript: its text is redacted like everything else.
+  const redactor = new SecretRedactor();
+  const markdown = redactor.text(summary).trimEnd();
+  const withheld = redactor.summary();
+  return withheld ? `${markdown}\n\n${withheld}\n` : `${markdown}\n`;
 }
 
 function handoffRequest(markdown: string, project: string, sessionId: string | null, branch: string | null): Outgoing {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
+import type { Redacted } from "../transcript/redact-secrets";
 import { cacheDir, hookLog } from "./hook-log";
 
 /**
@@ -21,9 +22,11 @@ let written = 0;
 
 /**
  * Written to a temporary name and renamed, so a reader never sees half a file. Names sort in the
- * order written (time, then a counter within this process), which is the order they are sent.
+ * order written (time, then a counter within this process), which is the order they are sent. Only a
+ * redacted request is accepted (a type-only brand: the session-start hook, which imports this file
+ * to flush, does not load the redactor): secrets never reach the disk through the spool.
  */
-export function writeSpool(request: Omit<SpooledRequest, "createdAt">, dir = spoolDir()): string {
+export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt">>, dir = spoolDir()): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const name = `${Date.now().toString().padStart(14, "0")}-${String(written++).padStart(6, "0")}-${process.pid}-${randomBytes(4).toString("hex")}.json`;
   const file = path.join(dir, name);

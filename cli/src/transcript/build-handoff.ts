@@ -24,7 +24,8 @@ function relative(file: string, cwd: string | null): string {
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }
 
-export type HandoffInput = { transcript: Transcript; lastAssistantMessage: string | null; cwd: string | null; sessionId: string | null };
+/** `withheld`: the redactor's one line on what it kept back (secrets, private blocks), said right under the facts. */
+export type HandoffInput = { transcript: Transcript; lastAssistantMessage: string | null; cwd: string | null; sessionId: string | null; withheld?: string | null };
 
 /** What the tools did: files edited or written (and how), shell commands, the last todo list. */
 type ToolWork = { files: Map<string, Set<string>>; commands: string[]; todos: { content: string; status: string }[] };
@@ -117,6 +118,7 @@ export function buildHandoff(input: HandoffInput): string | null {
   const work = toolWork(transcript.events, input.cwd ?? transcript.cwd);
   const lines = [
     factsLine(input.sessionId ?? transcript.sessionId, asked, work.files),
+    ...(input.withheld ? [input.withheld] : []),
     "",
     ...askedSection(asked),
     ...doneSection(last, work.commands),

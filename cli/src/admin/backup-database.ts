@@ -1,0 +1,47 @@
+import type { Client } from "@libsql/client";
+import { existsSync, renameSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import { CliError, EXIT } from "../exit-codes";
+import { copyDatabase } from "./copy-database";
+import { checkBackup, type BackupFacts } from "./check-backup";
+import { openFileDatabase } from "./open-file-database";
+
+export type BackupResult = { file: string; bytes: number; method: "vacuum-into" | "snapshot-copy" } & BackupFacts;
+
+/**
+ * `baton admin backup FILE`: a consistent copy while the server keeps writing. An embedded database
+ * is copied by SQLite itself (VACUUM INTO reads one snapshot and writes a compact file); a libSQL
+ * server offers no file to a client (its admin API is the operator's, and Turso has none), so its
+ * schema and rows are read inside one read transaction, a snapshot, into a new file. Written under a
+ * temporary name and renamed once it passes integrity_check: FILE is a good backup or absent.
+ */
+export async function backupDatabase(source: Client, file: string, migrationsWhen: number): Promise<BackupResult> {
+  const target = path.resolve(file);
+  if (existsSync(target)) throw new CliError(`${target} exists already: name a new file for the backup.`, EXIT.conflict);
+  const partial = `${target}.partial`;
+  rmSync(partial, { force: true });
+  try {
+    const method = source.protocol === "file" ? "vacuum-into" : "snapshot-copy";
+    if (method === "vacuum-into") await source.execute({ sql: "VACUUM INTO ?", args: [partial] });
+    else await snapshotInto(source, partial);
+    const facts = await checkBackup(partial, migrationsWhen);
+    renameSync(partial, target);
+    return { file: target, bytes: statSync(target).size, method, ...facts };
+  } finally {
+    rmSync(partial, { force: true });
+  }
+}
+
+async function snapshotInto(source: Client, file: string): Promise<void> {
+  const out = openFileDatabase(file);
+  const read = await source.transaction("read");
+  const write = await out.transaction("write");
+  try {
+    await copyDatabase(read, write);
+    await write.commit();
+  } finally {
+    read.close();
+    write.close();
+    out.close();
+  }
+}
