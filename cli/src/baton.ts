@@ -9,8 +9,11 @@ const HELP = `baton — the command line of Baton, the context hub for coding ag
 Usage:
   baton hook session-start              Claude Code SessionStart hook: prints the context (never fails)
   baton hook session-end | stop         SessionEnd / Stop hook: leaves a handoff and learning candidates
-  baton pickup [id] [--no-inject] [--max-chars N] [--project SLUG]
-  baton handoff new [--spec P]... [--file P]... [--priority P] [--title T] [--tag T]... [-m TEXT]
+  baton session new [--spec P]... [--file P]... [--priority P] [--title T] [--tag T]... [-m TEXT]
+  baton session list [--status todo|doing|done] [--limit N]
+  baton session pickup [id] [--no-inject] [--max-chars N]   (also: baton pickup)
+  baton session complete|release <id>   a claimed session document done, or back in the queue
+  baton handoff write [-m TEXT] [--branch B] [--session-id ID]   a handoff for the next session
   baton handoff show [--branch B]       the latest handoff of the project
   baton task start|stop|show [taskId]   the active task, its memory file and the CLAUDE.md import
   baton learnings [query] [--project SLUG] [--kind K] [--all]
@@ -34,6 +37,7 @@ type Runner = (args: string[]) => Promise<number>;
  */
 const COMMANDS = new Map<string, () => Promise<Runner>>([
   ["pickup", async () => (await import("./commands/pickup")).runPickup],
+  ["session", async () => (await import("./commands/session")).runSession],
   ["handoff", async () => (await import("./commands/handoff")).runHandoff],
   ["task", async () => (await import("./commands/task")).runTask],
   ["learnings", async () => (await import("./commands/learnings")).runLearnings],
