@@ -1,5 +1,6 @@
 import { createClient } from "@libsql/client";
 import { spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanEnv, ROOT, startServer, tempDir } from "../support/server";
@@ -32,6 +33,12 @@ describe("server start", () => {
       db.close();
       expect(Number(rows.rows[0]!.n)).toBe(total);
       expect(String(mode.rows[0]!.journal_mode)).toBe("wal");
+      // Password hashes and everyone's learnings: readable by the owner alone, like the secret beside it.
+      const file = `${tmp.dir}/shared.db`;
+      for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}.secret`]) {
+        expect(existsSync(f), f).toBe(true);
+        expect((statSync(f).mode & 0o777).toString(8), f).toBe("600");
+      }
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
