@@ -6,6 +6,11 @@ import { startEmbeddingWorker } from "./embeddings/embedding-worker";
 import { migrate } from "./db/migrate";
 import { installGracefulShutdown } from "./shutdown/graceful-shutdown";
 
+/** What this start did to the schema: "none pending" on every start but the first after an update. */
+function migrationsLine(applied: number, total: number): string {
+  return applied ? `migrations: ${applied} applied now (${total} in all)` : `migrations: none pending (${total} in all)`;
+}
+
 /**
  * Runs once per server process, before any request: checks the configuration, brings the database
  * schema up to date (either failing stops the process with one clear line), and makes a SIGTERM write
@@ -27,7 +32,7 @@ export async function startup(): Promise<void> {
     const result = await migrate(migrations, path.join(process.cwd(), "drizzle")).finally(() => migrations.close());
     // After migrating: an embedded replica's first sync then brings the schema with it.
     await connectDatabase();
-    console.log(`baton: ${database} database ready, migrations applied now: ${result.applied.length} of ${result.total}`);
+    console.log(`baton: ${database} database ready, ${migrationsLine(result.applied.length, result.total)}`);
     installGracefulShutdown();
     // The tokenizer's tables take ~0.2 s to load: pay it now, not in the first agent's session start.
     const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");

@@ -16,6 +16,7 @@ type Runner = (args: string[]) => Promise<number>;
 const COMMANDS = {
   hook: async () => runHook,
   pickup: async () => (await import("./commands/pickup")).runPickup,
+  session: async () => (await import("./commands/session")).runSession,
   handoff: async () => (await import("./commands/handoff")).runHandoff,
   task: async () => (await import("./commands/task")).runTask,
   learnings: async () => (await import("./commands/learnings")).runLearnings,

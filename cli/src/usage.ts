@@ -28,12 +28,25 @@ file listed in its specs and files, read from the repository.
   --max-chars N    cut the output at N characters (default 100000)
   --project SLUG   the project (default: .baton.json, the git remote, the directory name)`,
   },
+  session: {
+    synopsis: `  baton session new [--spec P]... [--file P]... [--priority P] [--title T] [--tag T]... [-m TEXT]
+  baton session list [--status todo|doing|done] [--limit N]
+  baton session pickup [id] [--no-inject] [--max-chars N]   (also: baton pickup)
+  baton session complete|release <id>`,
+    details: `new        queues a session document; the body is -m TEXT or stdin. --id ID names it; paths are
+           relative to where you are and must be inside the repository.
+list       the project's queue in pickup order
+pickup     claims the next (or the named) document and prints it with the files it lists
+complete   marks a document you hold (or, as an owner, anyone's) done
+release    puts it back in the queue
+  --project SLUG   the project (default: .baton.json, the git remote, the directory name)`,
+  },
   handoff: {
-    synopsis: `  baton handoff new [--spec P]... [--file P]... [--priority P] [--title T] [--tag T]... [-m TEXT]
+    synopsis: `  baton handoff write [-m TEXT] [--branch B] [--session-id ID]   a handoff for the next session
   baton handoff show [--branch B]       the latest handoff of the project`,
-    details: `new    queues a session document; the body is -m TEXT or stdin. --id ID names it, --project SLUG
-       picks the project; paths are relative to where you are and must be inside the repository.
-show   prints the project's latest handoff (on --branch B if it has one).`,
+    details: `write  posts a handoff; the text is -m TEXT or stdin, --branch defaults to the current branch.
+show   prints the project's latest handoff (on --branch B if it has one).
+(Session documents, queued work, are \`baton session new\`.)`,
   },
   task: {
     synopsis: `  baton task start|stop|show [taskId]   the active task, its memory file and the CLAUDE.md import`,

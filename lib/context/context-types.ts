@@ -28,7 +28,13 @@ export type ContextData = {
   dashboardUrl: string;
   identity: ContextIdentity | null;
   project: { slug: string; name: string } | null;
-  activeTask: { taskId: string; markdown: string; updatedAt: Date } | null;
+  /** `imported`: the repository's CLAUDE.md imports this memory already, so the agent has it. */
+  activeTask: { taskId: string; markdown: string; updatedAt: Date; imported?: boolean } | null;
+  /**
+   * Set when the request gave a working directory or remote and no project of the user's matched
+   * them: what was tried, so the context can say so.
+   */
+  unmapped?: { remote: string | null; cwd: string | null } | null;
   handoff: { markdown: string; branch: string | null; author: string; createdAt: Date; matchedBranch: boolean } | null;
   /** Ranked best first. */
   learnings: ContextLearning[];
@@ -49,6 +55,6 @@ export type ContextOptions = {
   source?: SessionSource;
 };
 
-export type SectionName = "setup" | "identity" | "task" | "handoff" | "learnings" | "proposals" | "state";
+export type SectionName = "mapping" | "setup" | "identity" | "task" | "handoff" | "learnings" | "proposals" | "state";
 
 export type SectionReport = { name: SectionName; tokens: number; included: boolean; omitted: number };

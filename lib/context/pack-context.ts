@@ -21,6 +21,7 @@ function assemble(placed: Placed[]): string {
 }
 
 const DROPPED_NAMES: Record<SectionName, (n: number) => string> = {
+  mapping: () => "project mapping note",
   setup: () => "setup note",
   identity: () => "identity",
   task: (n) => `active task memory (${n} lines)`,

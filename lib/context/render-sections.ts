@@ -1,5 +1,6 @@
 import type { ContextData, ContextOptions, SectionName } from "./context-types";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
+import { normaliseRemote } from "./match-project";
 import { proposalIndexLine } from "./proposal-index";
 import { relativeTime } from "./relative-time";
 
@@ -41,6 +42,26 @@ function setup(data: ContextData): SectionDraft {
   };
 }
 
+/** A remote as people name it: `acme/web-app` for `git@github.com:acme/web-app.git`; a path stays a path. */
+function remoteName(remote: string): string {
+  const parts = normaliseRemote(remote).split("/");
+  return parts.length > 2 && /[.:]|^localhost$/.test(parts[0]!) ? parts.slice(1).join("/") : parts.join("/");
+}
+
+/**
+ * One line when the repository maps to no project: what was tried and where a mapping is made, so
+ * the user can tell a personal context from a project's and fix it.
+ */
+function mapping(data: ContextData): SectionDraft | null {
+  const tried = data.unmapped;
+  if (!tried) return null;
+  const what = [tried.remote ? `origin ${oneLine(remoteName(tried.remote))}` : null, tried.cwd ? `directory ${oneLine(tried.cwd)}` : null].filter(Boolean);
+  const line =
+    `Project: none of yours matches ${what.join(" or ")}, so this context is personal only. ` +
+    `Mapping: a matcher in a project's settings (${data.dashboardUrl}/settings/projects) or {"project": "<slug>"} in .baton.json.`;
+  return { name: "mapping", header: () => line, items: [] };
+}
+
 function identity(data: ContextData): SectionDraft | null {
   const id = data.identity;
   if (!id) return null;
@@ -60,6 +81,10 @@ function identity(data: ContextData): SectionDraft | null {
 function task(data: ContextData): SectionDraft | null {
   const t = data.activeTask;
   if (!t) return null;
+  // The agent reads the memory file through CLAUDE.md already: the same lines twice would only cost tokens.
+  if (t.imported) {
+    return { name: "task", header: () => `## Active task: ${t.taskId} (memory updated ${relativeTime(t.updatedAt, data.now)}; CLAUDE.md imports it from backlog/memory/${t.taskId}.md)`, items: [] };
+  }
   return {
     name: "task",
     header: () => `## Active task: ${t.taskId} (memory updated ${relativeTime(t.updatedAt, data.now)})`,
@@ -131,7 +156,7 @@ export function renderSections(data: ContextData, options: ContextOptions): Sect
   const id = options.mode === "complement" ? null : data.identity ? identity(data) : setup(data);
   const order =
     options.source === "compact"
-      ? [task(data), handoff(data), id, learnings(data), proposals(data), state(data)]
-      : [id, task(data), handoff(data), learnings(data), proposals(data), state(data)];
+      ? [task(data), handoff(data), id, mapping(data), learnings(data), proposals(data), state(data)]
+      : [id, mapping(data), task(data), handoff(data), learnings(data), proposals(data), state(data)];
   return order.filter((s): s is SectionDraft => s !== null);
 }

@@ -18,7 +18,21 @@ export type ServedContext = {
   shownLearningIds: string[];
   /** Whether this answer came from the cache (sent as the x-baton-cache header). */
   cached: boolean;
+  /** The project's owners paused injection: the context is empty and nothing is recorded as served. */
+  paused: boolean;
 };
+
+/** What a paused project's sessions get: nothing, and the fields that say so. */
+const pausedContext = (budget: number): BuiltContext => ({
+  context: "",
+  tokenEstimate: 0,
+  budget,
+  needsSetup: false,
+  proposalCount: 0,
+  learningsShown: 0,
+  learningsTotal: 0,
+  sections: [],
+});
 
 type Entry = { version: string; bucket: number; served: Promise<ServedContext>; refreshing: boolean };
 
@@ -59,6 +73,7 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
     rendering.catch(() => cache.delete(key));
     served = await rendering;
   }
+  if (served.paused) return served;
   recordServed(db, {
     userId: principal.userId,
     projectId: served.project?.id ?? null,
@@ -75,12 +90,13 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
 
 async function render(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }, now: Date): Promise<ServedContext> {
   const { data, project } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
-  const built = buildContext(data, { budget: q.budget, maxChars: q.maxChars, mode: q.mode, source: q.source }, countTokens);
+  const paused = project?.injectionPaused === true;
+  const built = paused ? pausedContext(q.budget) : buildContext(data, { budget: q.budget, maxChars: q.maxChars, mode: q.mode, source: q.source }, countTokens);
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   let body: string;
   let etag: string;
   if (q.format === "json") {
-    const core = { ok: true, ...built, project: projectOut };
+    const core = { ok: true, injection: paused ? "paused" : "on", ...built, project: projectOut };
     etag = await etagOf(JSON.stringify(core));
     body = JSON.stringify({ ...core, etag });
   } else {
@@ -95,5 +111,6 @@ async function render(db: Db, principal: Principal, q: ContextQuery, env: { dash
     project: project ? { id: project.id, ...projectOut! } : null,
     shownLearningIds: data.learnings.slice(0, built.learningsShown).map((l) => l.id),
     cached: false,
+    paused,
   };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { createClient, type Client } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getConfig, type Config } from "../config";
 import { openReplica } from "./replica-client";
@@ -30,12 +30,24 @@ export function filePath(url: string): string {
   return url.replace(/^file:(\/\/)?/, "").split("?")[0]!;
 }
 
+/**
+ * A new database file is created empty (SQLite takes a zero-length file as an empty database) and
+ * readable by its owner alone, like the secret beside it: it holds password hashes and everyone's
+ * learnings. SQLite gives the -wal and -shm files the main file's mode. An existing file is left as it is.
+ */
+function createPrivateFile(file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, "", { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
 /** Opens a libSQL client for a URL; a file database gets its folder created and a busy timeout. */
 export function openDatabase(url: string, authToken?: string, timeoutMs = DEFAULT_TIMEOUT_MS): Handle {
   const local = url.startsWith("file:") || url === ":memory:";
-  if (url.startsWith("file:") && !url.includes(":memory:")) {
-    mkdirSync(path.dirname(path.resolve(filePath(url))), { recursive: true });
-  }
+  if (url.startsWith("file:") && !url.includes(":memory:")) createPrivateFile(path.resolve(filePath(url)));
   // timeout: the busy timeout of every pooled connection (the default, 0, fails at once when another
   // process holds the write lock).
   const client = local ? createClient({ url, timeout: 5000 }) : createClient({ url, authToken, fetch: fetchWithTimeout(timeoutMs) });

@@ -13,11 +13,17 @@ export const newProjectSchema = z.object({
   name: z.string().trim().min(1, { message: "Name the project." }).max(MAX_NAME_CHARS),
 });
 
+/** PATCH /api/projects/{slug} (owners): what an owner may change. */
+export const projectUpdateSchema = z.strictObject({
+  injectionPaused: z.boolean({ error: "injectionPaused must be true (hooks inject nothing in this project) or false." }),
+});
+
 /** What the API says about a project: no internal ids. */
 export const projectOutSchema = z.object({
   slug: z.string(),
   name: z.string(),
   role: z.enum(PROJECT_ROLES),
+  injectionPaused: z.boolean(),
   createdAt: isoDate,
 });
 export type ProjectOut = z.output<typeof projectOutSchema>;

@@ -1,8 +1,8 @@
 import { ApiError } from "../api/errors";
 import type { Db } from "../db/client";
-import { findProjectForUser, insertProject, listProjectsForUser, type MemberProject } from "../db/queries/projects";
+import { findProjectForUser, insertProject, listProjectsForUser, setInjectionPaused, type MemberProject } from "../db/queries/projects";
 import type { Principal } from "../auth/principal";
-import { newProjectSchema } from "./project-schemas";
+import { newProjectSchema, projectUpdateSchema } from "./project-schemas";
 
 const roleRank = { viewer: 0, member: 1, owner: 2 } as const;
 
@@ -18,6 +18,14 @@ export async function createProject(db: Db, principal: Principal, input: unknown
   const project = await db.transaction((tx) => insertProject(tx, { userId: principal.userId, id: crypto.randomUUID(), ...data }));
   if (!project) throw new ApiError("conflict", `A project with the slug "${data.slug}" already exists.`);
   return project;
+}
+
+/** An owner's change to a project: for now, pausing or resuming context injection. */
+export async function updateProject(db: Db, principal: Principal, slug: string, input: unknown): Promise<MemberProject> {
+  const project = await requireProject(db, principal, slug, "owner");
+  const { injectionPaused } = projectUpdateSchema.parse(input);
+  await setInjectionPaused(db, { projectId: project.id, paused: injectionPaused });
+  return { ...project, injectionPaused };
 }
 
 /**

@@ -54,8 +54,18 @@ export function emptyLearned<T>(): Record<SeedCategory, T[]> {
   return Object.fromEntries(SEED_CATEGORIES.map((category) => [category, []])) as unknown as Record<SeedCategory, T[]>;
 }
 
+/**
+ * pai-seed writes "1.0.0", hand-written files often "1.0": a version short of three parts gets the
+ * missing ones as zeros, so every stored seed has a full semver version.
+ */
+const seedVersion = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+){0,2}$/, { message: "must be a version such as 1.0.0 (or 1.0)" })
+  .transform((v) => [...v.split("."), "0", "0"].slice(0, 3).join("."));
+
 export const seedFileSchema = z.looseObject({
-  version: z.string().regex(/^\d+\.\d+\.\d+$/, { message: "must be a semver string such as 1.0.0" }),
+  version: seedVersion,
   identity: identitySchema,
   learned: z.looseObject(learnedShape).default(() => emptyLearned<SeedItem>()),
   state: z

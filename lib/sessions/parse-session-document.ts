@@ -83,6 +83,17 @@ export function parseSessionDocument(markdown: string): SessionFrontMatter {
   return frontMatterOf(parsed.data);
 }
 
+/**
+ * The document below its front matter (all of it without one). A document whose body is blank says
+ * nothing to do: the one who picks it up would get a list of files and no task.
+ */
+export function sessionBody(markdown: string): string {
+  const lines = markdown.split("\n");
+  if (!openingLine.test(stripCr(lines[0]!))) return markdown;
+  const end = lines.findIndex((line, i) => i > 0 && closingLine.test(stripCr(line)));
+  return end === -1 ? "" : lines.slice(end + 1).join("\n");
+}
+
 /** The text between the opening and closing `---` lines, line breaks kept; null without front matter. */
 function frontMatterText(markdown: string): string | null {
   const lines = markdown.split("\n");

@@ -6,7 +6,7 @@ import { findSessionDoc, findSessionDocForUser, insertSessionDoc, listSessionDoc
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { requireProject } from "../projects/projects";
 import type { MemberProject } from "../db/queries/projects";
-import { parseSessionDocument } from "./parse-session-document";
+import { parseSessionDocument, sessionBody } from "./parse-session-document";
 import { newSessionSchema, sessionIdParam, type SessionListQuery } from "./session-schemas";
 
 /** Queues a session document; its front matter gives id, priority, branch, paths and age. */
@@ -14,6 +14,10 @@ export async function createSession(db: Db, principal: Principal, slug: string, 
   const project = await requireProject(db, principal, slug, "write");
   const { markdown } = newSessionSchema.parse(input);
   const front = parseSessionDocument(markdown);
+  if (!sessionBody(markdown).trim()) {
+    const message = "The session document has front matter but nothing below it: write the task after the closing --- line.";
+    throw new ApiError("validation_failed", message, [{ path: ["markdown"], message, code: "empty_session_document" }]);
+  }
   const id = front.id ?? crypto.randomUUID();
   const inserted = await insertSessionDoc(db, {
     projectId: project.id,

@@ -68,7 +68,7 @@ describe("authentication", () => {
     const res = await apiClient(server.url, tokens.ana)("GET", "/api/projects");
     expect(res.status).toBe(200);
     expect(res.json.items.map((p: { slug: string }) => p.slug)).toEqual(["api", "web"]);
-    expect(res.json.items[0]).toEqual({ slug: "api", name: "API", role: "owner", createdAt: expect.any(String) });
+    expect(res.json.items[0]).toEqual({ slug: "api", name: "API", role: "owner", injectionPaused: false, createdAt: expect.any(String) });
     const db = createClient({ url: databaseUrl });
     const row = await db.execute("SELECT last_used_at FROM api_tokens WHERE name = 'ana laptop'");
     db.close();

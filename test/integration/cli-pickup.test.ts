@@ -6,7 +6,7 @@ import { createProject, createUserWithToken } from "../support/fixtures";
 import { freePort, startServer, tempDir, type RunningServer } from "../support/server";
 import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
 
-// `baton handoff new` queues a session document; `baton pickup` claims one and injects the files
+// `baton session new` queues a session document; `baton pickup` claims one and injects the files
 // it lists, read fresh, never from outside the repository.
 
 const tmp = tempDir("baton-cli-pickup-");
@@ -48,9 +48,9 @@ afterAll(async () => {
   tmp.remove();
 });
 
-describe("baton handoff new, then baton pickup", () => {
+describe("baton session new, then baton pickup", () => {
   it("queues a document with its front matter filled, and pickup prints it and the listed files", async () => {
-    const queued = await runBaton(["handoff", "new", "--spec", "docs/spec.md", "--file", "src/a.ts", "--priority", "high", "--title", "Finish revoke", "--tag", "auth"], {
+    const queued = await runBaton(["session", "new", "--spec", "docs/spec.md", "--file", "src/a.ts", "--priority", "high", "--title", "Finish revoke", "--tag", "auth"], {
       cwd: repo,
       env,
       input: "The button exists; wire the empty state.\n",
@@ -72,14 +72,14 @@ describe("baton handoff new, then baton pickup", () => {
 
   it("takes paths relative to where it runs, refuses one outside the repository, injects from the root", async () => {
     const sub = path.join(repo, "docs");
-    const ok = await runBaton(["handoff", "new", "--file", "../src/a.ts", "--spec", "spec.md", "-m", "From a subfolder."], { cwd: sub, env });
+    const ok = await runBaton(["session", "new", "--file", "../src/a.ts", "--spec", "spec.md", "-m", "From a subfolder."], { cwd: sub, env });
     expect(ok.code, ok.stderr).toBe(0);
     const { session } = JSON.parse(ok.stdout);
     expect(session).toMatchObject({ specs: ["docs/spec.md"], files: ["src/a.ts"] });
     // Picked up from the subfolder too, the files are read from the repository root.
     const picked = await runBaton(["pickup", session.id], { cwd: sub, env });
     expect(picked.stdout).toContain(`--- docs/spec.md ---\n${SPEC}\n--- src/a.ts ---\n${A_TS}`);
-    const outside = await runBaton(["handoff", "new", "--file", "../../../outside/secret.txt", "-m", "x"], { cwd: sub, env });
+    const outside = await runBaton(["session", "new", "--file", "../../../outside/secret.txt", "-m", "x"], { cwd: sub, env });
     expect(outside.code).toBe(2);
     expect(outside.stderr).toMatch(/--file \.\.\/\.\.\/\.\.\/outside\/secret\.txt is outside the repository/);
     expect(outside.stdout).toBe("");
@@ -164,7 +164,7 @@ describe("baton handoff new, then baton pickup", () => {
       { name: "bad token", args: ["pickup"], env: () => ({ BATON_URL: server.url, BATON_TOKEN: "baton_wrong" }), code: 6, stderr: /not valid/ },
       { name: "server down", args: ["pickup"], env: () => ({ BATON_URL: "http://127.0.0.1:9", BATON_TOKEN: token }), code: 5, stderr: /not reachable at http:\/\/127\.0\.0\.1:9/ },
       { name: "not configured", args: ["pickup"], env: () => ({}), code: 2, stderr: /no Baton server configured/ },
-      { name: "handoff new with a bad priority", args: ["handoff", "new", "--priority", "urgent", "-m", "x"], code: 2, stderr: /priority/ },
+      { name: "session new with a bad priority", args: ["session", "new", "--priority", "urgent", "-m", "x"], code: 2, stderr: /priority/ },
     ];
     it.each(cases)("$name → exit $code", async ({ args, env: e, cwd, code, stderr }) => {
       const result = await runBaton(args, { cwd: cwd?.() ?? repo, env: homeEnv(home, e ? e() : { BATON_URL: server.url, BATON_TOKEN: token }) });

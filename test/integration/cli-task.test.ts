@@ -84,22 +84,25 @@ describe("baton task start / stop and CLAUDE.md", () => {
 });
 
 describe("baton task and the server", () => {
-  it("sets and clears the active task, writes a template for a task without memory, and saves the file back at stop", async () => {
+  it("sets and clears the active task, writes a template for a task without memory (on the server at once), and saves the file back at stop", async () => {
     const repo = freshRepo();
     const api = apiClient(server.url, token);
+    const template = "# task-9\n\n## Goal\n\n## Notes\n\n## Next\n";
     const start = await runBaton(["task", "start", "task-9"], { cwd: repo, env });
     expect(start.code, start.stderr).toBe(0);
-    expect(JSON.parse(start.stdout)).toMatchObject({ ok: true, taskId: "task-9", project: "web", memorySource: "template", claudeMd: "updated" });
+    expect(JSON.parse(start.stdout)).toMatchObject({ ok: true, taskId: "task-9", project: "web", memorySource: "template", memoryStored: true, claudeMd: "updated" });
     expect((await api("GET", "/api/projects/web/active-task")).json.activeTask.taskId).toBe("task-9");
     const file = path.join(repo, "backlog", "memory", "task-9.md");
-    expect(readFileSync(file, "utf8")).toContain("---\n\n# task-9\n\n## Goal\n\n## Notes\n\n## Next\n");
-    // An untouched template is not pushed to the server, on the first run or the second.
-    expect((await runBaton(["task", "start", "task-9"], { cwd: repo, env })).code).toBe(0);
-    expect((await api("GET", "/api/projects/web/tasks/task-9/memory")).status).toBe(404);
+    expect(readFileSync(file, "utf8")).toContain(`---\n\n${template}`);
+    // The server has the memory at once, so another machine's session (and the dashboard) sees the task.
+    expect((await api("GET", "/api/projects/web/tasks/task-9/memory")).json.memory.markdown).toBe(template);
+    const second = await runBaton(["task", "start", "task-9"], { cwd: repo, env });
+    expect(JSON.parse(second.stdout)).toMatchObject({ memorySource: "local file", memoryStored: false });
+    expect((await api("GET", "/api/projects/web/tasks/task-9/memory")).json.memory.markdown).toBe(template);
 
     const show = await runBaton(["task", "show"], { cwd: repo, env });
     expect(show.code).toBe(0);
-    expect(JSON.parse(show.stdout)).toMatchObject({ taskId: "task-9", active: true, memory: null, file });
+    expect(JSON.parse(show.stdout)).toMatchObject({ taskId: "task-9", active: true, memory: { markdown: template }, file });
 
     writeFileSync(file, readFileSync(file, "utf8").replace("## Notes\n", "## Notes\n\nThe revoke route needs an owner check.\n"));
     const stop = await runBaton(["task", "stop"], { cwd: repo, env });

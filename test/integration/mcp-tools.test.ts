@@ -101,6 +101,31 @@ describe("tools", () => {
     expect(await listedUris("bo")).not.toContain("baton://session/s-low");
   });
 
+  it("complete_session and release_session finish a claimed document, as its claimer or an owner, and say why not otherwise", async () => {
+    const status = async (id: string) => (await world.sql("SELECT status FROM session_docs WHERE id = ?", [id]))[0]!.status;
+    // bo holds s-high and ana s-low (the test before). A member may not finish another's claim.
+    const notHis = await call("bo", "release_session", { id: "s-low" });
+    expect(notHis.isError).toBe(true);
+    expect(toolText(notHis)).toMatch(/^forbidden: Session "s-low" is claimed by ana .* only its claimer or an owner of "alpha" may release it/);
+    expect(await status("s-low")).toBe("doing");
+
+    const done = await call("bo", "complete_session", { id: "s-high" });
+    expect(done.isError, toolText(done)).toBeFalsy();
+    expect(toolText(done)).toBe("Session s-high in alpha is now done: it has left the queue.");
+    expect(done.structuredContent).toMatchObject({ ok: true, session: { id: "s-high", status: "done", claimedBy: { name: "bo" } } });
+    expect(await status("s-high")).toBe("done");
+    const again = await call("bo", "complete_session", { id: "s-high" });
+    expect(toolText(again)).toMatch(/^conflict: Session "s-high" is done, not claimed/);
+
+    const released = await call("ana", "release_session", { id: "s-low" });
+    expect(toolText(released)).toBe("Session s-low in alpha is now todo again: back in the queue for anyone.");
+    expect(await status("s-low")).toBe("todo");
+    expect(toolText(await call("ana", "release_session", { id: "s-third" }))).toMatch(/^conflict: Session "s-third" is todo, not claimed/);
+    expect(toolText(await call("cy", "complete_session", { id: "s-low" }))).toMatch(/^not_found/);
+    expect(toolText(await call("vi", "complete_session", { id: "s-low" }))).toMatch(/^forbidden: Your role in "alpha" \(viewer\)/);
+    expect(toolText(await call("ana", "complete_session", { id: "no such/id" }))).toMatch(/session id|letters, digits/);
+  });
+
   it.each([
     { who: "ana", name: "search_learnings", args: { project: "beta" }, error: /^not_found: No project "beta"/ },
     { who: "ana", name: "search_learnings", args: { limit: 0 }, error: /limit/ },

@@ -137,4 +137,14 @@ describe("seed", () => {
     expect((await other("GET", "/api/learnings")).json.items).toEqual([]);
     expect((await other("GET", "/api/proposals")).json.items).toEqual([]);
   });
+
+  it('a hand-written version "1.0" is imported as "1.0.0"; "v1" is refused naming the version', async () => {
+    const hand = apiClient(server.url, await createUserWithToken(databaseUrl, "hand@example.com"));
+    const refused = await hand("POST", "/api/seed/import", { ...fixture, version: "v1" });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toContain("version");
+    const res = await hand("POST", "/api/seed/import", { ...fixture, version: "1.0" });
+    expect(res.status, res.text).toBe(200);
+    expect((await hand("GET", "/api/seed")).json.seed.version).toBe("1.0.0");
+  });
 });

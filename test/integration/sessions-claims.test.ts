@@ -115,7 +115,7 @@ describe("who may read and write session documents", () => {
   ];
 
   beforeAll(async () => {
-    await queue("ana", "alpha", "---\nid: ro-target\n---\n");
+    await queue("ana", "alpha", "---\nid: ro-target\n---\nDo it.\n");
   });
 
   it.each([...projectRoutes, ...sessionRoutes])("a member of another project → 404 on $method $path, nothing changes", async ({ method, path, body }) => {

@@ -59,13 +59,13 @@ describe("POST /api/projects/{slug}/sessions", () => {
     { name: "no front matter → defaults", markdown: "Just do the thing.\n", expect: { priority: 2, tags: [], branch: null, specs: [], files: [] } },
     { name: "empty front matter", markdown: "---\n---\nbody", expect: { priority: 2, tags: [] } },
     { name: "CRLF front matter", markdown: "---\r\npriority: low\r\nspecs:\r\n  - a.md\r\n---\r\nbody\r\n", expect: { priority: 3, specs: ["a.md"] } },
-    { name: "priority critical", markdown: "---\npriority: critical\n---\n", expect: { priority: 0 } },
-    { name: "priority medium, any case", markdown: "---\npriority: Medium\n---\n", expect: { priority: 2 } },
-    { name: "integer priority", markdown: "---\npriority: 7\n---\n", expect: { priority: 7 } },
-    { name: "null fields are not given", markdown: "---\nbranch:\ntags:\n---\n", expect: { branch: null, tags: [] } },
-    { name: "unknown keys of any shape", markdown: "---\nextra: {a: [1, 2]}\n'odd key': yes\n---\n", expect: { priority: 2 } },
-    { name: "a numeric id", markdown: "---\nid: 4711\n---\n", expect: { id: "4711" } },
-    { name: "a BOM before the front matter", markdown: "\uFEFF---\npriority: low\n---\n", expect: { priority: 3 } },
+    { name: "priority critical", markdown: "---\npriority: critical\n---\nDo it.\n", expect: { priority: 0 } },
+    { name: "priority medium, any case", markdown: "---\npriority: Medium\n---\nDo it.\n", expect: { priority: 2 } },
+    { name: "integer priority", markdown: "---\npriority: 7\n---\nDo it.\n", expect: { priority: 7 } },
+    { name: "null fields are not given", markdown: "---\nbranch:\ntags:\n---\nDo it.\n", expect: { branch: null, tags: [] } },
+    { name: "unknown keys of any shape", markdown: "---\nextra: {a: [1, 2]}\n'odd key': yes\n---\nDo it.\n", expect: { priority: 2 } },
+    { name: "a numeric id", markdown: "---\nid: 4711\n---\nDo it.\n", expect: { id: "4711" } },
+    { name: "a BOM before the front matter", markdown: "\uFEFF---\npriority: low\n---\nDo it.\n", expect: { priority: 3 } },
   ])("$name", async ({ markdown, expect: fields }) => {
     const session = await queue("ana", "gamma", markdown);
     expect(session).toMatchObject(fields);
@@ -126,6 +126,20 @@ describe("POST /api/projects/{slug}/sessions", () => {
     expect(res.status, res.text).toBe(400);
     expect(await tableCounts(databaseUrl)).toEqual(before);
   });
+
+  it.each([
+    { name: "front matter alone", markdown: "---\nid: fm-only\npriority: high\nfiles: [a.ts]\n---\n" },
+    { name: "front matter and blank lines", markdown: "---\nid: fm-blank\n---\n  \n\t\n\n" },
+    { name: "front matter without a final newline", markdown: "---\nid: fm-eof\n---" },
+    { name: "CRLF front matter alone", markdown: "---\r\nid: fm-crlf\r\n---\r\n\r\n" },
+  ])("an empty session document ($name) → 400 saying so, nothing stored", async ({ markdown }) => {
+    const before = await tableCounts(databaseUrl);
+    const res = await as("ana")("POST", "/api/projects/alpha/sessions", { markdown });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "validation_failed", issues: [{ path: ["markdown"], code: "empty_session_document" }] });
+    expect(res.json.error.message).toMatch(/nothing below it/);
+    expect(await tableCounts(databaseUrl)).toEqual(before);
+  });
 });
 
 describe("GET /api/projects/{slug}/sessions", () => {
@@ -134,13 +148,13 @@ describe("GET /api/projects/{slug}/sessions", () => {
   beforeAll(async () => {
     // Posted out of order; the queue is priority first, then age (front matter created_at or arrival).
     const docs = [
-      ["o-low", "---\nid: o-low\npriority: low\n---\n"],
-      ["o-crit", "---\nid: o-crit\npriority: critical\n---\n"],
-      ["o-med-new", "---\nid: o-med-new\ncreated_at: 2025-03-01T00:00:00Z\n---\n"],
-      ["o-med-old", "---\nid: o-med-old\ncreated_at: 2025-02-01T00:00:00Z\n---\n"],
-      ["o-high", "---\nid: o-high\npriority: 1\n---\n"],
-      ["o-ten", "---\nid: o-ten\npriority: 10\n---\n"],
-      ["o-neg", "---\nid: o-neg\npriority: -1\n---\n"],
+      ["o-low", "---\nid: o-low\npriority: low\n---\nDo it.\n"],
+      ["o-crit", "---\nid: o-crit\npriority: critical\n---\nDo it.\n"],
+      ["o-med-new", "---\nid: o-med-new\ncreated_at: 2025-03-01T00:00:00Z\n---\nDo it.\n"],
+      ["o-med-old", "---\nid: o-med-old\ncreated_at: 2025-02-01T00:00:00Z\n---\nDo it.\n"],
+      ["o-high", "---\nid: o-high\npriority: 1\n---\nDo it.\n"],
+      ["o-ten", "---\nid: o-ten\npriority: 10\n---\nDo it.\n"],
+      ["o-neg", "---\nid: o-neg\npriority: -1\n---\nDo it.\n"],
     ];
     for (const [, markdown] of docs) {
       await queue("ana", "order", markdown!);
@@ -188,8 +202,8 @@ describe("GET /api/projects/{slug}/sessions", () => {
 
 describe("POST /api/projects/{slug}/sessions/claim (the next one)", () => {
   it("claims in queue order, then 404 with a clear message when nothing is queued", async () => {
-    await queue("ana", "gamma", "---\nid: n-low\npriority: low\n---\n");
-    await queue("ana", "gamma", "---\nid: n-high\npriority: high\n---\n");
+    await queue("ana", "gamma", "---\nid: n-low\npriority: low\n---\nDo it.\n");
+    await queue("ana", "gamma", "---\nid: n-high\npriority: high\n---\nDo it.\n");
     // gamma also holds the documents of the front matter table above; drain them all.
     const claimed: { id: string; priority: number }[] = [];
     for (;;) {
@@ -209,7 +223,7 @@ describe("POST /api/projects/{slug}/sessions/claim (the next one)", () => {
 
   it.each([1, 2, 3])("50 agents on a queue of 10 (round %i): each document claimed exactly once, the rest 404", async (round) => {
     const ids: string[] = [];
-    for (let i = 0; i < 10; i++) ids.push((await queue("ana", "queue", `---\nid: q-${round}-${i}\npriority: ${i % 3}\n---\n`)).id);
+    for (let i = 0; i < 10; i++) ids.push((await queue("ana", "queue", `---\nid: q-${round}-${i}\npriority: ${i % 3}\n---\nDo it.\n`)).id);
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => agent(i)("POST", "/api/projects/queue/sessions/claim")));
     const won = results.filter((r) => r.status === 200).map((r) => r.json.session.id as string);
     expect(won.sort()).toEqual([...ids].sort());

@@ -51,25 +51,27 @@ async function start(ctx: ServerContext, project: DerivedProject, taskId: string
   const memory = await serverMemory(ctx, project.slug, taskId);
   const file = path.join(root, "backlog", "memory", `${taskId}.md`);
   const local = readIfExists(file);
-  let memorySource: "server" | "template" | "local file";
-  if (local !== null) {
-    memorySource = "local file";
-    const body = splitFrontMatter(local).body.replace(/^\n/, "");
-    // The file was written offline or by hand: the server learns it, so the context carries it.
-    if (!memory && body.trim() && body !== memoryTemplate(taskId)) expectOk(await ctx.call("PUT", `${base}/tasks/${encodeURIComponent(taskId)}/memory`, { markdown: body }), "cannot store the memory");
-  } else {
+  const localBody = local === null ? null : splitFrontMatter(local).body.replace(/^\n/, "");
+  const memorySource: "server" | "template" | "local file" = local !== null ? "local file" : memory ? "server" : "template";
+  if (local === null) {
     const now = new Date().toISOString();
-    memorySource = memory ? "server" : "template";
     writeIfChanged(file, null, memoryFileText(taskId, memory?.markdown ?? memoryTemplate(taskId), now, memory?.updatedAt ?? now));
+  }
+  // The server has the memory from the start (the file's, written offline or by hand, or the
+  // template), so a session on another machine, or the dashboard, sees the task at once.
+  if (!memory) {
+    const markdown = localBody?.trim() ? localBody : memoryTemplate(taskId);
+    expectOk(await ctx.call("PUT", `${base}/tasks/${encodeURIComponent(taskId)}/memory`, { markdown }), "cannot store the memory");
   }
   const claudeMd = path.join(root, "CLAUDE.md");
   const before = readIfExists(claudeMd);
   const changed = writeIfChanged(claudeMd, before, upsertTaskBlock(before ?? "", taskId));
   const rel = path.relative(root, file).split(path.sep).join("/");
-  printResult({ taskId, project: project.slug, memoryFile: file, memorySource, claudeMd: changed ? "updated" : "unchanged" }, () =>
+  const stored = memory ? "already on the server" : "stored on the server now";
+  printResult({ taskId, project: project.slug, memoryFile: file, memorySource, memoryStored: !memory, claudeMd: changed ? "updated" : "unchanged" }, () =>
     [
       `Active task in ${project.slug}: ${taskId}.`,
-      `Memory: ${rel} (${memorySource === "local file" ? "kept as it was" : `written from the ${memorySource}`}).`,
+      `Memory: ${rel} (${memorySource === "local file" ? "kept as it was" : `written from the ${memorySource}`}; ${stored}).`,
       `CLAUDE.md ${changed ? "now imports" : "already imports"} @${rel}.`,
     ].join("\n"),
   );

@@ -19,6 +19,8 @@ export type BatonConfig = {
    * `complement` under PAI (PAI_DIR set: PAI injects identity itself), else `full`.
    */
   mode: ContextMode;
+  /** False when `.baton.json` says `"inject": false`: the session-start hook then injects nothing. */
+  inject: boolean;
   /** An active task pinned in .baton.json (the server otherwise knows the user's active task). */
   task: string | null;
   /** A command that turns a transcript into a handoff (user configuration only, never a repository's). */
@@ -135,6 +137,8 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     timeoutMs,
     mode,
     project: str(env.BATON_PROJECT) ?? str(repo.project),
+    // Only a repository's own file turns injection off, and only with an explicit false.
+    inject: repo.inject !== false,
     task: str(repo.task),
     summariser: str(env.BATON_SUMMARISER) ?? str(user.summariser),
     cwd: path.resolve(cwd),

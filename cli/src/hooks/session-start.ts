@@ -6,6 +6,7 @@ import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, SESSION_SOURCES, TASK_ID_PATTERN
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
 import { unavailableOutput } from "./session-start-output";
+import { importedTask } from "./session-start-task";
 import { flushSpool, pendingSpool } from "./spool";
 
 // The hot path: runs before every agent session. Node built-ins and fetch only (see cli/build.mjs
@@ -81,6 +82,8 @@ function contextParams(input: HookInput, cwd: string, hints: GitHints, config: B
   setHint("remote", hints.remote);
   setHint("q", hints.subjects.slice(0, 3).join(" · ").slice(0, MAX_QUERY_CHARS));
   if (config.task && TASK_ID_PATTERN.test(config.task)) params.set("task", config.task);
+  const imported = importedTask(config.repoRoot);
+  if (imported && TASK_ID_PATTERN.test(imported)) params.set("taskImported", imported);
   return params;
 }
 
@@ -98,6 +101,11 @@ async function fetchContext(call: ApiCall, project: DerivedProject | null, param
 function answerWith(res: ApiResponse, url: string): void {
   if (res.status === 200) {
     const context = (res.json as { hookSpecificOutput?: { additionalContext?: unknown } } | undefined)?.hookSpecificOutput?.additionalContext;
+    if (context === "") {
+      // The server sends an empty context only for a project whose owners paused injection.
+      hookLog("session-start: nothing injected: injection is paused for this project (its settings on the server)");
+      return answer("");
+    }
     if (typeof context === "string") return answer(res.text.endsWith("\n") ? res.text : res.text + "\n");
     hookLog(`session-start: unexpected answer from ${url}: ${res.text.slice(0, 200)}`);
     return unavailable(`unexpected answer from ${url}`);
@@ -128,6 +136,10 @@ export async function runSessionStart(): Promise<void> {
   if (!input) return;
   const cwd = hookCwd(input, process.cwd());
   const config = cwd === process.cwd() ? early : loadConfig(cwd);
+  if (!config.inject) {
+    hookLog(`session-start: nothing injected: "inject": false in ${config.repoConfigFile}`);
+    return answer("");
+  }
   const server = configuredServer(config);
   if (!server) return;
 

@@ -3,13 +3,14 @@ import type { DbOrTx } from "../client";
 import { projectMembers, projects, type ProjectRole } from "../schema";
 import { memberOf } from "./scope";
 
-export type MemberProject = { id: string; slug: string; name: string; role: ProjectRole; createdAt: Date };
+export type MemberProject = { id: string; slug: string; name: string; role: ProjectRole; injectionPaused: boolean; createdAt: Date };
 
 const memberProjectColumns = {
   id: projects.id,
   slug: projects.slug,
   name: projects.name,
   role: projectMembers.role,
+  injectionPaused: projects.injectionPaused,
   createdAt: projects.createdAt,
 };
 
@@ -47,8 +48,13 @@ export async function insertProject(
     .insert(projects)
     .values({ id: params.id, slug: params.slug, name: params.name, createdBy: params.userId })
     .onConflictDoNothing({ target: projects.slug })
-    .returning({ id: projects.id, slug: projects.slug, name: projects.name, createdAt: projects.createdAt });
+    .returning({ id: projects.id, slug: projects.slug, name: projects.name, injectionPaused: projects.injectionPaused, createdAt: projects.createdAt });
   if (!row) return undefined;
   await db.insert(projectMembers).values({ projectId: row.id, userId: params.userId, role: "owner" });
   return { ...row, role: "owner" };
+}
+
+/** Pauses or resumes context injection in a project. */
+export async function setInjectionPaused(db: DbOrTx, params: { projectId: string; paused: boolean }): Promise<void> {
+  await db.update(projects).set({ injectionPaused: params.paused }).where(eq(projects.id, params.projectId));
 }

@@ -1,4 +1,4 @@
-import { index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { MATCHER_KINDS, PROJECT_ROLES } from "../../rules";
 import { timestamp, timestamps } from "./columns";
@@ -8,6 +8,8 @@ export const projects = sqliteTable("projects", {
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
   createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  /** An owner's switch: while set, session-start hooks in this project inject nothing. */
+  injectionPaused: integer("injection_paused", { mode: "boolean" }).notNull().default(false),
   ...timestamps,
 });
 

@@ -3,6 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { slugSchema } from "../../projects/project-schemas";
 import { claimNextSession, claimSession } from "../../sessions/claim-session";
+import { completeSession, releaseSession } from "../../sessions/finish-session";
 import { sessionIdParam, sessionOutSchema } from "../../sessions/session-schemas";
 import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
@@ -14,6 +15,26 @@ const pickupInput = z
     project: slugSchema.optional().describe("Project whose queue to take the next document from (highest priority, then oldest)."),
   })
   .refine((a) => a.id !== undefined || a.project !== undefined, { message: "Give id (a session document) or project (take the next one)." });
+
+const finishInput = z.object({ id: sessionIdParam.describe("The claimed session document (its id, as pickup_session returned it).") });
+
+/** The two ways a claimed document leaves its claimer: done, or back in the queue. */
+const FINISH = {
+  complete_session: {
+    title: "Complete a session",
+    description:
+      "Marks a session document you claimed (with pickup_session) as done, once its work is finished, so it leaves the queue for good. Only its claimer or an owner of the project may complete it; a document not claimed (todo) or already done is refused, naming its state.",
+    finish: completeSession,
+    after: "done: it has left the queue",
+  },
+  release_session: {
+    title: "Release a session",
+    description:
+      "Gives a session document you claimed (with pickup_session) back to the queue unfinished, so another agent can pick it up: use it when the work cannot be done now. Only its claimer or an owner of the project may release it; a document not claimed (todo) or already done is refused, naming its state.",
+    finish: releaseSession,
+    after: "todo again: back in the queue for anyone",
+  },
+} as const;
 
 /** Writing tools: registered only for tokens with the write scope. */
 export function registerSessionWriteTools(server: McpServer, env: McpEnv): void {
@@ -40,4 +61,10 @@ export function registerSessionWriteTools(server: McpServer, env: McpEnv): void 
       return toolText(text, { session: out });
     },
   );
+  for (const [name, tool] of Object.entries(FINISH)) {
+    registerTool(server, name, { title: tool.title, description: tool.description, inputSchema: finishInput, annotations: WRITES }, async ({ id }) => {
+      const out = sessionOutSchema.parse(await tool.finish(env.db, env.principal, id));
+      return toolText(`Session ${out.id} in ${out.project} is now ${tool.after}.`, { session: out });
+    });
+  }
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AddMatcherForm } from "@/components/settings/add-matcher-form";
 import { AddMemberForm } from "@/components/settings/add-member-form";
+import { InjectionForm } from "@/components/settings/injection-form";
 import { MemberRoleForm } from "@/components/settings/member-role-form";
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable } from "@/components/ui/data-table";
@@ -36,6 +37,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
           {owner ? "As an owner you manage its members and matchers." : "Only its owners change members and matchers."}
         </p>
       </PageHeader>
+      <InjectionForm slug={slug} paused={project.injectionPaused} owner={owner} />
       <MembersSection slug={slug} members={members} owner={owner} userId={user.id} />
       <MatchersSection slug={slug} matchers={matchers} owner={owner} />
     </div>

@@ -1,0 +1,1 @@
+ALTER TABLE `projects` ADD `injection_paused` integer DEFAULT false NOT NULL;
