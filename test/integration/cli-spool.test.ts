@@ -62,6 +62,8 @@ afterAll(async () => {
   }
 });
 
+const SLOW_MACHINE_TIMEOUT_MS = "8000";
+
 describe("baton hook session-end", () => {
   const home = path.join(tmp.dir, "home-spool");
   const sessionId = "4f2d9c1e-7b3a-4e8f-9a61-0c5d2e8b7f30";
@@ -70,7 +72,8 @@ describe("baton hook session-end", () => {
     const result = await runBaton(["hook", "session-end"], { cwd: repo, env: homeEnv(home, { BATON_URL: closedUrl, BATON_TOKEN: token }), input: input("session-end.json") });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
-    expect(result.ms).toBeLessThan(1000);
+    // Claude Code gives SessionEnd hooks 1.5 s together: the hook hands the work to a detached worker.
+    expect(result.ms).toBeLessThan(1500);
     await waitFor("the worker to spool", () => jobsLeft(home) === 0 && /session-end worker \(SessionEnd\): sent 0, spooled 4/.test(hookLog(home)));
     const files = spoolFiles(home);
     expect(files).toHaveLength(4);
@@ -88,7 +91,8 @@ describe("baton hook session-end", () => {
   });
 
   it("with the server up again: the next hook run sends the spool first, so this session's context already has the handoff", async () => {
-    const env = homeEnv(home, { BATON_URL: server.url, BATON_TOKEN: token });
+    // A generous timeout: this is about what is sent first, not how fast (a loaded machine is slow).
+    const env = homeEnv(home, { BATON_URL: server.url, BATON_TOKEN: token, BATON_TIMEOUT_MS: SLOW_MACHINE_TIMEOUT_MS });
     const result = await runBaton(["hook", "session-start"], { cwd: repo, env, input: JSON.stringify({ session_id: "next", cwd: repo, source: "startup" }) });
     expect(result.code).toBe(0);
     expect(hookContext(result.stdout)).toContain("Add a revoke button to the API token list");
@@ -105,7 +109,7 @@ describe("baton hook session-end", () => {
   });
 
   it("a second run sends nothing: one handoff, proposals not merged again", async () => {
-    const env = homeEnv(home, { BATON_URL: server.url, BATON_TOKEN: token });
+    const env = homeEnv(home, { BATON_URL: server.url, BATON_TOKEN: token, BATON_TIMEOUT_MS: SLOW_MACHINE_TIMEOUT_MS });
     const result = await runBaton(["hook", "session-start"], { cwd: repo, env, input: "{}" });
     expect(result.code).toBe(0);
     expect(spoolFiles(home)).toEqual([]);
@@ -115,7 +119,7 @@ describe("baton hook session-end", () => {
 
   it("as a Stop hook after each turn, then at SessionEnd: the handoff is replaced, candidates are sent once", async () => {
     const home2 = path.join(tmp.dir, "home-stop");
-    const env = homeEnv(home2, { BATON_URL: server.url, BATON_TOKEN: token });
+    const env = homeEnv(home2, { BATON_URL: server.url, BATON_TOKEN: token, BATON_TIMEOUT_MS: SLOW_MACHINE_TIMEOUT_MS });
     const stop = await runBaton(["hook", "stop"], { cwd: repo, env, input: input("stop.json", { session_id: "stop-session" }) });
     expect(stop.code).toBe(0);
     expect(stop.stdout).toBe("");

@@ -29,7 +29,9 @@ describe.each(SHAPES)("%s shape, two instances", (shape) => {
   const on = (which: "a" | "b", t = token) => apiClient(cluster[which].url, t);
 
   beforeAll(async () => {
-    cluster = await startCluster(shape);
+    // What these check is correctness, not speed: a loaded CI machine must not turn slow answers into
+    // 503s (shape-faults.test.ts checks the default timeout).
+    cluster = await startCluster(shape, { DATABASE_TIMEOUT_MS: "10000" });
     token = await adminToken(cluster, "ana@example.com");
     // The admin CLI wrote the token to the primary: an embedded replica has it after one sync.
     await within(cluster.stalenessMs + 1_000, async () => (await on("a")("GET", "/api/projects")).status === 200);
