@@ -1,4 +1,5 @@
 import path from "node:path";
+import { guardHttpServer } from "./api/guard-http-server";
 import { ConfigError, formatConfigError, getConfig } from "./config";
 import { connectDatabase, getDb, openPrimary } from "./db/client";
 import { createEmbedder } from "./embeddings/embedder";
@@ -17,6 +18,7 @@ function migrationsLine(applied: number, total: number): string {
  * the buffered bookkeeping before the process exits.
  */
 export async function startup(): Promise<void> {
+  guardHttpServer();
   let database: string;
   try {
     database = getConfig().database;

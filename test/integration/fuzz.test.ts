@@ -223,6 +223,19 @@ describe("the requests issue 13 found answered with 500 or an empty 405", () => 
     expect(review.headers.get("allow")).toBe("OPTIONS, POST");
   });
 
+  it("methods Next.js cannot take: TRACE is a 405 with Allow, TRACK (unknown to Node's parser) a 400, both in the error shape", async () => {
+    const base = new URL(world.server.url);
+    const agent = new http.Agent();
+    const trace = await send(base, { method: "TRACE", path: "/api/health", headers: {}, api: true }, agent);
+    const track = await send(base, { method: "TRACK", path: "/api/health", headers: {}, api: true }, agent);
+    const page = await send(base, { method: "TRACE", path: "/projects", headers: {}, api: false }, agent);
+    agent.destroy();
+    for (const answer of [trace, track, page]) expect("status" in answer && isApiErrorShape(answer.text), JSON.stringify(answer)).toBe(true);
+    expect(trace).toMatchObject({ status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
+    expect(track).toMatchObject({ status: 400 });
+    expect(page).toMatchObject({ status: 405, headers: { allow: "GET, HEAD, POST" } });
+  });
+
   it("/api itself is a 404 in the error shape", async () => {
     const res = await world.as("ana")("GET", "/api");
     expect(res.status).toBe(404);

@@ -1,0 +1,66 @@
+import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { allowedMethods } from "./allowed-methods";
+import { ApiError, handleApiError } from "./errors";
+import { decodePathSegments } from "./path-segments";
+
+/**
+ * Methods the Fetch API will not build a Request for. Next.js turns every request into one before the
+ * proxy or any route runs, so these failed with a bare 500 there; they are answered here instead, as
+ * the 405 they are.
+ */
+const UNFETCHABLE_METHODS = new Set(["TRACE", "TRACK"]);
+/** What a dashboard page answers: reads, and server actions posted by its forms. */
+const PAGE_METHODS = "GET, HEAD, POST";
+
+const guarded = Symbol.for("baton.guardHttpServer");
+
+/**
+ * Answers, in the JSON error shape, what never reaches Next.js or reaches it only to fail: a method the
+ * Fetch API refuses (405 with Allow) and a request Node's HTTP parser cannot read (an unknown method, a
+ * Content-Length that lies, malformed headers: 400; Node would send a bare one). Installed once per
+ * process, on every HTTP server, before the first request.
+ */
+export function guardHttpServer(): void {
+  const proto = Server.prototype as Server & { [guarded]?: true };
+  if (proto[guarded]) return;
+  proto[guarded] = true;
+  const emit = proto.emit;
+  proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "request") {
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      if (req.method && UNFETCHABLE_METHODS.has(req.method)) {
+        void refuseMethod(req, res);
+        return true;
+      }
+    }
+    if (event === "clientError") {
+      answerUnparsable(args[0] as NodeJS.ErrnoException, args[1] as Duplex);
+      return true;
+    }
+    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+  } as typeof emit;
+}
+
+async function refuseMethod(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? "/").split("?")[0]!;
+  const segments = path.startsWith("/api") ? decodePathSegments(path) : null;
+  const allow = segments ? (allowedMethods(segments)?.join(", ") ?? "") : PAGE_METHODS;
+  const message = allow ? `${req.method} is not allowed here; this address takes ${allow}.` : `${req.method} is not allowed here.`;
+  const response = handleApiError(new ApiError("method_not_allowed", message, undefined, allow ? { headers: { allow } } : {}));
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(await response.text());
+  req.resume();
+}
+
+function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A client that went away, or a socket already answered: nothing to say.
+  if (error.code === "ECONNRESET" || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ ok: false, error: { code: "bad_request", message: `The request could not be read as HTTP (${error.code ?? "malformed"}).` } });
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
