@@ -1,6 +1,7 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { allowedMethods } from "./allowed-methods";
+import { checkApiRequest } from "./check-api-request";
 import { ApiError, handleApiError } from "./errors";
 import { decodePathSegments } from "./path-segments";
 
@@ -17,8 +18,11 @@ const guarded = Symbol.for("baton.guardHttpServer");
 
 /**
  * Answers, in the JSON error shape, what never reaches Next.js or reaches it only to fail: a method the
- * Fetch API refuses (405 with Allow) and a request Node's HTTP parser cannot read (an unknown method, a
- * Content-Length that lies, malformed headers: 400; Node would send a bare one). Installed once per
+ * Fetch API refuses (405 with Allow), a request Node's HTTP parser cannot read (an unknown method, a
+ * Content-Length that lies, malformed headers: 400; Node would send a bare one), and on /api a path
+ * that is not valid percent-encoding (400; Next.js: a bare 500), that no route serves (404) or a
+ * method its route does not export (405 with Allow; Next.js: an empty 405). Checking the API here, not
+ * in the proxy, keeps Next.js's middleware off the hot path of every hook request. Installed once per
  * process, on every HTTP server, before the first request.
  */
 export function guardHttpServer(): void {
@@ -33,6 +37,11 @@ export function guardHttpServer(): void {
         void refuseMethod(req, res);
         return true;
       }
+      const refused = checkApiRequest(req.method ?? "GET", normalisedPath(req.url ?? "/"));
+      if (refused) {
+        void send(req, res, refused);
+        return true;
+      }
     }
     if (event === "clientError") {
       answerUnparsable(args[0] as NodeJS.ErrnoException, args[1] as Duplex);
@@ -42,12 +51,24 @@ export function guardHttpServer(): void {
   } as typeof emit;
 }
 
+/** The path as Next.js routes it: `.` and `..` segments (also percent-encoded) resolved, as URL does. */
+function normalisedPath(url: string): string {
+  try {
+    return new URL(`http://localhost${url.startsWith("/") ? "" : "/"}${url}`).pathname;
+  } catch {
+    return url.split("?")[0]!;
+  }
+}
+
 async function refuseMethod(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? "/").split("?")[0]!;
   const segments = path.startsWith("/api") ? decodePathSegments(path) : null;
   const allow = segments ? (allowedMethods(segments)?.join(", ") ?? "") : PAGE_METHODS;
   const message = allow ? `${req.method} is not allowed here; this address takes ${allow}.` : `${req.method} is not allowed here.`;
-  const response = handleApiError(new ApiError("method_not_allowed", message, undefined, allow ? { headers: { allow } } : {}));
+  await send(req, res, handleApiError(new ApiError("method_not_allowed", message, undefined, allow ? { headers: { allow } } : {})));
+}
+
+async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(await response.text());
   req.resume();

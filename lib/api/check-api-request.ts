@@ -1,0 +1,20 @@
+import { allowedMethods } from "./allowed-methods";
+import { ApiError, handleApiError } from "./errors";
+import { noSuchApiRoute } from "./no-such-route";
+import { decodePathSegments } from "./path-segments";
+
+/**
+ * What an /api request gets before any route runs, or null to let its route answer: a path that is not
+ * valid percent-encoded UTF-8 is a 400, /api itself a 404 (the catch-all route answers deeper unknown
+ * paths), a method the route does not export a 405 with Allow. Not an /api path: null.
+ */
+export function checkApiRequest(method: string, pathname: string): Response | null {
+  if (pathname !== "/api" && !pathname.startsWith("/api/")) return null;
+  const segments = decodePathSegments(pathname);
+  if (!segments) return handleApiError(new ApiError("bad_request", "The URL path is not valid percent-encoded UTF-8."));
+  const allowed = allowedMethods(segments);
+  if (!allowed) return noSuchApiRoute();
+  if (allowed.includes(method)) return null;
+  const allow = allowed.join(", ");
+  return handleApiError(new ApiError("method_not_allowed", `${method} is not allowed here; this route takes ${allow}.`, undefined, { headers: { allow } }));
+}
