@@ -1,3 +1,5 @@
+import { LEARNING_KINDS } from "../../lib/rules";
+
 // Nothing here but strings: the dispatcher prints them without loading any command.
 
 type Usage = {
@@ -59,7 +61,7 @@ show [taskId]    prints the task's memory (your active task's by default)
     synopsis: `  baton learnings [query] [--project SLUG] [--kind K] [--all]`,
     details: `Your learnings, newest first, or those matching the query (full text).
   --project SLUG   a project's learnings (default: the project in .baton.json)
-  --kind K         pattern, insight or self_knowledge
+  --kind K         ${LEARNING_KINDS.join(", ")}
   --limit N        how many (default 50)
   --all            ignore the project in .baton.json`,
   },

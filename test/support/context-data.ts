@@ -1,6 +1,12 @@
 import type { ContextData, ContextOptions } from "@/lib/context/context-types";
+import { LEARNING_KINDS, type LearningKind } from "@/lib/rules";
 
 /** The data a context is built from, for the pure engine's tests: a full store, each part overridable. */
+
+/** Learning counts in the rules' kind order (pattern, insight, self-knowledge), the rest zero. */
+export function kindCounts(...counts: number[]): Record<LearningKind, number> {
+  return Object.fromEntries(LEARNING_KINDS.map((kind, i) => [kind, counts[i] ?? 0])) as Record<LearningKind, number>;
+}
 
 export const contextNow = new Date("2026-11-22T12:00:00Z");
 export const hoursAgo = (h: number) => new Date(contextNow.getTime() - h * 3_600_000);
@@ -21,7 +27,7 @@ export function contextData(overrides: Partial<ContextData> = {}): ContextData {
       relevance: 1 - i / 20,
     })),
     learningsRanked: true,
-    learningCounts: { pattern: 30, insight: 6, self_knowledge: 4 },
+    learningCounts: kindCounts(30, 6, 4),
     proposals: [
       { id: "a1b2c3d4-0000", kind: "pattern", content: "Always run the full test suite before pushing to main", confidence: 0.725 },
       { id: "ffee1122-0000", kind: "insight", content: "Short one", confidence: 0.4 },

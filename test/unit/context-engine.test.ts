@@ -5,7 +5,7 @@ import type { ContextOptions } from "@/lib/context/context-types";
 import { cutContent, proposalIndexLine } from "@/lib/context/proposal-index";
 import { relativeTime } from "@/lib/context/relative-time";
 import { countTokens } from "@/lib/context/tokenizer";
-import { contextData as data, contextNow as now, contextOptions as options, hoursAgo } from "../support/context-data";
+import { contextData as data, contextNow as now, contextOptions as options, hoursAgo, kindCounts } from "../support/context-data";
 
 describe("the compact proposals index", () => {
   it.each([
@@ -128,7 +128,7 @@ describe("budgets hold for any store (property)", () => {
             activeTask: d.task ? { ...d.task, updatedAt: hoursAgo(1) } : null,
             handoff: d.handoff ? { ...d.handoff, author: "ana", createdAt: hoursAgo(5), matchedBranch: true } : null,
             learnings: d.learnings.map((l, i) => ({ ...l, id: `l${i}`, kind: "insight" as const })),
-            learningCounts: { pattern: 0, insight: d.learnings.length + 5, self_knowledge: d.selfKnowledge },
+            learningCounts: kindCounts(0, d.learnings.length + 5, d.selfKnowledge),
             proposals: d.proposals.map((p, i) => ({ ...p, id: `p${i}-xxxx`, kind: "pattern" as const })),
             proposalCount: d.proposals.length + (d.proposals.length ? d.extraProposals : 0),
             state: { lastSessionAt: null, activeProjects: [], checkpointRef: null, queuedSessions: d.queued, seedVersion: d.seedVersion },

@@ -3,27 +3,27 @@ import { buildContext } from "@/lib/context/build-context";
 import { learningCountsLine, learningsTotal } from "@/lib/context/learning-counts";
 import { countTokens } from "@/lib/context/tokenizer";
 import { KIND_INFO, LEARNING_KINDS } from "@/lib/rules";
-import { contextData as data, contextOptions as options } from "../support/context-data";
+import { contextData as data, kindCounts, contextOptions as options } from "../support/context-data";
 
 // The session state's statistics (pai-seed F-005 scenario 4) and the identity's voice, through the
 // pure formatters: data in, text out.
 
 describe("learningCountsLine", () => {
   it.each([
-    [{ pattern: 3, insight: 2, self_knowledge: 1 }, "Learnings: 3 patterns, 2 insights, 1 self-knowledge"],
-    [{ pattern: 1, insight: 1, self_knowledge: 1 }, "Learnings: 1 pattern, 1 insight, 1 self-knowledge"],
-    [{ pattern: 0, insight: 0, self_knowledge: 2 }, "Learnings: 2 self-knowledge"],
-    [{ pattern: 12, insight: 0, self_knowledge: 0 }, "Learnings: 12 patterns"],
-    [{ pattern: 0, insight: 0, self_knowledge: 0 }, "Learnings: none stored"],
+    [kindCounts(3, 2, 1), "Learnings: 3 patterns, 2 insights, 1 self-knowledge"],
+    [kindCounts(1, 1, 1), "Learnings: 1 pattern, 1 insight, 1 self-knowledge"],
+    [kindCounts(0, 0, 2), "Learnings: 2 self-knowledge"],
+    [kindCounts(12, 0, 0), "Learnings: 12 patterns"],
+    [kindCounts(0, 0, 0), "Learnings: none stored"],
   ])("%j → %s", (counts, line) => expect(learningCountsLine(counts)).toBe(line));
 
   it("names every kind by its KIND_INFO words, in LEARNING_KINDS order", () => {
-    const line = learningCountsLine({ pattern: 2, insight: 2, self_knowledge: 2 });
+    const line = learningCountsLine(kindCounts(2, 2, 2));
     expect(line).toBe(`Learnings: ${LEARNING_KINDS.map((kind) => `2 ${KIND_INFO[kind].plural}`).join(", ")}`);
   });
 
   it("the total is the sum of the kinds", () => {
-    expect(learningsTotal({ pattern: 30, insight: 6, self_knowledge: 4 })).toBe(40);
+    expect(learningsTotal(kindCounts(30, 6, 4))).toBe(40);
     expect(buildContext(data(), options(), countTokens).learningsTotal).toBe(40);
   });
 });
@@ -62,7 +62,7 @@ describe("the session state and identity sections", () => {
       data({
         identity: { ...d.identity!, voiceId: undefined },
         learnings: [],
-        learningCounts: { pattern: 0, insight: 0, self_knowledge: 0 },
+        learningCounts: kindCounts(0, 0, 0),
         state: { ...d.state, seedVersion: null, activeProjects: [] },
         project: null,
       }),
