@@ -35,10 +35,10 @@ export async function addMember(databaseUrl: string, slug: string, memberEmail: 
 /** Counts rows of every table: a snapshot to compare before and after a refused write. */
 export async function tableCounts(databaseUrl: string): Promise<Record<string, number>> {
   const db = createClient({ url: databaseUrl });
-  // rate_limit_counts is bookkeeping every authenticated request adds to (a row per token and minute,
-  // written about once a second), refused or not: not something a request stores.
+  // Bookkeeping, written about once a second after the requests it counts, refused or not: the
+  // rate-limit counts and the served-context log are not something a request stores.
   const tables = await db.execute(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%' AND name <> 'rate_limit_counts'",
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%' AND name NOT IN ('rate_limit_counts', 'context_log')",
   );
   const counts: Record<string, number> = {};
   for (const row of tables.rows) {
