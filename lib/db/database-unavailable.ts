@@ -27,7 +27,9 @@ const NETWORK_CODES = new Set([
  */
 const LIBSQL_UNAVAILABLE_CODES = new Set(["HRANA_WEBSOCKET_ERROR", "HRANA_CLOSED_ERROR", "STREAM_EXPIRED"]);
 
-const UNAVAILABLE_MESSAGES = /fetch failed|sync error|error trying to connect|connection refused|did not sync from the primary|primary is unavailable|server returned HTTP status 5\d\d/i;
+// "replicat…" and "primary": a sqld replica that cannot reach its primary, in its own words.
+const UNAVAILABLE_MESSAGES =
+  /fetch failed|sync error|error trying to connect|connection refused|did not sync from the primary|primary is unavailable|server returned HTTP status 5\d\d|replicat(?:or|ion) error|primary (?:connection|unreachable|not available)/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {

@@ -12,13 +12,15 @@ import { createProject } from "../support/fixtures";
  */
 const CONTEXT_LIMIT_MS = 2_000;
 const ANY_LIMIT_MS = 5_000;
-const RECOVERY_MS = 15_000;
+// How quickly recovery happens is not the point (a loaded CI machine is slow); that it happens is.
+const RECOVERY_MS = 30_000;
+const FAULT_TEST_MS = RECOVERY_MS + 30_000;
 
-type Probe = { status: number; ms: number; retryAfter: string | null; code?: string };
+type Probe = { status: number; ms: number; retryAfter: string | null; code?: string; text: string };
 
 function expectAvailableOr503(probe: Probe, limitMs: number, what: string) {
   expect(probe.ms, `${what} took ${probe.ms} ms`).toBeLessThan(limitMs);
-  expect([200, 201, 503], `${what} answered ${probe.status}`).toContain(probe.status);
+  expect([200, 201, 503], `${what} answered ${probe.status}: ${probe.text.slice(0, 300)}`).toContain(probe.status);
   if (probe.status === 503) {
     expect(probe.code, what).toBe("database_unavailable");
     expect(Number(probe.retryAfter), what).toBeGreaterThan(0);
@@ -31,7 +33,7 @@ describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape)
   const call = async (which: "a" | "b", method: string, path: string, body?: unknown): Promise<Probe> => {
     const started = performance.now();
     const res = await apiClient(cluster[which].url, token)(method, path, body);
-    return { status: res.status, ms: performance.now() - started, retryAfter: res.headers.get("retry-after"), code: res.json?.error?.code };
+    return { status: res.status, ms: performance.now() - started, retryAfter: res.headers.get("retry-after"), code: res.json?.error?.code, text: res.text };
   };
   const context = (which: "a" | "b") => call(which, "GET", `/api/context?project=alpha&format=json&sessionId=${crypto.randomUUID()}&q=deploy`);
   const write = (which: "a" | "b") => call(which, "POST", "/api/learnings", { kind: "insight", content: `Fault probe ${crypto.randomUUID()}`, project: "alpha" });
@@ -42,6 +44,13 @@ describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape)
       if ((await context(which)).status !== 200 || (await write(which)).status !== 201) return false;
     }
     return true;
+  };
+
+  /** Waits for both instances to serve again; if they do not, shows what their servers logged. */
+  const expectRecovery = async (after: string) => {
+    const took = await within(RECOVERY_MS, healthy);
+    if (took === null) console.error(`after ${after}:\n--- a ---\n${cluster.a.output().slice(-3000)}\n--- b ---\n${cluster.b.output().slice(-3000)}`);
+    expect(took, `instances did not recover after ${after}`).not.toBeNull();
   };
 
   /** Without the primary: contexts in time (200 from a copy that can serve, else 503); every write 503. */
@@ -76,8 +85,8 @@ describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape)
     expect(primaryHealth.status).toBe(503);
 
     await cluster.primary!.restart();
-    expect(await within(RECOVERY_MS, healthy), "instances did not recover after the primary came back").not.toBeNull();
-  });
+    await expectRecovery("the primary came back");
+  }, FAULT_TEST_MS);
 
   it("the primary stalled (SIGSTOP): every answer in time, writes 503, then recovery", async () => {
     cluster.primary!.pause();
@@ -86,8 +95,8 @@ describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape)
     } finally {
       cluster.primary!.resume();
     }
-    expect(await within(RECOVERY_MS, healthy), "instances did not recover after the primary resumed").not.toBeNull();
-  });
+    await expectRecovery("the primary resumed");
+  }, FAULT_TEST_MS);
 
   // A sqld replica (the remote shape's instance b reads from one) has faults of its own.
   if (shape === "remote") {
@@ -97,8 +106,8 @@ describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape)
       expect((await health("b")).status).toBe(503);
       expect((await context("a")).status).toBe(200);
       await cluster.replica!.restart();
-      expect(await within(RECOVERY_MS, healthy), "instance b did not recover after the replica came back").not.toBeNull();
-    });
+      await expectRecovery("the replica came back");
+    }, FAULT_TEST_MS);
 
     it("the replica stalled (SIGSTOP): answers in time as 503, then recovers", async () => {
       cluster.replica!.pause();
@@ -110,7 +119,7 @@ describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape)
       } finally {
         cluster.replica!.resume();
       }
-      expect(await within(RECOVERY_MS, healthy), "instance b did not recover after the replica resumed").not.toBeNull();
-    });
+      await expectRecovery("the replica resumed");
+    }, FAULT_TEST_MS);
   }
 });
