@@ -3,14 +3,15 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-/** A project's sections; the one shown is marked current. */
-export function ProjectTabs({ slug }: { slug: string }) {
+/** A project's sections; the one shown is marked current. The audit trail is its owners' alone. */
+export function ProjectTabs({ slug, owner }: { slug: string; owner: boolean }) {
   const pathname = usePathname();
   const base = `/projects/${slug}`;
   const tabs = [
     { href: base, label: "Overview" },
     { href: `${base}/handoffs`, label: "Handoffs" },
     { href: `${base}/sessions`, label: "Sessions" },
+    ...(owner ? [{ href: `${base}/audit`, label: "Audit trail" }] : []),
     { href: `/settings/projects/${slug}`, label: "Settings" },
   ];
   return (

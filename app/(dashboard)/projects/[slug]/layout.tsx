@@ -19,9 +19,8 @@ export default async function ProjectLayout({ children, params }: { children: Re
           <span className="badge badge-muted" title="Your role in this project">
             {project.role}
           </span>
-          {project.role === "owner" ? <Link href={`/projects/${project.slug}/audit`}>Audit trail</Link> : null}
         </div>
-        <ProjectTabs slug={project.slug} />
+        <ProjectTabs slug={project.slug} owner={project.role === "owner"} />
       </div>
       {children}
     </div>
