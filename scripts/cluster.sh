@@ -55,5 +55,5 @@ else
 fi
 echo "baton cluster ($SHAPE): http://localhost:$BATON_PORT_A and http://localhost:$BATON_PORT_B;" \
   "sqld primary http://127.0.0.1:$SQLD_PORT, replica http://127.0.0.1:$SQLD_REPLICA_PORT. Ctrl-C stops all."
-echo "First user: DATABASE_URL=http://127.0.0.1:$SQLD_PORT BATON_SECRET=\$(cat $DATA/secret) npx baton admin create-user --email you@example.com --password '…'"
+echo "First user: DATABASE_URL=http://127.0.0.1:$SQLD_PORT BATON_SECRET=\$(cat $DATA/secret) node cli/bin/baton.mjs admin create-user --email you@example.com --password '…'"
 wait

@@ -14,7 +14,10 @@ export function checkApiRequest(method: string, pathname: string): Response | nu
   if (!segments) return handleApiError(new ApiError("bad_request", "The URL path is not valid percent-encoded UTF-8."));
   const allowed = allowedMethods(segments);
   if (!allowed) return noSuchApiRoute();
-  if (allowed.includes(method)) return null;
-  const allow = allowed.join(", ");
-  return handleApiError(new ApiError("method_not_allowed", `${method} is not allowed here; this route takes ${allow}.`, undefined, { headers: { allow } }));
+  return allowed.includes(method) ? null : methodNotAllowed(method, allowed.join(", "));
+}
+
+/** 405 in the JSON error shape, with the methods the address takes in `Allow`. */
+export function methodNotAllowed(method: string, allow: string): Response {
+  return handleApiError(new ApiError("method_not_allowed", `${method} is not allowed here; this address takes ${allow}.`, undefined, { headers: { allow } }));
 }

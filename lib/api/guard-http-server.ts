@@ -1,9 +1,6 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { allowedMethods } from "./allowed-methods";
-import { checkApiRequest } from "./check-api-request";
-import { ApiError, handleApiError } from "./errors";
-import { decodePathSegments } from "./path-segments";
+import { checkApiRequest, methodNotAllowed } from "./check-api-request";
 
 /**
  * Methods the Fetch API will not build a Request for. Next.js turns every request into one before the
@@ -33,11 +30,10 @@ export function guardHttpServer(): void {
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === "request") {
       const [req, res] = args as [IncomingMessage, ServerResponse];
-      if (req.method && UNFETCHABLE_METHODS.has(req.method)) {
-        void refuseMethod(req, res);
-        return true;
-      }
-      const refused = checkApiRequest(req.method ?? "GET", normalisedPath(req.url ?? "/"));
+      const method = req.method ?? "GET";
+      // An API path answers for itself (no route exports TRACE or TRACK); a page takes GET and POST.
+      const refused =
+        checkApiRequest(method, normalisedPath(req.url ?? "/")) ?? (UNFETCHABLE_METHODS.has(method) ? methodNotAllowed(method, PAGE_METHODS) : null);
       if (refused) {
         void send(req, res, refused);
         return true;
@@ -58,14 +54,6 @@ function normalisedPath(url: string): string {
   } catch {
     return url.split("?")[0]!;
   }
-}
-
-async function refuseMethod(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = (req.url ?? "/").split("?")[0]!;
-  const segments = path.startsWith("/api") ? decodePathSegments(path) : null;
-  const allow = segments ? (allowedMethods(segments)?.join(", ") ?? "") : PAGE_METHODS;
-  const message = allow ? `${req.method} is not allowed here; this address takes ${allow}.` : `${req.method} is not allowed here.`;
-  await send(req, res, handleApiError(new ApiError("method_not_allowed", message, undefined, allow ? { headers: { allow } } : {})));
 }
 
 async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {

@@ -2,7 +2,7 @@
  * What a developer runs or pastes to connect Claude Code to this server, filled with its address:
  * the CLI from this server (install.sh), the Claude Code plugin, or the per-repository files that
  * `baton install claude` merges (see cli/src/commands/merge-settings.ts). Never an npm package name:
- * `npx baton` outside Baton's own checkout runs somebody else's package.
+ * the npm package called baton belongs to somebody else.
  */
 export function connectSnippets(origin: string) {
   const url = origin.replace(/\/+$/, "");

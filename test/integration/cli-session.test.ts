@@ -2,20 +2,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
 import { tableCounts } from "../support/fixtures";
-import { testWorld } from "../support/world";
+import { testWorld, WEB_TEAM } from "../support/world";
 
 // `baton session new|list|pickup|complete|release` for session documents and `baton handoff
 // show|write` for handoffs, each as a child process against the real server. ana owns web, bo is a
 // member of it, vi a viewer.
-const world = testWorld({
-  users: ["ana", "bo", "vi"],
-  projects: { web: "ana" },
-  members: [
-    { project: "web", user: "bo", role: "member" },
-    { project: "web", user: "vi", role: "viewer" },
-  ],
-  tokens: {},
-});
+const world = testWorld(WEB_TEAM);
 
 let repo: string;
 const envOf = (who: string) => homeEnv(path.join(world.dir, `home-${who}`), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens[who]! });

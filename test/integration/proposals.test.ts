@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../support/api";
 import { tableCounts } from "../support/fixtures";
-import { testWorld } from "../support/world";
+import { testWorld, WEB_TEAM } from "../support/world";
 
 // ana owns web, where bo is a member and vi a viewer.
-const { databaseUrl, as } = testWorld({
-  users: ["ana", "bo", "vi"],
-  projects: { web: "ana" },
-  members: [
-    { project: "web", user: "bo", role: "member" },
-    { project: "web", user: "vi", role: "viewer" },
-  ],
-  tokens: {},
-});
+const { databaseUrl, as } = testWorld(WEB_TEAM);
 const [ana, bo, viewer] = [as("ana"), as("bo"), as("vi")];
 
 async function propose(client: ApiClient, body: Record<string, unknown>) {

@@ -32,6 +32,17 @@ export const STANDARD_CAST: Cast = {
   tokens: { anaRead: { user: "ana", scope: "read" }, anaGammaOnly: { user: "ana", projects: ["gamma"] } },
 };
 
+/** One project's team: ana owns web, bo is a member, vi a viewer; no extra tokens. */
+export const WEB_TEAM: Cast = {
+  users: ["ana", "bo", "vi"],
+  projects: { web: "ana" },
+  members: [
+    { project: "web", user: "bo", role: "member" },
+    { project: "web", user: "vi", role: "viewer" },
+  ],
+  tokens: {},
+};
+
 /** Small enough that the size tests stay fast, large enough for every ordinary request. */
 export const TEST_MAX_BODY_BYTES = "65536";
 

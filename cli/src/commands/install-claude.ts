@@ -42,7 +42,7 @@ function batonOnPath(): string | null {
  * What the hooks run: `baton` when the baton on PATH is this very CLI (installed by install.sh, so
  * the same line works for everyone on the team who installed it), else this file by its absolute
  * path (a checkout, or a copy not on PATH), so the hooks work without any install. Never an npm
- * package name: `npx baton` outside this repository runs somebody else's package.
+ * package name: the npm package called baton belongs to somebody else.
  */
 function defaultCommand(): string {
   // Through node_modules/.bin the script is a symlink: name the file itself.
