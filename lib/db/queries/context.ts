@@ -1,65 +1,37 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { asBookkeeping } from "../replica-client";
+import { read } from "./batch-reads";
+import { byKind } from "./learning-counts";
+import { memberProjectColumns } from "./projects";
 import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
-import { memberOf, ofProject, personalAndProject, userInProject, visibleTo } from "./scope";
-import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs } from "../schema";
+import { countsOwners, memberOf, ofProject, personalAndProject, userInProject, visibleTo, type Owner } from "./scope";
+import {
+  activeTasks,
+  appMeta,
+  contextLog,
+  handoffs,
+  learningCounts,
+  learnings,
+  projectMatchers,
+  projectMembers,
+  projects,
+  proposals,
+  seeds,
+  sessionDocs,
+  taskMemories,
+} from "../schema";
 
-// Reads for GET /api/context: one function per section's data, each scoped to the user or the project.
+// What GET /api/context reads, as batch items (lib/db/queries/batch-reads.ts): one per section's data,
+// each scoped to the user or the project, all sent together.
 
-export async function latestHandoffFor(db: DbOrTx, params: { projectId: string; branch: string | null }) {
-  const columns = { markdown: handoffs.markdown, branch: handoffs.branch, author: handoffs.author, createdAt: handoffs.createdAt };
-  if (params.branch) {
-    const [onBranch] = await db
-      .select(columns)
-      .from(handoffs)
-      .where(and(ofProject(handoffs, params.projectId), eq(handoffs.branch, params.branch)))
-      .orderBy(desc(handoffs.createdAt))
-      .limit(1);
-    if (onBranch) return { ...onBranch, matchedBranch: true };
-  }
-  const [latest] = await db.select(columns).from(handoffs).where(ofProject(handoffs, params.projectId)).orderBy(desc(handoffs.createdAt)).limit(1);
-  return latest ? { ...latest, matchedBranch: false } : undefined;
-}
-
-export async function activeTaskIdFor(db: DbOrTx, params: { userId: string; projectId: string }): Promise<string | undefined> {
-  const [row] = await db
-    .select({ taskId: activeTasks.taskId })
-    .from(activeTasks)
-    .where(userInProject(activeTasks, params));
-  return row?.taskId;
-}
-
-export async function countQueuedSessions(db: DbOrTx, params: { projectId: string }): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(sessionDocs)
-    .where(and(ofProject(sessionDocs, params.projectId), eq(sessionDocs.status, "todo")));
-  return row?.n ?? 0;
-}
-
-/** Pending proposals a context lists: the user's personal ones and the project's. */
-export async function pendingProposalsFor(db: DbOrTx, params: { userId: string; projectId: string | null; limit: number }) {
-  const scope = and(eq(proposals.status, "pending"), visibleTo(proposals, personalAndProject(params)));
-  const [items, [total]] = await Promise.all([
-    db
-      .select({ id: proposals.id, kind: proposals.kind, content: proposals.content, confidence: proposals.confidence })
-      .from(proposals)
-      .where(scope)
-      .orderBy(...PENDING_PROPOSAL_ORDER)
-      .limit(params.limit),
-    db.select({ n: count() }).from(proposals).where(scope),
-  ]);
-  return { items, total: total?.n ?? 0 };
-}
-
-/** Every matcher of the user's projects; lib/context/match-project.ts picks the one that fits. */
-export async function matchersForUser(db: DbOrTx, params: { userId: string }) {
-  return db
-    .select({ slug: projects.slug, kind: projectMatchers.kind, pattern: projectMatchers.pattern })
-    .from(projectMatchers)
-    .innerJoin(projects, eq(projects.id, projectMatchers.projectId))
-    .innerJoin(projectMembers, memberOf(projects.id, params.userId));
+/** The state's version (drizzle/0003_context_version.sql's triggers move it) and the vector table's width. */
+export function metaRead(db: Db) {
+  const keys = ["context_version", "embedding_dimensions"];
+  return read(db.select({ key: appMeta.key, value: appMeta.value }).from(appMeta).where(inArray(appMeta.key, keys)), (rows) => {
+    const value = (key: string) => rows.find((r) => r.key === key)?.value;
+    return { version: value("context_version") ?? "0", vectorWidth: Number(value("embedding_dimensions") ?? 0) || null };
+  });
 }
 
 /** The counter drizzle/0003_context_version.sql's triggers bump on every change a context depends on. */
@@ -69,8 +41,85 @@ export async function contextVersion(db: DbOrTx): Promise<string> {
 }
 
 /**
- * Writes a batch of served-context bookkeeping in one transaction: the log rows in one insert, and
- * one last-injected update per user and project however many contexts were served to them.
+ * The user's projects a session could belong to, each with its matchers: the one named (`slug`), or
+ * every project with a matcher and the one named like the directory. lib/context/choose-project.ts picks.
+ */
+export function projectChoicesRead(db: Db, params: { userId: string; slug?: string; dirSlug: string | null }) {
+  const where = params.slug ? eq(projects.slug, params.slug) : or(isNotNull(projectMatchers.id), params.dirSlug ? eq(projects.slug, params.dirSlug) : undefined);
+  return read(
+    db
+      .select({ ...memberProjectColumns, matcherKind: projectMatchers.kind, matcherPattern: projectMatchers.pattern })
+      .from(projects)
+      .innerJoin(projectMembers, memberOf(projects.id, params.userId))
+      .leftJoin(projectMatchers, eq(projectMatchers.projectId, projects.id))
+      .where(where),
+  );
+}
+
+export function seedRead(db: Db, params: { userId: string }) {
+  return read(db.select().from(seeds).where(eq(seeds.userId, params.userId)), (rows) => rows[0]);
+}
+
+/** The memory of the task named, else of the user's active task in the project. */
+export function taskMemoryRead(db: Db, params: { userId: string; projectId: string; taskId?: string }) {
+  const active = db.select({ taskId: activeTasks.taskId }).from(activeTasks).where(userInProject(activeTasks, params));
+  return read(
+    db
+      .select({ taskId: taskMemories.taskId, markdown: taskMemories.markdown, updatedAt: taskMemories.updatedAt })
+      .from(taskMemories)
+      .where(and(ofProject(taskMemories, params.projectId), eq(taskMemories.taskId, params.taskId ?? sql`(${active})`))),
+    (rows) => rows[0],
+  );
+}
+
+/** The project's latest handoff on the session's branch, and its latest on any: the first there is wins. */
+export function handoffReads(db: Db, params: { projectId: string; branch: string | null }) {
+  const columns = { markdown: handoffs.markdown, branch: handoffs.branch, author: handoffs.author, createdAt: handoffs.createdAt };
+  const latest = (onBranch: boolean) =>
+    read(
+      db
+        .select(columns)
+        .from(handoffs)
+        .where(and(ofProject(handoffs, params.projectId), onBranch ? eq(handoffs.branch, params.branch!) : undefined))
+        .orderBy(desc(handoffs.createdAt))
+        .limit(1),
+      (rows) => (rows[0] ? { ...rows[0], matchedBranch: onBranch } : undefined),
+    );
+  return { onBranch: params.branch ? latest(true) : undefined, latest: latest(false) };
+}
+
+export function queuedSessionsRead(db: Db, params: { projectId: string }) {
+  return read(
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(sessionDocs)
+      .where(and(ofProject(sessionDocs, params.projectId), eq(sessionDocs.status, "todo"))),
+    (rows) => rows[0]?.n ?? 0,
+  );
+}
+
+/** Pending proposals a context lists (the user's personal ones and the project's), with how many there are in all. */
+export function pendingProposalsRead(db: Db, params: Owner & { limit: number }) {
+  const columns = { id: proposals.id, kind: proposals.kind, content: proposals.content, confidence: proposals.confidence };
+  return read(
+    db
+      .select({ ...columns, total: sql<number>`count(*) over ()` })
+      .from(proposals)
+      .where(and(eq(proposals.status, "pending"), visibleTo(proposals, personalAndProject(params))))
+      .orderBy(...PENDING_PROPOSAL_ORDER)
+      .limit(params.limit),
+    (rows) => ({ items: rows.map((p) => ({ id: p.id, kind: p.kind, content: p.content, confidence: p.confidence })), total: rows[0]?.total ?? 0 }),
+  );
+}
+
+/** What a context draws on (the user's personal learnings and the project's), counted by kind at write time. */
+export function learningCountsRead(db: Db, params: Owner) {
+  return read(db.select({ kind: learningCounts.kind, n: learningCounts.n }).from(learningCounts).where(inArray(learningCounts.owner, countsOwners(params))), byKind);
+}
+
+/**
+ * Writes a batch of served-context bookkeeping in one round trip: the log rows in one insert, and one
+ * last-injected update per user and project however many contexts were served to them.
  */
 export async function recordServedBatch(
   db: Db,
@@ -85,14 +134,15 @@ export async function recordServedBatch(
     if (e.at > group.at) group.at = e.at;
     groups.set(key, group);
   }
+  const [first, ...rest] = [...logInserts(db, entries), ...injectedUpdates(db, [...groups.values()])];
   // Never read into a context: an embedded replica need not sync before its next read.
-  await asBookkeeping(() => db.transaction((tx) => writeServed(tx, entries, [...groups.values()])));
+  await asBookkeeping(() => db.batch([first!, ...rest]));
 }
-
 
 type ServedGroup = { userId: string; projectId: string | null; ids: Set<string>; at: Date };
 
-async function writeServed(tx: DbOrTx, entries: Parameters<typeof recordServedBatch>[1], groups: ServedGroup[]): Promise<void> {
+function logInserts(db: Db, entries: Parameters<typeof recordServedBatch>[1]) {
+  const inserts = [];
   for (let i = 0; i < entries.length; i += 200) {
     const rows = entries.slice(i, i + 200).map((e) => ({
       userId: e.userId,
@@ -104,18 +154,26 @@ async function writeServed(tx: DbOrTx, entries: Parameters<typeof recordServedBa
       learningsShown: e.learningsShown,
       createdAt: e.at,
     }));
-    await tx.insert(contextLog).values(rows);
+    inserts.push(db.insert(contextLog).values(rows));
   }
+  return inserts;
+}
+
+function injectedUpdates(db: Db, groups: ServedGroup[]) {
+  const updates = [];
   for (const g of groups) {
     const scope = visibleTo(learnings, personalAndProject(g));
     const ids = [...g.ids];
     // Chunked: SQLite caps the number of bound parameters in one statement.
     for (let i = 0; i < ids.length; i += 500) {
       // updated_at stays: being injected is bookkeeping, not an edit (drizzle would otherwise bump it).
-      await tx
-        .update(learnings)
-        .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
-        .where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope));
+      updates.push(
+        db
+          .update(learnings)
+          .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
+          .where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope)),
+      );
     }
   }
+  return updates;
 }
