@@ -9,15 +9,17 @@ import { BoundedCache, VersionedCache } from "./bounded-cache";
  * - projects: which project a user's hints (named project, cwd, remote) chose last;
  * - titles: the first line of a task's memory, whose words join the hints;
  * - frequencies: in how many learnings a word occurs (capped at the cutoff), at one state version;
- * - recent: the newest learnings of a scope, at one state version.
+ * - recent: the newest learnings of a scope, at one state version;
+ * - storeSize: how many learnings the store holds, at one state version.
  */
-export const CACHE_LIMITS = { projects: 10_000, titles: 10_000, frequencies: 50_000, recent: 200 } as const;
+export const CACHE_LIMITS = { projects: 10_000, titles: 10_000, frequencies: 50_000, recent: 200, storeSize: 1 } as const;
 
 export type ContextCaches = {
   projects: BoundedCache<string, string | null>;
   titles: BoundedCache<string, string | null>;
   frequencies: VersionedCache<string, number>;
   recent: VersionedCache<string, LearningCandidateRow[]>;
+  storeSize: VersionedCache<"store", number>;
 };
 
 function create(): ContextCaches {
@@ -26,6 +28,7 @@ function create(): ContextCaches {
     titles: new BoundedCache(CACHE_LIMITS.titles),
     frequencies: new VersionedCache(CACHE_LIMITS.frequencies),
     recent: new VersionedCache(CACHE_LIMITS.recent),
+    storeSize: new VersionedCache(CACHE_LIMITS.storeSize),
   };
 }
 

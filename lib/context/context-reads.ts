@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { readAll, type Results } from "../db/queries/batch-reads";
-import { newestOfBoth, rankedCandidatesRead, recentReads, type LearningCandidateRow } from "../db/queries/context-candidates";
+import { matchesRead, newestOfBoth, rankedCandidatesRead, recentReads, type HintTerm, type LearningCandidateRow } from "../db/queries/context-candidates";
 import {
   handoffReads,
   learningCountsRead,
@@ -18,7 +18,8 @@ import type { Seed } from "../db/schema";
 import { chooseProject, hintsNameProject } from "./choose-project";
 import { contextCaches } from "./context-caches";
 import type { ContextQuery } from "./context-query";
-import { hintsOf, TERM_SELECTION, titleOf, type SearchHints } from "./hint-query";
+import { ftsExpression } from "../learnings/fts-query";
+import { hintsOf, selectTerms, TERM_SELECTION, titleOf, type SearchHints } from "./hint-query";
 import { directoryName } from "./match-project";
 
 const LISTED_PROPOSALS = 20;
@@ -42,8 +43,20 @@ function sectionsOf(r: Results<ReturnType<typeof sectionReads>>) {
   return { memory: r.memory, handoff: r.onBranch ?? r.latest, queued: r.queued ?? 0, proposals: r.proposals, counts: r.counts };
 }
 
-/** What a round of reads assumed: the owner, the hint words and their known frequencies, recent learnings from the cache. */
-type Assumed = { owner?: Owner; termsKey: string; usedKnown: boolean; version: string | null; cachedRecent?: LearningCandidateRow[] };
+/**
+ * What a round of reads assumed: the owner, the hint words and their frequencies as far as known,
+ * recent learnings from the cache. `match`: the search expression when every word's frequency (and the
+ * store's size) was known, so it was chosen here (null: no word worth searching); undefined: chosen in SQL.
+ */
+type Assumed = {
+  owner?: Owner;
+  terms: HintTerm[];
+  termsKey: string;
+  usedKnown: boolean;
+  match?: string | null;
+  version: string | null;
+  cachedRecent?: LearningCandidateRow[];
+};
 
 export type ContextReads = {
   project: MemberProject | null;
@@ -128,23 +141,31 @@ class ContextReading {
     const caches = contextCaches();
     const version = round === 0 ? caches.frequencies.currentVersion : this.versions.at(-1)!;
     const trusted = round < 2 ? version : null;
-    const terms = this.hints().terms;
-    const usedKnown = terms.some((t) => caches.frequencies.get(trusted, t) !== undefined);
+    const words = this.hints().terms;
+    const terms = words.map((t): HintTerm => [t, caches.frequencies.get(trusted, t) ?? null]);
+    const usedKnown = terms.some(([, n]) => n !== null);
+    const size = caches.storeSize.get(trusted, "store");
+    const match = size !== undefined && terms.every(([, n]) => n !== null) ? ftsExpression(selectTerms(words, new Map(terms as [string, number][]), size)) : undefined;
     const cachedRecent = this.owner && !this.recent ? caches.recent.get(trusted, this.recentKey) : undefined;
-    return { owner: this.owner, termsKey: terms.join(" "), usedKnown, version: trusted, cachedRecent };
+    return { owner: this.owner, terms, termsKey: words.join(" "), usedKnown, match, version: trusted, cachedRecent };
+  }
+
+  private learningReads(assumed: Assumed) {
+    const { db, owner, limit } = this;
+    if (!owner || this.matches || !assumed.terms.length || assumed.match === null) return undefined;
+    if (assumed.match) return matchesRead(db, { ...owner, match: assumed.match, limit });
+    return rankedCandidatesRead(db, { ...owner, terms: assumed.terms, limit, selection: TERM_SELECTION });
   }
 
   private reads(round: number, assumed: Assumed) {
     const { db, q, principal, owner } = this;
-    const terms = this.hints().terms.map((t): [string, number | null] => [t, contextCaches().frequencies.get(assumed.version, t) ?? null]);
-    const learnings = owner && !this.matches && terms.length ? rankedCandidatesRead(db, { ...owner, terms, limit: this.limit, selection: TERM_SELECTION }) : undefined;
     const recent = owner && !this.recent && !assumed.cachedRecent ? recentReads(db, { ...owner, limit: this.limit }) : { personal: undefined, project: undefined };
     return {
       meta: metaRead(db),
       choices: round === 0 && !this.ownerKnown ? projectChoicesRead(db, { userId: principal.userId, slug: q.project, dirSlug: q.cwd ? directoryName(q.cwd) : null }) : undefined,
       seed: round === 0 ? seedRead(db, { userId: principal.userId }) : undefined,
       ...(owner && !this.sections ? sectionReads(db, owner, q) : { memory: undefined, onBranch: undefined, latest: undefined, queued: undefined, proposals: undefined, counts: undefined }),
-      learnings,
+      learnings: this.learningReads(assumed),
       recentPersonal: recent.personal,
       recentProject: recent.project,
     };
@@ -155,6 +176,8 @@ class ContextReading {
     this.versions.push(r.meta.version);
     this.vectorWidth = r.meta.vectorWidth;
     if (round === 0) this.seed = r.seed;
+    caches.storeSize.set(r.meta.version, "store", r.meta.storeSize);
+    if (r.learnings) for (const [term, n] of r.learnings.counted) caches.frequencies.set(r.meta.version, term, n);
     if (r.choices) this.choose(r.choices);
     // Reads made for another owner than the one chosen are of no use.
     if (!assumed.owner || assumed.owner.projectId !== this.owner?.projectId) return;
@@ -162,15 +185,21 @@ class ContextReading {
       this.sections = sectionsOf({ ...r, proposals: r.proposals, counts: r.counts });
       caches.titles.set(this.titleKey, titleOf(this.sections.memory));
     }
-    if (r.learnings) for (const [term, n] of r.learnings.counted) caches.frequencies.set(r.meta.version, term, n);
     const termsNow = this.hints().terms;
+    const searched = r.learnings !== undefined || assumed.match === null;
+    if (this.matches) return this.absorbRecent(r, assumed);
     if (!termsNow.length) this.matches = [];
-    else if (r.learnings && this.sections && termsNow.join(" ") === assumed.termsKey && (!assumed.usedKnown || assumed.version === r.meta.version)) {
-      this.matches = r.learnings.candidates;
+    else if (searched && this.sections && termsNow.join(" ") === assumed.termsKey && (!assumed.usedKnown || assumed.version === r.meta.version)) {
+      this.matches = r.learnings?.candidates ?? [];
     }
+    this.absorbRecent(r, assumed);
+  }
+
+  private absorbRecent(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {
+    if (this.recent) return;
     if (r.recentPersonal) {
       this.recent = newestOfBoth(r.recentPersonal, r.recentProject ?? [], this.limit);
-      caches.recent.set(r.meta.version, this.recentKey, this.recent);
+      contextCaches().recent.set(r.meta.version, this.recentKey, this.recent);
     } else if (assumed.cachedRecent && assumed.version === r.meta.version) this.recent = assumed.cachedRecent;
   }
 

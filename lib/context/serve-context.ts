@@ -47,6 +47,11 @@ const holder = globalThis as unknown as { __batonContextCache?: BoundedCache<str
 holder.__batonContextCache ??= new BoundedCache<string, Entry>(RESPONSE_CACHE_LIMIT);
 const cache = holder.__batonContextCache;
 
+/** The response cache, for the test that it stays bounded. */
+export function responseCache(): BoundedCache<string, Entry> {
+  return cache;
+}
+
 /**
  * A cached answer when the state has not changed since it was rendered (one small read), else
  * undefined. In a newer time bucket the relative times ("2 h ago") may read differently: the cached

@@ -1,4 +1,4 @@
-import { createClient, type Client } from "@libsql/client";
+import { createClient, type Client, type InStatement } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +36,7 @@ beforeAll(async () => {
   client = createClient({ url: `file:${tmp.dir}/terms.db` });
   await migrate(client, `${ROOT}/drizzle`);
   db = drizzle(client, { schema }) as unknown as Db;
-  const stmts = USERS.map((id) => ({ sql: "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?, ?, ?, 0, 0)", args: [id, id, `${id}@example.com`] }));
+  const stmts: InStatement[] = USERS.map((id) => ({ sql: "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?, ?, ?, 0, 0)", args: [id, id, `${id}@example.com`] }));
   stmts.push({ sql: "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'web', 'Web', 'u1', 0, 0)", args: [] });
   let s = 7;
   const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);

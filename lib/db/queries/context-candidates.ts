@@ -35,19 +35,26 @@ const candidateColumns = {
 };
 
 export async function contextLearnings(db: DbOrTx, params: Owner & { match: string | null; limit: number }): Promise<LearningCandidateRow[]> {
-  if (params.match) {
-    // bm25() spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
-    const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, 0.5) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
-    return db
-      .select({ ...candidateColumns, score: sql<number>`best.score` })
-      .from(best)
-      .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
-      .where(visibleTo(learnings, personalAndProject(params)))
-      .orderBy(sql`best.score`, desc(learnings.createdAt))
-      .limit(params.limit);
-  }
+  if (params.match) return matchesQuery(db, { ...params, match: params.match });
   const [personal, project] = await Promise.all([newest(db, personalOf(learnings, params.userId), params.limit), params.projectId ? newest(db, ofProject(learnings, params.projectId), params.limit) : []]);
   return newestOfBoth(personal, project, params.limit);
+}
+
+function matchesQuery(db: DbOrTx, params: Owner & { match: string; limit: number }) {
+  // bm25() spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
+  const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, 0.5) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
+  return db
+    .select({ ...candidateColumns, score: sql<number>`best.score` })
+    .from(best)
+    .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
+    .where(visibleTo(learnings, personalAndProject(params)))
+    .orderBy(sql`best.score`, desc(learnings.createdAt))
+    .limit(params.limit);
+}
+
+/** The FTS matches of an expression already chosen, as a batch item answering like rankedCandidatesRead. */
+export function matchesRead(db: Db, params: Owner & { match: string; limit: number }) {
+  return read(matchesQuery(db, params), (candidates) => ({ candidates: candidates as LearningCandidateRow[], counted: new Map<string, number>() }));
 }
 
 function newest(db: DbOrTx, where: SQL, limit: number) {

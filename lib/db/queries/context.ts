@@ -25,12 +25,17 @@ import {
 // What GET /api/context reads, as batch items (lib/db/queries/batch-reads.ts): one per section's data,
 // each scoped to the user or the project, all sent together.
 
-/** The state's version (drizzle/0003_context_version.sql's triggers move it) and the vector table's width. */
+/**
+ * The state's version (drizzle/0003_context_version.sql's triggers move it), the vector table's width,
+ * and how many learnings the store holds (everyone's: the counts kept at write time).
+ */
 export function metaRead(db: Db) {
   const keys = ["context_version", "embedding_dimensions"];
-  return read(db.select({ key: appMeta.key, value: appMeta.value }).from(appMeta).where(inArray(appMeta.key, keys)), (rows) => {
+  const meta = db.select({ key: appMeta.key, value: appMeta.value }).from(appMeta).where(inArray(appMeta.key, keys));
+  const size = db.select({ key: sql<string>`'learnings'`, value: sql<string>`coalesce(sum(${learningCounts.n}), 0)` }).from(learningCounts);
+  return read(meta.unionAll(size), (rows) => {
     const value = (key: string) => rows.find((r) => r.key === key)?.value;
-    return { version: value("context_version") ?? "0", vectorWidth: Number(value("embedding_dimensions") ?? 0) || null };
+    return { version: value("context_version") ?? "0", vectorWidth: Number(value("embedding_dimensions") ?? 0) || null, storeSize: Number(value("learnings") ?? 0) };
   });
 }
 
