@@ -9,7 +9,8 @@
  * - a write every `--write-every` seconds, a new learning and a new proposal in turn, so cached
  *   contexts are invalidated as they are in use.
  *
- * Every `--sample` seconds it reads the server process group's VmRSS and RssAnon from /proc and the
+ * Every `--sample` seconds it reads the server process group's VmRSS and RssAnon from /proc, its
+ * JavaScript heap (used and total, from a diagnostic report the server writes on SIGUSR2) and the
  * window's request figures. Verdict: flat when the last third's median RSS is within `--tolerance` of
  * the middle third's and the trend over the last two thirds adds no more than that over their span.
  *
@@ -20,7 +21,9 @@
  */
 import { parseArgs } from "node:util";
 import { hookQueries, promptQueries } from "./context-speed/hook-query";
+import { tempDir, type RunningServer } from "../test/support/server";
 import { seededStore, withServer } from "./context-speed/stores";
+import { heapOf, heapReportOptions } from "./soak/heap";
 import { groupMemory } from "./soak/memory";
 import { report, sampleLine, type Sample } from "./soak/report";
 import { promptRouteMissing, startTraffic, writes, type Stream } from "./soak/traffic";
@@ -57,10 +60,10 @@ async function streams(base: string, token: string): Promise<Stream[]> {
   return list;
 }
 
-async function soak(base: string, token: string, pgid: number): Promise<Sample[]> {
+async function soak(base: string, token: string, pid: number, reports: string): Promise<Sample[]> {
   const list = await streams(base, token);
   const names = list.map((s) => s.name);
-  const samples: Sample[] = [{ minutes: 0, memory: groupMemory(pgid), streams: {} }];
+  const samples: Sample[] = [{ minutes: 0, memory: groupMemory(pid), heap: await heapOf(pid, reports), streams: {} }];
   console.log(sampleLine(samples[0]!, []) + "before the load");
   const traffic = startTraffic(base, token, list);
   const started = performance.now();
@@ -68,7 +71,8 @@ async function soak(base: string, token: string, pgid: number): Promise<Sample[]
   try {
     for (let at = started + settings.sampleSeconds * 1000; at <= end + 1; at += settings.sampleSeconds * 1000) {
       await new Promise((r) => setTimeout(r, Math.max(0, at - performance.now())));
-      const sample = { minutes: (performance.now() - started) / 60_000, memory: groupMemory(pgid), streams: traffic.take() };
+      const minutes = (performance.now() - started) / 60_000;
+      const sample = { minutes, memory: groupMemory(pid), heap: await heapOf(pid, reports), streams: traffic.take() };
       samples.push(sample);
       console.log(sampleLine(sample, names));
     }
@@ -79,10 +83,13 @@ async function soak(base: string, token: string, pgid: number): Promise<Sample[]
 }
 
 const store = await seededStore("embedded", settings.learnings);
+const reports = tempDir("baton-soak-reports-");
 try {
   process.stderr.write(`${settings.learnings} learnings seeded in ${store.seedSeconds.toFixed(1)} s; soaking for ${settings.minutes} min…\n`);
-  const samples = await withServer(store.databaseUrl, (server) => soak(server.url, store.token, server.process.pid!));
+  const run = (server: RunningServer) => soak(server.url, store.token, server.process.pid!, reports.dir);
+  const samples = await withServer(store.databaseUrl, run, heapReportOptions(reports.dir));
   report(samples, settings, settings.tolerance);
 } finally {
   await store.stop();
+  reports.remove();
 }

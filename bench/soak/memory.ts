@@ -55,6 +55,9 @@ export type Flatness = {
   lastMedianMb: number;
   /** (last third's median − middle third's) / middle third's. */
   change: number;
+  /** The least value of each third: what survives the collections, where a leak shows even in a sawtooth. */
+  middleFloorMb: number;
+  lastFloorMb: number;
   /** Slope over the last two thirds, MiB per minute, and what it adds over their span as a share of the middle median. */
   slopeMbPerMin: number;
   trend: number;
@@ -80,5 +83,15 @@ export function flatness(samples: { minutes: number; mb: number }[], tolerance: 
   );
   const span = tail.length > 1 ? tail[tail.length - 1]!.minutes - tail[0]!.minutes : 0;
   const trend = (slopeMbPerMin * span) / middleMedianMb;
-  return { middleMedianMb, lastMedianMb, change, slopeMbPerMin, trend, flat: Math.abs(change) <= tolerance && trend <= tolerance };
+  const floor = (list: { mb: number }[]) => Math.min(...list.map((s) => s.mb));
+  return {
+    middleMedianMb,
+    lastMedianMb,
+    change,
+    middleFloorMb: floor(middle),
+    lastFloorMb: floor(last),
+    slopeMbPerMin,
+    trend,
+    flat: Math.abs(change) <= tolerance && trend <= tolerance,
+  };
 }

@@ -47,7 +47,8 @@ export function writes(seed: number): Stream["next"] {
  * each stream's figures since the last call.
  */
 export function startTraffic(base: string, token: string, streams: Stream[], maxInFlight = 200) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  // Idle sockets are dropped after 4 s, before the server's 5 s keep-alive timeout closes them under a request.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 4000 });
   const counters = new Map(streams.map((s) => [s.name, emptyCounter()]));
   const due = new Map(streams.map((s) => [s.name, 0]));
   let inFlight = 0;
