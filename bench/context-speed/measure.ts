@@ -1,7 +1,8 @@
 import autocannon from "autocannon";
 import { Agent, request } from "node:http";
 
-export type Load = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+/** Latencies are NaN when no request completed within the run (a shape slower than `seconds`). */
+export type Load = { rps: number; p50: number; p99: number; errors: number; non2xx: number; completed: number };
 export type Latency = { p50: number; p95: number; p99: number; mean: number; samples: number };
 
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
@@ -20,18 +21,20 @@ export async function load(base: string, token: string, path: string | (() => st
     headers: { authorization: `Bearer ${token}` },
     ...(typeof path === "string" ? {} : { requests: [{ setupRequest: (req) => ({ ...req, path: path() }) }] }),
   });
+  const completed = result["2xx"] + result.non2xx;
   return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    rps: completed / result.duration,
+    p50: completed ? result.latency.p50 : NaN,
+    p99: completed ? result.latency.p99 : NaN,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    completed,
   };
 }
 
 export function meanLoad(loads: Load[]): Load {
   const avg = (k: keyof Load) => loads.reduce((s, l) => s + l[k], 0) / loads.length;
-  return { rps: avg("rps"), p50: avg("p50"), p99: avg("p99"), errors: avg("errors"), non2xx: avg("non2xx") };
+  return { rps: avg("rps"), p50: avg("p50"), p99: avg("p99"), errors: avg("errors"), non2xx: avg("non2xx"), completed: avg("completed") };
 }
 
 /** One keep-alive connection: `get(path)` resolves with the status, the body and the time it took, in ms. */
