@@ -1,0 +1,63 @@
+import { randomGenerator, WORDS } from "../seed-store";
+
+// Commit subjects as developers write them, filled with words of the seeded vocabulary drawn evenly
+// (not skewed like the learnings' words), so that successive requests hit different learnings.
+const SUBJECTS = [
+  "Fix {a} {b} when {c} times out",
+  "Add {a} {b} to the {c} handler",
+  "Update {a} tests for {b} {c}",
+  "Remove unused {a} {b}",
+  "Refactor {a} {b} into its own {c} module",
+  "Handle {a} errors in {b} {c}",
+  "Bump {a} and {b} versions",
+  "Retry {a} {b} after a {c} failure",
+  "Document the {a} {b} setup",
+  "Speed up {a} {b} for large {c}",
+  "fix({a}): {b} {c} off by one",
+  "feat({a}): {b} {c} behind a flag",
+  "chore: move {a} {b} config to {c}",
+  "Revert \"Use {a} for {b} {c}\"",
+  "Log {a} {b} with {c} ids",
+  "Guard {a} against empty {b} {c}",
+];
+const BRANCHES = ["main", "feat/{a}-{b}", "fix/{a}-{b}", "chore/{a}", "{a}-{b}-{c}"];
+
+/** The hook's query for a made-up session: its own id, branch, directory and three commit subjects. */
+export function hookQueries(seed: number): () => string {
+  const rand = randomGenerator(seed);
+  const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)]!;
+  const fill = (template: string) => template.replace(/\{[abc]\}/g, word);
+  let n = 0;
+  return () => {
+    const subjects = [fill(pick(SUBJECTS)), fill(pick(SUBJECTS)), fill(pick(SUBJECTS))];
+    const params = new URLSearchParams({
+      project: "web",
+      format: "claude",
+      mode: "full",
+      source: "startup",
+      sessionId: `${seed.toString(36)}-${(n++).toString(36)}-${Math.floor(rand() * 2 ** 32).toString(36)}`,
+      cwd: rand() < 0.7 ? "/home/dev/src/web" : `/home/dev/src/web/packages/${word()}`,
+      branch: fill(pick(BRANCHES)),
+      q: subjects.join(" · "),
+    });
+    return `/api/context?${params}`;
+  };
+}
+
+/** The old benchmark's question, repeated: answered from the response cache after the first time. */
+export const REPEATED_QUERY =
+  "/api/context?project=web&budget=2000&branch=feat/token-refresh&cwd=/home/dev/src/web&q=" +
+  encodeURIComponent("Fix token refresh race · Add migration for sessions table · Update webhook retry tests");
+
+/** The prompt-stage question (a follow-up prompt's words within a session), if the server has that route. */
+export function promptQueries(seed: number): () => string {
+  const rand = randomGenerator(seed);
+  const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  let n = 0;
+  return () => {
+    const q = `why does the ${word()} ${word()} fail after the ${word()} change`;
+    const params = new URLSearchParams({ sessionId: `prompt-${seed}-${n++ % 50}`, q, budget: "400" });
+    return `/api/context/prompt?${params}`;
+  };
+}

@@ -1,0 +1,92 @@
+import type { RunningServer } from "../../test/support/server";
+import { startDelayProxy } from "../delay-proxy";
+import { hookQueries, REPEATED_QUERY } from "./hook-query";
+import { load, meanLoad, sequential, type Latency, type Load } from "./measure";
+import { measureRemote, type Remote } from "./remote";
+import { seededStore, withServer, type Shape, type Store } from "./stores";
+
+export type Options = { duration: number; rounds: number; delayMs: number; remoteRequests: number; isolated: number; quietMs: number };
+
+export type Row = {
+  shape: Shape;
+  size: number;
+  seedSeconds: number;
+  health: Load;
+  /** A new sessionId, branch, directory and commit subjects every request, as hooks ask. */
+  uncached: Load;
+  ratio: number;
+  /** The old figure: one question repeated, answered from the cache. */
+  cached: Load;
+  cachedRatio: number;
+  /** One connection, one hook-like request at a time. */
+  single: Latency;
+  /** sqld only: through a proxy that delays every round trip by `delayMs` and counts them. */
+  remote?: Remote;
+};
+
+function checkLoad(what: string, l: Load): Load {
+  if (l.errors || l.non2xx) throw new Error(`${what}: ${l.errors} errors and ${l.non2xx} non-2xx answers under load`);
+  return l;
+}
+
+/** The store holds what it should, and a hook-like question gets a Claude hook answer. */
+async function check(server: RunningServer, token: string, size: number): Promise<void> {
+  const headers = { authorization: `Bearer ${token}` };
+  const json = await fetch(server.url + REPEATED_QUERY, { headers });
+  const body = (await json.json()) as { learningsTotal?: number };
+  if (!json.ok || body.learningsTotal !== size) throw new Error(`context check failed: ${json.status} ${JSON.stringify(body).slice(0, 200)}`);
+  const hook = await fetch(server.url + hookQueries(1)(), { headers });
+  const answer = (await hook.json()) as { hookSpecificOutput?: { additionalContext?: unknown } };
+  if (!hook.ok || typeof answer.hookSpecificOutput?.additionalContext !== "string") {
+    throw new Error(`hook-like context check failed: ${hook.status} ${JSON.stringify(answer).slice(0, 200)}`);
+  }
+}
+
+async function measureLocal(server: RunningServer, store: Store, size: number, o: Options): Promise<Omit<Row, "remote" | "seedSeconds">> {
+  const { token } = store;
+  await check(server, token, size);
+  const next = hookQueries(size);
+  const warm = Math.min(2, o.duration);
+  await load(server.url, token, "/api/health", warm); // warm-up of each route, not counted
+  await load(server.url, token, next, warm);
+  const health: Load[] = [];
+  const uncached: Load[] = [];
+  for (let round = 0; round < o.rounds; round++) {
+    health.push(checkLoad("health", await load(server.url, token, "/api/health", o.duration)));
+    uncached.push(checkLoad("uncached context", await load(server.url, token, next, o.duration)));
+  }
+  await load(server.url, token, REPEATED_QUERY, warm);
+  const cached = checkLoad("cached context", await load(server.url, token, REPEATED_QUERY, o.duration));
+  const single = await sequential(server.url, token, next, { seconds: o.duration, minSamples: 100, capSeconds: Math.max(60, o.duration * 4), warmUp: 10 });
+  const h = meanLoad(health);
+  const u = meanLoad(uncached);
+  return { shape: store.shape, size, health: h, uncached: u, ratio: u.rps / h.rps, cached, cachedRatio: cached.rps / h.rps, single };
+}
+
+async function measureDelayed(store: Store, o: Options): Promise<Remote> {
+  const proxy = await startDelayProxy(store.sqld!.url, o.delayMs);
+  try {
+    return await withServer(proxy.url, (server) =>
+      measureRemote(server.url, store.token, proxy, hookQueries(7), { requests: o.remoteRequests, isolated: o.isolated, warmUp: 10, delayMs: o.delayMs, quietMs: o.quietMs }),
+    );
+  } finally {
+    await proxy.stop();
+  }
+}
+
+/** Every figure for one shape and size, on a freshly seeded store. */
+export async function runSize(shape: Shape, size: number, o: Options): Promise<Row> {
+  const store = await seededStore(shape, size);
+  try {
+    process.stderr.write(`${shape}, ${size} learnings: seeded in ${store.seedSeconds.toFixed(1)} s; loading…\n`);
+    const local = await withServer(store.databaseUrl, (server) => measureLocal(server, store, size, o));
+    const row: Row = { ...local, seedSeconds: store.seedSeconds };
+    if (store.sqld) {
+      process.stderr.write(`${shape}, ${size} learnings: ${o.isolated} + ${o.remoteRequests} contexts with the database ${o.delayMs} ms away…\n`);
+      row.remote = await measureDelayed(store, o);
+    }
+    return row;
+  } finally {
+    await store.stop();
+  }
+}
