@@ -1,22 +1,23 @@
 import type { LearningCandidateRow } from "../db/queries/context-candidates";
 import { BoundedCache, VersionedCache } from "./bounded-cache";
+import type { Snapshot } from "./context-read-parts";
 
 /**
  * What an instance remembers between contexts, each bounded (an LRU with a size limit), so memory
  * stays flat however many users, projects and words pass through. None is taken on trust: every
- * answer made with them is checked against what the same batch read (lib/context/context-reads.ts).
+ * answer made with them is checked against the state's version read in the same batch
+ * (lib/context/context-reads.ts).
  *
- * - projects: which project a user's hints (named project, cwd, remote) chose last;
- * - titles: the first line of a task's memory, whose words join the hints;
+ * - snapshots: per user's hints (project named, cwd, remote, task), the project, seed and sections
+ *   they were last given, with the version they were read at;
  * - frequencies: in how many learnings a word occurs (capped at the cutoff), at one state version;
  * - recent: the newest learnings of a scope, at one state version;
- * - storeSize: how many learnings the store holds, at one state version.
+ * - storeSize: how many learnings the store holds, at the version this instance saw last.
  */
-export const CACHE_LIMITS = { projects: 10_000, titles: 10_000, frequencies: 50_000, recent: 200, storeSize: 1 } as const;
+export const CACHE_LIMITS = { snapshots: 2_000, frequencies: 50_000, recent: 200, storeSize: 1 } as const;
 
 export type ContextCaches = {
-  projects: BoundedCache<string, string | null>;
-  titles: BoundedCache<string, string | null>;
+  snapshots: BoundedCache<string, Snapshot>;
   frequencies: VersionedCache<string, number>;
   recent: VersionedCache<string, LearningCandidateRow[]>;
   storeSize: VersionedCache<"store", number>;
@@ -24,8 +25,7 @@ export type ContextCaches = {
 
 function create(): ContextCaches {
   return {
-    projects: new BoundedCache(CACHE_LIMITS.projects),
-    titles: new BoundedCache(CACHE_LIMITS.titles),
+    snapshots: new BoundedCache(CACHE_LIMITS.snapshots),
     frequencies: new VersionedCache(CACHE_LIMITS.frequencies),
     recent: new VersionedCache(CACHE_LIMITS.recent),
     storeSize: new VersionedCache(CACHE_LIMITS.storeSize),

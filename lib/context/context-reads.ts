@@ -2,66 +2,24 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { readAll, type Results } from "../db/queries/batch-reads";
 import { matchesRead, newestOfBoth, rankedCandidatesRead, recentReads, type HintTerm, type LearningCandidateRow } from "../db/queries/context-candidates";
-import {
-  handoffReads,
-  learningCountsRead,
-  metaRead,
-  pendingProposalsRead,
-  projectChoicesRead,
-  queuedSessionsRead,
-  seedRead,
-  taskMemoryRead,
-} from "../db/queries/context";
+import { handoffRead, metaRead, projectChoicesRead, seedRead } from "../db/queries/context";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
 import type { Seed } from "../db/schema";
+import { ftsExpression } from "../learnings/fts-query";
 import { chooseProject, hintsNameProject } from "./choose-project";
 import { contextCaches } from "./context-caches";
 import type { ContextQuery } from "./context-query";
-import { ftsExpression } from "../learnings/fts-query";
+import { NO_SECTION_READS, sectionReads, sectionsOf, snapshotKey, type Assumed, type Sections, type Snapshot } from "./context-read-parts";
 import { hintsOf, selectTerms, TERM_SELECTION, titleOf, type SearchHints } from "./hint-query";
 import { directoryName } from "./match-project";
 
-const LISTED_PROPOSALS = 20;
-
-
-function sectionReads(db: Db, owner: Owner, q: ContextQuery) {
-  const projectId = owner.projectId;
-  return {
-    memory: projectId ? taskMemoryRead(db, { userId: owner.userId, projectId, taskId: q.task }) : undefined,
-    ...(projectId ? handoffReads(db, { projectId, branch: q.branch ?? null }) : { onBranch: undefined, latest: undefined }),
-    queued: projectId ? queuedSessionsRead(db, { projectId }) : undefined,
-    proposals: pendingProposalsRead(db, { ...owner, limit: LISTED_PROPOSALS }),
-    counts: learningCountsRead(db, owner),
-  };
-}
-
-/** The sections' data (everything but the learnings themselves), for the project a context is of. */
-export type Sections = ReturnType<typeof sectionsOf>;
-
-function sectionsOf(r: Results<ReturnType<typeof sectionReads>>) {
-  return { memory: r.memory, handoff: r.onBranch ?? r.latest, queued: r.queued ?? 0, proposals: r.proposals, counts: r.counts };
-}
-
-/**
- * What a round of reads assumed: the owner, the hint words and their frequencies as far as known,
- * recent learnings from the cache. `match`: the search expression when every word's frequency (and the
- * store's size) was known, so it was chosen here (null: no word worth searching); undefined: chosen in SQL.
- */
-type Assumed = {
-  owner?: Owner;
-  terms: HintTerm[];
-  termsKey: string;
-  usedKnown: boolean;
-  match?: string | null;
-  version: string | null;
-  cachedRecent?: LearningCandidateRow[];
-};
+type Handoff = Results<{ h: ReturnType<typeof handoffRead> }>["h"];
 
 export type ContextReads = {
   project: MemberProject | null;
   seed: Seed | undefined;
-  sections: Sections;
+  sections: Sections & { handoff: Handoff };
   hints: SearchHints;
   /** Hint matches, best BM25 first. */
   matches: LearningCandidateRow[];
@@ -73,20 +31,25 @@ export type ContextReads = {
 };
 
 /**
- * Everything a context is made from, in as few round trips as the caches allow: usually one batch.
+ * Everything a context is made from, in as few round trips as the caches allow: usually one batch of
+ * two or three statements.
  *
- * The first batch assumes what this instance saw last (the project these hints chose, the task's
- * title, the frequencies of words and the recent learnings at the state's version) and reads the
- * version and the project choices along with the rest. What the batch shows to have been assumed
- * wrongly is read again, knowing it now, in a second batch (a third only when a newly chosen
- * project's task title changes the words to search for). Nothing assumed reaches a context unchecked.
+ * The first batch assumes what this instance saw last: the snapshot of these hints (their project,
+ * seed and sections, lib/context/context-read-parts.ts), the frequencies of words and the recent
+ * learnings, all at the version of the state last seen. It reads the version along with what no cache
+ * holds (the branch's handoff, the search). When the version read is another, what was assumed is read
+ * again in a second batch, with the snapshot still naming the project and the task title to expect (a
+ * third only when those turn out wrong too). Nothing assumed reaches a context unchecked.
  */
 class ContextReading {
+  private readonly key: string;
+  private readonly snapshot?: Snapshot;
   private owner?: Owner;
   private ownerKnown: boolean;
   private project: MemberProject | null = null;
-  private seed?: Seed;
+  private seed?: { value: Seed | undefined };
   private sections?: Sections;
+  private handoff?: { value: Handoff };
   private matches?: LearningCandidateRow[];
   private recent?: LearningCandidateRow[];
   private vectorWidth: number | null = null;
@@ -98,56 +61,54 @@ class ContextReading {
     private readonly q: ContextQuery,
     private readonly limit: number,
   ) {
+    this.key = snapshotKey(principal.userId, principal.projectIds, q);
+    this.snapshot = contextCaches().snapshots.get(this.key);
     this.ownerKnown = !hintsNameProject(q);
-    const guess = this.ownerKnown ? null : contextCaches().projects.get(this.projectKey);
-    if (guess !== undefined) this.owner = { userId: principal.userId, projectId: guess };
+    const projectId = this.ownerKnown ? null : this.snapshot?.project?.id;
+    if (projectId !== undefined) this.owner = { userId: principal.userId, projectId };
   }
 
   async read(): Promise<ContextReads> {
     for (let round = 0; !this.done(); round++) {
       const assumed = this.assume(round);
-      this.absorb(await readAll(this.db, this.reads(round, assumed)), assumed, round);
+      this.absorb(await readAll(this.db, this.reads(assumed)), assumed);
     }
     const version = this.versions.every((v) => v === this.versions[0]) ? this.versions[0]! : null;
-    const { project, seed, sections, matches, recent, vectorWidth } = this;
-    return { project, seed, sections: sections!, hints: this.hints(), matches: matches!, recent: recent!, vectorWidth, version };
+    if (version !== null) contextCaches().snapshots.set(this.key, { version, project: this.project, seed: this.seed!.value, sections: this.sections! });
+    const { project, matches, recent, vectorWidth } = this;
+    const sections = { ...this.sections!, handoff: this.handoff?.value };
+    return { project, seed: this.seed!.value, sections, hints: this.hints(), matches: matches!, recent: recent!, vectorWidth, version };
   }
 
   private done(): boolean {
-    return this.ownerKnown && this.sections !== undefined && this.matches !== undefined && this.recent !== undefined;
-  }
-
-  private get projectKey(): string {
-    const { q, principal } = this;
-    return JSON.stringify([principal.userId, principal.projectIds, q.project ?? null, q.cwd ?? null, q.remote ?? null]);
+    const handoffKnown = this.handoff !== undefined || this.owner?.projectId === null;
+    return this.ownerKnown && this.seed !== undefined && this.sections !== undefined && handoffKnown && this.matches !== undefined && this.recent !== undefined;
   }
 
   private get recentKey(): string {
     return JSON.stringify([this.owner?.userId, this.owner?.projectId, this.limit]);
   }
 
-  private get titleKey(): string {
-    return JSON.stringify([this.owner?.userId, this.owner?.projectId, this.q.task ?? null]);
-  }
-
-  /** The hint words, with the task's title as read, else as last seen for this task. */
+  /** The hint words, with the task's title as read, else as the snapshot had it. */
   private hints(): SearchHints {
-    const title = this.sections ? titleOf(this.sections.memory) : (contextCaches().titles.get(this.titleKey) ?? null);
-    return hintsOf(this.q, title);
+    return hintsOf(this.q, titleOf((this.sections ?? this.snapshot?.sections)?.memory));
   }
 
-  /** What this round may take as known. Frequencies and recent learnings from the caches in the first two rounds only, so reading ends. */
+  /** What this round may take as known. Cached frequencies and recent learnings in the first two rounds only, so reading ends. */
   private assume(round: number): Assumed {
     const caches = contextCaches();
-    const version = round === 0 ? caches.frequencies.currentVersion : this.versions.at(-1)!;
+    // The store size's cache is set by every batch: its version is the one this instance saw last.
+    const version = round === 0 ? caches.storeSize.currentVersion : this.versions.at(-1)!;
     const trusted = round < 2 ? version : null;
+    const snapshot = round === 0 && this.snapshot !== undefined && this.snapshot.version === version;
     const words = this.hints().terms;
     const terms = words.map((t): HintTerm => [t, caches.frequencies.get(trusted, t) ?? null]);
-    const usedKnown = terms.some(([, n]) => n !== null);
     const size = caches.storeSize.get(trusted, "store");
-    const match = size !== undefined && terms.every(([, n]) => n !== null) ? ftsExpression(selectTerms(words, new Map(terms as [string, number][]), size)) : undefined;
+    const allKnown = size !== undefined && terms.every(([, n]) => n !== null);
+    const match = allKnown ? ftsExpression(selectTerms(words, new Map(terms as [string, number][]), size)) : undefined;
     const cachedRecent = this.owner && !this.recent ? caches.recent.get(trusted, this.recentKey) : undefined;
-    return { owner: this.owner, terms, termsKey: words.join(" "), usedKnown, match, version: trusted, cachedRecent };
+    const usedKnown = terms.some(([, n]) => n !== null);
+    return { owner: this.owner, snapshot, readSeed: !this.seed && !snapshot, terms, termsKey: words.join(" "), usedKnown, match, version: trusted, cachedRecent };
   }
 
   private learningReads(assumed: Assumed) {
@@ -157,46 +118,56 @@ class ContextReading {
     return rankedCandidatesRead(db, { ...owner, terms: assumed.terms, limit, selection: TERM_SELECTION });
   }
 
-  private reads(round: number, assumed: Assumed) {
+  private reads(assumed: Assumed) {
     const { db, q, principal, owner } = this;
     const recent = owner && !this.recent && !assumed.cachedRecent ? recentReads(db, { ...owner, limit: this.limit }) : { personal: undefined, project: undefined };
+    const choices = !this.ownerKnown && !assumed.snapshot;
     return {
       meta: metaRead(db),
-      choices: round === 0 && !this.ownerKnown ? projectChoicesRead(db, { userId: principal.userId, slug: q.project, dirSlug: q.cwd ? directoryName(q.cwd) : null }) : undefined,
-      seed: round === 0 ? seedRead(db, { userId: principal.userId }) : undefined,
-      ...(owner && !this.sections ? sectionReads(db, owner, q) : { memory: undefined, onBranch: undefined, latest: undefined, queued: undefined, proposals: undefined, counts: undefined }),
+      choices: choices ? projectChoicesRead(db, { userId: principal.userId, slug: q.project, dirSlug: q.cwd ? directoryName(q.cwd) : null }) : undefined,
+      seed: assumed.readSeed ? seedRead(db, { userId: principal.userId }) : undefined,
+      ...(owner && !this.sections && !assumed.snapshot ? sectionReads(db, owner, q) : NO_SECTION_READS),
+      handoff: owner?.projectId && !this.handoff ? handoffRead(db, { projectId: owner.projectId, branch: q.branch ?? null }) : undefined,
       learnings: this.learningReads(assumed),
       recentPersonal: recent.personal,
       recentProject: recent.project,
     };
   }
 
-  private absorb(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed, round: number): void {
+  private absorb(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {
     const caches = contextCaches();
-    this.versions.push(r.meta.version);
+    const version = r.meta.version;
+    this.versions.push(version);
     this.vectorWidth = r.meta.vectorWidth;
-    if (round === 0) this.seed = r.seed;
-    caches.storeSize.set(r.meta.version, "store", r.meta.storeSize);
-    if (r.learnings) for (const [term, n] of r.learnings.counted) caches.frequencies.set(r.meta.version, term, n);
+    caches.storeSize.set(version, "store", r.meta.storeSize);
+    if (r.learnings) for (const [term, n] of r.learnings.counted) caches.frequencies.set(version, term, n);
+    if (assumed.snapshot && this.snapshot!.version === version) this.adopt(this.snapshot!);
+    if (assumed.readSeed) this.seed = { value: r.seed };
     if (r.choices) this.choose(r.choices);
     // Reads made for another owner than the one chosen are of no use.
     if (!assumed.owner || assumed.owner.projectId !== this.owner?.projectId) return;
-    if (r.proposals && r.counts) {
-      this.sections = sectionsOf({ ...r, proposals: r.proposals, counts: r.counts });
-      caches.titles.set(this.titleKey, titleOf(this.sections.memory));
-    }
+    this.sections ??= sectionsOf(r);
+    if (assumed.owner.projectId && !this.handoff) this.handoff = { value: r.handoff };
+    if (!this.matches) this.absorbMatches(r, assumed);
+    if (!this.recent) this.absorbRecent(r, assumed);
+  }
+
+  private adopt(snapshot: Snapshot): void {
+    this.project = snapshot.project;
+    this.ownerKnown = true;
+    this.seed = { value: snapshot.seed };
+    this.sections = snapshot.sections;
+  }
+
+  private absorbMatches(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {
     const termsNow = this.hints().terms;
     const searched = r.learnings !== undefined || assumed.match === null;
-    if (this.matches) return this.absorbRecent(r, assumed);
+    const stillTrue = !assumed.usedKnown || assumed.version === r.meta.version;
     if (!termsNow.length) this.matches = [];
-    else if (searched && this.sections && termsNow.join(" ") === assumed.termsKey && (!assumed.usedKnown || assumed.version === r.meta.version)) {
-      this.matches = r.learnings?.candidates ?? [];
-    }
-    this.absorbRecent(r, assumed);
+    else if (searched && this.sections && termsNow.join(" ") === assumed.termsKey && stillTrue) this.matches = r.learnings?.candidates ?? [];
   }
 
   private absorbRecent(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {
-    if (this.recent) return;
     if (r.recentPersonal) {
       this.recent = newestOfBoth(r.recentPersonal, r.recentProject ?? [], this.limit);
       contextCaches().recent.set(r.meta.version, this.recentKey, this.recent);
@@ -206,10 +177,10 @@ class ContextReading {
   private choose(choices: Parameters<typeof chooseProject>[0]): void {
     this.project = chooseProject(choices, this.principal, this.q);
     this.ownerKnown = true;
-    contextCaches().projects.set(this.projectKey, this.project?.id ?? null);
     if (this.owner?.projectId !== (this.project?.id ?? null)) {
       this.owner = { userId: this.principal.userId, projectId: this.project?.id ?? null };
       this.sections = undefined;
+      this.handoff = undefined;
     }
   }
 }

@@ -34,13 +34,12 @@ describe("the context engine's caches", () => {
     const fill = (set: (key: string) => void, limit: number) => {
       for (let i = 0; i < limit + 100; i++) set(`key ${i}`);
     };
-    fill((k) => caches.projects.set(k, null), CACHE_LIMITS.projects);
-    fill((k) => caches.titles.set(k, "title"), CACHE_LIMITS.titles);
+    const snapshot = { version: "1", project: null, seed: undefined, sections: { queued: 0, proposals: { items: [], total: 0 }, counts: { pattern: 0, insight: 0, self_knowledge: 0 } } };
+    fill((k) => caches.snapshots.set(k, snapshot), CACHE_LIMITS.snapshots);
     fill((k) => caches.frequencies.set("1", k, 1), CACHE_LIMITS.frequencies);
     fill((k) => caches.recent.set("1", k, []), CACHE_LIMITS.recent);
     fill(() => caches.storeSize.set("1", "store", 1), CACHE_LIMITS.storeSize);
-    expect(caches.projects.size).toBe(CACHE_LIMITS.projects);
-    expect(caches.titles.size).toBe(CACHE_LIMITS.titles);
+    expect(caches.snapshots.size).toBe(CACHE_LIMITS.snapshots);
     expect(caches.frequencies.size).toBe(CACHE_LIMITS.frequencies);
     expect(caches.recent.size).toBe(CACHE_LIMITS.recent);
     expect(caches.storeSize.size).toBe(CACHE_LIMITS.storeSize);

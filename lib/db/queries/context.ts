@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { asBookkeeping } from "../replica-client";
 import { read } from "./batch-reads";
@@ -77,20 +77,21 @@ export function taskMemoryRead(db: Db, params: { userId: string; projectId: stri
   );
 }
 
-/** The project's latest handoff on the session's branch, and its latest on any: the first there is wins. */
-export function handoffReads(db: Db, params: { projectId: string; branch: string | null }) {
-  const columns = { markdown: handoffs.markdown, branch: handoffs.branch, author: handoffs.author, createdAt: handoffs.createdAt };
+type HandoffRow = { markdown: string; branch: string | null; author: string; created_at: number; on_branch: number };
+
+/** The project's latest handoff on the session's branch, else its latest on any: one statement. */
+export function handoffRead(db: Db, params: { projectId: string; branch: string | null }) {
+  const columns = sql`${handoffs.markdown} as markdown, ${handoffs.branch} as branch, ${handoffs.author} as author, ${handoffs.createdAt} as created_at`;
   const latest = (onBranch: boolean) =>
-    read(
-      db
-        .select(columns)
-        .from(handoffs)
-        .where(and(ofProject(handoffs, params.projectId), onBranch ? eq(handoffs.branch, params.branch!) : undefined))
-        .orderBy(desc(handoffs.createdAt))
-        .limit(1),
-      (rows) => (rows[0] ? { ...rows[0], matchedBranch: onBranch } : undefined),
-    );
-  return { onBranch: params.branch ? latest(true) : undefined, latest: latest(false) };
+    sql`select * from (select ${columns}, ${onBranch ? 1 : 0} as on_branch from ${handoffs}
+      where ${and(ofProject(handoffs, params.projectId), onBranch ? eq(handoffs.branch, params.branch!) : undefined)}
+      order by ${handoffs.createdAt} desc limit 1)`;
+  const query = params.branch ? sql`${latest(true)} union all ${latest(false)}` : latest(false);
+  return read(db.all<HandoffRow>(query), (rows) => {
+    const row = rows[0];
+    if (!row) return undefined;
+    return { markdown: row.markdown, branch: row.branch, author: row.author, createdAt: new Date(Number(row.created_at)), matchedBranch: Boolean(row.on_branch) };
+  });
 }
 
 export function queuedSessionsRead(db: Db, params: { projectId: string }) {

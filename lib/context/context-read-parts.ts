@@ -1,0 +1,69 @@
+import type { Db } from "../db/client";
+import type { Results } from "../db/queries/batch-reads";
+import type { HintTerm, LearningCandidateRow } from "../db/queries/context-candidates";
+import { learningCountsRead, pendingProposalsRead, queuedSessionsRead, taskMemoryRead } from "../db/queries/context";
+import type { MemberProject } from "../db/queries/projects";
+import type { Owner } from "../db/queries/scope";
+import type { LearningKind, Seed } from "../db/schema";
+import type { ContextQuery } from "./context-query";
+
+const LISTED_PROPOSALS = 20;
+
+/** The reads of a context's sections that depend on the owner and the task only (not on the branch or the hints). */
+export function sectionReads(db: Db, owner: Owner, q: ContextQuery) {
+  const projectId = owner.projectId;
+  return {
+    memory: projectId ? taskMemoryRead(db, { userId: owner.userId, projectId, taskId: q.task }) : undefined,
+    queued: projectId ? queuedSessionsRead(db, { projectId }) : undefined,
+    proposals: pendingProposalsRead(db, { ...owner, limit: LISTED_PROPOSALS }),
+    counts: learningCountsRead(db, owner),
+  };
+}
+
+/** Reads skipped in a round: the same names, nothing to run. */
+export const NO_SECTION_READS = { memory: undefined, queued: undefined, proposals: undefined, counts: undefined };
+
+/** The sections' data but the handoff (which depends on the branch): the task's memory, the queue, proposals, counts. */
+export type Sections = {
+  memory?: { taskId: string; markdown: string; updatedAt: Date };
+  queued: number;
+  proposals: { items: { id: string; kind: LearningKind; content: string; confidence: number }[]; total: number };
+  counts: Record<LearningKind, number>;
+};
+
+/** The sections' data from the reads, when they were made. */
+export function sectionsOf(r: Partial<Results<ReturnType<typeof sectionReads>>>): Sections | undefined {
+  if (!r.proposals || !r.counts) return undefined;
+  return { memory: r.memory, queued: r.queued ?? 0, proposals: r.proposals, counts: r.counts };
+}
+
+/**
+ * What a user's hints (the project they name, the task) were last given, at one version of the state:
+ * which project, the seed, the sections. A request assumes it still holds and reads the version to
+ * check (lib/context/context-reads.ts); a snapshot of an older version still says which project and
+ * task title to expect.
+ */
+export type Snapshot = { version: string; project: MemberProject | null; seed: Seed | undefined; sections: Sections };
+
+export function snapshotKey(userId: string, projectIds: string[] | null, q: ContextQuery): string {
+  return JSON.stringify([userId, projectIds, q.project ?? null, q.cwd ?? null, q.remote ?? null, q.task ?? null]);
+}
+
+/**
+ * What a round of reads assumed. `snapshot`: that the snapshot holds (its version is the one last seen),
+ * so the project, seed and sections were not read. The hint words with their frequencies as far as
+ * known; `match`: the search expression when every word's frequency (and the store's size) was known,
+ * so it was chosen here (null: no word worth searching; undefined: chosen in SQL). Recent learnings
+ * from the cache. `version`: the version all that was taken from (null: nothing was).
+ */
+export type Assumed = {
+  owner?: Owner;
+  snapshot: boolean;
+  readSeed: boolean;
+  terms: HintTerm[];
+  termsKey: string;
+  usedKnown: boolean;
+  match?: string | null;
+  version: string | null;
+  cachedRecent?: LearningCandidateRow[];
+};
