@@ -13,6 +13,8 @@ type Store = {
   latest: RefObject<ReadonlyMap<string, Decision>>;
   history: RefObject<Batch[]>;
   byId: RefObject<Map<string, QueueEntry>>;
+  /** Per proposal, the similar learnings ticked to be superseded when it is accepted. */
+  supersedes: RefObject<ReadonlyMap<string, ReadonlySet<string>>>;
   patch: (change: (next: Map<string, Decision>) => void) => void;
   /** Runs server calls one after another. */
   enqueue: <T>(call: () => Promise<T>) => Promise<T>;
@@ -29,6 +31,19 @@ export function useReview(entries: QueueEntry[]) {
   const { store, decisions, message, error } = useDecisionStore(entries);
   const decide = useCallback((ids: string[], verdict: Verdict, edited?: Edit) => sendDecision(store, ids, verdict, edited), [store]);
   const undo = useCallback((ids: string[]) => sendUndo(store, ids), [store]);
+  const [supersedes, setSupersedes] = useState<ReadonlyMap<string, ReadonlySet<string>>>(new Map());
+  const toggleSupersede = useCallback(
+    (proposalId: string, learningId: string) => {
+      const next = new Map(store.supersedes.current);
+      const ticked = new Set(next.get(proposalId));
+      if (ticked.has(learningId)) ticked.delete(learningId);
+      else ticked.add(learningId);
+      next.set(proposalId, ticked);
+      store.supersedes.current = next;
+      setSupersedes(next);
+    },
+    [store],
+  );
 
   /** u: the most recent decision (or bulk decision) still standing. */
   const undoLast = useCallback(() => {
@@ -37,7 +52,7 @@ export function useReview(entries: QueueEntry[]) {
     else store.setMessage("Nothing to undo.");
   }, [store, undo]);
 
-  return { decisions, message, error, setMessage: store.setMessage, decide, undo, undoLast };
+  return { decisions, message, error, setMessage: store.setMessage, decide, undo, undoLast, supersedes, toggleSupersede };
 }
 
 function useDecisionStore(entries: QueueEntry[]) {
@@ -48,11 +63,13 @@ function useDecisionStore(entries: QueueEntry[]) {
   const history = useRef<Batch[]>([]);
   const chain = useRef<Promise<unknown>>(Promise.resolve());
   const byId = useRef(new Map(entries.map((e) => [e.id, e])));
+  const supersedes = useRef<ReadonlyMap<string, ReadonlySet<string>>>(new Map());
   const store = useMemo<Store>(
     () => ({
       latest,
       history,
       byId,
+      supersedes,
       setMessage,
       setError,
       patch: (change) => {
@@ -86,11 +103,15 @@ function sendDecision(s: Store, ids: string[], verdict: Verdict, edited?: Edit):
   s.history.current.push(open);
   s.setError("");
   s.setMessage(`${word} ${count(open.length)}. Press u to undo.`);
-  const body = open.map((id) => ({
-    id,
-    action: verdict === "accepted" ? ("accept" as const) : ("reject" as const),
-    ...(edited?.id === id ? { content: edited.content } : {}),
-  }));
+  const body = open.map((id) => {
+    const replaced = verdict === "accepted" ? [...(s.supersedes.current.get(id) ?? [])] : [];
+    return {
+      id,
+      action: verdict === "accepted" ? ("accept" as const) : ("reject" as const),
+      ...(edited?.id === id ? { content: edited.content } : {}),
+      ...(replaced.length ? { supersedes: replaced } : {}),
+    };
+  });
   const forget = () => {
     s.patch((next) => open.forEach((id) => next.delete(id)));
     s.history.current = s.history.current.filter((b) => b !== open);

@@ -32,7 +32,7 @@ const DROPPED_NAMES: Record<SectionName, (n: number) => string> = {
 };
 
 function droppedNote(dropped: SectionDraft[]): string {
-  const names = dropped.map((d) => DROPPED_NAMES[d.name](d.items.length + (d.unlisted ?? 0)));
+  const names = dropped.map((d) => (d.dropped ?? DROPPED_NAMES[d.name])(d.items.length + (d.unlisted ?? 0)));
   return `Left out to fit the budget: ${names.join(", ")}.`;
 }
 

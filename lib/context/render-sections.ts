@@ -19,6 +19,8 @@ export type SectionDraft = {
   footer?: string;
   /** Items known to exist but not listed at all (counted in the omitted line). */
   unlisted?: number;
+  /** How the closing "Left out" line names the whole section when it is dropped, if not by its name alone. */
+  dropped?: (n: number) => string;
 };
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -105,18 +107,32 @@ function handoff(data: ContextData): SectionDraft | null {
   };
 }
 
+const learningsWord = (n: number) => `${n} ${n === 1 ? "learning" : "learnings"}`;
+
+/**
+ * Pinned learnings first, then the ranked ones. The packer keeps items from the top, so pinned ones
+ * go last to a tight budget; those left out are named with where to unpin them, never dropped silently.
+ */
 function learnings(data: ContextData): SectionDraft | null {
   if (!data.learnings.length) return null;
   const ranked = data.learningsRanked;
   const title = ranked ? "Relevant learnings" : "Recent learnings";
+  const pinned = data.learnings.filter((l) => l.pinned).length;
+  const room = `a larger budget, or unpinning some at ${data.dashboardUrl}/learnings?pinned=true, makes room`;
+  const pinnedLeft = (kept: number) => Math.max(0, pinned - kept);
   return {
     name: "learnings",
-    header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)})`,
+    header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)}${pinned ? `, ${Math.min(shown, pinned)} pinned` : ""})`,
     items: data.learnings.map((l) => {
-      const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
+      const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
       return `- [${l.kind}] ${oneLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
     }),
-    omitted: (n) => `${n} more learnings: \`baton learnings\``,
+    omitted: (n) => {
+      const left = pinnedLeft(data.learnings.length - n);
+      const note = left ? `${left} pinned ${left === 1 ? "learning" : "learnings"} did not fit the budget; ${room}.` : "";
+      return [note, n > left ? `${n - left} more learnings: \`baton learnings\`` : ""].filter(Boolean).join(" ");
+    },
+    ...(pinned ? { dropped: (n: number) => `${learningsWord(n)} (${pinned} pinned; ${room})` } : {}),
   };
 }
 
