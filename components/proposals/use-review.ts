@@ -15,6 +15,7 @@ type Store = {
   byId: RefObject<Map<string, QueueEntry>>;
   /** Per proposal, the similar learnings ticked to be superseded when it is accepted. */
   supersedes: RefObject<ReadonlyMap<string, ReadonlySet<string>>>;
+  toggleSupersede: (proposalId: string, learningId: string) => void;
   patch: (change: (next: Map<string, Decision>) => void) => void;
   /** Runs server calls one after another. */
   enqueue: <T>(call: () => Promise<T>) => Promise<T>;
@@ -28,22 +29,9 @@ type Store = {
  * server refuses. Every decision stays undoable while the page is open.
  */
 export function useReview(entries: QueueEntry[]) {
-  const { store, decisions, message, error } = useDecisionStore(entries);
+  const { store, decisions, message, error, supersedes } = useDecisionStore(entries);
   const decide = useCallback((ids: string[], verdict: Verdict, edited?: Edit) => sendDecision(store, ids, verdict, edited), [store]);
   const undo = useCallback((ids: string[]) => sendUndo(store, ids), [store]);
-  const [supersedes, setSupersedes] = useState<ReadonlyMap<string, ReadonlySet<string>>>(new Map());
-  const toggleSupersede = useCallback(
-    (proposalId: string, learningId: string) => {
-      const next = new Map(store.supersedes.current);
-      const ticked = new Set(next.get(proposalId));
-      if (ticked.has(learningId)) ticked.delete(learningId);
-      else ticked.add(learningId);
-      next.set(proposalId, ticked);
-      store.supersedes.current = next;
-      setSupersedes(next);
-    },
-    [store],
-  );
 
   /** u: the most recent decision (or bulk decision) still standing. */
   const undoLast = useCallback(() => {
@@ -52,7 +40,7 @@ export function useReview(entries: QueueEntry[]) {
     else store.setMessage("Nothing to undo.");
   }, [store, undo]);
 
-  return { decisions, message, error, setMessage: store.setMessage, decide, undo, undoLast, supersedes, toggleSupersede };
+  return { decisions, message, error, setMessage: store.setMessage, decide, undo, undoLast, supersedes, toggleSupersede: store.toggleSupersede };
 }
 
 function useDecisionStore(entries: QueueEntry[]) {
@@ -63,7 +51,8 @@ function useDecisionStore(entries: QueueEntry[]) {
   const history = useRef<Batch[]>([]);
   const chain = useRef<Promise<unknown>>(Promise.resolve());
   const byId = useRef(new Map(entries.map((e) => [e.id, e])));
-  const supersedes = useRef<ReadonlyMap<string, ReadonlySet<string>>>(new Map());
+  const [supersedesShown, setSupersedes] = useState<ReadonlyMap<string, ReadonlySet<string>>>(new Map());
+  const supersedes = useRef<ReadonlyMap<string, ReadonlySet<string>>>(supersedesShown);
   const store = useMemo<Store>(
     () => ({
       latest,
@@ -72,6 +61,15 @@ function useDecisionStore(entries: QueueEntry[]) {
       supersedes,
       setMessage,
       setError,
+      toggleSupersede: (proposalId, learningId) => {
+        const next = new Map(supersedes.current);
+        const ticked = new Set(next.get(proposalId));
+        if (ticked.has(learningId)) ticked.delete(learningId);
+        else ticked.add(learningId);
+        next.set(proposalId, ticked);
+        supersedes.current = next;
+        setSupersedes(next);
+      },
       patch: (change) => {
         const next = new Map(latest.current);
         change(next);
@@ -86,7 +84,7 @@ function useDecisionStore(entries: QueueEntry[]) {
     }),
     [],
   );
-  return { store, decisions, message, error };
+  return { store, decisions, message, error, supersedes: supersedesShown };
 }
 
 /** Shows the decision at once, then saves it; a refusal takes it back and says why. */

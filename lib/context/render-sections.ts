@@ -19,8 +19,11 @@ export type SectionDraft = {
   footer?: string;
   /** Items known to exist but not listed at all (counted in the omitted line). */
   unlisted?: number;
-  /** How the closing "Left out" line names the whole section when it is dropped, if not by its name alone. */
-  dropped?: (n: number) => string;
+  /**
+   * What must be said if the section is dropped whole, even when the full closing "Left out" line
+   * does not fit: the packer keeps this line rather than say nothing.
+   */
+  mustNote?: string;
 };
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -107,8 +110,6 @@ function handoff(data: ContextData): SectionDraft | null {
   };
 }
 
-const learningsWord = (n: number) => `${n} ${n === 1 ? "learning" : "learnings"}`;
-
 /**
  * Pinned learnings first, then the ranked ones. The packer keeps items from the top, so pinned ones
  * go last to a tight budget; those left out are named with where to unpin them, never dropped silently.
@@ -118,8 +119,8 @@ function learnings(data: ContextData): SectionDraft | null {
   const ranked = data.learningsRanked;
   const title = ranked ? "Relevant learnings" : "Recent learnings";
   const pinned = data.learnings.filter((l) => l.pinned).length;
-  const room = `a larger budget, or unpinning some at ${data.dashboardUrl}/learnings?pinned=true, makes room`;
-  const pinnedLeft = (kept: number) => Math.max(0, pinned - kept);
+  const notFit = (n: number) =>
+    `${n} pinned ${n === 1 ? "learning" : "learnings"} did not fit the budget; a larger budget, or unpinning some at ${data.dashboardUrl}/learnings?pinned=true, makes room`;
   return {
     name: "learnings",
     header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)}${pinned ? `, ${Math.min(shown, pinned)} pinned` : ""})`,
@@ -128,11 +129,10 @@ function learnings(data: ContextData): SectionDraft | null {
       return `- [${l.kind}] ${oneLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
     }),
     omitted: (n) => {
-      const left = pinnedLeft(data.learnings.length - n);
-      const note = left ? `${left} pinned ${left === 1 ? "learning" : "learnings"} did not fit the budget; ${room}.` : "";
-      return [note, n > left ? `${n - left} more learnings: \`baton learnings\`` : ""].filter(Boolean).join(" ");
+      const left = Math.max(0, pinned - (data.learnings.length - n));
+      return [left ? `${notFit(left)}.` : "", n > left ? `${n - left} more learnings: \`baton learnings\`` : ""].filter(Boolean).join(" ");
     },
-    ...(pinned ? { dropped: (n: number) => `${learningsWord(n)} (${pinned} pinned; ${room})` } : {}),
+    ...(pinned ? { mustNote: notFit(pinned) } : {}),
   };
 }
 
