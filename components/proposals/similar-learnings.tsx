@@ -27,26 +27,27 @@ export function SimilarLearnings({ entry, hydrated, ticked, decided, onToggle }:
         {entry.similar.length === 1 ? "A similar learning exists" : "Similar learnings exist"}
         {entry.canDecide ? ": tick what this proposal replaces, and accepting it marks that superseded." : "."}
       </p>
-      <ul className="similar-list">
+      {/* Not a list: the row is an item of the queue's list, and its rows alone are that list's items. */}
+      <div className="similar-list" role="group" aria-label="Similar learnings">
         {entry.similar.map((l, i) => {
           const text = (
             <>
               <KindBadge kind={l.kind} /> {l.pinned ? <span className="badge badge-pinned">pinned</span> : null} <q>{l.content}</q>
             </>
           );
-          if (!entry.canDecide) return <li key={l.id}>{text}</li>;
+          if (!entry.canDecide) return <div key={l.id}>{text}</div>;
           const box = hydrated
             ? { checked: ticked.has(l.id), onChange: () => onToggle(l.id), disabled: decided }
             : { name: `supersede-${i}`, value: l.id, form: acceptFormId(entry) };
           return (
-            <li key={l.id}>
+            <div key={l.id}>
               <label className="check-label">
                 <input type="checkbox" {...box} /> Supersede {text}
               </label>
-            </li>
+            </div>
           );
         })}
-      </ul>
+      </div>
     </div>
   );
 }

@@ -51,9 +51,12 @@ export async function reviewQueue(db: Db, principal: Principal, query: ReviewQue
     fetchPage(q.limit, (limit) => listQueue(db, { ...filter, sort: q.sort, limit, after }), (last) => [last.confidence, last.createdAt.getTime(), last.id]),
     countQueue(db, filter),
   ]);
-  const similar = await Promise.all(page.items.map((row) => similarLearnings(db, row)));
+  // Only where the reader may decide: superseding happens on accept, and a viewer cannot accept.
+  const decidable = page.items.filter((row) => row.projectId === null || writeIds.has(row.projectId));
+  const found = await similarLearnings(db, decidable);
+  const similar = new Map(decidable.map((row, i) => [row.id, found[i]!]));
   return {
-    items: page.items.map((row, i) => ({ ...row, canDecide: row.projectId === null || writeIds.has(row.projectId), similar: similar[i]! })),
+    items: page.items.map((row) => ({ ...row, canDecide: similar.has(row.id), similar: similar.get(row.id) ?? [] })),
     total,
     nextCursor: page.nextCursor,
     sort: q.sort,
