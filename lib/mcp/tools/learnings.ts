@@ -55,7 +55,7 @@ export function registerLearningTools(server: McpServer, env: McpEnv): void {
     {
       title: "Search learnings",
       description:
-        "Searches what has been learned in past sessions (patterns, insights, self-knowledge) in your personal learnings and your projects'. Use it before deciding how to do something the team may already have settled, or when the session-start context mentions more learnings than it shows.",
+        "Searches what has been learned in past sessions (patterns, insights, self-knowledge) in your personal learnings and your projects'. Use it before deciding how to do something the team may already have settled, or when the session-start context mentions more learnings than it shows. Superseded learnings are listed too, marked with what replaced them: do not act on those.",
       inputSchema: searchInput,
       annotations: READS,
     },
