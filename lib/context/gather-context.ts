@@ -2,7 +2,7 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { activeTaskIdFor, countQueuedSessions, latestHandoffFor, matchersForUser, pendingProposalsFor } from "../db/queries/context";
 import { nearestLearnings, vectorTableWidth } from "../db/queries/embeddings";
-import { contextLearnings } from "../db/queries/context-candidates";
+import { contextLearnings, pinnedLearnings } from "../db/queries/context-candidates";
 import { countAllLearnings, countContextLearnings, documentFrequencies } from "../db/queries/learning-counts";
 import { findProjectForUser, type MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
@@ -107,10 +107,11 @@ async function rankedLearnings(
   options: { limit: number; embedQuery?: (text: string) => Promise<number[] | null> },
 ) {
   const { limit, embedQuery } = options;
-  const [bm25, nearest, learningCounts] = await Promise.all([
+  const [bm25, nearest, learningCounts, pinned] = await Promise.all([
     hints.match ? contextLearnings(db, { ...owner, match: hints.match, limit }) : [],
     hints.terms.length && embedQuery ? nearestTo(db, embedQuery, hints.text, owner) : [],
     countContextLearnings(db, owner),
+    pinnedLearnings(db, owner),
   ]);
   // Recent learnings only fill what the matches leave.
   const recent = bm25.length + nearest.length < limit ? await contextLearnings(db, { ...owner, match: null, limit }) : [];
@@ -123,7 +124,10 @@ async function rankedLearnings(
   // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
   // shares no word with the hints can still be among them).
   const matched = new Set(matches.map((l) => l.id));
-  return { ...rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]), learningCounts };
+  const ranked = rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]);
+  // Pinned ones lead, whatever the hints: the packer keeps them first and says so when they do not fit.
+  const first = pinned.map((l) => ({ id: l.id, kind: l.kind, content: l.content, confirmed: l.confirmed, relevance: null, pinned: true }));
+  return { ...ranked, learnings: [...first, ...ranked.learnings], learningCounts };
 }
 
 function sessionStateOf(seed: Sections["seed"], queuedSessions: number): ContextData["state"] {

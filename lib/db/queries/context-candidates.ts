@@ -1,4 +1,4 @@
-import { desc, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, sql, type Column, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { learnings, type LearningKind } from "../schema";
 import { ofProject, personalAndProject, personalOf, visibleTo, type Owner } from "./scope";
@@ -33,6 +33,23 @@ const candidateColumns = {
   createdAt: learnings.createdAt,
 };
 
+/**
+ * What may be ranked into a context: never a superseded learning, and not a pinned one (pinned ones
+ * are read by pinnedLearnings and always shown first).
+ */
+export function rankable(table: { pinned: Column; supersededAt: Column }): SQL {
+  return and(eq(table.pinned, false), isNull(table.supersededAt))!;
+}
+
+/** The pinned learnings a context always shows: the user's personal ones and the project's, newest first. */
+export async function pinnedLearnings(db: DbOrTx, params: Owner): Promise<LearningCandidateRow[]> {
+  return db
+    .select(candidateColumns)
+    .from(learnings)
+    .where(and(eq(learnings.pinned, true), isNull(learnings.supersededAt), visibleTo(learnings, personalAndProject(params))))
+    .orderBy(desc(learnings.createdAt), desc(learnings.seq));
+}
+
 export async function contextLearnings(db: DbOrTx, params: Owner & { match: string | null; limit: number }): Promise<LearningCandidateRow[]> {
   if (params.match) {
     // bm25() spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
@@ -41,12 +58,12 @@ export async function contextLearnings(db: DbOrTx, params: Owner & { match: stri
       .select({ ...candidateColumns, score: sql<number>`best.score` })
       .from(best)
       .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
-      .where(visibleTo(learnings, personalAndProject(params)))
+      .where(and(visibleTo(learnings, personalAndProject(params)), rankable(learnings)))
       .orderBy(sql`best.score`, desc(learnings.createdAt))
       .limit(params.limit);
   }
   const newest = (where: SQL) =>
-    db.select(candidateColumns).from(learnings).where(where).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
+    db.select(candidateColumns).from(learnings).where(and(where, rankable(learnings))).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
   const [personal, project] = await Promise.all([
     newest(personalOf(learnings, params.userId)),
     params.projectId ? newest(ofProject(learnings, params.projectId)) : Promise.resolve([]),
