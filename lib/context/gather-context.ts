@@ -16,6 +16,7 @@ import { hintTerms, selectTerms } from "./hint-query";
 import { directoryName, matchProject } from "./match-project";
 import { fuseRankings } from "./fuse-rankings";
 import { rankLearnings, type LearningCandidate } from "./rank-learnings";
+import { START_TAG_WEIGHT, withTagFeedback } from "./tag-feedback";
 
 /**
  * How many learnings to read: as many as the budget could possibly show (a learning's line is rarely
@@ -107,12 +108,13 @@ async function rankedLearnings(
   options: { limit: number; embedQuery?: (text: string) => Promise<number[] | null> },
 ) {
   const { limit, embedQuery } = options;
-  const [bm25, nearest, learningCounts, pinned] = await Promise.all([
-    hints.match ? contextLearnings(db, { ...owner, match: hints.match, limit }) : [],
+  const [firstMatches, nearest, learningCounts, pinned] = await Promise.all([
+    hints.match ? contextLearnings(db, { ...owner, match: hints.match, limit, tagWeight: START_TAG_WEIGHT }) : [],
     hints.terms.length && embedQuery ? nearestTo(db, embedQuery, hints.text, owner) : [],
     countContextLearnings(db, owner),
     pinnedLearnings(db, owner),
   ]);
+  const bm25 = hints.match ? await withTagFeedback(db, owner, { match: hints.match, terms: hints.terms, limit }, firstMatches) : [];
   // Recent learnings only fill what the matches leave.
   const recent = bm25.length + nearest.length < limit ? await contextLearnings(db, { ...owner, match: null, limit }) : [];
   // With vectors, BM25's and the embedder's orders are fused by reciprocal rank; the fused score

@@ -13,6 +13,9 @@ import { ofProject, personalAndProject, personalOf, visibleTo, type Owner } from
  */
 const FTS_WINDOW = 2000;
 
+/** How much a hint word found in a learning's tags counts against one found in its content (BM25 column weights). */
+export const DEFAULT_TAG_WEIGHT = 0.5;
+
 /** What a context needs of a learning, and no more: it reads hundreds of these per request. */
 export type LearningCandidateRow = {
   id: string;
@@ -21,6 +24,8 @@ export type LearningCandidateRow = {
   content: string;
   confirmed: boolean;
   createdAt: Date;
+  /** Space-separated, as stored. */
+  tags: string;
   score?: number;
 };
 
@@ -31,6 +36,7 @@ const candidateColumns = {
   content: learnings.content,
   confirmed: learnings.confirmed,
   createdAt: learnings.createdAt,
+  tags: learnings.tags,
 };
 
 /**
@@ -50,10 +56,13 @@ export async function pinnedLearnings(db: DbOrTx, params: Owner): Promise<Learni
     .orderBy(desc(learnings.createdAt), desc(learnings.seq));
 }
 
-export async function contextLearnings(db: DbOrTx, params: Owner & { match: string | null; limit: number }): Promise<LearningCandidateRow[]> {
+export async function contextLearnings(
+  db: DbOrTx,
+  params: Owner & { match: string | null; limit: number; tagWeight?: number },
+): Promise<LearningCandidateRow[]> {
   if (params.match) {
     // bm25() spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
-    const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, 0.5) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
+    const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, ${params.tagWeight ?? DEFAULT_TAG_WEIGHT}) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
     return db
       .select({ ...candidateColumns, score: sql<number>`best.score` })
       .from(best)
