@@ -1,44 +1,74 @@
 /**
- * Relevance benchmark: does the session-start context (`GET /api/context`) carry the learnings that
- * matter, within a 1,200-token budget, and how does it compare with a recency baseline?
+ * Relevance benchmark: does the context carry the learnings that matter, within its budget? Two halves:
+ *
+ * - the development set (bench/relevance/dataset.json), the one the ranking was built against:
+ *   session starts within 1,200 tokens against a recency baseline (figures comparable with earlier runs);
+ * - the held-out half (bench/relevance/heldout.json), written before any tuning against it: session
+ *   starts within 700 tokens (and 1,100 for comparison), and sessions with a first prompt, scored as
+ *   the start alone at 1,100 against the start at 700 plus the prompt stage at 400
+ *   (`GET /api/context/prompt`, same session id; "n/a" on a server without that route).
  *
  * Run (needs the built app and CLI):
  *
  *   npm run build && npx tsx bench/relevance.ts
  *
- * Data: bench/relevance/dataset.json — learnings over several projects plus personal ones, and
- * session-start scenarios labelled with the learnings that truly matter. Nothing in the data set is
- * tuned to Baton's ranking; do not change it to make a result look better.
- *
- * For each scenario the real built server is asked for the context with the hints the CLI would send
- * (project, branch, task, q = recent commit subjects and the task title). A relevant learning counts
- * as recalled when its `- [kind] <content>` line is in the context. The baseline is the 5 newest
- * learnings of each kind (by createdAt) among those the context may draw on (the scenario project's
- * and the personal ones), at most 15. Figures are printed and written to bench/results/relevance.json.
- * Exit code 0 even when the targets are missed (a benchmark, not a test); non-zero only on errors.
+ * Nothing in either data set is tuned to Baton's ranking; do not change them to make a result look
+ * better. A relevant learning counts as recalled when its `- [kind] <content>` line is in a context the
+ * session was given. The development set's requests carry its scenarios' hints as written (q holds the
+ * commit subjects and the task title); the held-out half's send what `baton hook session-start` sends
+ * (a new session id per session, cwd, branch, remote, the last three commit subjects, the task pinned
+ * and imported, its memory on the server headed by its title). The recency baseline is the 5 newest
+ * learnings of each kind among those the context may draw on, at most 15. Every context is checked
+ * against its budget (tokenEstimate) and Claude Code's 10,000 characters; violations are listed.
+ * Figures are printed and written to bench/results/relevance.json. Exit code 0 even when targets are
+ * missed (a benchmark, not a test); non-zero only on errors.
  */
 import { startBenchServer } from "./bench-server";
-import { api } from "./relevance/context-client";
-import { loadDataset } from "./relevance/dataset";
-import { fill } from "./relevance/fill";
-import { printReport, writeResults } from "./relevance/report";
+import { api, type Api } from "./relevance/context-client";
+import { loadDataset, loadHeldout } from "./relevance/dataset";
+import { fill, fillTasks } from "./relevance/fill";
+import { heldoutResults, printHeldout, printLimits } from "./relevance/heldout-report";
+import { scoreHeldout, type HeldoutResult, type PromptStage } from "./relevance/heldout-score";
+import { summarizeHeldout } from "./relevance/heldout-summary";
+import { Limits } from "./relevance/limits";
+import { developmentResults, printReport, writeResults } from "./relevance/report";
 import { scoreScenario, type ScenarioResult } from "./relevance/score";
 import { summarize } from "./relevance/summary";
 
-async function main() {
-  const data = loadDataset();
+/** Runs `measure` against a fresh server with its own database, so the two halves never share learnings. */
+async function withServer<T>(measure: (call: Api) => Promise<T>): Promise<T> {
   const bench = await startBenchServer({ tempPrefix: "baton-bench-", tokenName: "relevance bench" });
   try {
-    const call = api(bench.server.url, bench.token);
-    await fill(call, data);
-    const results: ScenarioResult[] = [];
-    for (const s of data.scenarios) results.push(await scoreScenario(call, data, s));
-    const summary = summarize(results);
-    printReport(data, results, summary);
-    writeResults(data, results, summary);
+    return await measure(api(bench.server.url, bench.token));
   } finally {
     await bench.stop();
   }
+}
+
+async function main() {
+  const limits = new Limits();
+  const data = loadDataset();
+  const development = await withServer(async (call) => {
+    await fill(call, data);
+    const results: ScenarioResult[] = [];
+    for (const s of data.scenarios) results.push(await scoreScenario(call, data, s, limits));
+    const summary = summarize(results);
+    printReport(data, results, summary);
+    return developmentResults(data, results, summary);
+  });
+  const heldout = loadHeldout();
+  const stage: PromptStage = { available: null };
+  const heldoutFigures = await withServer(async (call) => {
+    await fill(call, heldout);
+    await fillTasks(call, heldout);
+    const results: HeldoutResult[] = [];
+    for (const s of heldout.scenarios) results.push(await scoreHeldout(call, heldout, s, limits, stage));
+    const summary = summarizeHeldout(results, stage);
+    printHeldout(heldout, results, summary);
+    return heldoutResults(heldout, results, summary);
+  });
+  printLimits(limits);
+  writeResults({ development, heldout: heldoutFigures, limits: { checked: limits.checked, violations: limits.violations } });
 }
 
 main().catch((err: unknown) => {

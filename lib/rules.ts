@@ -59,6 +59,9 @@ export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 export const TASK_ID_RULE =
   "A task id is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit (e.g. task-368).";
 
+/** How many learnings one accepted proposal may supersede at once. */
+export const MAX_SUPERSEDES = 20;
+
 /** The longest learning or proposal content, in characters. */
 export const MAX_CONTENT_CHARS = 10_000;
 export const MAX_TAGS = 32;
@@ -102,7 +105,7 @@ export const MIN_CONTEXT_CHARS = 200;
 export const MAX_CONTEXT_CHARS = 200_000;
 
 /** What the audit trail records (issue 13): who did which of these to what, and when. */
-export const AUDIT_ACTIONS = ["add", "accept", "reject", "edit", "pin", "undo", "delete"] as const;
+export const AUDIT_ACTIONS = ["add", "accept", "reject", "edit", "pin", "supersede", "undo", "delete"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_SUBJECTS = ["learning", "proposal", "handoff", "member", "token"] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];

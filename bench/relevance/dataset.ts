@@ -12,23 +12,36 @@ export type Learning = {
   confirmed: boolean;
   createdAt: string;
 };
-export type Scenario = {
-  name: string;
-  project: string;
+/** What every scenario has: its project and the learnings that truly matter for it. */
+type Labelled = { name: string; project: string; relevant: string[]; paraphrase?: boolean };
+/** A development-set scenario: the hints as the CLI sent them when the set was written (q holds the task title). */
+export type Scenario = Labelled & { branch: string; task: string | null; q: string };
+/**
+ * A held-out scenario: a real-looking session. `subjects` are the newest commit subjects (newest
+ * first), `taskTitle` the first line of the task's memory; `prompt` the user's first prompt
+ * (`stage: "prompt"` only).
+ */
+export type HeldoutScenario = Labelled & {
+  stage: "start" | "prompt";
+  cwd: string;
+  remote: string;
   branch: string;
   task: string | null;
-  q: string;
-  relevant: string[];
-  paraphrase?: boolean;
+  taskTitle: string | null;
+  subjects: string[];
+  prompt?: string;
 };
-export type Dataset = { projects: { slug: string; name: string }[]; learnings: Learning[]; scenarios: Scenario[] };
+type Data<S extends Labelled> = { projects: { slug: string; name: string }[]; learnings: Learning[]; scenarios: S[] };
+export type Dataset = Data<Scenario>;
+export type HeldoutDataset = Data<HeldoutScenario>;
 
-const DATASET = path.join(ROOT, "bench/relevance/dataset.json");
+const DEVELOPMENT = path.join(ROOT, "bench/relevance/dataset.json");
+const HELDOUT = path.join(ROOT, "bench/relevance/heldout.json");
 /** The data set spells each kind as people read it, its badge ("self-knowledge"); the API takes the kind. */
 const KIND_OF_BADGE = new Map<string, LearningKind>(LEARNING_KINDS.map((kind) => [KIND_INFO[kind].badge, kind]));
 
-export function loadDataset(): Dataset {
-  const data = JSON.parse(readFileSync(DATASET, "utf8")) as Dataset;
+function load<S extends Labelled>(file: string): Data<S> {
+  const data = JSON.parse(readFileSync(file, "utf8")) as Data<S>;
   const keys = new Set<string>();
   for (const l of data.learnings) {
     if (keys.has(l.key)) throw new Error(`duplicate learning key ${l.key}`);
@@ -43,6 +56,18 @@ export function loadDataset(): Dataset {
       if (!l) throw new Error(`scenario "${s.name}" names unknown learning ${k}`);
       if (l.project !== null && l.project !== s.project) throw new Error(`scenario "${s.name}": ${k} belongs to ${l.project}`);
     }
+  }
+  return data;
+}
+
+/** The development set: the one the ranking was built against. */
+export const loadDataset = (): Dataset => load<Scenario>(DEVELOPMENT);
+
+/** The held-out set: written before any tuning against it; a change is kept only if it agrees. */
+export function loadHeldout(): HeldoutDataset {
+  const data = load<HeldoutScenario>(HELDOUT);
+  for (const s of data.scenarios) {
+    if (s.stage === "prompt" && !s.prompt) throw new Error(`prompt scenario "${s.name}" has no prompt`);
   }
   return data;
 }

@@ -34,12 +34,10 @@ export function printReport(data: Dataset, results: ScenarioResult[], summary: S
   );
 }
 
-/** The same figures, and every scenario's, as JSON in bench/results/relevance.json. */
-export function writeResults(data: Dataset, results: ScenarioResult[], summary: Summary): void {
-  mkdirSync(path.dirname(RESULTS), { recursive: true });
+/** The same figures, and every scenario's, as they go into bench/results/relevance.json. */
+export function developmentResults(data: Dataset, results: ScenarioResult[], summary: Summary) {
   const { totalRelevant, batonRecall, baselineRecall, difference, macro, paraphrase, literal, pass } = summary;
-  const json = {
-    at: new Date().toISOString(),
+  return {
     budget: BUDGET,
     dataset: { learnings: data.learnings.length, projects: data.projects.length, scenarios: results.length },
     relevant: totalRelevant,
@@ -53,6 +51,11 @@ export function writeResults(data: Dataset, results: ScenarioResult[], summary: 
     pass,
     scenarios: results,
   };
-  writeFileSync(RESULTS, JSON.stringify(json, null, 2) + "\n");
+}
+
+/** Everything measured in this run, as JSON in bench/results/relevance.json. */
+export function writeResults(json: Record<string, unknown>): void {
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  writeFileSync(RESULTS, JSON.stringify({ at: new Date().toISOString(), ...json }, null, 2) + "\n");
   console.log(`\nwritten: ${path.relative(ROOT, RESULTS)}`);
 }

@@ -1,6 +1,7 @@
 import { LEARNING_KINDS } from "../../lib/rules";
 import { contextUrl, getContext, type Api } from "./context-client";
 import type { Dataset, Learning, Scenario } from "./dataset";
+import type { Limits } from "./limits";
 
 export const BUDGET = 1200;
 const BASELINE_PER_KIND = 5;
@@ -26,14 +27,14 @@ const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 const lineOf = (l: Learning) => `- [${l.kind}] ${collapse(l.content)}`;
 
 /** Index of the learning line in the context's learning lines, or -1. */
-function positionIn(contextText: string, l: Learning): number {
+export function positionIn(contextText: string, l: Learning): number {
   const want = lineOf(l);
   const lines = contextText.split("\n").filter((line) => line.startsWith("- ["));
   return lines.findIndex((line) => line === want || line.startsWith(`${want} (`));
 }
 
 /** The recency baseline: the newest BASELINE_PER_KIND learnings of each kind among those available. */
-function baselineKeys(data: Dataset, project: string): Set<string> {
+export function baselineKeys(data: Pick<Dataset, "learnings">, project: string): Set<string> {
   const pool = data.learnings.filter((l) => l.project === project || l.project === null);
   const keys = new Set<string>();
   for (const kind of LEARNING_KINDS) {
@@ -47,10 +48,10 @@ function baselineKeys(data: Dataset, project: string): Set<string> {
 }
 
 /** Asks for the scenario's context within BUDGET and counts the relevant learnings it carries, and the baseline's. */
-export async function scoreScenario(call: Api, data: Dataset, s: Scenario): Promise<ScenarioResult> {
+export async function scoreScenario(call: Api, data: Dataset, s: Scenario, limits: Limits): Promise<ScenarioResult> {
   const byKey = new Map(data.learnings.map((l) => [l.key, l]));
   const ctx = await getContext(call, contextUrl(s, BUDGET));
-  if (ctx.tokenEstimate > BUDGET) throw new Error(`${s.name}: tokenEstimate ${ctx.tokenEstimate} > budget ${BUDGET}`);
+  limits.check(s.name, `start ${BUDGET}`, ctx, BUDGET);
   const base = baselineKeys(data, s.project);
   const missed: string[] = [];
   let batonHits = 0;

@@ -1,6 +1,8 @@
 import {
   deleteLearningAction,
+  restoreLearningAction,
   setLearningConfirmedAction,
+  setLearningPinnedAction,
 } from "@/lib/actions/learning-actions";
 import type { LearningKind } from "@/lib/rules";
 import { ActionForm } from "../ui/action-form";
@@ -17,6 +19,10 @@ export type LearningView = {
   source: string;
   createdAt: Date;
   lastInjectedAt: Date | null;
+  pinned: boolean;
+  supersededAt: Date | null;
+  /** The newer learning's text, while it exists. */
+  supersededByContent: string | null;
 };
 
 /**
@@ -26,10 +32,13 @@ export type LearningView = {
 export function LearningCard({ learning, canWrite }: { learning: LearningView; canWrite: boolean }) {
   const l = learning;
   return (
-    <article className="card learning" aria-label={`Learning: ${l.content.slice(0, 60)}`} data-testid="learning">
+    <article className="card learning" aria-label={`Learning: ${l.content.slice(0, 60)}`} data-testid="learning" data-superseded={l.supersededAt ? "" : undefined}>
       <p className="learning-content">{l.content}</p>
+      {l.supersededAt ? <Superseded learning={l} /> : null}
       <p className="meta">
         <KindBadge kind={l.kind} />
+        {l.pinned ? <span className="badge badge-pinned">pinned</span> : null}
+        {l.supersededAt ? <span className="badge badge-superseded">superseded</span> : null}
         {l.confirmed ? <span className="badge badge-ok">confirmed</span> : <span className="badge badge-muted">unconfirmed</span>}
         <span>{l.project ? <code>{l.project}</code> : "personal"}</span>
         {l.tags.length ? <span>tags: {l.tags.join(", ")}</span> : null}
@@ -42,6 +51,14 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
           <ActionForm action={setLearningConfirmedAction} fields={{ id: l.id, confirmed: l.confirmed ? "false" : "true" }}>
             {l.confirmed ? "Unconfirm" : "Confirm"}
           </ActionForm>
+          <ActionForm action={setLearningPinnedAction} fields={{ id: l.id, pinned: l.pinned ? "false" : "true" }}>
+            {l.pinned ? "Unpin" : "Pin"}
+          </ActionForm>
+          {l.supersededAt ? (
+            <ActionForm action={restoreLearningAction} fields={{ id: l.id }}>
+              Restore (no longer superseded)
+            </ActionForm>
+          ) : null}
           <details className="disclosure">
             <summary>Edit</summary>
             <EditLearningForm id={l.id} kind={l.kind} content={l.content} tags={l.tags} />
@@ -60,5 +77,23 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
         <p className="hint">View only: your role in {l.project} is viewer.</p>
       )}
     </article>
+  );
+}
+
+/** What replaced a superseded learning, and that agents no longer get it. */
+function Superseded({ learning: l }: { learning: LearningView }) {
+  return (
+    <p className="hint" data-testid="superseded-by">
+      Superseded {l.supersededAt!.toISOString().slice(0, 10)}
+      {l.supersededByContent ? (
+        <>
+          {" "}
+          by <q>{l.supersededByContent}</q>
+        </>
+      ) : (
+        " (the newer learning has since been deleted)"
+      )}
+      ; no longer sent to agents.
+    </p>
   );
 }

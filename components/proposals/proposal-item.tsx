@@ -4,6 +4,7 @@ import { useRef } from "react";
 import { KindBadge } from "../ui/kind-badge";
 import type { Decision, QueueEntry } from "./queue-types";
 import { RowForms } from "./row-forms";
+import { SimilarLearnings } from "./similar-learnings";
 
 type Props = {
   register: (element: HTMLLIElement | null) => void;
@@ -14,6 +15,9 @@ type Props = {
   selected: boolean;
   editing: boolean;
   hydrated: boolean;
+  /** The similar learnings ticked to be superseded on accept. */
+  ticked: ReadonlySet<string>;
+  onToggleSupersede: (learningId: string) => void;
   onFocusRow: () => void;
   onToggle: () => void;
   onAccept: (content?: string) => void;
@@ -33,6 +37,8 @@ export function ProposalItem({
   selected,
   editing,
   hydrated,
+  ticked,
+  onToggleSupersede,
   onFocusRow,
   onToggle,
   onAccept,
@@ -67,6 +73,7 @@ export function ProposalItem({
           {decision?.content ?? entry.content}
         </p>
         <Facts entry={entry} />
+        <SimilarLearnings entry={entry} hydrated={hydrated} ticked={ticked} decided={Boolean(decision)} onToggle={onToggleSupersede} />
         {editing ? <EditForm entry={entry} onAccept={onAccept} onCancel={onCancelEdit} /> : null}
       </div>
       <div className="queue-actions">

@@ -13,6 +13,8 @@ export type QueueEntry = {
   /** "3 h ago", rendered on the server so server and browser agree. */
   age: string;
   canDecide: boolean;
+  /** Learnings of its scope it may supersede when accepted. */
+  similar: { id: string; kind: LearningKind; content: string; pinned: boolean }[];
 };
 
 export type Verdict = "accepted" | "rejected";

@@ -11,6 +11,8 @@ import { useReviewKeys } from "./use-review-keys";
 
 type Review = ReturnType<typeof useReview>;
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * The keyboard review queue for one page of pending proposals: j/k move, x selects, a accepts, r rejects
  * (the selection when there is one, else the current proposal), e edits then accepts, u undoes. Without
@@ -85,7 +87,7 @@ type RowsProps = {
 /** The proposals, each wired to the cursor and to the decisions. */
 function QueueRows({ entries, cursor, review, rows, hydrated }: RowsProps) {
   const { current, setCurrent, selected, editing, setEditing, toggle, advanceFrom } = cursor;
-  const { decisions, decide, undo } = review;
+  const { decisions, decide, undo, supersedes, toggleSupersede } = review;
   return (
     <ol className="queue" aria-label="Pending proposals">
       {entries.map((entry, index) => (
@@ -102,6 +104,8 @@ function QueueRows({ entries, cursor, review, rows, hydrated }: RowsProps) {
           selected={selected.has(entry.id)}
           editing={editing === entry.id}
           hydrated={hydrated}
+          ticked={supersedes.get(entry.id) ?? NONE}
+          onToggleSupersede={(learningId) => toggleSupersede(entry.id, learningId)}
           onFocusRow={() => setCurrent(index)}
           onToggle={() => toggle(entry.id)}
           onAccept={(content) => {

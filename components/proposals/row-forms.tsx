@@ -6,6 +6,7 @@ import { initialFormState } from "@/lib/actions/form-state";
 import { FormMessage } from "../ui/form-message";
 import { SubmitButton } from "../ui/submit-button";
 import type { QueueEntry } from "./queue-types";
+import { acceptFormId } from "./similar-learnings";
 
 /**
  * A row's decisions as plain forms, for a browser without JavaScript (or before it has loaded): each
@@ -17,7 +18,8 @@ export function RowForms({ entry }: { entry: QueueEntry }) {
     <div className="stack-sm">
       <FormMessage state={state} />
       <div className="row-actions">
-        <form action={action}>
+        {/* The similar learnings' boxes (SimilarLearnings) post with this form through their form attribute. */}
+        <form action={action} id={acceptFormId(entry)}>
           <input type="hidden" name="id" value={entry.id} />
           <input type="hidden" name="decision" value="accept" />
           <SubmitButton>Accept</SubmitButton>

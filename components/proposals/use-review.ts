@@ -13,6 +13,9 @@ type Store = {
   latest: RefObject<ReadonlyMap<string, Decision>>;
   history: RefObject<Batch[]>;
   byId: RefObject<Map<string, QueueEntry>>;
+  /** Per proposal, the similar learnings ticked to be superseded when it is accepted. */
+  supersedes: RefObject<ReadonlyMap<string, ReadonlySet<string>>>;
+  toggleSupersede: (proposalId: string, learningId: string) => void;
   patch: (change: (next: Map<string, Decision>) => void) => void;
   /** Runs server calls one after another. */
   enqueue: <T>(call: () => Promise<T>) => Promise<T>;
@@ -26,7 +29,7 @@ type Store = {
  * server refuses. Every decision stays undoable while the page is open.
  */
 export function useReview(entries: QueueEntry[]) {
-  const { store, decisions, message, error } = useDecisionStore(entries);
+  const { store, decisions, message, error, supersedes } = useDecisionStore(entries);
   const decide = useCallback((ids: string[], verdict: Verdict, edited?: Edit) => sendDecision(store, ids, verdict, edited), [store]);
   const undo = useCallback((ids: string[]) => sendUndo(store, ids), [store]);
 
@@ -37,7 +40,7 @@ export function useReview(entries: QueueEntry[]) {
     else store.setMessage("Nothing to undo.");
   }, [store, undo]);
 
-  return { decisions, message, error, setMessage: store.setMessage, decide, undo, undoLast };
+  return { decisions, message, error, setMessage: store.setMessage, decide, undo, undoLast, supersedes, toggleSupersede: store.toggleSupersede };
 }
 
 function useDecisionStore(entries: QueueEntry[]) {
@@ -48,13 +51,25 @@ function useDecisionStore(entries: QueueEntry[]) {
   const history = useRef<Batch[]>([]);
   const chain = useRef<Promise<unknown>>(Promise.resolve());
   const byId = useRef(new Map(entries.map((e) => [e.id, e])));
+  const [supersedesShown, setSupersedes] = useState<ReadonlyMap<string, ReadonlySet<string>>>(new Map());
+  const supersedes = useRef<ReadonlyMap<string, ReadonlySet<string>>>(supersedesShown);
   const store = useMemo<Store>(
     () => ({
       latest,
       history,
       byId,
+      supersedes,
       setMessage,
       setError,
+      toggleSupersede: (proposalId, learningId) => {
+        const next = new Map(supersedes.current);
+        const ticked = new Set(next.get(proposalId));
+        if (ticked.has(learningId)) ticked.delete(learningId);
+        else ticked.add(learningId);
+        next.set(proposalId, ticked);
+        supersedes.current = next;
+        setSupersedes(next);
+      },
       patch: (change) => {
         const next = new Map(latest.current);
         change(next);
@@ -69,7 +84,7 @@ function useDecisionStore(entries: QueueEntry[]) {
     }),
     [],
   );
-  return { store, decisions, message, error };
+  return { store, decisions, message, error, supersedes: supersedesShown };
 }
 
 /** Shows the decision at once, then saves it; a refusal takes it back and says why. */
@@ -86,11 +101,15 @@ function sendDecision(s: Store, ids: string[], verdict: Verdict, edited?: Edit):
   s.history.current.push(open);
   s.setError("");
   s.setMessage(`${word} ${count(open.length)}. Press u to undo.`);
-  const body = open.map((id) => ({
-    id,
-    action: verdict === "accepted" ? ("accept" as const) : ("reject" as const),
-    ...(edited?.id === id ? { content: edited.content } : {}),
-  }));
+  const body = open.map((id) => {
+    const replaced = verdict === "accepted" ? [...(s.supersedes.current.get(id) ?? [])] : [];
+    return {
+      id,
+      action: verdict === "accepted" ? ("accept" as const) : ("reject" as const),
+      ...(edited?.id === id ? { content: edited.content } : {}),
+      ...(replaced.length ? { supersedes: replaced } : {}),
+    };
+  });
   const forget = () => {
     s.patch((next) => open.forEach((id) => next.delete(id)));
     s.history.current = s.history.current.filter((b) => b !== open);

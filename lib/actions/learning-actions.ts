@@ -61,6 +61,26 @@ export const setLearningConfirmedAction = formAction(
   { revalidate: LEARNINGS_PAGE },
 );
 
+/** pinned = "true" | "false": a pinned learning is in every context of its project (or, personal, of its user). */
+export const setLearningPinnedAction = formAction(
+  z.object({ id: idField, pinned: z.enum(["true", "false"]).transform((v) => v === "true") }),
+  async ({ id, pinned }, { db, principal }) => {
+    await editLearning(db, principal, id, { pinned });
+    return { message: pinned ? "Pinned." : "Unpinned." };
+  },
+  { revalidate: LEARNINGS_PAGE },
+);
+
+/** A superseded learning back in use: agents receive it again. */
+export const restoreLearningAction = formAction(
+  z.object({ id: idField }),
+  async ({ id }, { db, principal }) => {
+    await editLearning(db, principal, id, { superseded: false });
+    return { message: "No longer superseded." };
+  },
+  { revalidate: LEARNINGS_PAGE },
+);
+
 export const deleteLearningAction = formAction(
   z.object({ id: idField }),
   async ({ id }, { db, principal }) => {

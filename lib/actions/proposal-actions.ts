@@ -20,22 +20,33 @@ export const undoAction = inputAction(undoSchema, async (items, { db, principal 
   data: { undone: await undoDecisions(db, principal, items) },
 }));
 
-/** One row's form (no JavaScript): decision = accept (the default) | reject; content = the edited text, if any. */
-const decisionForm = z.object({
-  id: z.string(),
-  decision: z.string().optional(),
-  content: z.string().optional(),
-});
+/**
+ * One row's form (no JavaScript): decision = accept (the default) | reject; content = the edited text,
+ * if any; supersede-0, supersede-1, …: the ids of the similar learnings ticked to be superseded.
+ */
+const decisionForm = z
+  .looseObject({
+    id: z.string(),
+    decision: z.string().optional(),
+    content: z.string().optional(),
+  })
+  .transform(({ id, decision, content, ...rest }) => ({
+    id,
+    decision,
+    content,
+    supersedes: Object.entries(rest).flatMap(([name, value]) => (/^supersede-\d+$/.test(name) && typeof value === "string" ? [value] : [])),
+  }));
 
 export const decideProposalFormAction = formAction(
   decisionForm,
-  async ({ id, decision, content }, { db, principal }) => {
+  async ({ id, decision, content, supersedes }, { db, principal }) => {
     if (decision === "reject") {
       await rejectProposal(db, principal, id);
       return { message: "Proposal rejected." };
     }
-    await acceptProposal(db, principal, id, content?.trim() ? { content } : {});
-    return { message: "Proposal accepted as a learning." };
+    const result = await acceptProposal(db, principal, id, { ...(content?.trim() ? { content } : {}), ...(supersedes.length ? { supersedes } : {}) });
+    const replaced = result.superseded.length;
+    return { message: `Proposal accepted as a learning${replaced ? `; ${replaced} superseded` : ""}.` };
   },
   { revalidate: ["/proposals"] },
 );

@@ -11,6 +11,8 @@ export type BuiltContext = {
   proposalCount: number;
   learningsShown: number;
   learningsTotal: number;
+  /** Pinned learnings the budget left out (the context says so too). */
+  pinnedOmitted: number;
   sections: SectionReport[];
 };
 
@@ -18,14 +20,17 @@ export type BuiltContext = {
 export function buildContext(data: ContextData, options: ContextOptions, count: (text: string) => number): BuiltContext {
   const packed = packSections(renderSections(data, options), { budget: options.budget, maxChars: options.maxChars, count });
   const learnings = packed.sections.find((s) => s.name === "learnings");
+  const learningsShown = learnings?.included ? data.learnings.length - learnings.omitted : 0;
   return {
     context: packed.text,
     tokenEstimate: packed.tokenEstimate,
     budget: options.budget,
     needsSetup: data.identity === null,
     proposalCount: data.proposalCount,
-    learningsShown: learnings?.included ? data.learnings.length - learnings.omitted : 0,
+    learningsShown,
     learningsTotal: learningsTotal(data.learningCounts),
+    // Pinned ones lead the section, so those not shown are the pinned beyond the shown count.
+    pinnedOmitted: Math.max(0, data.learnings.filter((l) => l.pinned).length - learningsShown),
     sections: packed.sections,
   };
 }

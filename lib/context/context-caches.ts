@@ -12,15 +12,15 @@ import type { Snapshot } from "./context-read-parts";
  *   they were last given, with the version they were read at;
  * - frequencies: in how many learnings a word occurs (capped at the cutoff), at one state version;
  * - recent: the newest learnings of a scope, at one state version;
- * - storeSize: how many learnings the store holds, at the version this instance saw last.
+ * - seen: the state version this instance read last.
  */
-export const CACHE_LIMITS = { snapshots: 2_000, frequencies: 50_000, recent: 200, storeSize: 1 } as const;
+export const CACHE_LIMITS = { snapshots: 2_000, frequencies: 50_000, recent: 200 } as const;
 
 export type ContextCaches = {
   snapshots: BoundedCache<string, Snapshot>;
   frequencies: VersionedCache<string, number>;
   recent: VersionedCache<string, LearningCandidateRow[]>;
-  storeSize: VersionedCache<"store", number>;
+  seen: { version: string | null };
 };
 
 function create(): ContextCaches {
@@ -28,7 +28,7 @@ function create(): ContextCaches {
     snapshots: new BoundedCache(CACHE_LIMITS.snapshots),
     frequencies: new VersionedCache(CACHE_LIMITS.frequencies),
     recent: new VersionedCache(CACHE_LIMITS.recent),
-    storeSize: new VersionedCache(CACHE_LIMITS.storeSize),
+    seen: { version: null },
   };
 }
 

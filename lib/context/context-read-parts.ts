@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import type { Results } from "../db/queries/batch-reads";
-import type { HintTerm, LearningCandidateRow } from "../db/queries/context-candidates";
+import { pinnedRead, type LearningCandidateRow, type Searched } from "../db/queries/context-candidates";
 import { learningCountsRead, pendingProposalsRead, queuedSessionsRead, taskMemoryRead } from "../db/queries/context";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
@@ -17,11 +17,12 @@ export function sectionReads(db: Db, owner: Owner, q: ContextQuery) {
     queued: projectId ? queuedSessionsRead(db, { projectId }) : undefined,
     proposals: pendingProposalsRead(db, { ...owner, limit: LISTED_PROPOSALS }),
     counts: learningCountsRead(db, owner),
+    pinned: pinnedRead(db, owner),
   };
 }
 
 /** Reads skipped in a round: the same names, nothing to run. */
-export const NO_SECTION_READS = { memory: undefined, queued: undefined, proposals: undefined, counts: undefined };
+export const NO_SECTION_READS = { memory: undefined, queued: undefined, proposals: undefined, counts: undefined, pinned: undefined };
 
 /** The sections' data but the handoff (which depends on the branch): the task's memory, the queue, proposals, counts. */
 export type Sections = {
@@ -29,12 +30,14 @@ export type Sections = {
   queued: number;
   proposals: { items: { id: string; kind: LearningKind; content: string; confidence: number }[]; total: number };
   counts: Record<LearningKind, number>;
+  /** In every context of the scope, first. */
+  pinned: LearningCandidateRow[];
 };
 
 /** The sections' data from the reads, when they were made. */
 export function sectionsOf(r: Partial<Results<ReturnType<typeof sectionReads>>>): Sections | undefined {
-  if (!r.proposals || !r.counts) return undefined;
-  return { memory: r.memory, queued: r.queued ?? 0, proposals: r.proposals, counts: r.counts };
+  if (!r.proposals || !r.counts || !r.pinned) return undefined;
+  return { memory: r.memory, queued: r.queued ?? 0, proposals: r.proposals, counts: r.counts, pinned: r.pinned };
 }
 
 /**
@@ -50,20 +53,17 @@ export function snapshotKey(userId: string, projectIds: string[] | null, q: Cont
 }
 
 /**
- * What a round of reads assumed. `snapshot`: that the snapshot holds (its version is the one last seen),
- * so the project, seed and sections were not read. The hint words with their frequencies as far as
- * known; `match`: the search expression when every word's frequency (and the store's size) was known,
- * so it was chosen here (null: no word worth searching; undefined: chosen in SQL). Recent learnings
- * from the cache. `version`: the version all that was taken from (null: nothing was).
+ * What a round of reads assumed. `snapshot`: that the snapshot holds (its version is the one last
+ * seen), so the project, seed and sections were not read. `search`: the words searched for (with the
+ * task title then expected) and, for the tags' feedback, the first search it follows. Recent learnings
+ * from the cache, at `version`.
  */
 export type Assumed = {
   owner?: Owner;
   snapshot: boolean;
   readSeed: boolean;
-  terms: HintTerm[];
   termsKey: string;
-  usedKnown: boolean;
-  match?: string | null;
+  feedback?: { first: Searched; match?: string | null };
   version: string | null;
   cachedRecent?: LearningCandidateRow[];
 };

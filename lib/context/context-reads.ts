@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { readAll, type Results } from "../db/queries/batch-reads";
-import { matchesRead, newestOfBoth, rankedCandidatesRead, recentReads, type HintTerm, type LearningCandidateRow } from "../db/queries/context-candidates";
+import { matchesRead, newestOfBoth, recentReads, searchRead, type HintTerm, type LearningCandidateRow, type Searched } from "../db/queries/context-candidates";
 import { handoffRead, metaRead, projectChoicesRead, seedRead } from "../db/queries/context";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
@@ -11,7 +11,8 @@ import { chooseProject, hintsNameProject } from "./choose-project";
 import { contextCaches } from "./context-caches";
 import type { ContextQuery } from "./context-query";
 import { NO_SECTION_READS, sectionReads, sectionsOf, snapshotKey, type Assumed, type Sections, type Snapshot } from "./context-read-parts";
-import { hintsOf, selectTerms, TERM_SELECTION, titleOf, type SearchHints } from "./hint-query";
+import { FEEDBACK_TERMS, feedbackTerms, hintsOf, selectTerms, TERM_SELECTION, titleOf, type SearchHints } from "./hint-query";
+import { START_TAG_WEIGHT } from "./tag-feedback";
 import { directoryName } from "./match-project";
 
 type Handoff = Results<{ h: ReturnType<typeof handoffRead> }>["h"];
@@ -50,6 +51,9 @@ class ContextReading {
   private seed?: { value: Seed | undefined };
   private sections?: Sections;
   private handoff?: { value: Handoff };
+  /** The hints' search, and the words its best matches' tags add (to search for with it: the tags' feedback). */
+  private first?: Searched;
+  private feedback?: { extra: HintTerm[]; match?: string };
   private matches?: LearningCandidateRow[];
   private recent?: LearningCandidateRow[];
   private vectorWidth: number | null = null;
@@ -94,28 +98,31 @@ class ContextReading {
     return hintsOf(this.q, titleOf((this.sections ?? this.snapshot?.sections)?.memory));
   }
 
-  /** What this round may take as known. Cached frequencies and recent learnings in the first two rounds only, so reading ends. */
+  /** What this round may take as known. Recent learnings from the cache in the first two rounds only, so reading ends. */
   private assume(round: number): Assumed {
     const caches = contextCaches();
-    // The store size's cache is set by every batch: its version is the one this instance saw last.
-    const version = round === 0 ? caches.storeSize.currentVersion : this.versions.at(-1)!;
+    const version = round === 0 ? caches.seen.version : this.versions.at(-1)!;
     const trusted = round < 2 ? version : null;
     const snapshot = round === 0 && this.snapshot !== undefined && this.snapshot.version === version;
-    const words = this.hints().terms;
-    const terms = words.map((t): HintTerm => [t, caches.frequencies.get(trusted, t) ?? null]);
-    const size = caches.storeSize.get(trusted, "store");
-    const allKnown = size !== undefined && terms.every(([, n]) => n !== null);
-    const match = allKnown ? ftsExpression(selectTerms(words, new Map(terms as [string, number][]), size)) : undefined;
     const cachedRecent = this.owner && !this.recent ? caches.recent.get(trusted, this.recentKey) : undefined;
-    const usedKnown = terms.some(([, n]) => n !== null);
-    return { owner: this.owner, snapshot, readSeed: !this.seed && !snapshot, terms, termsKey: words.join(" "), usedKnown, match, version: trusted, cachedRecent };
+    return { owner: this.owner, snapshot, readSeed: !this.seed && !snapshot, termsKey: this.hints().terms.join(" "), version: trusted, cachedRecent };
   }
 
-  private learningReads(assumed: Assumed) {
+  /** Words with the frequencies remembered for them, and the version those hold for (the search checks it). */
+  private known(words: string[]): { terms: HintTerm[]; knownAt: string | null } {
+    const frequencies = contextCaches().frequencies;
+    const knownAt = frequencies.currentVersion;
+    return { terms: words.map((t): HintTerm => [t, frequencies.get(knownAt, t) ?? null]), knownAt };
+  }
+
+  private searchReads() {
     const { db, owner, limit } = this;
-    if (!owner || this.matches || !assumed.terms.length || assumed.match === null) return undefined;
-    if (assumed.match) return matchesRead(db, { ...owner, match: assumed.match, limit });
-    return rankedCandidatesRead(db, { ...owner, terms: assumed.terms, limit, selection: TERM_SELECTION });
+    if (!owner || this.matches) return undefined;
+    const common = { ...owner, limit, selection: TERM_SELECTION, tagWeight: START_TAG_WEIGHT };
+    if (this.feedback?.match) return matchesRead(db, { ...common, match: this.feedback.match });
+    if (this.feedback) return searchRead(db, { ...common, ...this.known(this.feedback.extra.map(([t]) => t)), base: this.first!.chosen!, maxTerms: FEEDBACK_TERMS });
+    const words = this.hints().terms;
+    return words.length ? searchRead(db, { ...common, ...this.known(words) }) : undefined;
   }
 
   private reads(assumed: Assumed) {
@@ -128,7 +135,7 @@ class ContextReading {
       seed: assumed.readSeed ? seedRead(db, { userId: principal.userId }) : undefined,
       ...(owner && !this.sections && !assumed.snapshot ? sectionReads(db, owner, q) : NO_SECTION_READS),
       handoff: owner?.projectId && !this.handoff ? handoffRead(db, { projectId: owner.projectId, branch: q.branch ?? null }) : undefined,
-      learnings: this.learningReads(assumed),
+      search: this.searchReads(),
       recentPersonal: recent.personal,
       recentProject: recent.project,
     };
@@ -138,9 +145,9 @@ class ContextReading {
     const caches = contextCaches();
     const version = r.meta.version;
     this.versions.push(version);
+    caches.seen.version = version;
     this.vectorWidth = r.meta.vectorWidth;
-    caches.storeSize.set(version, "store", r.meta.storeSize);
-    if (r.learnings) for (const [term, n] of r.learnings.counted) caches.frequencies.set(version, term, n);
+    if (r.search) for (const [term, n] of r.search.counted) caches.frequencies.set(version, term, n);
     if (assumed.snapshot && this.snapshot!.version === version) this.adopt(this.snapshot!);
     if (assumed.readSeed) this.seed = { value: r.seed };
     if (r.choices) this.choose(r.choices);
@@ -148,7 +155,7 @@ class ContextReading {
     if (!assumed.owner || assumed.owner.projectId !== this.owner?.projectId) return;
     this.sections ??= sectionsOf(r);
     if (assumed.owner.projectId && !this.handoff) this.handoff = { value: r.handoff };
-    if (!this.matches) this.absorbMatches(r, assumed);
+    if (!this.matches) this.absorbSearch(r.search, assumed, r.meta.storeSize, version);
     if (!this.recent) this.absorbRecent(r, assumed);
   }
 
@@ -159,12 +166,33 @@ class ContextReading {
     this.sections = snapshot.sections;
   }
 
-  private absorbMatches(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {
-    const termsNow = this.hints().terms;
-    const searched = r.learnings !== undefined || assumed.match === null;
-    const stillTrue = !assumed.usedKnown || assumed.version === r.meta.version;
-    if (!termsNow.length) this.matches = [];
-    else if (searched && this.sections && termsNow.join(" ") === assumed.termsKey && stillTrue) this.matches = r.learnings?.candidates ?? [];
+  /**
+   * The hints' search is taken when it searched the words now known (the task title read); then the
+   * tags' feedback: the words its best matches' tags add, searched with it in the next round unless
+   * none is worth searching for (told here when every frequency is known).
+   */
+  private absorbSearch(searched: Searched | undefined, assumed: Assumed, storeSize: number, version: string): void {
+    const words = this.hints().terms;
+    if (!words.length) this.matches = [];
+    if (!searched || this.matches) return;
+    if (this.first) {
+      this.matches = searched.chosen === null ? this.first.candidates : searched.candidates;
+      return;
+    }
+    if (!this.sections || words.join(" ") !== assumed.termsKey) return;
+    this.first = searched;
+    const extra = searched.chosen === null ? [] : feedbackTerms(searched.candidates, words);
+    if (!extra.length) {
+      this.matches = searched.candidates;
+      return;
+    }
+    const frequencies = contextCaches().frequencies;
+    this.feedback = { extra: extra.map((t): HintTerm => [t, frequencies.get(version, t) ?? null]) };
+    if (this.feedback.extra.every(([, n]) => n !== null)) {
+      const added = ftsExpression(selectTerms(extra, new Map(this.feedback.extra as [string, number][]), storeSize).slice(0, FEEDBACK_TERMS));
+      if (added) this.feedback.match = `${searched.chosen} OR ${added}`;
+      else this.matches = searched.candidates;
+    }
   }
 
   private absorbRecent(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {

@@ -18,8 +18,10 @@ export type ContextLearning = {
   kind: LearningKind;
   content: string;
   confirmed: boolean;
-  /** 0..1 relative to the best match; null when ranked by recency alone. */
+  /** 0..1 relative to the best match; null when ranked by recency alone (and for pinned ones). */
   relevance: number | null;
+  /** In every context of its scope, ahead of the ranked ones. */
+  pinned?: boolean;
 };
 
 export type ContextData = {
@@ -36,7 +38,7 @@ export type ContextData = {
    */
   unmapped?: { remote: string | null; cwd: string | null } | null;
   handoff: { markdown: string; branch: string | null; author: string; createdAt: Date; matchedBranch: boolean } | null;
-  /** Ranked best first. */
+  /** Pinned ones first, then ranked best first. */
   learnings: ContextLearning[];
   learningsRanked: boolean;
   /** Every learning this context could draw from (the user's personal ones and the project's), by kind. */

@@ -78,7 +78,10 @@ async function rankedLearnings(db: Db, reads: ContextReads, options: { owner: Ow
   // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
   // shares no word with the hints can still be among them).
   const matched = new Set(matches.map((l) => l.id));
-  return rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]);
+  const ranked = rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]);
+  // Pinned ones lead, whatever the hints: the packer keeps them first and says so when they do not fit.
+  const first = reads.sections.pinned.map((l) => ({ id: l.id, kind: l.kind, content: l.content, confirmed: l.confirmed, relevance: null, pinned: true }));
+  return { ...ranked, learnings: [...first, ...ranked.learnings] };
 }
 
 function sessionStateOf(seed: ContextReads["seed"], queuedSessions: number): ContextData["state"] {

@@ -66,3 +66,24 @@ export function hintsOf(q: { q?: string; task?: string; branch?: string; cwd?: s
     text: [q.q, q.task, taskTitle, q.branch].filter(Boolean).join(" · "),
   };
 }
+
+/**
+ * Pseudo-relevance feedback: the tags of the best FEEDBACK_MATCHES matches name what the hints are
+ * about in the store's own words (a session on "stale prices after an admin edit" matches a learning
+ * tagged "cache"; "cache" then finds the learnings that never say "price"). Of their words, those not
+ * already searched for, in the matches' order; at most FEEDBACK_TERMS are kept, after the common ones
+ * are left out (selectTerms).
+ */
+export const FEEDBACK_MATCHES = 5;
+export const FEEDBACK_TERMS = 8;
+
+export function feedbackTerms(bestFirst: { tags: string }[], searched: string[]): string[] {
+  const have = new Set(searched);
+  return searchWords(
+    bestFirst
+      .slice(0, FEEDBACK_MATCHES)
+      .map((m) => m.tags)
+      .join(" "),
+    64,
+  ).filter((w) => !have.has(w));
+}

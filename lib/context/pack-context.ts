@@ -31,8 +31,19 @@ const DROPPED_NAMES: Record<SectionName, (n: number) => string> = {
   state: () => "session state",
 };
 
-function droppedNote(dropped: SectionDraft[]): string {
-  const names = dropped.map((d) => DROPPED_NAMES[d.name](d.items.length + (d.unlisted ?? 0)));
+/**
+ * The closing line about dropped sections: every one named ("full"); only what must not go unsaid,
+ * when the full line does not fit ("must"); or nothing, when not even that fits.
+ */
+type NoteTier = "full" | "must" | "none";
+
+function droppedNote(dropped: SectionDraft[], tier: NoteTier): string {
+  if (tier === "none" || !dropped.length) return "";
+  if (tier === "must") return dropped.flatMap((d) => (d.mustNote ? [`${d.mustNote}.`] : [])).join(" ");
+  const names = dropped.map((d) => {
+    const name = DROPPED_NAMES[d.name](d.items.length + (d.unlisted ?? 0));
+    return d.mustNote ? `${name} (${d.mustNote})` : name;
+  });
   return `Left out to fit the budget: ${names.join(", ")}.`;
 }
 
@@ -51,14 +62,14 @@ export function packSections(drafts: SectionDraft[], limits: PackLimits): PackRe
     if (n === undefined) memo.set(text, (n = limits.count(text)));
     return n;
   };
-  for (const withNote of [true, false]) {
+  for (const tier of ["full", "must", "none"] as const) {
     let budget = limits.budget;
     let maxChars = limits.maxChars;
     while (budget > 0 && maxChars > 0) {
       const placed = greedy(drafts, budget, maxChars, count);
       const dropped = drafts.filter((d) => !placed.some((p) => p.draft === d));
       const body = assemble(placed);
-      const text = withNote && dropped.length ? [body, droppedNote(dropped)].filter(Boolean).join(SEPARATOR) : body;
+      const text = [body, droppedNote(dropped, tier)].filter(Boolean).join(SEPARATOR);
       const tokens = limits.count(text);
       if (tokens <= limits.budget && text.length <= limits.maxChars) {
         return { text, tokenEstimate: tokens, sections: report(drafts, placed, count) };

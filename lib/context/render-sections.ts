@@ -19,6 +19,11 @@ export type SectionDraft = {
   footer?: string;
   /** Items known to exist but not listed at all (counted in the omitted line). */
   unlisted?: number;
+  /**
+   * What must be said if the section is dropped whole, even when the full closing "Left out" line
+   * does not fit: the packer keeps this line rather than say nothing.
+   */
+  mustNote?: string;
 };
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -105,18 +110,29 @@ function handoff(data: ContextData): SectionDraft | null {
   };
 }
 
+/**
+ * Pinned learnings first, then the ranked ones. The packer keeps items from the top, so pinned ones
+ * go last to a tight budget; those left out are named with where to unpin them, never dropped silently.
+ */
 function learnings(data: ContextData): SectionDraft | null {
   if (!data.learnings.length) return null;
   const ranked = data.learningsRanked;
   const title = ranked ? "Relevant learnings" : "Recent learnings";
+  const pinned = data.learnings.filter((l) => l.pinned).length;
+  const notFit = (n: number) =>
+    `${n} pinned ${n === 1 ? "learning" : "learnings"} did not fit the budget; a larger budget, or unpinning some at ${data.dashboardUrl}/learnings?pinned=true, makes room`;
   return {
     name: "learnings",
-    header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)})`,
+    header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)}${pinned ? `, ${Math.min(shown, pinned)} pinned` : ""})`,
     items: data.learnings.map((l) => {
-      const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
+      const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
       return `- [${l.kind}] ${oneLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
     }),
-    omitted: (n) => `${n} more learnings: \`baton learnings\``,
+    omitted: (n) => {
+      const left = Math.max(0, pinned - (data.learnings.length - n));
+      return [left ? `${notFit(left)}.` : "", n > left ? `${n - left} more learnings: \`baton learnings\`` : ""].filter(Boolean).join(" ");
+    },
+    ...(pinned ? { mustNote: notFit(pinned) } : {}),
   };
 }
 

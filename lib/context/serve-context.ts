@@ -31,6 +31,7 @@ const pausedContext = (budget: number): BuiltContext => ({
   proposalCount: 0,
   learningsShown: 0,
   learningsTotal: 0,
+  pinnedOmitted: 0,
   sections: [],
 });
 

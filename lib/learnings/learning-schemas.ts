@@ -13,6 +13,7 @@ export const newLearningSchema = z.strictObject({
   tags: tagsSchema.default([]),
   source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default("manual"),
   confirmed: z.boolean().default(false),
+  pinned: z.boolean().default(false),
   createdAt: z.iso.datetime({ offset: true }).optional(),
 });
 
@@ -22,13 +23,20 @@ export const learningPatchSchema = z
     content: contentSchema.optional(),
     tags: tagsSchema.optional(),
     confirmed: z.boolean().optional(),
+    pinned: z.boolean().optional(),
+    /** Only false: a learning is superseded by accepting a proposal in its place, and un-superseded here. */
+    superseded: z
+      .literal(false, { message: "superseded can only be set to false here; a learning is superseded by accepting a proposal with supersedes." })
+      .optional(),
   })
-  .refine((p) => Object.keys(p).length > 0, { message: "Send at least one of kind, content, tags, confirmed." });
+  .refine((p) => Object.keys(p).length > 0, { message: "Send at least one of kind, content, tags, confirmed, pinned, superseded." });
 
 export const learningQuerySchema = z.object({
   q: z.string().max(MAX_QUERY_CHARS).optional(),
   kind: z.enum(LEARNING_KINDS).optional(),
   project: slugSchema.optional(),
+  /** Only pinned or only unpinned ones: "true" | "false" in a query string. */
+  pinned: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   cursor: z.string().max(500).optional(),
 });
@@ -45,5 +53,9 @@ export const learningOutSchema = z.object({
   createdAt: isoDate,
   updatedAt: isoDate,
   lastInjectedAt: isoDateOrNull,
+  pinned: z.boolean(),
+  /** Set when a newer learning replaced it: still listed and searchable, never injected. */
+  supersededAt: isoDateOrNull,
+  supersededBy: z.string().nullable(),
   score: z.number().optional(),
 });

@@ -28,7 +28,7 @@ export async function listLearnings(db: Db, principal: Principal, query: z.input
   const q = learningQuerySchema.parse(query);
   const projectIds = await projectIdsFor(db, principal, "read");
   const projectId = q.project ? (await requireProject(db, principal, q.project)).id : undefined;
-  const filter = { userId: principal.userId, projectIds, projectId, kind: q.kind };
+  const filter = { userId: principal.userId, projectIds, projectId, kind: q.kind, pinned: q.pinned };
   const match = q.q ? ftsQuery(q.q) : null;
 
   if (match) {
@@ -57,10 +57,14 @@ export async function createLearning(db: Db, principal: Principal, input: unknow
     content: data.content,
     source: data.source,
     confirmed: data.confirmed,
+    pinned: data.pinned,
     tags: data.tags,
     createdAt: data.createdAt ? new Date(data.createdAt) : undefined,
   });
-  return getLearning(db, principal, id);
+  const learning = await getLearning(db, principal, id);
+  // A pinned learning is in every context of its project: the owners see who put it there.
+  if (learning.pinned) await recordAudit(db, principal.userId, { action: "pin", ...auditSubject(learning), detail: "added pinned" });
+  return learning;
 }
 
 /** A learning the request may see but not change (a viewer's project) is 403; one it cannot see, 404. */
@@ -77,13 +81,24 @@ async function writableScope(db: Db, principal: Principal, id: string) {
 const auditSubject = (l: LearningRow, label = l.content) => ({ subject: "learning" as const, subjectId: l.id, label, projectId: l.projectId, ownerUserId: l.userId });
 
 export async function editLearning(db: Db, principal: Principal, id: string, input: unknown): Promise<LearningRow> {
-  const patch = learningPatchSchema.parse(input);
+  const { pinned, superseded, ...patch } = learningPatchSchema.parse(input);
   const { current, scope } = await writableScope(db, principal, id);
   const confirmedAt = patch.confirmed === undefined || patch.confirmed === current.confirmed ? undefined : patch.confirmed ? new Date() : null;
   const fields = Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined);
+  const subject = auditSubject(current, patch.content ?? current.content);
   await db.transaction(async (tx) => {
-    await updateLearning(tx, { ...scope, patch: { ...patch, ...(confirmedAt !== undefined ? { confirmedAt } : {}) } });
-    await recordAudit(tx, principal.userId, { action: "edit", ...auditSubject(current, patch.content ?? current.content), detail: fields.length ? `changed ${fields.join(", ")}` : null });
+    await updateLearning(tx, {
+      ...scope,
+      patch: {
+        ...patch,
+        ...(confirmedAt !== undefined ? { confirmedAt } : {}),
+        ...(pinned !== undefined ? { pinned } : {}),
+        ...(superseded === false ? { supersededAt: null, supersededBy: null } : {}),
+      },
+    });
+    if (fields.length) await recordAudit(tx, principal.userId, { action: "edit", ...subject, detail: `changed ${fields.join(", ")}` });
+    if (pinned !== undefined && pinned !== current.pinned) await recordAudit(tx, principal.userId, { action: "pin", ...subject, detail: pinned ? "pinned" : "unpinned" });
+    if (superseded === false && current.supersededAt) await recordAudit(tx, principal.userId, { action: "supersede", ...subject, detail: "no longer superseded" });
   });
   return getLearning(db, principal, id);
 }

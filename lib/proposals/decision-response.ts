@@ -7,5 +7,6 @@ export function decisionJson(result: DecisionResult) {
   return {
     proposal: proposalOutSchema.parse(result.proposal),
     learning: result.learning ? learningOutSchema.parse(result.learning) : null,
+    superseded: result.superseded,
   };
 }

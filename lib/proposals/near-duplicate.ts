@@ -47,6 +47,29 @@ export function isNearDuplicate(a: string, b: string): boolean {
 }
 
 /**
+ * Looser than near: the same subject, perhaps a different rule about it ("Use npm for installs" vs
+ * "Use pnpm for installs, never npm"), which a reviewer may want to replace. Jaccard undervalues a
+ * short statement inside a longer one, so this is the overlap coefficient (shared words over the
+ * shorter text's), with at least MIN_SHARED_WORDS in common so one shared word is never enough.
+ */
+export const SIMILAR_THRESHOLD = 0.5;
+export const MIN_SHARED_WORDS = 2;
+
+export function overlap(a: string, b: string): { shared: number; score: number } {
+  const wa = contentWords(a);
+  const wb = contentWords(b);
+  let shared = 0;
+  for (const w of wa) if (wb.has(w)) shared++;
+  const shorter = Math.min(wa.size, wb.size);
+  return { shared, score: shorter ? shared / shorter : 0 };
+}
+
+export function isSimilar(a: string, b: string): boolean {
+  const { shared, score } = overlap(a, b);
+  return shared >= MIN_SHARED_WORDS && score >= SIMILAR_THRESHOLD;
+}
+
+/**
  * Two independent sightings of the same candidate make it more likely true: combined as a noisy OR,
  * 1 − (1 − a)(1 − b), kept below 1 so a human review still means something.
  */

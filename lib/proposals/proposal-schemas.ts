@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isoDate, isoDateOrNull } from "../api/zod-fields";
 import { contentSchema } from "../learnings/learning-schemas";
 import { slugSchema } from "../projects/project-schemas";
-import { LEARNING_KINDS, MAX_PAGE_SIZE, MAX_SOURCE_CHARS, PROPOSAL_STATUSES, REVIEW_PAGE_SIZE } from "../rules";
+import { LEARNING_KINDS, MAX_PAGE_SIZE, MAX_SUPERSEDES, MAX_SOURCE_CHARS, PROPOSAL_STATUSES, REVIEW_PAGE_SIZE } from "../rules";
 
 export const newProposalSchema = z.strictObject({
   kind: z.enum(LEARNING_KINDS),
@@ -19,13 +19,22 @@ export const proposalQuerySchema = z.object({
   cursor: z.string().max(500).optional(),
 });
 
-export const acceptSchema = z.strictObject({ content: contentSchema.optional() });
+/** Learning ids an accepted proposal replaces: kept, searchable, never injected again. */
+const supersedesSchema = z
+  .array(z.string().min(1).max(100))
+  .max(MAX_SUPERSEDES)
+  .refine((ids) => new Set(ids).size === ids.length, { message: "A learning appears twice in supersedes." });
 
-export const reviewItemSchema = z.strictObject({
-  id: z.string().min(1).max(100),
-  action: z.enum(["accept", "reject"]),
-  content: contentSchema.optional(),
-});
+export const acceptSchema = z.strictObject({ content: contentSchema.optional(), supersedes: supersedesSchema.optional() });
+
+export const reviewItemSchema = z
+  .strictObject({
+    id: z.string().min(1).max(100),
+    action: z.enum(["accept", "reject"]),
+    content: contentSchema.optional(),
+    supersedes: supersedesSchema.optional(),
+  })
+  .refine((d) => d.action === "accept" || !d.supersedes?.length, { message: "Only an accepted proposal can supersede learnings.", path: ["supersedes"] });
 /** The bulk review body: a list of decisions, or `{ items: [...] }`. */
 export const reviewSchema = z.union([
   z.array(reviewItemSchema).min(1).max(500),

@@ -20,6 +20,7 @@ import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
 import { combineConfidence, isNearDuplicate } from "./near-duplicate";
 import { acceptSchema, newProposalSchema, proposalQuerySchema, reviewSchema } from "./proposal-schemas";
+import { supersedeFor } from "./supersede";
 
 export type ProposeResult =
   | { merged: false; proposal: ProposalRow }
@@ -70,8 +71,9 @@ export async function listProposals(
   );
 }
 
-type Decision = { id: string; action: "accept" | "reject"; content?: string };
-export type DecisionResult = { proposal: ProposalRow; learning: LearningRow | null };
+type Decision = { id: string; action: "accept" | "reject"; content?: string; supersedes?: string[] };
+/** `superseded`: the ids of the learnings the accepted one replaced. */
+export type DecisionResult = { proposal: ProposalRow; learning: LearningRow | null; superseded: string[] };
 
 /** Applies one decision inside a transaction; throws (rolling the whole transaction back) when it cannot. */
 async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: string[]; write: string[] }, d: Decision): Promise<DecisionResult> {
@@ -101,6 +103,7 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
   if (!(await decideProposal(tx, { ...writeScope, id: d.id, status, learningId, content: d.content }))) {
     throw new ApiError("conflict", `Proposal ${d.id} was decided by someone else meanwhile.`);
   }
+  const superseded = learningId && d.supersedes?.length ? await supersedeFor(tx, principal.userId, readScope, { proposal: current, learningId, ids: d.supersedes }) : [];
   const edited = d.content !== undefined && d.content !== current.content;
   await recordAudit(tx, principal.userId, {
     action: d.action,
@@ -114,6 +117,7 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
   return {
     proposal: (await findProposal(tx, { ...readScope, id: d.id }))!,
     learning: learningId ? ((await findLearning(tx, { ...readScope, id: learningId })) ?? null) : null,
+    superseded,
   };
 }
 
@@ -123,9 +127,9 @@ async function scopes(db: Db, principal: Principal) {
 }
 
 export async function acceptProposal(db: Db, principal: Principal, id: string, input: unknown): Promise<DecisionResult> {
-  const { content } = acceptSchema.parse(input ?? {});
+  const { content, supersedes } = acceptSchema.parse(input ?? {});
   const projectIds = await scopes(db, principal);
-  return db.transaction((tx) => decide(tx, principal, projectIds, { id, action: "accept", content }));
+  return db.transaction((tx) => decide(tx, principal, projectIds, { id, action: "accept", content, supersedes }));
 }
 
 export async function rejectProposal(db: Db, principal: Principal, id: string): Promise<DecisionResult> {

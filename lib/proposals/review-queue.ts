@@ -8,6 +8,7 @@ import { fetchPage } from "../pagination/fetch-page";
 import { slugSchema } from "../projects/project-schemas";
 import { listProjects, requireProject } from "../projects/projects";
 import { MAX_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "../rules";
+import { similarLearnings, type SimilarLearning } from "./similar-learnings";
 
 /** The review page's query string. Unknown values fall back to the defaults rather than failing the page. */
 export const reviewQueueQuerySchema = z.object({
@@ -19,7 +20,8 @@ export const reviewQueueQuerySchema = z.object({
 });
 export type ReviewQueueQuery = z.input<typeof reviewQueueQuerySchema>;
 
-export type QueueItem = ProposalRow & { canDecide: boolean };
+/** `similar`: learnings of its scope that accepting it may supersede (see similar-learnings.ts). */
+export type QueueItem = ProposalRow & { canDecide: boolean; similar: SimilarLearning[] };
 
 export type ReviewQueue = {
   items: QueueItem[];
@@ -49,8 +51,12 @@ export async function reviewQueue(db: Db, principal: Principal, query: ReviewQue
     fetchPage(q.limit, (limit) => listQueue(db, { ...filter, sort: q.sort, limit, after }), (last) => [last.confidence, last.createdAt.getTime(), last.id]),
     countQueue(db, filter),
   ]);
+  // Only where the reader may decide: superseding happens on accept, and a viewer cannot accept.
+  const decidable = page.items.filter((row) => row.projectId === null || writeIds.has(row.projectId));
+  const found = await similarLearnings(db, decidable);
+  const similar = new Map(decidable.map((row, i) => [row.id, found[i]!]));
   return {
-    items: page.items.map((row) => ({ ...row, canDecide: row.projectId === null || writeIds.has(row.projectId) })),
+    items: page.items.map((row) => ({ ...row, canDecide: similar.has(row.id), similar: similar.get(row.id) ?? [] })),
     total,
     nextCursor: page.nextCursor,
     sort: q.sort,

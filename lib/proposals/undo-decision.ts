@@ -3,7 +3,7 @@ import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { deleteLearning } from "../db/queries/learnings";
+import { deleteLearning, unsupersedeBy } from "../db/queries/learnings";
 import { reopenProposal } from "../db/queries/proposal-queue";
 import { findProposal } from "../db/queries/proposals";
 import { contentSchema } from "../learnings/learning-schemas";
@@ -43,12 +43,14 @@ export async function undoDecisions(db: Db, principal: Principal, input: unknown
         throw new ApiError("conflict", `Proposal ${item.id} was decided too long ago to undo.`);
       }
       const scope = { userId: principal.userId, projectIds: write };
+      // What the accept superseded is current again once the learning that replaced it is gone.
+      const restored = current.learningId ? await unsupersedeBy(tx, { ...scope, by: current.learningId }) : [];
       if (current.learningId) await deleteLearning(tx, { ...scope, id: current.learningId });
       if (!(await reopenProposal(tx, { ...scope, id: item.id, from: current.status, content: item.content }))) {
         throw new ApiError("conflict", `Proposal ${item.id} changed meanwhile; reload the page.`);
       }
       const label = item.content ?? current.content;
-      await recordAudit(tx, principal.userId, { action: "undo", subject: "proposal", subjectId: item.id, label, projectId: current.projectId, ownerUserId: current.userId, detail: `${current.status} undone` });
+      await recordAudit(tx, principal.userId, { action: "undo", subject: "proposal", subjectId: item.id, label, projectId: current.projectId, ownerUserId: current.userId, detail: `${current.status} undone${restored.length ? `, ${restored.length} superseded learning${restored.length === 1 ? "" : "s"} restored` : ""}` });
     }
     return items.length;
   });

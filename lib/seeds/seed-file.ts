@@ -15,6 +15,8 @@ export const seedItemSchema = z.looseObject({
   confirmedAt: datetime.optional(),
   confirmed: z.boolean().default(false),
   tags: z.array(z.string().max(MAX_TAG_CHARS)).max(MAX_TAGS).default([]),
+  /** Baton's own key: in every context, ahead of the ranked learnings. Written back on export when true. */
+  pinned: z.boolean().default(false),
 });
 
 export const seedProposalSchema = z.looseObject({

@@ -7,7 +7,7 @@ import { findSeed, upsertSeed } from "../db/queries/seeds";
 import { KIND_INFO, KIND_OF_SEED_CATEGORY, SEED_CATEGORIES } from "../rules";
 import { emptyLearned, identityUpdateSchema, seedFileSchema, unknownKeys, type SeedItem, type SeedProposal } from "./seed-file";
 
-const ITEM_KEYS = ["id", "content", "source", "extractedAt", "confirmedAt", "confirmed", "tags"] as const;
+const ITEM_KEYS = ["id", "content", "source", "extractedAt", "confirmedAt", "confirmed", "tags", "pinned"] as const;
 const PROPOSAL_KEYS = ["id", "type", "content", "source", "extractedAt", "status", "method", "confidence", "decidedAt"] as const;
 
 export type ImportSummary = { learningsAdded: number; learningsSkipped: number; proposalsAdded: number; proposalsSkipped: number };
@@ -59,6 +59,7 @@ function learningFromItem(userId: string, kind: NewLearningRow["kind"], item: Se
     content: item.content,
     source: item.source,
     confirmed: item.confirmed,
+    pinned: item.pinned,
     tags: item.tags,
     createdAt: item.extractedAt ? new Date(item.extractedAt) : undefined,
     confirmedAt: item.confirmedAt ? new Date(item.confirmedAt) : null,
@@ -116,6 +117,8 @@ function itemFromLearning(l: LearningRow): Record<string, unknown> {
     ...(l.confirmedAt ? { confirmedAt: l.confirmedAt.toISOString() } : {}),
     confirmed: l.confirmed,
     tags: l.tags,
+    // Only when set: a file that never had the key gets none back.
+    ...(l.pinned ? { pinned: true } : {}),
   };
 }
 

@@ -127,7 +127,8 @@ describe("GET /api/context", () => {
     const cached = await ana("GET", "/api/context?project=web&q=auth", undefined, { "if-none-match": etag });
     expect(cached.status).toBe(304);
     expect(cached.text).toBe("");
-    expect((await ana("GET", "/api/context?project=web&q=other", undefined, { "if-none-match": etag })).status).toBe(200);
+    // Another query whose context differs ("other" matches nothing in web: its context is auth's, the task's "token" and its tags' feedback).
+    expect((await ana("GET", "/api/context?project=web&q=migrations", undefined, { "if-none-match": etag })).status).toBe(200);
   });
 
   it("reading writes only bookkeeping: last-injected times and the served log", async () => {

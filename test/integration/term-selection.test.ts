@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { readAll } from "@/lib/db/queries/batch-reads";
-import { contextLearnings, rankedCandidatesRead, type TermSelection } from "@/lib/db/queries/context-candidates";
+import { contextLearnings, searchRead, type TermSelection } from "@/lib/db/queries/context-candidates";
 import { countAllLearnings, documentFrequencies } from "@/lib/db/queries/learning-counts";
 import * as schema from "@/lib/db/schema";
-import { selectTerms, TERM_SELECTION } from "@/lib/context/hint-query";
+import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hint-query";
+import { START_TAG_WEIGHT, withTagFeedback } from "@/lib/context/tag-feedback";
 import { ftsExpression } from "@/lib/learnings/fts-query";
 import { ROOT, tempDir } from "../support/server";
 
@@ -45,8 +46,8 @@ beforeAll(async () => {
     const owner = rand() < 0.15 ? "u2" : "u1";
     const project = owner === "u1" && rand() < 0.6 ? "p1" : null;
     stmts.push({
-      sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES (?, ?, ?, 'pattern', ?, 'test', 1, '', ?, ?)",
-      args: [`l${i}`, owner, project, words, 1000 + i, 1000 + i],
+      sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES (?, ?, ?, 'pattern', ?, 'test', 1, ?, ?, ?)",
+      args: [`l${i}`, owner, project, words, JSON.stringify(rand() < 0.7 ? [pick(rand), pick(rand)] : []), 1000 + i, 1000 + i],
     });
   }
   await client.batch(stmts, "write");
@@ -61,23 +62,46 @@ describe("the hint words' search in one statement", () => {
   const selections: TermSelection[] = [TERM_SELECTION, { maxShare: 0.2, minCutoff: 10, maxMatches: 120 }, { maxShare: 0.5, minCutoff: 5, maxMatches: 40 }];
   const hint = fc.uniqueArray(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom("absent", "nowhere")), { minLength: 1, maxLength: 8 });
 
+  const version = async () => String((await client.execute("SELECT value FROM app_meta WHERE key = 'context_version'")).rows[0]!.value);
+  const search = async (params: Omit<Parameters<typeof searchRead>[1], "tagWeight" | "limit">) =>
+    (await readAll(db, { r: searchRead(db, { limit: 30, tagWeight: START_TAG_WEIGHT, ...params }) })).r;
+
   it("finds what counting each word, selectTerms and a search find, knowing some counts already or none", async () => {
     await fc.assert(
-      fc.asyncProperty(hint, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), fc.constantFrom(...selections), fc.constantFrom(null, "p1"), async (terms, known, selection, projectId) => {
+      fc.asyncProperty(hint, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), fc.constantFrom(...selections), fc.constantFrom(null, "p1"), fc.boolean(), async (terms, known, selection, projectId, stale) => {
         const owner = { userId: "u1", projectId };
         const frequencies = await documentFrequencies(db, { terms });
         const total = await countAllLearnings(db);
         const match = ftsExpression(selectTerms(terms, frequencies, total, selection));
-        const expected = match ? await contextLearnings(db, { ...owner, match, limit: 30 }) : [];
-        const given = terms.map((t, i): [string, number | null] => [t, known[i] ? frequencies.get(t)! : null]);
-        const { r } = await readAll(db, { r: rankedCandidatesRead(db, { ...owner, terms: given, limit: 30, selection }) });
+        const expected = match ? await contextLearnings(db, { ...owner, match, limit: 30, tagWeight: START_TAG_WEIGHT }) : [];
+        // Known counts are taken only at the version they hold for: stale ones (here: wrong) are counted again.
+        const given = terms.map((t, i): [string, number | null] => [t, known[i] ? (stale ? 999 : frequencies.get(t)!) : null]);
+        const r = await search({ ...owner, terms: given, knownAt: stale ? "stale" : await version(), selection });
         expect(r.candidates).toEqual(expected);
+        expect(r.chosen).toBe(match);
         // The counts it made: exact up to the cutoff, past which a word is not searched for at all.
         const cutoff = Math.floor(Math.max(selection.minCutoff, total * selection.maxShare));
-        const counted = Object.fromEntries(given.filter(([, n]) => n === null).map(([t]) => [t, Math.min(frequencies.get(t)!, cutoff + 1)]));
+        const counted = Object.fromEntries(given.filter(([, n]) => n === null || stale).map(([t]) => [t, Math.min(frequencies.get(t)!, cutoff + 1)]));
         expect(Object.fromEntries(r.counted)).toEqual(counted);
       }),
       { numRuns: 150, seed: 15 },
+    );
+  });
+
+  it("adds the best matches' tags as withTagFeedback does: the same learnings in the same order", async () => {
+    await fc.assert(
+      fc.asyncProperty(hint, fc.constantFrom(...selections), fc.constantFrom(null, "p1"), async (terms, selection, projectId) => {
+        const owner = { userId: "u1", projectId };
+        const match = ftsExpression(selectTerms(terms, await documentFrequencies(db, { terms }), await countAllLearnings(db), selection));
+        const reference = match
+          ? await withTagFeedback(db, owner, { match, terms, limit: 30 }, await contextLearnings(db, { ...owner, match, limit: 30, tagWeight: START_TAG_WEIGHT }), selection)
+          : [];
+        const first = await search({ ...owner, terms: terms.map((t) => [t, null]), knownAt: null, selection });
+        const extra = first.chosen === null ? [] : feedbackTerms(first.candidates, terms);
+        const again = extra.length ? await search({ ...owner, terms: extra.map((t) => [t, null]), knownAt: null, base: first.chosen!, maxTerms: FEEDBACK_TERMS, selection }) : null;
+        expect(!again || again.chosen === null ? first.candidates : again.candidates).toEqual(reference);
+      }),
+      { numRuns: 150, seed: 16 },
     );
   });
 
@@ -88,8 +112,8 @@ describe("the hint words' search in one statement", () => {
     const terms = [c!, b!, a!];
     expect(selectTerms(terms, frequencies, await countAllLearnings(db), selection)).toEqual([b, a]);
     const match = ftsExpression([b!, a!])!;
-    const { r } = await readAll(db, { r: rankedCandidatesRead(db, { userId: "u1", projectId: "p1", terms: terms.map((t) => [t, null]), limit: 50, selection }) });
-    expect(r.candidates).toEqual(await contextLearnings(db, { userId: "u1", projectId: "p1", match, limit: 50 }));
+    const r = await search({ userId: "u1", projectId: "p1", terms: terms.map((t) => [t, null]), knownAt: null, selection });
+    expect(r.candidates).toEqual(await contextLearnings(db, { userId: "u1", projectId: "p1", match, limit: 30, tagWeight: START_TAG_WEIGHT }));
   });
 
   it("counts the store from the counts kept at write time, as counting the table does", async () => {

@@ -34,15 +34,13 @@ describe("the context engine's caches", () => {
     const fill = (set: (key: string) => void, limit: number) => {
       for (let i = 0; i < limit + 100; i++) set(`key ${i}`);
     };
-    const snapshot = { version: "1", project: null, seed: undefined, sections: { queued: 0, proposals: { items: [], total: 0 }, counts: { pattern: 0, insight: 0, self_knowledge: 0 } } };
+    const snapshot = { version: "1", project: null, seed: undefined, sections: { queued: 0, proposals: { items: [], total: 0 }, counts: { pattern: 0, insight: 0, self_knowledge: 0 }, pinned: [] } };
     fill((k) => caches.snapshots.set(k, snapshot), CACHE_LIMITS.snapshots);
     fill((k) => caches.frequencies.set("1", k, 1), CACHE_LIMITS.frequencies);
     fill((k) => caches.recent.set("1", k, []), CACHE_LIMITS.recent);
-    fill(() => caches.storeSize.set("1", "store", 1), CACHE_LIMITS.storeSize);
     expect(caches.snapshots.size).toBe(CACHE_LIMITS.snapshots);
     expect(caches.frequencies.size).toBe(CACHE_LIMITS.frequencies);
     expect(caches.recent.size).toBe(CACHE_LIMITS.recent);
-    expect(caches.storeSize.size).toBe(CACHE_LIMITS.storeSize);
     const responses = responseCache();
     expect(responses.capacity).toBe(RESPONSE_CACHE_LIMIT);
     fill((k) => responses.set(k, { bucket: 0, rendered: Promise.resolve({ served: undefined!, version: null }), refreshing: false }), RESPONSE_CACHE_LIMIT);

@@ -182,6 +182,12 @@ describe("selectTerms (pruning hint words by document frequency)", async () => {
     const kept = selectTerms(["a1", "b2", "c3", "d4", "e5"], df, 100_000);
     expect(kept).toEqual(["a1", "b2", "c3", "d4"]);
   });
+  it("feedback: the best matches' tag words, in their order, without the words already searched", async () => {
+    const { feedbackTerms, FEEDBACK_MATCHES } = await import("@/lib/context/hint-query");
+    const matches = [{ tags: "payments webhooks" }, { tags: "stripe payments" }, { tags: "" }, { tags: "dev-setup" }, { tags: "ci" }, { tags: "never-read" }];
+    expect(FEEDBACK_MATCHES).toBe(5);
+    expect(feedbackTerms(matches, ["stripe", "webhook"])).toEqual(["payments", "webhooks", "dev", "setup", "ci"]);
+  });
   it("reads words from all hints, without noise words and repeats", () => {
     expect(hintTerms({ q: "Fix webhook retry · webhook tests", branch: "feat/retry-queue", cwd: "/home/ana/src/ledger" })).toEqual([
       "fix", "webhook", "retry", "tests", "queue", "ledger",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { combineConfidence, isNearDuplicate, similarity } from "@/lib/proposals/near-duplicate";
+import { combineConfidence, isNearDuplicate, isSimilar, similarity } from "@/lib/proposals/near-duplicate";
 import { ftsQuery } from "@/lib/learnings/fts-query";
 
 describe("isNearDuplicate", () => {
@@ -16,6 +16,22 @@ describe("isNearDuplicate", () => {
 
   it("is symmetric", () => {
     expect(similarity("a b c d", "a b c")).toBe(similarity("a b c", "a b c d"));
+  });
+});
+
+describe("isSimilar (what a proposal may supersede)", () => {
+  it.each([
+    ["Use npm for installs", "Use pnpm for installs, never npm", true],
+    ["Deploys go through the staging bucket", "Deploys now skip the staging bucket and go straight to production", true],
+    ["Run migrations at start", "Never run migrations at start", true],
+    ["Always run the tests before committing.", "always run tests before commit", true],
+    ["Deploys go through the staging branch", "Tests run on every push", false],
+    ["The staging database is read-only", "Prefer server actions for dashboard mutations", false],
+    // One shared word is never enough, however short the texts.
+    ["Use pnpm", "Use docker compose for the database", false],
+  ])("%j ~ %j → %s", (a, b, similar) => {
+    expect(isSimilar(a, b)).toBe(similar);
+    expect(isSimilar(b, a)).toBe(similar);
   });
 });
 

@@ -28,6 +28,8 @@ export default async function LearningsPage({ searchParams }: { searchParams: Se
   const kindParam = one(params.kind);
   const kind = isLearningKind(kindParam) ? kindParam : undefined;
   const project = one(params.project);
+  // Only "true" filters: the link in a context whose pinned learnings overflowed its budget.
+  const pinned = one(params.pinned) === "true";
   const cursor = one(params.cursor);
   const projects = await listProjects(db, principal);
   const writable = new Set(projects.filter((p) => p.role !== "viewer").map((p) => p.slug));
@@ -36,6 +38,7 @@ export default async function LearningsPage({ searchParams }: { searchParams: Se
       q: q || undefined,
       kind,
       project: project || undefined,
+      pinned: pinned || undefined,
       cursor: cursor || undefined,
       limit: LEARNINGS_PER_PAGE,
     }),
@@ -43,14 +46,15 @@ export default async function LearningsPage({ searchParams }: { searchParams: Se
   if (page instanceof ApiError) {
     return <ErrorNoticePage title="Learnings" message={page.message} backHref="/learnings" backLabel="Back to all learnings" />;
   }
-  const filters = new URLSearchParams({ ...(q ? { q } : {}), ...(kind ? { kind } : {}), ...(project ? { project } : {}) });
+  const filters = new URLSearchParams({ ...(q ? { q } : {}), ...(kind ? { kind } : {}), ...(project ? { project } : {}), ...(pinned ? { pinned: "true" } : {}) });
   return (
     <div className="stack-lg">
       <PageHeader title="Learnings">
         What your agents know: personal learnings (yours alone) and your projects&apos; shared ones. Confirmed learnings
-        rank first when a context is built.
+        rank first when a context is built; pinned ones are in every context, ahead of the rest; superseded ones stay
+        here and in search but are no longer sent to agents.
       </PageHeader>
-      <LearningFilters q={q} kind={kind ?? ""} project={project} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
+      <LearningFilters q={q} kind={kind ?? ""} project={project} pinned={pinned} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
       <LearningList page={page} q={q} continued={Boolean(cursor)} filtered={filters.size > 0} writable={writable} />
       <Pager filters={filters} cursor={cursor} nextCursor={page.nextCursor} />
       <section className="card" aria-labelledby="add-learning">

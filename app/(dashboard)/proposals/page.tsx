@@ -85,5 +85,6 @@ function queueEntries(queue: Queue, now: Date): QueueEntry[] {
     createdAt: p.createdAt.toISOString(),
     age: relativeTime(p.createdAt, now),
     canDecide: p.canDecide,
+    similar: p.similar,
   }));
 }

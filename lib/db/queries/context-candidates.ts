@@ -1,6 +1,6 @@
-import { desc, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
-import { learningCounts, learnings, type LearningKind } from "../schema";
+import { appMeta, learningCounts, learnings, type LearningKind } from "../schema";
 import { read } from "./batch-reads";
 import { ofProject, personalAndProject, personalOf, visibleTo, type Owner } from "./scope";
 
@@ -14,6 +14,9 @@ import { ofProject, personalAndProject, personalOf, visibleTo, type Owner } from
  */
 const FTS_WINDOW = 2000;
 
+/** How much a hint word found in a learning's tags counts against one found in its content (BM25 column weights). */
+export const DEFAULT_TAG_WEIGHT = 0.5;
+
 /** What a context needs of a learning, and no more: it reads hundreds of these per request. */
 export type LearningCandidateRow = {
   id: string;
@@ -22,6 +25,8 @@ export type LearningCandidateRow = {
   content: string;
   confirmed: boolean;
   createdAt: Date;
+  /** Space-separated, as stored. */
+  tags: string;
   score?: number;
 };
 
@@ -32,33 +37,70 @@ const candidateColumns = {
   content: learnings.content,
   confirmed: learnings.confirmed,
   createdAt: learnings.createdAt,
+  tags: learnings.tags,
 };
 
-export async function contextLearnings(db: DbOrTx, params: Owner & { match: string | null; limit: number }): Promise<LearningCandidateRow[]> {
+/**
+ * What may be ranked into a context: never a superseded learning, and not a pinned one (pinned ones
+ * are read by pinnedLearnings and always shown first).
+ */
+export function rankable(table: { pinned: Column; supersededAt: Column }): SQL {
+  return and(eq(table.pinned, false), isNull(table.supersededAt))!;
+}
+
+function pinnedQuery(db: DbOrTx, params: Owner) {
+  return db
+    .select(candidateColumns)
+    .from(learnings)
+    .where(and(eq(learnings.pinned, true), isNull(learnings.supersededAt), visibleTo(learnings, personalAndProject(params))))
+    .orderBy(desc(learnings.createdAt), desc(learnings.seq));
+}
+
+/** The pinned learnings a context always shows: the user's personal ones and the project's, newest first. */
+export async function pinnedLearnings(db: DbOrTx, params: Owner): Promise<LearningCandidateRow[]> {
+  return pinnedQuery(db, params);
+}
+
+export function pinnedRead(db: Db, params: Owner) {
+  return read(pinnedQuery(db, params));
+}
+
+export async function contextLearnings(
+  db: DbOrTx,
+  params: Owner & { match: string | null; limit: number; tagWeight?: number },
+): Promise<LearningCandidateRow[]> {
   if (params.match) return matchesQuery(db, { ...params, match: params.match });
-  const [personal, project] = await Promise.all([newest(db, personalOf(learnings, params.userId), params.limit), params.projectId ? newest(db, ofProject(learnings, params.projectId), params.limit) : []]);
+  const [personal, project] = await Promise.all([
+    newest(db, personalOf(learnings, params.userId), params.limit),
+    params.projectId ? newest(db, ofProject(learnings, params.projectId), params.limit) : Promise.resolve([]),
+  ]);
   return newestOfBoth(personal, project, params.limit);
 }
 
-function matchesQuery(db: DbOrTx, params: Owner & { match: string; limit: number }) {
+function matchesQuery(db: DbOrTx, params: Owner & { match: string; limit: number; tagWeight?: number }) {
   // bm25() spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
-  const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, 0.5) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
+  const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, ${params.tagWeight ?? DEFAULT_TAG_WEIGHT}) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
   return db
     .select({ ...candidateColumns, score: sql<number>`best.score` })
     .from(best)
     .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
-    .where(visibleTo(learnings, personalAndProject(params)))
+    .where(and(visibleTo(learnings, personalAndProject(params)), rankable(learnings)))
     .orderBy(sql`best.score`, desc(learnings.createdAt))
     .limit(params.limit);
 }
 
-/** The FTS matches of an expression already chosen, as a batch item answering like rankedCandidatesRead. */
-export function matchesRead(db: Db, params: Owner & { match: string; limit: number }) {
-  return read(matchesQuery(db, params), (candidates) => ({ candidates: candidates as LearningCandidateRow[], counted: new Map<string, number>() }));
+/** The FTS matches of an expression already chosen, as a batch item answering like searchRead. */
+export function matchesRead(db: Db, params: Owner & { match: string; limit: number; tagWeight?: number }) {
+  return read(matchesQuery(db, params), (candidates): Searched => ({ candidates: candidates as LearningCandidateRow[], counted: new Map(), chosen: params.match }));
 }
 
 function newest(db: DbOrTx, where: SQL, limit: number) {
-  return db.select(candidateColumns).from(learnings).where(where).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(limit);
+  return db
+    .select(candidateColumns)
+    .from(learnings)
+    .where(and(where, rankable(learnings)))
+    .orderBy(desc(learnings.createdAt), desc(learnings.seq))
+    .limit(limit);
 }
 
 /** The newest of the personal and the project's together, confirmed first. */
@@ -80,51 +122,75 @@ export function recentReads(db: Db, params: Owner & { limit: number }) {
 export type HintTerm = [term: string, documentFrequency: number | null];
 /** How the words to search for are chosen: lib/context/hint-query.ts's selectTerms, in SQL. */
 export type TermSelection = { maxShare: number; minCutoff: number; maxMatches: number };
+/** A search's answer: the candidates, the words' frequencies it counted, the expression of the words it chose (null: none). */
+export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null };
 
-type CandidateResultRow = { what: number; id: string; seq: number; kind: LearningKind; content: string; confirmed: number; created_at: number; score: number };
+export type SearchParams = Owner & {
+  terms: HintTerm[];
+  /** The state version the known frequencies hold for: used only when it is still the version (else counted). */
+  knownAt: string | null;
+  /** An expression chosen before (the hints', for the tags' feedback): searched together with the words chosen now. */
+  base?: string;
+  /** At most this many words are chosen (in their order), after selectTerms' rule. */
+  maxTerms?: number;
+  limit: number;
+  selection: TermSelection;
+  tagWeight: number;
+};
+
+type SearchRow = { what: number; id: string; seq: number; kind: LearningKind; content: string; confirmed: number; created_at: number; tags: string; score: number };
 
 /**
  * The FTS candidates of hint words in one statement, so a context needs no round trip between counting
  * words and searching: how many learnings each word occurs in (counted only up to the cutoff past
- * which a word is too common to search for; given when already known), which words to search for
- * (selectTerms' rule, in SQL: test/integration/term-selection.test.ts checks they agree), then the
- * best matches by BM25 in the owner's scope. Answers the candidates and the counts it made.
+ * which a word is too common to search for; given when known at the state's version), which words to
+ * search for (selectTerms' rule, in SQL: test/integration/term-selection.test.ts checks they agree),
+ * then the best matches by BM25 in the owner's scope. With a `base` expression, the words chosen are
+ * searched together with it, and nothing when none is chosen.
  */
-export function rankedCandidatesRead(db: Db, params: Owner & { terms: HintTerm[]; limit: number; selection: TermSelection }) {
+export function searchRead(db: Db, params: SearchParams) {
   const { maxShare, minCutoff, maxMatches } = params.selection;
-  const scope = visibleTo(learnings, personalAndProject(params));
+  const scope = and(visibleTo(learnings, personalAndProject(params)), rankable(learnings));
+  const searched = params.base === undefined ? sql`coalesce(q, '""')` : sql`case when q is null then '""' else ${params.base} || ' OR ' || q end`;
   const query = sql`select * from (
     with terms(i, term, known) as (select key, value ->> 0, value ->> 1 from json_each(${JSON.stringify(params.terms)})),
+    gate(ok) as (select (select ${appMeta.value} from ${appMeta} where ${appMeta.key} = 'context_version') is ${params.knownAt}),
     cut(c) as (select max(${minCutoff}, coalesce(sum(${learningCounts.n}), 0) * ${maxShare}) from ${learningCounts}),
     df as materialized (
-      select i, term, known is null as fresh, coalesce(known, (select count(*) from (
-        select 1 from learnings_fts where learnings_fts match '"' || term || '"' limit (select cast(c as integer) + 1 from cut)))) as n
+      select i, term, known is null or not (select ok from gate) as fresh,
+        case when known is not null and (select ok from gate) then known else (select count(*) from (
+          select 1 from learnings_fts where learnings_fts match '"' || term || '"' limit (select cast(c as integer) + 1 from cut))) end as n
       from terms),
     usable as (
       select i, term, sum(n) over (order by n, i rows unbounded preceding) as cum, row_number() over (order by n, i) as r
       from df where n > 0 and n <= (select c from cut)),
     expr(q) as (select group_concat(phrase, ' OR ') from (
-      select '"' || term || '"' as phrase from usable where r = 1 or cum <= ${maxMatches} order by i)),
+      select '"' || term || '"' as phrase from usable where r = 1 or cum <= ${maxMatches} order by i limit ${params.maxTerms ?? -1})),
     best as (
-      select rowid, bm25(learnings_fts, 1.0, 0.5) as score from learnings_fts
-      where learnings_fts match (select coalesce(q, '""') from expr) order by score limit ${FTS_WINDOW})
+      select rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) as score from learnings_fts
+      where learnings_fts match (select ${searched} from expr) order by score limit ${FTS_WINDOW})
     select * from (
       select 0 as what, ${learnings.id} as id, ${learnings.seq} as seq, ${learnings.kind} as kind, ${learnings.content} as content,
-        ${learnings.confirmed} as confirmed, ${learnings.createdAt} as created_at, best.score as score
+        ${learnings.confirmed} as confirmed, ${learnings.createdAt} as created_at, ${learnings.tags} as tags, best.score as score
       from best join ${learnings} on ${learnings.seq} = best.rowid where ${scope} order by best.score, ${learnings.createdAt} desc limit ${params.limit})
-    union all select 1, term, null, null, null, null, null, n from df where fresh)`;
-  return read(db.all<CandidateResultRow>(query), (rows) => ({
-    candidates: rows
-      .filter((r) => r.what === 0)
-      .map((r): LearningCandidateRow => ({
-        id: r.id,
-        seq: Number(r.seq),
-        kind: r.kind,
-        content: r.content,
-        confirmed: Boolean(Number(r.confirmed)),
-        createdAt: new Date(Number(r.created_at)),
-        score: Number(r.score),
-      })),
+    union all select 1, term, null, null, null, null, null, null, n from df where fresh
+    union all select 2, q, null, null, null, null, null, null, null from expr)`;
+  return read(db.all<SearchRow>(query), (rows): Searched => ({
+    candidates: rows.filter((r) => r.what === 0).map(candidateOf),
     counted: new Map(rows.filter((r) => r.what === 1).map((r) => [r.id, Number(r.score)])),
+    chosen: rows.find((r) => r.what === 2)?.id ?? null,
   }));
+}
+
+function candidateOf(r: SearchRow): LearningCandidateRow {
+  return {
+    id: r.id,
+    seq: Number(r.seq),
+    kind: r.kind,
+    content: r.content,
+    confirmed: Boolean(Number(r.confirmed)),
+    createdAt: new Date(Number(r.created_at)),
+    tags: r.tags,
+    score: Number(r.score),
+  };
 }

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
 import { appMeta, learnings, type LearningKind } from "../schema";
+import { rankable } from "./context-candidates";
 import { personalAndProject, visibleTo } from "./scope";
 
 // The vector table's width is the embedding model's, known only at run time, so it is made here (by
@@ -62,7 +63,8 @@ export async function nearestLearnings(
   params: { vector: number[]; userId: string; projectId: string | null; k: number },
 ): Promise<{ id: string; kind: LearningKind; content: string; confirmed: boolean; createdAt: Date }[]> {
   const vector = JSON.stringify(params.vector);
-  const scope = visibleTo(alias(learnings, "l"), personalAndProject(params));
+  const l = alias(learnings, "l");
+  const scope = and(visibleTo(l, personalAndProject(params)), rankable(l));
   // vector_top_k searches the whole index; the scope is applied to its answer, so it is asked for extra.
   const rows = await db.all<{ id: string; kind: string; content: string; confirmed: number; created_at: number }>(sql`
     SELECT l.id, l.kind, l.content, l.confirmed, l.created_at

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { learnings, projects } from "../schema";
 import { learningsFts } from "./fts-tables";
-import { filterLearnings, learningColumns, toLearningRow, type LearningFilter, type LearningRow } from "./learnings";
+import { filterLearnings, learningColumns, newerLearning, newerOf, toLearningRow, type LearningFilter, type LearningRow } from "./learnings";
 import { ownedBy, type Owner } from "./scope";
 
 /** Learnings matching an FTS5 expression within a condition, best BM25 first (content weighs twice the tags). */
@@ -13,6 +13,7 @@ async function ftsSelect(db: DbOrTx, match: string, where: SQL | undefined, limi
     .from(learningsFts)
     .innerJoin(learnings, eq(learnings.seq, learningsFts.rowid))
     .leftJoin(projects, eq(projects.id, learnings.projectId))
+    .leftJoin(newerLearning, newerOf)
     .where(and(sql`learnings_fts MATCH ${match}`, where))
     .orderBy(asc(score), desc(learnings.createdAt), desc(learnings.seq))
     .limit(limit)
@@ -25,8 +26,11 @@ export function searchLearnings(db: DbOrTx, params: LearningFilter & { match: st
   return ftsSelect(db, params.match, filterLearnings(params), params.limit, params.offset);
 }
 
-/** Learnings in one scope (a project, or the user's personal ones) that share words with a text. */
+/**
+ * Learnings in one scope (a project, or the user's personal ones) that share words with a text and
+ * are still current (not superseded): a proposal's twin, or what it may supersede.
+ */
 export function findLearningCandidates(db: DbOrTx, params: Owner & { match: string; limit: number }): Promise<LearningRow[]> {
   // One scope only (a project's, or the personal one): a proposal's twin lives where it would.
-  return ftsSelect(db, params.match, ownedBy(learnings, params), params.limit);
+  return ftsSelect(db, params.match, and(ownedBy(learnings, params), isNull(learnings.supersededAt)), params.limit);
 }

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
 import { learnings, projects, type LearningKind } from "../schema";
 import { insertEach } from "./insert-each";
-import { listScope, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
+import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
 
 // Learnings one at a time and in lists; full-text search is in learning-search.ts, what a context
 // reads in context-candidates.ts, counts in learning-counts.ts.
@@ -24,11 +25,20 @@ export type LearningRow = {
   createdAt: Date;
   updatedAt: Date;
   lastInjectedAt: Date | null;
+  pinned: boolean;
+  supersededAt: Date | null;
+  supersededBy: string | null;
+  /** What the newer learning says, while it exists. */
+  supersededByContent: string | null;
   score?: number;
 };
 
 /** Who may see what: their own personal learnings, and those of the projects given. */
 export type LearningScope = Visibility;
+
+/** The learning that superseded one, joined (on newerOf) for its text. */
+export const newerLearning = alias(learnings, "newer");
+export const newerOf = eq(newerLearning.id, learnings.supersededBy);
 
 /** The columns of a LearningRow (tags still encoded), for every query that returns one. */
 export const learningColumns = {
@@ -48,11 +58,15 @@ export const learningColumns = {
   createdAt: learnings.createdAt,
   updatedAt: learnings.updatedAt,
   lastInjectedAt: learnings.lastInjectedAt,
+  pinned: learnings.pinned,
+  supersededAt: learnings.supersededAt,
+  supersededBy: learnings.supersededBy,
+  supersededByContent: newerLearning.content,
 };
 
-/** Learnings with their project's slug; the caller adds the scope. */
+/** Learnings with their project's slug and what superseded them; the caller adds the scope. */
 function selectLearnings(db: DbOrTx) {
-  return db.select(learningColumns).from(learnings).leftJoin(projects, eq(projects.id, learnings.projectId));
+  return db.select(learningColumns).from(learnings).leftJoin(projects, eq(projects.id, learnings.projectId)).leftJoin(newerLearning, newerOf);
 }
 
 /** Tags are kept as a JSON array in a text column, which the FTS index reads as plain words. */
@@ -78,12 +92,18 @@ export type LearningFilter = LearningScope & {
   /** Only this project's learnings (already checked to be in projectIds). */
   projectId?: string;
   kind?: LearningKind;
+  /** Only pinned (true) or only unpinned (false) ones. */
+  pinned?: boolean;
   limit: number;
 };
 
-/** A list's scope and kind filter, shared by the newest-first list and the search. */
+/** A list's scope and filters, shared by the newest-first list and the search. */
 export function filterLearnings(filter: LearningFilter): SQL | undefined {
-  return and(listScope(learnings, filter), filter.kind ? eq(learnings.kind, filter.kind) : undefined);
+  return and(
+    listScope(learnings, filter),
+    filter.kind ? eq(learnings.kind, filter.kind) : undefined,
+    filter.pinned !== undefined ? eq(learnings.pinned, filter.pinned) : undefined,
+  );
 }
 
 /** Newest first, keyset-paginated by (created_at, seq). */
@@ -117,6 +137,7 @@ export type NewLearningRow = NewLearnedItem & {
   confirmedAt?: Date | null;
   externalId?: string | null;
   extra?: Record<string, unknown> | null;
+  pinned?: boolean;
 };
 
 function values(row: NewLearningRow) {
@@ -144,7 +165,17 @@ export async function updateLearning(
   db: DbOrTx,
   params: LearningScope & {
     id: string;
-    patch: { kind?: LearningKind; content?: string; tags?: string[]; confirmed?: boolean; confirmedAt?: Date | null };
+    patch: {
+      kind?: LearningKind;
+      content?: string;
+      tags?: string[];
+      confirmed?: boolean;
+      confirmedAt?: Date | null;
+      pinned?: boolean;
+      /** Both null: no longer superseded. */
+      supersededAt?: null;
+      supersededBy?: null;
+    };
   },
 ): Promise<boolean> {
   const { tags, ...rest } = params.patch;
@@ -162,6 +193,30 @@ export async function deleteLearning(db: DbOrTx, params: LearningScope & { id: s
     .where(and(eq(learnings.id, params.id), visibleTo(learnings, params)))
     .returning({ id: learnings.id });
   return deleted.length > 0;
+}
+
+/**
+ * Marks learnings of one scope superseded by a newer one; those already superseded, or not in the
+ * scope, are left alone. Returns the ids it marked.
+ */
+export async function supersedeLearnings(db: DbOrTx, params: Owner & { ids: string[]; by: string; at: Date }): Promise<string[]> {
+  if (!params.ids.length) return [];
+  const marked = await db
+    .update(learnings)
+    .set({ supersededAt: params.at, supersededBy: params.by, updatedAt: params.at })
+    .where(and(inArray(learnings.id, params.ids), ownedBy(learnings, params), isNull(learnings.supersededAt)))
+    .returning({ id: learnings.id });
+  return marked.map((m) => m.id);
+}
+
+/** Un-supersedes what the given learning superseded, in the scope the caller may write; returns their ids. */
+export async function unsupersedeBy(db: DbOrTx, params: LearningScope & { by: string }): Promise<string[]> {
+  const restored = await db
+    .update(learnings)
+    .set({ supersededAt: null, supersededBy: null, updatedAt: new Date() })
+    .where(and(eq(learnings.supersededBy, params.by), visibleTo(learnings, params)))
+    .returning({ id: learnings.id });
+  return restored.map((r) => r.id);
 }
 
 /** The user's personal learnings in insertion order, so an export keeps an imported file's order. */

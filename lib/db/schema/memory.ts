@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { DEFAULT_SESSION_PRIORITY, LEARNING_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES } from "../../rules";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp, timestamps } from "./columns";
 import { projects } from "./projects";
@@ -50,6 +50,14 @@ export const learnings = sqliteTable(
     /** Keys of an imported seed.json item that Baton has no column for, given back on export. */
     extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>(),
     lastInjectedAt: timestamp("last_injected_at"),
+    /** In every context of its project (or, personal, of its user), before the ranked ones. */
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Set when a reviewer accepted a newer learning in its place: still listed and searchable, never
+     * injected. `supersededBy` is the newer one's id (null once that one is deleted).
+     */
+    supersededAt: timestamp("superseded_at"),
+    supersededBy: text("superseded_by").references((): AnySQLiteColumn => learnings.id, { onDelete: "set null" }),
     /** Raised on insert and (by a trigger) on every content change; the embedding worker lowers it. */
     needsEmbedding: integer("needs_embedding", { mode: "boolean" }).notNull().default(true),
     ...timestamps,
@@ -65,6 +73,10 @@ export const learnings = sqliteTable(
     index("learnings_personal_kind_idx").on(t.userId, t.kind).where(sql`${t.projectId} IS NULL`),
     index("learnings_project_kind_idx").on(t.projectId, t.kind),
     uniqueIndex("learnings_external_idx").on(t.userId, t.externalId),
+    // Every context reads its scope's pinned learnings: few, so a small index of them alone.
+    index("learnings_pinned_idx").on(t.projectId, t.userId).where(sql`${t.pinned} = 1`),
+    // Undoing an accept finds the learnings it superseded.
+    index("learnings_superseded_by_idx").on(t.supersededBy).where(sql`${t.supersededBy} IS NOT NULL`),
   ],
 );
 

@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { LearningRow } from "../../db/queries/learnings";
 import { learningOutSchema } from "../../learnings/learning-schemas";
-import { listLearnings } from "../../learnings/learnings";
+import { editLearning, listLearnings } from "../../learnings/learnings";
 import { slugSchema } from "../../projects/project-schemas";
 import { proposalOutSchema } from "../../proposals/proposal-schemas";
 import { propose } from "../../proposals/proposals";
@@ -11,6 +11,9 @@ import { KIND_INFO, LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_QUERY_CHARS } from ".
 import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
 import { READS, registerTool } from "../register-tool";
+
+/** Calling it twice does what calling it once did. */
+const IDEMPOTENT_WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 const kindSchema = z.enum(LEARNING_KINDS).describe(`${LEARNING_KINDS.map((kind) => `${kind}: ${KIND_INFO[kind].meaning}`).join("; ")}.`);
 const projectSchema = slugSchema.describe("Project slug, e.g. web (see the baton://context/{project} resources for yours).");
@@ -31,9 +34,18 @@ const proposeInput = z.object({
   source: z.string().trim().min(1).max(200).default("mcp").describe("Where it comes from, e.g. your session id (default mcp)."),
 });
 
+const pinInput = z.object({
+  id: z.string().trim().min(1).max(100).describe("The learning's id, as search_learnings shows it."),
+  pinned: z.boolean().default(true).describe("true (default) pins it; false unpins it."),
+});
+
 function learningLine(l: LearningRow): string {
-  const where = l.project ?? "personal";
-  return `- [${l.kind} · ${where} · ${l.confirmed ? "confirmed" : "unconfirmed"}] ${l.content} (id ${l.id})`;
+  const facts = [l.kind, l.project ?? "personal", l.confirmed ? "confirmed" : "unconfirmed", l.pinned ? "pinned" : null].filter(Boolean);
+  // A superseded learning is still found, marked, with what replaced it: agents must not act on it.
+  const superseded = l.supersededAt
+    ? ` — superseded${l.supersededBy ? ` by ${l.supersededBy}` : ""}${l.supersededByContent ? `: ${JSON.stringify(l.supersededByContent)}` : ""}, no longer in use`
+    : "";
+  return `- [${facts.join(" · ")}] ${l.content} (id ${l.id})${superseded}`;
 }
 
 export function registerLearningTools(server: McpServer, env: McpEnv): void {
@@ -43,7 +55,7 @@ export function registerLearningTools(server: McpServer, env: McpEnv): void {
     {
       title: "Search learnings",
       description:
-        "Searches what has been learned in past sessions (patterns, insights, self-knowledge) in your personal learnings and your projects'. Use it before deciding how to do something the team may already have settled, or when the session-start context mentions more learnings than it shows.",
+        "Searches what has been learned in past sessions (patterns, insights, self-knowledge) in your personal learnings and your projects'. Use it before deciding how to do something the team may already have settled, or when the session-start context mentions more learnings than it shows. Superseded learnings are listed too, marked with what replaced them: do not act on those.",
       inputSchema: searchInput,
       annotations: READS,
     },
@@ -68,7 +80,7 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
       description:
         "Proposes a learning for a person to review in the dashboard (accept, edit or reject); accepted ones reach future sessions' context. Use it when the user states a lasting preference or rule, or you find a fact future sessions should know. A near-duplicate of a pending proposal raises its confidence instead; one of an existing learning stores nothing.",
       inputSchema: proposeInput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: IDEMPOTENT_WRITE,
     },
     async (args) => {
       const result = await propose(env.db, env.principal, args);
@@ -85,6 +97,23 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
         ? `Merged into pending proposal ${p.id} (proposed ${p.mergedCount + 1} times, confidence now ${p.confidence.toFixed(2)}), for ${where}.`
         : `Proposed for review: ${p.id} (${p.kind}, confidence ${p.confidence.toFixed(2)}) for ${where}; pending until someone accepts or rejects it.`;
       return toolText(text, { merged: result.merged, proposal: proposalOutSchema.parse(p) });
+    },
+  );
+  registerTool(
+    server,
+    "pin_learning",
+    {
+      title: "Pin or unpin a learning",
+      description:
+        "Pins a learning so it is in every session-start context of its project (or, a personal one, of all your sessions), ahead of the ranked learnings; or unpins it (pinned: false). Use it when the user says something must always be kept in mind. Needs write access to the learning's project; a pinned learning that is superseded is not injected.",
+      inputSchema: pinInput,
+      annotations: IDEMPOTENT_WRITE,
+    },
+    async (args) => {
+      const l = await editLearning(env.db, env.principal, args.id, { pinned: args.pinned });
+      const where = l.project ? `every context of project ${l.project}` : "every context of yours";
+      const text = l.pinned ? `Pinned: learning ${l.id} is now in ${where}, ahead of the ranked learnings.` : `Unpinned: learning ${l.id} is ranked like any other again.`;
+      return toolText(text, { learning: learningOutSchema.parse(l) });
     },
   );
 }

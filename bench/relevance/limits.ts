@@ -1,0 +1,18 @@
+/** Claude Code keeps the first 10,000 characters of a hook's additionalContext and shows the rest as a file path. */
+export const CLAUDE_CODE_CHARS = 10_000;
+
+export type Violation = { scenario: string; request: string; problem: string };
+
+/** Every context the bench is given must fit its token budget and Claude Code's characters; misses are collected, not thrown. */
+export class Limits {
+  readonly violations: Violation[] = [];
+  checked = 0;
+
+  check(scenario: string, request: string, ctx: { context: string; tokenEstimate: number }, budget: number): void {
+    this.checked++;
+    if (ctx.tokenEstimate > budget) this.violations.push({ scenario, request, problem: `tokenEstimate ${ctx.tokenEstimate} > budget ${budget}` });
+    if (ctx.context.length > CLAUDE_CODE_CHARS) {
+      this.violations.push({ scenario, request, problem: `${ctx.context.length} characters > ${CLAUDE_CODE_CHARS}` });
+    }
+  }
+}
