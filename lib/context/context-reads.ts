@@ -15,6 +15,8 @@ import { FEEDBACK_TERMS, feedbackTerms, hintsOf, selectTerms, TERM_SELECTION, ti
 import { START_TAG_WEIGHT } from "./tag-feedback";
 import { directoryName } from "./match-project";
 
+const MAX_ROUNDS = 6;
+
 type Handoff = Results<{ h: ReturnType<typeof handoffRead> }>["h"];
 
 export type ContextReads = {
@@ -51,9 +53,14 @@ class ContextReading {
   private seed?: { value: Seed | undefined };
   private sections?: Sections;
   private handoff?: { value: Handoff };
-  /** The hints' search, and the words its best matches' tags add (to search for with it: the tags' feedback). */
-  private first?: Searched;
-  private feedback?: { extra: HintTerm[]; match?: string };
+  /**
+   * The hints' search (with the words it searched for: taken once the task title read says the same),
+   * the words its best matches' tags add, to search for with it (the tags' feedback; null: none), and
+   * that second search.
+   */
+  private first?: { searched: Searched; key: string };
+  private feedback?: { extra: HintTerm[]; match?: string } | null;
+  private second?: Searched;
   private matches?: LearningCandidateRow[];
   private recent?: LearningCandidateRow[];
   private vectorWidth: number | null = null;
@@ -74,6 +81,8 @@ class ContextReading {
 
   async read(): Promise<ContextReads> {
     for (let round = 0; !this.done(); round++) {
+      // Each round learns the owner, then the sections, then the searches: a handful is the most there can be.
+      if (round === MAX_ROUNDS) throw new Error("a context's reads did not settle");
       const assumed = this.assume(round);
       this.absorb(await readAll(this.db, this.reads(assumed)), assumed);
     }
@@ -117,12 +126,14 @@ class ContextReading {
 
   private searchReads() {
     const { db, owner, limit } = this;
-    if (!owner || this.matches) return undefined;
+    if (!owner || this.matches || this.second) return undefined;
     const common = { ...owner, limit, selection: TERM_SELECTION, tagWeight: START_TAG_WEIGHT };
-    if (this.feedback?.match) return matchesRead(db, { ...common, match: this.feedback.match });
-    if (this.feedback) return searchRead(db, { ...common, ...this.known(this.feedback.extra.map(([t]) => t)), base: this.first!.chosen!, maxTerms: FEEDBACK_TERMS });
+    if (this.first && this.feedback?.match) return matchesRead(db, { ...common, match: this.feedback.match });
+    if (this.first && this.feedback) {
+      return searchRead(db, { ...common, ...this.known(this.feedback.extra.map(([t]) => t)), base: this.first.searched.chosen!, maxTerms: FEEDBACK_TERMS });
+    }
     const words = this.hints().terms;
-    return words.length ? searchRead(db, { ...common, ...this.known(words) }) : undefined;
+    return !this.first && words.length ? searchRead(db, { ...common, ...this.known(words) }) : undefined;
   }
 
   private reads(assumed: Assumed) {
@@ -167,32 +178,41 @@ class ContextReading {
   }
 
   /**
-   * The hints' search is taken when it searched the words now known (the task title read); then the
-   * tags' feedback: the words its best matches' tags add, searched with it in the next round unless
-   * none is worth searching for (told here when every frequency is known).
+   * A search's answer: the hints' (whose best matches' tags then say what the feedback search adds,
+   * searched in the next round, in the same one as the sections when the task title was assumed), or
+   * the feedback's. The matches are taken once the task title read gives the words searched for.
    */
   private absorbSearch(searched: Searched | undefined, assumed: Assumed, storeSize: number, version: string): void {
+    if (searched && this.first) this.second = searched;
+    else if (searched) {
+      this.first = { searched, key: assumed.termsKey };
+      this.feedback = this.feedbackOf(searched, version, storeSize);
+    }
     const words = this.hints().terms;
     if (!words.length) this.matches = [];
-    if (!searched || this.matches) return;
-    if (this.first) {
-      this.matches = searched.chosen === null ? this.first.candidates : searched.candidates;
-      return;
-    }
-    if (!this.sections || words.join(" ") !== assumed.termsKey) return;
-    this.first = searched;
-    const extra = searched.chosen === null ? [] : feedbackTerms(searched.candidates, words);
-    if (!extra.length) {
-      this.matches = searched.candidates;
-      return;
-    }
+    if (this.matches || !this.sections || !this.first) return;
+    if (this.first.key !== words.join(" ")) return this.forgetSearches();
+    const { candidates } = this.first.searched;
+    if (this.feedback === null) this.matches = candidates;
+    else if (this.second) this.matches = this.second.chosen === null ? candidates : this.second.candidates;
+  }
+
+  /** The words the first matches' tags add, with what is known of them; null: none worth searching for (told when every frequency is known). */
+  private feedbackOf(first: Searched, version: string, storeSize: number): ContextReading["feedback"] {
+    const extra = first.chosen === null ? [] : feedbackTerms(first.candidates, this.hints().terms);
+    if (!extra.length) return null;
     const frequencies = contextCaches().frequencies;
-    this.feedback = { extra: extra.map((t): HintTerm => [t, frequencies.get(version, t) ?? null]) };
-    if (this.feedback.extra.every(([, n]) => n !== null)) {
-      const added = ftsExpression(selectTerms(extra, new Map(this.feedback.extra as [string, number][]), storeSize).slice(0, FEEDBACK_TERMS));
-      if (added) this.feedback.match = `${searched.chosen} OR ${added}`;
-      else this.matches = searched.candidates;
-    }
+    const terms = extra.map((t): HintTerm => [t, frequencies.get(version, t) ?? null]);
+    if (terms.some(([, n]) => n === null)) return { extra: terms };
+    const added = ftsExpression(selectTerms(extra, new Map(terms as [string, number][]), storeSize).slice(0, FEEDBACK_TERMS));
+    return added ? { extra: terms, match: `${first.chosen} OR ${added}` } : null;
+  }
+
+  private forgetSearches(): void {
+    this.first = undefined;
+    this.feedback = undefined;
+    this.second = undefined;
+    this.matches = undefined;
   }
 
   private absorbRecent(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {
@@ -209,6 +229,7 @@ class ContextReading {
       this.owner = { userId: this.principal.userId, projectId: this.project?.id ?? null };
       this.sections = undefined;
       this.handoff = undefined;
+      this.forgetSearches();
     }
   }
 }

