@@ -1,25 +1,25 @@
 /**
- * A least-recently-used map with a size limit: every cache of the context engine is one of these, so
+ * A least-recently-used map (nearly: see get) with a size limit: every cache of the context engine is one of these, so
  * none grows without bound however many users, projects, words or lines pass through an instance.
  */
 export class BoundedCache<K, V> {
-  private readonly entries = new Map<K, V>();
+  private readonly entries = new Map<K, { value: V; stamp: number }>();
+  private stamp = 0;
 
   constructor(readonly capacity: number) {}
 
   get(key: K): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      // Map keeps insertion order: re-inserting marks the entry as the most recently used.
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    // Map keeps insertion order, and the oldest insertion is dropped first: an entry used again is
+    // inserted again, once it is in the older half (moving it on every use would cost more than it saves).
+    if (this.stamp - entry.stamp > this.capacity / 2) this.set(key, entry.value);
+    return entry.value;
   }
 
   set(key: K, value: V): void {
     this.entries.delete(key);
-    this.entries.set(key, value);
+    this.entries.set(key, { value, stamp: ++this.stamp });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 

@@ -12,7 +12,7 @@ import type { Snapshot } from "./context-read-parts";
  *   they were last given, with the version they were read at;
  * - frequencies: in how many learnings a word occurs (capped at the cutoff), at one state version;
  * - recent: the newest learnings of a scope, at one state version;
- * - seen: the state version this instance read last.
+ * - seen: the state version this instance read last, and the store's size then.
  */
 export const CACHE_LIMITS = { snapshots: 2_000, frequencies: 50_000, recent: 200 } as const;
 
@@ -20,7 +20,7 @@ export type ContextCaches = {
   snapshots: BoundedCache<string, Snapshot>;
   frequencies: VersionedCache<string, number>;
   recent: VersionedCache<string, LearningCandidateRow[]>;
-  seen: { version: string | null };
+  seen: { version: string | null; storeSize: number | null };
 };
 
 function create(): ContextCaches {
@@ -28,7 +28,7 @@ function create(): ContextCaches {
     snapshots: new BoundedCache(CACHE_LIMITS.snapshots),
     frequencies: new VersionedCache(CACHE_LIMITS.frequencies),
     recent: new VersionedCache(CACHE_LIMITS.recent),
-    seen: { version: null },
+    seen: { version: null, storeSize: null },
   };
 }
 

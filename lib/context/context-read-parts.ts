@@ -54,16 +54,20 @@ export function snapshotKey(userId: string, projectIds: string[] | null, q: Cont
 
 /**
  * What a round of reads assumed. `snapshot`: that the snapshot holds (its version is the one last
- * seen), so the project, seed and sections were not read. `search`: the words searched for (with the
- * task title then expected) and, for the tags' feedback, the first search it follows. Recent learnings
- * from the cache, at `version`.
+ * seen), so the project, seed and sections were not read. `termsKey`: the words searched for, with the
+ * task title then expected. `chosen`: the hints' search expression, chosen before the round from
+ * frequencies remembered at `chosen.version` (reads on this machine only: the search's answer holds
+ * if the round reads that version). Recent learnings from the cache, at `version`.
  */
 export type Assumed = {
   owner?: Owner;
   snapshot: boolean;
   readSeed: boolean;
   termsKey: string;
-  feedback?: { first: Searched; match?: string | null };
+  chosen?: { version: string; match: string | null };
   version: string | null;
   cachedRecent?: LearningCandidateRow[];
 };
+
+/** A search that found nothing, because no word was worth searching for. */
+export const NOTHING_SEARCHED: Searched = { candidates: [], counted: new Map(), chosen: null };

@@ -5,12 +5,13 @@ import { matchesRead, newestOfBoth, recentReads, searchRead, type HintTerm, type
 import { handoffRead, metaRead, projectChoicesRead, seedRead } from "../db/queries/context";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
+import { readsLocally } from "../db/reads-locally";
 import type { Seed } from "../db/schema";
 import { ftsExpression } from "../learnings/fts-query";
 import { chooseProject, hintsNameProject } from "./choose-project";
 import { contextCaches } from "./context-caches";
 import type { ContextQuery } from "./context-query";
-import { NO_SECTION_READS, sectionReads, sectionsOf, snapshotKey, type Assumed, type Sections, type Snapshot } from "./context-read-parts";
+import { NO_SECTION_READS, NOTHING_SEARCHED, sectionReads, sectionsOf, snapshotKey, type Assumed, type Sections, type Snapshot } from "./context-read-parts";
 import { FEEDBACK_TERMS, feedbackTerms, hintsOf, selectTerms, TERM_SELECTION, titleOf, type SearchHints } from "./hint-query";
 import { START_TAG_WEIGHT } from "./tag-feedback";
 import { directoryName } from "./match-project";
@@ -65,6 +66,7 @@ class ContextReading {
   private recent?: LearningCandidateRow[];
   private vectorWidth: number | null = null;
   private readonly versions: string[] = [];
+  private readonly local: boolean;
 
   constructor(
     private readonly db: Db,
@@ -73,6 +75,7 @@ class ContextReading {
     private readonly limit: number,
   ) {
     this.key = snapshotKey(principal.userId, principal.projectIds, q);
+    this.local = readsLocally(db);
     this.snapshot = contextCaches().snapshots.get(this.key);
     this.ownerKnown = !hintsNameProject(q);
     const projectId = this.ownerKnown ? null : this.snapshot?.project?.id;
@@ -114,7 +117,23 @@ class ContextReading {
     const trusted = round < 2 ? version : null;
     const snapshot = round === 0 && this.snapshot !== undefined && this.snapshot.version === version;
     const cachedRecent = this.owner && !this.recent ? caches.recent.get(trusted, this.recentKey) : undefined;
-    return { owner: this.owner, snapshot, readSeed: !this.seed && !snapshot, termsKey: this.hints().terms.join(" "), version: trusted, cachedRecent };
+    const words = this.hints().terms;
+    const chosen = this.first || !words.length ? undefined : this.chooseHere(words);
+    return { owner: this.owner, snapshot, readSeed: !this.seed && !snapshot, termsKey: words.join(" "), chosen, version: trusted, cachedRecent };
+  }
+
+  /**
+   * On this machine, the hints' search expression is chosen here when every word's frequency and the
+   * store's size are remembered at the version last seen: no statement counts, and none searches when
+   * no word is worth it. On a server, the search chooses in SQL, checking itself what it was told
+   * against the version it reads, so no round trip is ever lost to a version that moved.
+   */
+  private chooseHere(words: string[]): Assumed["chosen"] {
+    const { seen } = contextCaches();
+    const { terms, knownAt } = this.known(words);
+    if (!this.local || knownAt === null || knownAt !== seen.version || seen.storeSize === null) return undefined;
+    if (terms.some(([, n]) => n === null)) return undefined;
+    return { version: knownAt, match: ftsExpression(selectTerms(words, new Map(terms as [string, number][]), seen.storeSize)) };
   }
 
   /** Words with the frequencies remembered for them, and the version those hold for (the search checks it). */
@@ -124,7 +143,7 @@ class ContextReading {
     return { terms: words.map((t): HintTerm => [t, frequencies.get(knownAt, t) ?? null]), knownAt };
   }
 
-  private searchReads() {
+  private searchReads(assumed: Assumed) {
     const { db, owner, limit } = this;
     if (!owner || this.matches || this.second) return undefined;
     const common = { ...owner, limit, selection: TERM_SELECTION, tagWeight: START_TAG_WEIGHT };
@@ -132,6 +151,7 @@ class ContextReading {
     if (this.first && this.feedback) {
       return searchRead(db, { ...common, ...this.known(this.feedback.extra.map(([t]) => t)), base: this.first.searched.chosen!, maxTerms: FEEDBACK_TERMS });
     }
+    if (assumed.chosen) return assumed.chosen.match ? matchesRead(db, { ...common, match: assumed.chosen.match }) : undefined;
     const words = this.hints().terms;
     return !this.first && words.length ? searchRead(db, { ...common, ...this.known(words) }) : undefined;
   }
@@ -146,7 +166,7 @@ class ContextReading {
       seed: assumed.readSeed ? seedRead(db, { userId: principal.userId }) : undefined,
       ...(owner && !this.sections && !assumed.snapshot ? sectionReads(db, owner, q) : NO_SECTION_READS),
       handoff: owner?.projectId && !this.handoff ? handoffRead(db, { projectId: owner.projectId, branch: q.branch ?? null }) : undefined,
-      search: this.searchReads(),
+      search: this.searchReads(assumed),
       recentPersonal: recent.personal,
       recentProject: recent.project,
     };
@@ -157,6 +177,7 @@ class ContextReading {
     const version = r.meta.version;
     this.versions.push(version);
     caches.seen.version = version;
+    caches.seen.storeSize = r.meta.storeSize;
     this.vectorWidth = r.meta.vectorWidth;
     if (r.search) for (const [term, n] of r.search.counted) caches.frequencies.set(version, term, n);
     if (assumed.snapshot && this.snapshot!.version === version) this.adopt(this.snapshot!);
@@ -166,7 +187,8 @@ class ContextReading {
     if (!assumed.owner || assumed.owner.projectId !== this.owner?.projectId) return;
     this.sections ??= sectionsOf(r);
     if (assumed.owner.projectId && !this.handoff) this.handoff = { value: r.handoff };
-    if (!this.matches) this.absorbSearch(r.search, assumed, r.meta.storeSize, version);
+    const searched = assumed.chosen ? (assumed.chosen.version === version ? (r.search ?? NOTHING_SEARCHED) : undefined) : r.search;
+    if (!this.matches) this.absorbSearch(searched, assumed, r.meta.storeSize, version);
     if (!this.recent) this.absorbRecent(r, assumed);
   }
 
