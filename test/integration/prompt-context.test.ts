@@ -111,7 +111,7 @@ describe("GET /api/context/prompt", () => {
     expect(res.json).toMatchObject({ project: { slug: "alpha" }, learningIds: [ids.webhook] });
   });
 
-  it.each([
+  it.each<{ name: string; params: Record<string, string>; path: string }>([
     { name: "no sessionId", params: { q: "flamingo" }, path: "sessionId" },
     { name: "no prompt", params: { sessionId: "s" }, path: "q" },
     { name: "an empty prompt", params: { sessionId: "s", q: "   " }, path: "q" },
@@ -122,7 +122,7 @@ describe("GET /api/context/prompt", () => {
     { name: "an unknown format", params: { sessionId: "s", q: "x", format: "xml" }, path: "format" },
     { name: "a prompt over the limit", params: { sessionId: "s", q: "x".repeat(2001) }, path: "q" },
   ])("$name → 400 naming $path", async ({ params, path }) => {
-    const res = await ana("GET", promptUrl(params as Record<string, string>));
+    const res = await ana("GET", promptUrl(params));
     expect(res.status).toBe(400);
     expect(res.json.ok).toBe(false);
     expect(res.json.error.issues.map((i: { path: string[] }) => i.path[0])).toContain(path);

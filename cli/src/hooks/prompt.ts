@@ -3,7 +3,7 @@ import { git } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, type ApiResponse } from "../http/api-client";
 import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, PROMPT_HINT_CHARS } from "../../../lib/rules";
-import { SecretRedactor } from "../transcript/redact-secrets";
+import { REDACTION_MARKERS, SecretRedactor } from "../transcript/redact-secrets";
 import { getForProject } from "./fetch-for-project";
 import { answerBy, answerOnce } from "./hook-exit";
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
@@ -18,9 +18,12 @@ const PRINT_MS = 30;
 /** A pasted log can be megabytes: at most this much of the prompt is redacted, then cut to PROMPT_HINT_CHARS. */
 const REDACT_CHARS = 16 * PROMPT_HINT_CHARS;
 
-/** The prompt as it may leave the machine: secrets and private blocks withheld, then cut to its opening. */
+/**
+ * The prompt as it may leave the machine: secrets and private blocks withheld (their markers too: a
+ * hint to search with has no use for "withheld: GitHub token"), then cut to its opening.
+ */
 export function promptHint(prompt: string): string {
-  const redacted = new SecretRedactor().text(prompt.slice(0, REDACT_CHARS));
+  const redacted = new SecretRedactor().text(prompt.slice(0, REDACT_CHARS)).replace(REDACTION_MARKERS, " ");
   return redacted.replace(/\s+/g, " ").trim().slice(0, PROMPT_HINT_CHARS).trim();
 }
 
@@ -69,7 +72,7 @@ export async function runPrompt(): Promise<void> {
   const config = cwd === process.cwd() ? early : loadConfig(cwd);
   const request = readRequest(parsed.input, config);
   if (!request) return answerOnce("");
-  const remote = config.repoRoot ? await git(["remote", "get-url", "origin"], cwd, Math.max(50, (deadline - Date.now()) / 4)) : null;
+  const remote = config.repoRoot ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
   const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
   const call = apiClient({ url: request.url, token: request.token, timeoutMs: limit });
   try {
