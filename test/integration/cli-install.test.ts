@@ -92,7 +92,7 @@ describe("baton install claude", () => {
     expect(settingsDiff).toContain(`+    "SessionEnd": [\n`);
     for (const hook of ["prompt", "pre-compact"]) expect(settingsDiff).toContain(`"command": "${BIN} hook ${hook}"`);
     // Only additions, in two hunks with three lines of context each.
-    expect(settingsDiff!.match(/^@@ .* @@$/gm)).toEqual(["@@ -15,6 +15,14 @@", "@@ -28,6 +36,16 @@"]);
+    expect(settingsDiff!.match(/^@@ .* @@$/gm)).toEqual(["@@ -15,6 +15,14 @@", "@@ -28,6 +36,36 @@"]);
     expect(settingsDiff!.split("\n").filter((l) => l.startsWith("-") && !l.startsWith("---"))).toEqual([]);
     expect(mcpDiff).toBe(
       [
