@@ -16,7 +16,7 @@ import { ftsExpression } from "../learnings/fts-query";
 import { hintTerms, selectTerms } from "./hint-query";
 import { directoryName, matchProject } from "./match-project";
 import { fuseMatches } from "./fuse-rankings";
-import { rankLearnings, type LearningCandidate } from "./rank-learnings";
+import { rankLearnings } from "./rank-learnings";
 
 /**
  * How many learnings to read: as many as the budget could possibly show (a learning's line is rarely
