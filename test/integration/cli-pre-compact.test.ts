@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { fixture, hookContext, homeEnv, makeRepo, runBaton, waitFor } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, removeAfterWorkers, runBaton, waitFor } from "../fixtures/cli/cli-env";
 
 // `baton hook pre-compact` (PreCompact) as Claude Code runs it before summarising a conversation away:
 // a checkpoint handoff of the transcript so far, under the session's id. The context after the
@@ -13,15 +13,7 @@ const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [],
 const tmp = tempDir("baton-cli-pre-compact-");
 afterAll(async () => {
   // The session-end worker runs detached and may still be writing its log.
-  for (let i = 0; ; i++) {
-    try {
-      tmp.remove();
-      break;
-    } catch (error) {
-      if (i >= 40) throw error;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  await removeAfterWorkers(tmp.remove);
 });
 
 type Handoff = { sessionId: string | null; markdown: string; branch: string | null };

@@ -1,9 +1,9 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillerSeed } from "../support/filler-seed";
-import { freePort, tempDir } from "../support/server";
+import { tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { hookContext, homeEnv, hungServer, makeRepo, recordingProxy, runBaton } from "../fixtures/cli/cli-env";
+import { failingServers, hookContext, homeEnv, makeRepo, NODE_START_MS, recordingProxy, runBaton } from "../fixtures/cli/cli-env";
 
 // `baton hook prompt` as Claude Code runs it at each prompt (UserPromptSubmit), in a session the real
 // `baton hook session-start` began: it injects what is relevant and new to the session, nothing else,
@@ -97,21 +97,12 @@ describe("baton hook prompt in a session started by baton hook session-start", (
 });
 
 describe("baton hook prompt never holds a prompt up", () => {
-  let hung: Awaited<ReturnType<typeof hungServer>>;
-  let closedUrl: string;
-  beforeAll(async () => {
-    hung = await hungServer();
-    closedUrl = `http://127.0.0.1:${await freePort()}`;
-  });
-  afterAll(async () => hung?.close());
-
-  // The hook's own limit is 1 s by default; the process around it also pays Node's start, which on a
-  // loaded 2-core machine has taken up to ~1 s. A hang would take far longer.
-  const NODE_START_MS = 1_500;
+  // The hook's own limit is 1 s by default; the process around it also pays Node's start.
+  const servers = failingServers();
   const cases: { name: string; env: () => Record<string, string>; input?: string; maxMs: number }[] = [
-    { name: "server down", env: () => ({ BATON_URL: closedUrl, BATON_TOKEN: world.tokens.ana! }), maxMs: 1000 + NODE_START_MS },
-    { name: "server hung", env: () => ({ BATON_URL: hung.url, BATON_TOKEN: world.tokens.ana! }), maxMs: 1000 + NODE_START_MS },
-    { name: "server hung, BATON_PROMPT_TIMEOUT_MS=300", env: () => ({ BATON_URL: hung.url, BATON_TOKEN: world.tokens.ana!, BATON_PROMPT_TIMEOUT_MS: "300" }), maxMs: 300 + NODE_START_MS },
+    { name: "server down", env: () => ({ BATON_URL: servers.closedUrl, BATON_TOKEN: world.tokens.ana! }), maxMs: 1000 + NODE_START_MS },
+    { name: "server hung", env: () => ({ BATON_URL: servers.hungUrl, BATON_TOKEN: world.tokens.ana! }), maxMs: 1000 + NODE_START_MS },
+    { name: "server hung, BATON_PROMPT_TIMEOUT_MS=300", env: () => ({ BATON_URL: servers.hungUrl, BATON_TOKEN: world.tokens.ana!, BATON_PROMPT_TIMEOUT_MS: "300" }), maxMs: 300 + NODE_START_MS },
     { name: "bad token", env: () => ({ BATON_URL: world.server.url, BATON_TOKEN: "baton_not-a-real-token" }), maxMs: 1000 + NODE_START_MS },
     { name: "garbage stdin", env: () => ({ BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! }), input: "}{ not json", maxMs: 1000 + NODE_START_MS },
     { name: "no prompt in the input", env: () => ({ BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! }), input: JSON.stringify({ session_id: SESSION }), maxMs: 1000 + NODE_START_MS },
