@@ -41,6 +41,7 @@ beforeAll(async () => {
     { key: "flamingo", kind: "insight", content: FLAMINGO, project: "alpha", confirmed: true },
     { key: "webhook", kind: "pattern", content: WEBHOOK, project: "alpha", confirmed: true },
     { key: "personal", kind: "pattern", content: "Keep commits small and message them in the imperative mood", confirmed: true },
+    { key: "mountain", kind: "insight", content: "Nightly backups are copied to the bucket in the mountain region", project: "alpha", confirmed: true },
   ];
   for (const { key, ...l } of learnings) {
     const res = await ana("POST", "/api/learnings", l);
@@ -76,8 +77,11 @@ describe("GET /api/context/prompt", () => {
   });
 
   it("answers nothing for a prompt nothing is relevant to: format=claude is {}, format=text empty", async () => {
+    // One word ("mountains") in common with a learning is a coincidence, not a match.
     const unrelated = { sessionId: "s-unrelated", project: "alpha", q: "Please write a haiku about autumn in the mountains" };
     expect(await prompt(ana, unrelated)).toMatchObject({ context: "", tokenEstimate: 0, learningsShown: 0 });
+    // A prompt about it is another matter.
+    expect((await prompt(ana, { ...unrelated, sessionId: "s-related", q: "Where do the nightly backups go?" })).learningIds).toEqual([ids.mountain]);
     const claude = await ana("GET", promptUrl({ ...unrelated, format: "claude" }));
     expect([claude.status, claude.text, claude.headers.get("content-type")]).toEqual([200, "{}", "application/json"]);
     const text = await ana("GET", promptUrl({ ...unrelated, format: "text" }));
