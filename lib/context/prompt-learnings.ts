@@ -14,12 +14,11 @@ import { rankLearnings, type LearningCandidate } from "./rank-learnings";
  * How good a match must be to count as relevant to a prompt, in words found in one learning only: its
  * BM25 score (FTS5's: over the words it shares with the prompt, each word's inverse document
  * frequency weighted by how much of the learning it is) at least this many times such a word's. One
- * word alone rarely passes, two uncommon ones do. Measured on bench/relevance's 172 learnings with its
- * 36 scenarios' hints as prompts (top 10 kept): at 1.5, 0.68 of the labelled learnings pass with ~2
- * others a prompt, and a prompt of another project, or a generic one ("why is the sky blue?"), brings
- * one in 4 of 36 and 6 of 40 times; at 1.0, 0.76 pass, with ~5 others, and 30 of 36 and 28 of 40. The
- * start stage has no floor (it fills its budget with the best there is); a prompt's answer is empty
- * instead: the session start gave the broad picture, a prompt adds only what clearly fits.
+ * word alone rarely passes, two uncommon ones do. Measured by bench/prompt-floor.ts (BENCHMARKS.md):
+ * at 1.5, 0.68 of the labelled learnings pass (0.82 with no floor) with ~2 others a prompt (~8), and a
+ * prompt of another project brings something in 4 times of 36 (36 of 36). The start stage has no floor
+ * (it fills its budget with the best there is); a prompt's answer is empty instead: the session start
+ * gave the broad picture, a prompt adds only what clearly fits.
  */
 export const PROMPT_MATCH_WORDS = 1.5;
 
