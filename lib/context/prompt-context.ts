@@ -8,7 +8,8 @@ import { packSections } from "./pack-context";
 import type { PromptQuery } from "./prompt-query";
 import { relevantUnseen } from "./prompt-learnings";
 import { learningLine, type SectionDraft } from "./render-sections";
-import { recordServed, servedSoFar } from "./served-log";
+import { recentlyServed } from "./recent-sessions";
+import { recordServed } from "./served-log";
 import { countTokens } from "./tokenizer";
 
 /** What the prompt stage answers: the context (empty when nothing new is relevant) and what it holds. */
@@ -49,8 +50,8 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
   if (project?.injectionPaused) return empty;
-  // This instance's unwritten bookkeeping first, then the table: whatever is written in between is in one or the other.
-  const buffered = servedSoFar(principal.userId, q.sessionId);
+  // What this instance gave the session lately (maybe not written, or not synced back, yet), and the table.
+  const buffered = recentlyServed(principal.userId, q.sessionId);
   const served = await servedInSession(db, { userId: principal.userId, sessionId: q.sessionId });
   for (const id of buffered) served.add(id);
   const owner = { userId: principal.userId, projectId: project?.id ?? null };

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { recordServedBatch } from "../db/queries/context";
 import { onShutdown } from "../shutdown/on-shutdown";
+import { rememberServed } from "./recent-sessions";
 
 type Entry = Parameters<typeof recordServedBatch>[1][number];
 
@@ -11,11 +12,9 @@ type Entry = Parameters<typeof recordServedBatch>[1][number];
 const FLUSH_MS = 1000;
 const MAX_BUFFER = 1000;
 
-/** `inFlight`: batches taken from `entries` whose write has not ended, still read by servedSoFar. */
-type Buffer = { entries: Entry[]; inFlight: Set<Entry[]>; timer: ReturnType<typeof setTimeout> | null; writing: Promise<void> };
+type Buffer = { entries: Entry[]; timer: ReturnType<typeof setTimeout> | null; writing: Promise<void> };
 const state = globalThis as unknown as { __batonServed?: Buffer };
-state.__batonServed ??= { entries: [], inFlight: new Set(), timer: null, writing: Promise.resolve() };
-state.__batonServed.inFlight ??= new Set();
+state.__batonServed ??= { entries: [], timer: null, writing: Promise.resolve() };
 const buffer = state.__batonServed;
 
 /** Writes what is buffered, after any write under way: shutdown's flush then ends after the timer's. */
@@ -23,20 +22,19 @@ function flush(db: Db): Promise<void> {
   if (buffer.timer) clearTimeout(buffer.timer);
   buffer.timer = null;
   const entries = buffer.entries.splice(0, buffer.entries.length);
-  buffer.inFlight.add(entries);
   buffer.writing = buffer.writing.then(async () => {
     try {
       await recordServedBatch(db, entries);
     } catch (error) {
       console.error("baton: could not record served contexts", error);
-    } finally {
-      buffer.inFlight.delete(entries);
     }
   });
   return buffer.writing;
 }
 
 export function recordServed(db: Db, entry: Entry): void {
+  // The prompt stage reads what a session was given before it is written (and, on a replica, synced back).
+  if (entry.sessionId && entry.learningIds.length) rememberServed(entry.userId, entry.sessionId, entry.learningIds, entry.at.getTime());
   buffer.entries.push(entry);
   if (buffer.entries.length >= MAX_BUFFER) void flush(db);
   else if (!buffer.timer) {
@@ -44,13 +42,4 @@ export function recordServed(db: Db, entry: Entry): void {
     buffer.timer.unref?.();
     onShutdown("served-context bookkeeping", () => flush(db));
   }
-}
-
-/**
- * The learnings this instance gave a user's session that may not be written yet (buffered, or being
- * written): a prompt a moment after the session's start must not repeat what the start gave.
- */
-export function servedSoFar(userId: string, sessionId: string): string[] {
-  const batches = [buffer.entries, ...buffer.inFlight];
-  return batches.flatMap((batch) => batch.filter((e) => e.userId === userId && e.sessionId === sessionId).flatMap((e) => e.learningIds));
 }
