@@ -23,9 +23,10 @@ function prune(now: number): void {
   }
 }
 
-export function rememberServed(userId: string, sessionId: string, learningIds: string[], now = Date.now()): void {
+/** `afresh`: after a compaction the session has only what it is given now (as writeSessionServed keeps it). */
+export function rememberServed(userId: string, sessionId: string, learningIds: string[], now = Date.now(), afresh = false): void {
   const key = keyOf(userId, sessionId);
-  const ids = sessions.get(key)?.ids ?? new Set<string>();
+  const ids = (!afresh && sessions.get(key)?.ids) || new Set<string>();
   for (const id of learningIds) ids.add(id);
   sessions.delete(key);
   sessions.set(key, { ids, at: now });

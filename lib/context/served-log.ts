@@ -34,7 +34,7 @@ function flush(db: Db): Promise<void> {
 
 export function recordServed(db: Db, entry: Entry): void {
   // The prompt stage reads what a session was given before it is written (and, on a replica, synced back).
-  if (entry.sessionId && entry.learningIds.length) rememberServed(entry.userId, entry.sessionId, entry.learningIds, entry.at.getTime());
+  if (entry.sessionId) rememberServed(entry.userId, entry.sessionId, entry.learningIds, entry.at.getTime(), entry.source === "compact");
   buffer.entries.push(entry);
   if (buffer.entries.length >= MAX_BUFFER) void flush(db);
   else if (!buffer.timer) {

@@ -160,6 +160,29 @@ describe("the prompt stage's limits", () => {
     expect(second.learningIds.filter((id) => first.learningIds.includes(id))).toEqual([]);
   });
 
+  it("after a compaction, gives again what the session had only from earlier prompts", async () => {
+    const other = apiClient(world.servers[1]!.url, world.tokens.ana);
+    // s-compact-1 is asked on the same instance at once; s-compact-2 on the other, once the table has it.
+    for (const [sessionId, after] of [["s-compact-1", ana], ["s-compact-2", other]] as const) {
+      const q = { sessionId, project: "alpha", q: "flamingo signing keys" };
+      expect((await prompt(ana, q)).learningIds).toEqual([ids.flamingo]);
+      expect((await prompt(ana, q)).learningIds).toEqual([]);
+      // The context after the compaction: the pelicans fill its budget, the flamingo learning is not in it.
+      const compact = await ana("GET", `/api/context?${new URLSearchParams({ project: "alpha", sessionId, source: "compact", budget: "200", mode: "complement", q: "pelican release pipeline", format: "text" })}`);
+      expect(compact.text).toContain("Pelican");
+      expect(compact.text).not.toContain(FLAMINGO);
+      if (after === other) {
+        // Written: the compact context's learnings are there (in the transaction that forgot the rest).
+        const rows = `SELECT count(*) AS n, sum(learning_id = '${ids.flamingo}') AS flamingo FROM session_served WHERE session_id = '${sessionId}'`;
+        await waitFor("the compaction to be written", async () => {
+          const [row] = await world.sql(rows);
+          return Number(row!.n) > 0 && Number(row!.flamingo) === 0;
+        });
+      }
+      expect((await prompt(after, q)).learningIds).toEqual([ids.flamingo]);
+    }
+  });
+
   it("keeps within maxChars, and within Claude Code's 10,000 characters by default", async () => {
     const small = await prompt(ana, { sessionId: "s-chars", project: "alpha", q: "pelican release pipeline canary", maxChars: "300" });
     expect(small.context.length).toBeLessThanOrEqual(300);

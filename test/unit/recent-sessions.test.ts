@@ -18,6 +18,12 @@ describe("recently served", () => {
     expect(recentlyServed("u3", "s", 10_001 + KEEP_MS)).toEqual([]);
   });
 
+  it("after a compaction, the session has only what it is given then", () => {
+    rememberServed("u5", "s", ["a", "b"], 5_000);
+    rememberServed("u5", "s", ["c"], 6_000, true);
+    expect(recentlyServed("u5", "s", 6_000)).toEqual(["c"]);
+  });
+
   it("keeps at most MAX_SESSIONS sessions, forgetting the least recently served first", () => {
     const now = 1e9;
     rememberServed("u4", "first", ["a"], now);

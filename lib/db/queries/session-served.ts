@@ -7,14 +7,27 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Rows a statement inserts at most: SQLite caps the bound parameters of one statement. */
 const ROWS_PER_INSERT = 200;
 
-export type SessionServedEntry = { userId: string; sessionId?: string | null; learningIds: string[]; at: Date };
+export type SessionServedEntry = { userId: string; sessionId?: string | null; source: string | null; learningIds: string[]; at: Date };
+
+const keyOf = (e: { userId: string; sessionId: string }) => `${e.userId}\u0000${e.sessionId}`;
 
 /**
  * Remembers which learnings each session was given (a repeat keeps its first time), then forgets
- * sessions past the retention period. Part of the served-context bookkeeping write (recordServedBatch).
+ * sessions past the retention period. A compaction (source "compact") starts a session's record
+ * afresh: the agent lost what it was given, and has only the context served after it. Part of the
+ * served-context bookkeeping write (recordServedBatch).
  */
 export async function writeSessionServed(tx: DbOrTx, entries: SessionServedEntry[], now: Date): Promise<void> {
-  const rows = entries.flatMap((e) => (e.sessionId ? e.learningIds.map((learningId) => ({ userId: e.userId, sessionId: e.sessionId!, learningId, servedAt: e.at })) : []));
+  const compactedAt = new Map<string, { userId: string; sessionId: string; at: Date }>();
+  for (const e of entries) if (e.sessionId && e.source === "compact") compactedAt.set(keyOf({ userId: e.userId, sessionId: e.sessionId }), { userId: e.userId, sessionId: e.sessionId, at: e.at });
+  for (const c of compactedAt.values()) {
+    await tx.delete(sessionServed).where(and(eq(sessionServed.userId, c.userId), eq(sessionServed.sessionId, c.sessionId), lt(sessionServed.servedAt, c.at)));
+  }
+  const rows = entries.flatMap((e) => {
+    const sessionId = e.sessionId;
+    if (!sessionId || e.at < (compactedAt.get(keyOf({ userId: e.userId, sessionId }))?.at ?? e.at)) return [];
+    return e.learningIds.map((learningId) => ({ userId: e.userId, sessionId, learningId, servedAt: e.at }));
+  });
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     await tx.insert(sessionServed).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing();
   }
