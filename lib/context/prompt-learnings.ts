@@ -8,7 +8,7 @@ import { fuseMatches } from "./fuse-rankings";
 import { nearestTo } from "./gather-context";
 import { selectTerms } from "./hint-query";
 import { promptTerms } from "./prompt-terms";
-import { rankLearnings, type LearningCandidate } from "./rank-learnings";
+import { rankLearnings } from "./rank-learnings";
 
 /**
  * How good a match must be to count as relevant to a prompt, in words found in one learning only: its
@@ -57,7 +57,7 @@ export async function relevantUnseen(
   const { match, minScore } = await promptMatch(db, terms);
   // Enough rows that what the session already has cannot crowd the new ones out.
   const limit = Math.min(200, options.limit + options.exclude.size);
-  const fresh = (c: LearningCandidate & object) => !options.exclude.has(c.id) && notPinned(c);
+  const fresh = (c: { id: string }) => !options.exclude.has(c.id) && notPinned(c);
   const [bm25, nearest] = await Promise.all([
     match ? contextLearnings(db, { ...owner, match, limit }) : [],
     terms.length && options.embedQuery ? nearestTo(db, options.embedQuery, prompt, owner) : [],
