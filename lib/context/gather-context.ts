@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { activeTaskIdFor, countQueuedSessions, latestHandoffFor, matchersForUser, pendingProposalsFor } from "../db/queries/context";
+import { activeTaskIdFor, countQueuedSessions, matchersForUser, pendingProposalsFor } from "../db/queries/context";
 import { nearestLearnings, vectorTableWidth } from "../db/queries/embeddings";
 import { contextLearnings, pinnedLearnings } from "../db/queries/context-candidates";
 import { countAllLearnings, countContextLearnings, documentFrequencies } from "../db/queries/learning-counts";
@@ -9,13 +9,14 @@ import type { Owner } from "../db/queries/scope";
 import { findSeed } from "../db/queries/seeds";
 import { findTaskMemory } from "../db/queries/tasks";
 import { requireProject } from "../projects/projects";
+import { contextHandoff } from "./context-handoff";
 import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
 import { ftsExpression } from "../learnings/fts-query";
 import { hintTerms, selectTerms } from "./hint-query";
 import { directoryName, matchProject } from "./match-project";
-import { fuseRankings } from "./fuse-rankings";
-import { rankLearnings, type LearningCandidate } from "./rank-learnings";
+import { fuseMatches } from "./fuse-rankings";
+import { rankLearnings } from "./rank-learnings";
 import { START_TAG_WEIGHT, withTagFeedback } from "./tag-feedback";
 
 /**
@@ -28,7 +29,7 @@ function candidateLimit(budget: number): number {
 const LISTED_PROPOSALS = 20;
 
 /** The project named, else the one a matcher finds for cwd/remote, else one named like the directory; null: personal context. */
-async function resolveProject(db: Db, principal: Principal, q: ContextQuery): Promise<MemberProject | null> {
+export async function resolveProject(db: Db, principal: Principal, q: Pick<ContextQuery, "project" | "cwd" | "remote">): Promise<MemberProject | null> {
   if (q.project) return requireProject(db, principal, q.project);
   const slug =
     matchProject(await matchersForUser(db, { userId: principal.userId }), { cwd: q.cwd ?? null, remote: q.remote ?? null }) ??
@@ -53,12 +54,12 @@ function identityOf(raw: Record<string, unknown> | undefined): ContextIdentity |
 }
 
 /** Learnings nearest to the hints' meaning; nothing when the embedder or the vector table is not there. */
-async function nearestTo(
+export async function nearestTo(
   db: Db,
   embedQuery: (text: string) => Promise<number[] | null>,
   text: string,
   scope: Owner,
-): Promise<LearningCandidate[]> {
+): Promise<Awaited<ReturnType<typeof nearestLearnings>>> {
   if (!text || !(await vectorTableWidth(db))) return [];
   const vector = await embedQuery(text);
   if (!vector) return [];
@@ -80,7 +81,7 @@ async function loadSections(db: Db, owner: Owner, project: MemberProject | null,
   const [seed, memory, handoff, queued, proposals] = await Promise.all([
     findSeed(db, { userId: owner.userId }),
     project && taskId ? findTaskMemory(db, { projectId: project.id, taskId }) : undefined,
-    project ? latestHandoffFor(db, { projectId: project.id, branch: q.branch ?? null }) : undefined,
+    project ? contextHandoff(db, project.id, q) : undefined,
     project ? countQueuedSessions(db, { projectId: project.id }) : 0,
     pendingProposalsFor(db, { ...owner, limit: LISTED_PROPOSALS }),
   ]);
@@ -117,12 +118,7 @@ async function rankedLearnings(
   const bm25 = hints.match ? await withTagFeedback(db, owner, { match: hints.match, terms: hints.terms, limit }, firstMatches) : [];
   // Recent learnings only fill what the matches leave.
   const recent = bm25.length + nearest.length < limit ? await contextLearnings(db, { ...owner, match: null, limit }) : [];
-  // With vectors, BM25's and the embedder's orders are fused by reciprocal rank; the fused score
-  // stands in for BM25's (lower is better) so ranking treats both alike.
-  const fused = nearest.length ? fuseRankings([bm25.map((l) => l.id), nearest.map((l) => l.id)]) : null;
-  const matches: LearningCandidate[] = fused
-    ? [...new Map([...bm25, ...nearest].map((l) => [l.id, { ...l, score: -fused.get(l.id)! }])).values()]
-    : bm25;
+  const matches = fuseMatches(bm25, nearest);
   // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
   // shares no word with the hints can still be among them).
   const matched = new Set(matches.map((l) => l.id));

@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { asBookkeeping } from "../replica-client";
 import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
+import { writeSessionServed } from "./session-served";
 import { memberOf, ofProject, personalAndProject, userInProject, visibleTo } from "./scope";
 import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs } from "../schema";
 
@@ -70,11 +71,12 @@ export async function contextVersion(db: DbOrTx): Promise<string> {
 
 /**
  * Writes a batch of served-context bookkeeping in one transaction: the log rows in one insert, and
- * one last-injected update per user and project however many contexts were served to them.
+ * one last-injected update per user and project however many contexts were served to them, and what
+ * each host session (sessionId) was given, for the prompt stage.
  */
 export async function recordServedBatch(
   db: Db,
-  entries: { userId: string; projectId: string | null; tokenId: string | null; source: string | null; budget: number; tokenEstimate: number; learningsShown: number; learningIds: string[]; at: Date }[],
+  entries: { userId: string; projectId: string | null; tokenId: string | null; source: string | null; sessionId?: string | null; budget: number; tokenEstimate: number; learningsShown: number; learningIds: string[]; at: Date }[],
 ): Promise<void> {
   if (!entries.length) return;
   const groups = new Map<string, ServedGroup>();
@@ -106,6 +108,7 @@ async function writeServed(tx: DbOrTx, entries: Parameters<typeof recordServedBa
     }));
     await tx.insert(contextLog).values(rows);
   }
+  await writeSessionServed(tx, entries, new Date());
   for (const g of groups) {
     const scope = visibleTo(learnings, personalAndProject(g));
     const ids = [...g.ids];
