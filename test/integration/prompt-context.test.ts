@@ -76,6 +76,27 @@ describe("GET /api/context/prompt", () => {
     expect(after.context).toBe("");
   });
 
+  it("never gives a pinned learning (the start context has it) nor a superseded one", async () => {
+    const pinned = await ana("POST", "/api/learnings", { kind: "pattern", content: "The heron release freeze begins every Friday at noon", project: "alpha", confirmed: true, pinned: true });
+    expect(pinned.status).toBe(201);
+    const old = await ana("POST", "/api/learnings", { kind: "insight", content: "Osprey invoices are exported to the ledger by the nightly cron", project: "alpha", confirmed: true });
+    const proposal = await ana("POST", "/api/proposals", { kind: "insight", content: "Osprey invoices reach the ledger through the hourly export queue now", project: "alpha" });
+    expect(proposal.status).toBe(201);
+    const accepted = await ana("POST", `/api/proposals/${proposal.json.proposal.id}/accept`, { supersedes: [old.json.learning.id] });
+    expect(accepted.status, accepted.text).toBe(200);
+    // A session that never had a start context: still not given.
+    const heron = await prompt(ana, { sessionId: "s-pinned", project: "alpha", q: "When does the heron release freeze begin on Friday?" });
+    expect(heron.learningIds).not.toContain(pinned.json.learning.id);
+    // Unpinned, it is an ordinary learning the prompt matches.
+    expect((await ana("PATCH", `/api/learnings/${pinned.json.learning.id}`, { pinned: false })).status).toBe(200);
+    const unpinned = await prompt(ana, { sessionId: "s-unpinned", project: "alpha", q: "When does the heron release freeze begin on Friday?" });
+    expect(unpinned.learningIds).toContain(pinned.json.learning.id);
+    const osprey = await prompt(ana, { sessionId: "s-superseded", project: "alpha", q: "How do osprey invoices get exported to the ledger?" });
+    expect(osprey.learningIds).not.toContain(old.json.learning.id);
+    // The learning that replaced it is what the prompt is given.
+    expect(osprey.context).toContain("hourly export queue");
+  });
+
   it("answers nothing for a prompt nothing is relevant to: format=claude is {}, format=text empty", async () => {
     // One word ("mountains") in common with a learning is a coincidence, not a match.
     const unrelated = { sessionId: "s-unrelated", project: "alpha", q: "Please write a haiku about autumn in the mountains" };
