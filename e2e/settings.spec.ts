@@ -101,6 +101,8 @@ test.describe("settings", () => {
     expect(hooks).toEqual({
       hooks: {
         SessionStart: [{ hooks: [{ type: "command", command: "baton hook session-start" }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: "baton hook prompt" }] }],
+        PreCompact: [{ hooks: [{ type: "command", command: "baton hook pre-compact" }] }],
         SessionEnd: [{ hooks: [{ type: "command", command: "baton hook session-end" }] }],
       },
     });

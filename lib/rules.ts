@@ -104,6 +104,17 @@ export const DEFAULT_CONTEXT_MAX_CHARS = 9_500;
 export const MIN_CONTEXT_CHARS = 200;
 export const MAX_CONTEXT_CHARS = 200_000;
 
+/**
+ * The prompt stage (SPEC §3): at each prompt the `UserPromptSubmit` hook asks for learnings relevant to
+ * it that the session has not been given. A small budget: it is paid again at every prompt.
+ */
+export const DEFAULT_PROMPT_BUDGET = 400;
+export const MIN_PROMPT_BUDGET = 50;
+/** How much of a prompt the hook sends: its opening says what it is about, and the URL stays short. */
+export const PROMPT_HINT_CHARS = 1_000;
+/** What the server remembers having given a session (to leave it out at the next prompt), for this long. */
+export const SESSION_SERVED_RETENTION_DAYS = 14;
+
 /** What the audit trail records (issue 13): who did which of these to what, and when. */
 export const AUDIT_ACTIONS = ["add", "accept", "reject", "edit", "pin", "supersede", "undo", "delete"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -41,6 +41,8 @@ const HOOKS = new Map<string, () => Promise<Hook>>([
   ["session-start", async () => (await import("./hooks/session-start")).runSessionStart],
   ["session-end", async () => sessionEnd("SessionEnd")],
   ["stop", async () => sessionEnd("Stop")],
+  ["prompt", async () => (await import("./hooks/prompt")).runPrompt],
+  ["pre-compact", async () => (await import("./hooks/pre-compact")).runPreCompact],
   ["session-end-worker", async () => {
     const { runSessionEndWorker } = await import("./hooks/session-end-worker");
     return (args) => runSessionEndWorker(args[0] ?? "");
@@ -53,7 +55,7 @@ async function runHook(args: string[]): Promise<number> {
   reportVersionMismatchTo("hook-log");
   const [event, ...rest] = args;
   const load = event === undefined ? undefined : HOOKS.get(event);
-  if (!load) throw new CliError(`unknown hook "${event ?? ""}": use session-start, session-end or stop.`, EXIT.usage);
+  if (!load) throw new CliError(`unknown hook "${event ?? ""}": use session-start, prompt, pre-compact, session-end or stop.`, EXIT.usage);
   try {
     await (await load())(rest);
   } catch (error) {

@@ -1,4 +1,4 @@
-import { LEARNING_KINDS } from "../../lib/rules";
+import { LEARNING_KINDS, PROMPT_HINT_CHARS } from "../../lib/rules";
 
 // Nothing here but strings: the dispatcher prints them without loading any command.
 
@@ -17,9 +17,17 @@ type Usage = {
 export const USAGE = {
   hook: {
     synopsis: `  baton hook session-start              Claude Code SessionStart hook: prints the context (never fails)
+  baton hook prompt                     UserPromptSubmit hook: learnings relevant to the prompt, new to the session
+  baton hook pre-compact                PreCompact hook: posts a checkpoint handoff of the session so far
   baton hook session-end | stop         SessionEnd / Stop hook: leaves a handoff and learning candidates`,
     details: `Hooks read Claude Code's hook JSON on stdin and always exit 0: a server that is down, slow or refuses
-the token never blocks the session. session-start answers within BATON_TIMEOUT_MS (default 2000).
+the token never blocks the session.
+  session-start   answers within BATON_TIMEOUT_MS (default 2000)
+  prompt          sends the prompt's first ${PROMPT_HINT_CHARS} characters, secrets withheld; prints the learnings
+                  relevant to it that the session was not given yet, or nothing; within
+                  BATON_PROMPT_TIMEOUT_MS (default 1000, or promptTimeoutMs in the config file)
+  pre-compact     posts the transcript so far as the session's handoff (SessionEnd later replaces it),
+                  so the context after the compaction leads with it; within BATON_TIMEOUT_MS
 What a hook could not do is written to ~/.cache/baton/hook.log.`,
   },
   pickup: {
@@ -67,8 +75,9 @@ show [taskId]    prints the task's memory (your active task's by default)
   },
   install: {
     synopsis: `  baton install claude [--dry-run] [--command PREFIX] [--url URL]`,
-    details: `Merges Baton's SessionStart and SessionEnd hooks into .claude/settings.json and its MCP server into
-.mcp.json at the repository root, keeping everything else; running it twice changes nothing.
+    details: `Merges Baton's hooks (SessionStart, UserPromptSubmit, PreCompact, SessionEnd) into .claude/settings.json
+and its MCP server into .mcp.json at the repository root, keeping everything else; running it twice
+changes nothing.
   --dry-run          show the change as a diff, write nothing
   --command PREFIX   what the hooks run (default: \`baton\` when the baton on your PATH is this CLI,
                      else this file by its absolute path)

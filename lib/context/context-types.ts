@@ -37,7 +37,8 @@ export type ContextData = {
    * them: what was tried, so the context can say so.
    */
   unmapped?: { remote: string | null; cwd: string | null } | null;
-  handoff: { markdown: string; branch: string | null; author: string; createdAt: Date; matchedBranch: boolean } | null;
+  /** `checkpoint`: this very session's handoff, posted before its compaction (source=compact). */
+  handoff: { markdown: string; branch: string | null; author: string; createdAt: Date; matchedBranch: boolean; checkpoint?: boolean } | null;
   /** Pinned ones first, then ranked best first. */
   learnings: ContextLearning[];
   learningsRanked: boolean;

@@ -10,8 +10,8 @@ import { readContext, type ContextReads } from "./context-reads";
 import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
 import { directoryName } from "./match-project";
-import { fuseRankings } from "./fuse-rankings";
-import { rankLearnings, type LearningCandidate } from "./rank-learnings";
+import { fuseMatches } from "./fuse-rankings";
+import { rankLearnings } from "./rank-learnings";
 
 /**
  * How many learnings to read: as many as the budget could possibly show (a learning's line is rarely
@@ -50,7 +50,7 @@ export async function nearestTo(
   text: string,
   scope: Owner,
   hasVectors?: boolean,
-): Promise<LearningCandidate[]> {
+): Promise<Awaited<ReturnType<typeof nearestLearnings>>> {
   if (!text || !(hasVectors ?? (await vectorTableWidth(db)))) return [];
   const vector = await embedQuery(text);
   if (!vector) return [];
@@ -69,12 +69,7 @@ async function rankedLearnings(db: Db, reads: ContextReads, options: { owner: Ow
   const nearest = hints.terms.length && options.embedQuery && reads.vectorWidth ? await nearestTo(db, options.embedQuery, hints.text, options.owner, true) : [];
   // Recent learnings only fill what the matches leave.
   const recent = bm25.length + nearest.length < options.limit ? reads.recent : [];
-  // With vectors, BM25's and the embedder's orders are fused by reciprocal rank; the fused score
-  // stands in for BM25's (lower is better) so ranking treats both alike.
-  const fused = nearest.length ? fuseRankings([bm25.map((l) => l.id), nearest.map((l) => l.id)]) : null;
-  const matches: LearningCandidate[] = fused
-    ? [...new Map([...bm25, ...nearest].map((l) => [l.id, { ...l, score: -fused.get(l.id)! }])).values()]
-    : bm25;
+  const matches = fuseMatches(bm25, nearest);
   // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
   // shares no word with the hints can still be among them).
   const matched = new Set(matches.map((l) => l.id));

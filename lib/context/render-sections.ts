@@ -1,4 +1,4 @@
-import type { ContextData, ContextOptions, SectionName } from "./context-types";
+import type { ContextData, ContextLearning, ContextOptions, SectionName } from "./context-types";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { normaliseRemote } from "./match-project";
 import { proposalIndexLine } from "./proposal-index";
@@ -102,12 +102,19 @@ function handoff(data: ContextData): SectionDraft | null {
   const h = data.handoff;
   if (!h) return null;
   const facts = [relativeTime(h.createdAt, data.now), h.branch ? `branch ${h.branch}` : null, `by ${oneLine(h.author)}`].filter(Boolean);
+  const header = h.checkpoint ? `## This session before its compaction (checkpoint, ${facts.join(", ")})` : `## Last handoff (${facts.join(", ")})`;
   return {
     name: "handoff",
-    header: () => `## Last handoff (${facts.join(", ")})`,
+    header: () => header,
     items: markdownLines(h.markdown),
     omitted: (n) => `… ${n} more lines of this handoff: \`baton handoff show\``,
   };
+}
+
+/** A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`. Also the prompt stage's. */
+export function learningLine(l: ContextLearning): string {
+  const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
+  return `- [${l.kind}] ${oneLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
 }
 
 /**
@@ -124,10 +131,7 @@ function learnings(data: ContextData): SectionDraft | null {
   return {
     name: "learnings",
     header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)}${pinned ? `, ${Math.min(shown, pinned)} pinned` : ""})`,
-    items: data.learnings.map((l) => {
-      const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
-      return `- [${l.kind}] ${oneLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
-    }),
+    items: data.learnings.map(learningLine),
     omitted: (n) => {
       const left = Math.max(0, pinned - (data.learnings.length - n));
       return [left ? `${notFit(left)}.` : "", n > left ? `${n - left} more learnings: \`baton learnings\`` : ""].filter(Boolean).join(" ");
@@ -166,13 +170,17 @@ function state(data: ContextData): SectionDraft {
 
 /**
  * The sections in priority order. After a compaction the agent has just lost its working memory, so
- * the task memory and the handoff come before identity.
+ * the task memory and the handoff come before identity, and the session's own checkpoint (what it was
+ * in the middle of) before everything.
  */
 export function renderSections(data: ContextData, options: ContextOptions): SectionDraft[] {
   const id = options.mode === "complement" ? null : data.identity ? identity(data) : setup(data);
+  const checkpoint = data.handoff?.checkpoint === true;
   const order =
     options.source === "compact"
-      ? [task(data), handoff(data), id, mapping(data), learnings(data), proposals(data), state(data)]
+      ? checkpoint
+        ? [handoff(data), task(data), id, mapping(data), learnings(data), proposals(data), state(data)]
+        : [task(data), handoff(data), id, mapping(data), learnings(data), proposals(data), state(data)]
       : [id, mapping(data), task(data), handoff(data), learnings(data), proposals(data), state(data)];
   return order.filter((s): s is SectionDraft => s !== null);
 }

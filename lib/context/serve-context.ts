@@ -103,6 +103,7 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
     projectId: served.project?.id ?? null,
     tokenId: principal.tokenId,
     source: q.source ?? null,
+    sessionId: q.sessionId ?? null,
     budget: q.budget,
     tokenEstimate: served.built.tokenEstimate,
     learningsShown: served.built.learningsShown,

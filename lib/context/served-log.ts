@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { recordServedBatch } from "../db/queries/context";
 import { onShutdown } from "../shutdown/on-shutdown";
+import { rememberServed } from "./recent-sessions";
 
 type Entry = Parameters<typeof recordServedBatch>[1][number];
 
@@ -32,6 +33,8 @@ function flush(db: Db): Promise<void> {
 }
 
 export function recordServed(db: Db, entry: Entry): void {
+  // The prompt stage reads what a session was given before it is written (and, on a replica, synced back).
+  if (entry.sessionId) rememberServed(entry.userId, entry.sessionId, entry.learningIds, entry.at.getTime(), entry.source === "compact");
   buffer.entries.push(entry);
   if (buffer.entries.length >= MAX_BUFFER) void flush(db);
   else if (!buffer.timer) {

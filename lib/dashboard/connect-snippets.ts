@@ -14,7 +14,11 @@ export function connectSnippets(origin: string) {
     env: `export BATON_URL=${url} BATON_TOKEN=baton_…`,
     plugin: `claude plugin marketplace add <a git URL or local clone of the Baton repository>\nclaude plugin install baton@baton --config url=${url}`,
     installClaude: "baton install claude --dry-run",
-    settings: JSON.stringify({ hooks: { SessionStart: hook("session-start"), SessionEnd: hook("session-end") } }, null, 2),
+    settings: JSON.stringify(
+      { hooks: { SessionStart: hook("session-start"), UserPromptSubmit: hook("prompt"), PreCompact: hook("pre-compact"), SessionEnd: hook("session-end") } },
+      null,
+      2,
+    ),
     mcp: JSON.stringify(
       { mcpServers: { baton: { type: "http", url: `${url}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } } } },
       null,

@@ -18,6 +18,8 @@ const invocations: string[][] = [
   ...commands.flatMap((c) => [[c, "--help"], [c, "-h"]]),
   ["hook", "session-start", "--help"],
   ["hook", "session-end", "-h"],
+  ["hook", "prompt", "--help"],
+  ["hook", "pre-compact", "-h"],
   ["handoff", "new", "--title", "x", "--help"],
   ["handoff", "show", "--help"],
   ["task", "start", "task-1", "--help"],
@@ -49,6 +51,13 @@ describe("baton <command> --help", () => {
     const bare = await runCli([], { env, cwd: ROOT });
     expect(bare.code).toBe(2);
     expect(bare.stdout).toBe(result.stdout);
+  });
+
+  it("baton hook --help names the prompt and pre-compact hooks and their time limits", async () => {
+    const result = await runCli(["hook", "prompt", "--help"], { env, cwd: ROOT });
+    expect(result.stdout).toMatch(/^  baton hook prompt +UserPromptSubmit hook/m);
+    expect(result.stdout).toMatch(/^  baton hook pre-compact +PreCompact hook/m);
+    expect(result.stdout).toContain("BATON_PROMPT_TIMEOUT_MS (default 1000");
   });
 
   it("an unknown option still fails as a usage error, in the CLI's own words", async () => {

@@ -4,8 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
-import { freePort, ROOT, startServer, tempDir, type RunningServer } from "../support/server";
-import { fixture, hookContext, homeEnv, hungServer, makeRepo, recordingProxy, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
+import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
+import { failingServers, fixture, hookContext, homeEnv, makeRepo, NODE_START_MS, recordingProxy, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // `baton hook session-start` as Claude Code runs it: a child process, the hook JSON on stdin, the
 // real server behind it (or a dead, hung or refusing one).
@@ -171,21 +171,12 @@ describe("baton hook session-start", () => {
 });
 
 describe("baton hook session-start never fails the agent", () => {
-  let hung: Awaited<ReturnType<typeof hungServer>>;
-  let closedUrl: string;
-  beforeAll(async () => {
-    hung = await hungServer();
-    closedUrl = `http://127.0.0.1:${await freePort()}`;
-  });
-  afterAll(async () => hung?.close());
-
-  // The hook's own deadline is its timeout (2 s by default); the process around it also pays Node's
-  // start, which on a loaded 2-core CI machine has taken up to ~1 s. A hang would take far longer.
-  const NODE_START_MS = 1_500;
+  // The hook's own deadline is its timeout (2 s by default); the process around it also pays Node's start.
+  const servers = failingServers();
   const cases: { name: string; env: () => Record<string, string>; input?: string; context: () => RegExp; maxMs: number }[] = [
-    { name: "server down", env: () => ({ BATON_URL: closedUrl, BATON_TOKEN: token }), context: () => new RegExp(`server not reachable at ${closedUrl}\\)\\.$`), maxMs: 2000 + NODE_START_MS },
-    { name: "server hung", env: () => ({ BATON_URL: hung.url, BATON_TOKEN: token }), context: () => /no answer from http:\/\/127\.0\.0\.1:\d+ within 2000 ms\)\.$/, maxMs: 2000 + NODE_START_MS },
-    { name: "server hung, BATON_TIMEOUT_MS=500", env: () => ({ BATON_URL: hung.url, BATON_TOKEN: token, BATON_TIMEOUT_MS: "500" }), context: () => /within 500 ms\)\.$/, maxMs: 500 + NODE_START_MS },
+    { name: "server down", env: () => ({ BATON_URL: servers.closedUrl, BATON_TOKEN: token }), context: () => new RegExp(`server not reachable at ${servers.closedUrl}\\)\\.$`), maxMs: 2000 + NODE_START_MS },
+    { name: "server hung", env: () => ({ BATON_URL: servers.hungUrl, BATON_TOKEN: token }), context: () => /no answer from http:\/\/127\.0\.0\.1:\d+ within 2000 ms\)\.$/, maxMs: 2000 + NODE_START_MS },
+    { name: "server hung, BATON_TIMEOUT_MS=500", env: () => ({ BATON_URL: servers.hungUrl, BATON_TOKEN: token, BATON_TIMEOUT_MS: "500" }), context: () => /within 500 ms\)\.$/, maxMs: 500 + NODE_START_MS },
     { name: "bad token", env: () => ({ BATON_URL: server.url, BATON_TOKEN: "baton_not-a-real-token" }), context: () => /token refused by http:\/\/127\.0\.0\.1:\d+: 401\)\.$/, maxMs: 2000 + NODE_START_MS },
     { name: "garbage stdin", env: () => ({ BATON_URL: server.url, BATON_TOKEN: token }), input: "}{ not json", context: () => /the hook input on stdin is not JSON\)\.$/, maxMs: 2000 + NODE_START_MS },
     { name: "stdin a JSON list", env: () => ({ BATON_URL: server.url, BATON_TOKEN: token }), input: "[1,2]", context: () => /not a JSON object\)\.$/, maxMs: 2000 + NODE_START_MS },
@@ -205,7 +196,7 @@ describe("baton hook session-start never fails the agent", () => {
 
   it("takes the time limit from the user's config.json", async () => {
     const configHome = path.join(tmp.dir, "home-timeout");
-    writeUserConfig(configHome, { url: hung.url, token, timeoutMs: 700 });
+    writeUserConfig(configHome, { url: servers.hungUrl, token, timeoutMs: 700 });
     const result = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(configHome), input: stdinFor(repo) });
     expect(result.code).toBe(0);
     expect(result.ms).toBeLessThan(1500);

@@ -44,7 +44,11 @@ describe("baton install claude", () => {
     expect(JSON.parse(result.stdout)).toMatchObject({
       ok: true,
       files: [
-        { path: path.join(repo, ".claude/settings.json"), changed: true, changes: ["added the SessionStart hook", "added the SessionEnd hook"] },
+        {
+          path: path.join(repo, ".claude/settings.json"),
+          changed: true,
+          changes: ["added the SessionStart hook", "added the UserPromptSubmit hook", "added the PreCompact hook", "added the SessionEnd hook"],
+        },
         { path: path.join(repo, ".mcp.json"), changed: true, changes: ['added the "baton" MCP server'] },
       ],
     });
@@ -53,6 +57,8 @@ describe("baton install claude", () => {
       hooks: {
         SessionStart: [...FOREIGN_SETTINGS.hooks.SessionStart, { hooks: [{ type: "command", command: `${BIN} hook session-start` }] }],
         PreToolUse: FOREIGN_SETTINGS.hooks.PreToolUse,
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: `${BIN} hook prompt` }] }],
+        PreCompact: [{ hooks: [{ type: "command", command: `${BIN} hook pre-compact` }] }],
         SessionEnd: [{ hooks: [{ type: "command", command: `${BIN} hook session-end` }] }],
       },
     });
@@ -84,8 +90,9 @@ describe("baton install claude", () => {
     expect(settingsDiff).toMatch(/^--- a\/\.claude\/settings\.json\n\+\+\+ b\/\.claude\/settings\.json\n@@ -\d+,\d+ \+\d+,\d+ @@\n/);
     expect(settingsDiff).toContain(`+        "hooks": [\n+          {\n+            "type": "command",\n+            "command": "${BIN} hook session-start"\n`);
     expect(settingsDiff).toContain(`+    "SessionEnd": [\n`);
+    for (const hook of ["prompt", "pre-compact"]) expect(settingsDiff).toContain(`"command": "${BIN} hook ${hook}"`);
     // Only additions, in two hunks with three lines of context each.
-    expect(settingsDiff!.match(/^@@ .* @@$/gm)).toEqual(["@@ -15,6 +15,14 @@", "@@ -28,6 +36,16 @@"]);
+    expect(settingsDiff!.match(/^@@ .* @@$/gm)).toEqual(["@@ -15,6 +15,14 @@", "@@ -28,6 +36,36 @@"]);
     expect(settingsDiff!.split("\n").filter((l) => l.startsWith("-") && !l.startsWith("---"))).toEqual([]);
     expect(mcpDiff).toBe(
       [
@@ -121,16 +128,25 @@ describe("baton install claude", () => {
             { hooks: [{ type: "command", command: "node /old/checkout/cli/bin/baton.mjs hook session-start" }] },
           ],
           SessionEnd: [{ hooks: [{ type: "command", command: "npx baton hook session-end" }] }],
+          UserPromptSubmit: [{ hooks: [{ type: "command", command: "node /old/baton.mjs hook prompt", timeout: 3 }] }],
         },
       }),
     });
     // The npx lines are what older dashboards suggested: an install replaces them with this CLI.
     const result = await runBaton(["install", "claude", "--command", "baton"], { cwd: repo, env });
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).files[0].changes).toEqual(["updated the SessionStart hook", "removed a duplicate SessionStart hook", "updated the SessionEnd hook"]);
+    expect(JSON.parse(result.stdout).files[0].changes).toEqual([
+      "updated the SessionStart hook",
+      "removed a duplicate SessionStart hook",
+      "updated the UserPromptSubmit hook",
+      "added the PreCompact hook",
+      "updated the SessionEnd hook",
+    ]);
     expect(json(repo, ".claude/settings.json").hooks).toEqual({
       SessionStart: [{ matcher: "startup|resume", hooks: [{ type: "command", command: "baton hook session-start", timeout: 5 }, { type: "command", command: "echo keep me" }] }],
       SessionEnd: [{ hooks: [{ type: "command", command: "baton hook session-end" }] }],
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: "baton hook prompt", timeout: 3 }] }],
+      PreCompact: [{ hooks: [{ type: "command", command: "baton hook pre-compact" }] }],
     });
   });
 

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fillerSeed } from "../support/filler-seed";
 import { startModelDouble, type ModelDouble } from "../support/model-double";
 import { runProcess } from "../support/run-process";
 import { freePort, ROOT, tempDir } from "../support/server";
@@ -19,6 +20,8 @@ afterAll(() => rmSync(tmp.dir, { recursive: true, force: true, maxRetries: 10, r
 
 const LAUNCHER = path.join(ROOT, "plugins/baton/bin/baton.mjs");
 const MARKER = "Did: the plugin marker handoff.";
+/** Older than a store's worth of newer learnings and matching no hint: not in the session start's context, only a prompt's. */
+const FLAMINGO = "The flamingo signing keys rotate through the vault job every Tuesday";
 const node = process.execPath;
 const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
 let repo: string;
@@ -28,6 +31,8 @@ beforeAll(async () => {
   repo = makeRepo(path.join(tmp.dir, "src", "web"), { remote: "git@github.com:acme/web.git", commits: ["Add the token list"] });
   const handoff = await world.as("ana")("POST", "/api/projects/web/handoffs", { markdown: MARKER, branch: "main" });
   expect(handoff.status).toBe(201);
+  expect((await world.as("ana")("POST", "/api/learnings", { kind: "insight", content: FLAMINGO, project: "web", createdAt: "2025-01-01T00:00:00.000Z" })).status).toBe(201);
+  expect((await world.as("ana")("POST", "/api/seed/import", fillerSeed(150))).status).toBe(200);
 });
 
 describe("the plugin's launcher (bin/baton.mjs)", () => {
@@ -126,7 +131,7 @@ describe("the plugin in the real Claude Code", () => {
     }
   });
 
-  it("marketplace add + install baton@baton: a claude -p session carries Baton's context, offers its MCP tools and leaves a handoff", async () => {
+  it("marketplace add + install baton@baton: a claude -p session carries Baton's context and the prompt's learnings, offers its MCP tools and leaves a handoff", async () => {
     const home = path.join(tmp.dir, "home-claude");
     const env = claudeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
     for (const args of [["plugin", "marketplace", "add", ROOT], ["plugin", "install", "baton@baton"]]) {
@@ -134,13 +139,15 @@ describe("the plugin in the real Claude Code", () => {
       expect(result.code, result.stdout + result.stderr).toBe(0);
     }
     const before = await world.as("ana")("GET", "/api/projects/web/handoffs");
-    const session = await runProcess(claude, ["-p", "hello"], { env, cwd: repo, timeoutMs: 120_000 });
+    const session = await runProcess(claude, ["-p", "How do the flamingo signing keys rotate?"], { env, cwd: repo, timeoutMs: 120_000 });
     expect(session.code, session.stdout + session.stderr).toBe(0);
     expect(session.stdout).toContain("Hello from the model double.");
 
     const main = model.requests.find((r) => JSON.stringify(r.body).includes("SessionStart hook additional context"));
     expect(main, `no request carried the SessionStart context: ${model.requests.length} requests`).toBeDefined();
     expect(JSON.stringify(main!.body)).toContain(MARKER);
+    // The UserPromptSubmit hook's context: the learning the start did not give, relevant to the prompt.
+    expect(JSON.stringify(main!.body)).toContain(JSON.stringify(`## Learnings relevant to this prompt (1 not given earlier in this session)\n- [insight] ${FLAMINGO}`).slice(1, -1));
     const tools = ((main!.body.tools ?? []) as { name: string }[]).map((t) => t.name);
     for (const tool of ["search_learnings", "propose_learning", "write_handoff"]) {
       expect(tools.some((name) => name.startsWith("mcp__") && name.includes("baton") && name.endsWith(`__${tool}`)), tools.join(", ")).toBe(true);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
 import { freePort, startServer, tempDir, type RunningServer } from "../support/server";
-import { fixture, hookContext, homeEnv, makeRepo, runBaton, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, removeAfterWorkers, runBaton, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // `baton hook session-end` / `stop`: return at once, a detached worker posts the handoff and the
 // learning candidates, and a spool keeps them while the server is down.
@@ -51,15 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   // Detached workers may still be writing their log: try again for a while.
-  for (let i = 0; ; i++) {
-    try {
-      tmp.remove();
-      break;
-    } catch (error) {
-      if (i >= 40) throw error;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  await removeAfterWorkers(tmp.remove);
 });
 
 const SLOW_MACHINE_TIMEOUT_MS = "8000";

@@ -65,6 +65,15 @@ describe("with an embedder", () => {
     expect(bm25.context).not.toContain(TARGET.slice(0, 40));
   });
 
+  it("the prompt stage finds the paraphrase by meaning too, which BM25 alone does not", async () => {
+    const query = `/api/context/prompt?project=web&sessionId=s-meaning&q=${encodeURIComponent("why do users keep getting logged out?")}`;
+    const hybrid = (await ana("GET", query)).json;
+    expect(hybrid.context).toContain(TARGET);
+    // Only the one close by meaning: the widgets are no nearer than any unrelated text.
+    expect(hybrid.learningsShown).toBe(1);
+    expect((await anaPlain("GET", query.replace("s-meaning", "s-words"))).json.learningsShown).toBe(0);
+  });
+
   it("an edited learning is embedded again", async () => {
     const id = (await ana("GET", "/api/learnings?q=widget+17")).json.items[0].id;
     const before = embedder.requests.flat().length;

@@ -158,7 +158,7 @@ async function fuzz(actors: Actor[], count: number, seed: number): Promise<{ fai
 
 // Bookkeeping that reading legitimately writes: the served-context log, rate-limit counts, last-used
 // and last-injected times.
-const BOOKKEEPING_TABLES = new Set(["context_log", "rate_limit_counts", "auth_sessions", "__drizzle_migrations"]);
+const BOOKKEEPING_TABLES = new Set(["context_log", "session_served", "rate_limit_counts", "auth_sessions", "__drizzle_migrations"]);
 const BOOKKEEPING_COLUMNS = new Set(["last_used_at", "last_injected_at"]);
 
 /** A hash of every stored row (or only cy's and beta's), bookkeeping aside. */

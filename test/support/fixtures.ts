@@ -36,9 +36,9 @@ export async function addMember(databaseUrl: string, slug: string, memberEmail: 
 export async function tableCounts(databaseUrl: string): Promise<Record<string, number>> {
   const db = createClient({ url: databaseUrl });
   // Bookkeeping, written about once a second after the requests it counts, refused or not: the
-  // rate-limit counts and the served-context log are not something a request stores.
+  // rate-limit counts, the served-context log and what each session was served are not something a request stores.
   const tables = await db.execute(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%' AND name NOT IN ('rate_limit_counts', 'context_log')",
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%' AND name NOT IN ('rate_limit_counts', 'context_log', 'session_served')",
   );
   const counts: Record<string, number> = {};
   for (const row of tables.rows) {

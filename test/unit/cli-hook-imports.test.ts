@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The session-start hook runs before every agent session: its chunk may load node built-ins and its
+// The session-start hook runs before every agent session (the prompt hook before every prompt): its chunk may load node built-ins and its
 // own modules, nothing else (no zod, no yaml, no server code). Checked on the real bundle.
 const ROOT = path.resolve(import.meta.dirname, "../..");
 type Meta = { outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string; external?: boolean }[] }> };
@@ -32,7 +32,7 @@ function staticClosure(m: Meta, output: string): { chunks: string[]; external: s
 }
 
 describe("the hook chunks", () => {
-  it.each(["cli/src/hooks/session-start.ts", "cli/src/hooks/session-end.ts", "cli/src/baton.ts"])("%s loads node built-ins only", (entry) => {
+  it.each(["cli/src/hooks/session-start.ts", "cli/src/hooks/session-end.ts", "cli/src/hooks/prompt.ts", "cli/src/hooks/pre-compact.ts", "cli/src/baton.ts"])("%s loads node built-ins only", (entry) => {
     const m = meta();
     const output = Object.keys(m.outputs).find((o) => m.outputs[o]!.entryPoint === entry);
     expect(output, `no output for ${entry}`).toBeDefined();

@@ -21,7 +21,7 @@ describe("the Claude Code plugin", () => {
 
   it("runs every hook and the MCP server through its launcher: no npm package name, no npx", () => {
     const hooks = json(path.relative(ROOT, path.join(pluginDir, "hooks/hooks.json"))).hooks as Record<string, { hooks: { command: string }[] }[]>;
-    expect(Object.keys(hooks).sort()).toEqual(["SessionEnd", "SessionStart"]);
+    expect(Object.keys(hooks).sort()).toEqual(["PreCompact", "SessionEnd", "SessionStart", "UserPromptSubmit"]);
     const commands = Object.values(hooks).flatMap((groups) => groups.flatMap((g) => g.hooks.map((h) => h.command)));
     for (const command of commands) expect(command).toMatch(/^node "\$\{CLAUDE_PLUGIN_ROOT\}\/bin\/baton\.mjs" hook [a-z-]+$/);
     const mcp = json(path.relative(ROOT, path.join(pluginDir, ".mcp.json"))).mcpServers.baton;

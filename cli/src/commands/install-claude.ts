@@ -66,8 +66,8 @@ function plan(root: string, rel: string, merge: (json: Json) => { json: Json; ch
 }
 
 /**
- * `baton install claude [--dry-run] [--command PREFIX] [--url URL]`: Baton's SessionStart and
- * SessionEnd hooks into `.claude/settings.json` and its MCP server into `.mcp.json`, at the
+ * `baton install claude [--dry-run] [--command PREFIX] [--url URL]`: Baton's hooks (SessionStart,
+ * UserPromptSubmit, PreCompact, SessionEnd) into `.claude/settings.json` and its MCP server into `.mcp.json`, at the
  * repository root. Everything already there stays; running it again changes nothing.
  */
 export async function runInstall(args: string[]): Promise<number> {
@@ -87,6 +87,8 @@ export async function runInstall(args: string[]): Promise<number> {
     plan(root, path.join(".claude", "settings.json"), (json) => {
       const { settings, changes } = mergeHooks(json, [
         { event: "SessionStart", command: `${prefix} hook session-start`, subcommand: "session-start" },
+        { event: "UserPromptSubmit", command: `${prefix} hook prompt`, subcommand: "prompt" },
+        { event: "PreCompact", command: `${prefix} hook pre-compact`, subcommand: "pre-compact" },
         { event: "SessionEnd", command: `${prefix} hook session-end`, subcommand: "session-end" },
       ]);
       return { json: settings, changes };

@@ -5,7 +5,7 @@
  */
 export type Json = Record<string, unknown>;
 
-export type HookEntry = { event: "SessionStart" | "SessionEnd"; command: string; subcommand: string };
+export type HookEntry = { event: "SessionStart" | "UserPromptSubmit" | "PreCompact" | "SessionEnd"; command: string; subcommand: string };
 
 export class MergeError extends Error {}
 

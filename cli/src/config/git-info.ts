@@ -4,7 +4,8 @@ import { execFile } from "node:child_process";
 export function git(args: string[], cwd: string, timeoutMs = 800): Promise<string | null> {
   return new Promise((resolve) => {
     try {
-      execFile("git", args, { cwd, timeout: timeoutMs, windowsHide: true, maxBuffer: 256 * 1024 }, (error, stdout) => {
+      // Whole milliseconds: execFile throws on a fractional timeout (a deadline halved), and git would go unasked.
+      execFile("git", args, { cwd, timeout: Math.max(1, Math.round(timeoutMs)), windowsHide: true, maxBuffer: 256 * 1024 }, (error, stdout) => {
         resolve(error ? null : String(stdout).trim() || null);
       });
     } catch {

@@ -6,12 +6,16 @@ import { CONTEXT_MODES, type ContextMode } from "../../../lib/rules";
 // Read by the hooks at every session start: node built-ins only, no schema library.
 
 export const DEFAULT_TIMEOUT_MS = 2000;
+/** The prompt hook runs before every prompt, so it waits less: nothing new is the usual answer anyway. */
+export const DEFAULT_PROMPT_TIMEOUT_MS = 1000;
 
 export type BatonConfig = {
   url: string | null;
   token: string | null;
   /** The hooks' time limit for talking to the server. */
   timeoutMs: number;
+  /** The prompt hook's (UserPromptSubmit) time limit, the whole hook included. */
+  promptTimeoutMs: number;
   /** The project slug configured (BATON_PROJECT or .baton.json), not derived. */
   project: string | null;
   /**
@@ -75,11 +79,11 @@ export function findRepo(cwd: string): { repoRoot: string | null; repoConfigFile
   }
 }
 
-function parseTimeout(value: unknown, from: string, warnings: string[]): number | null {
+function parseTimeout(value: unknown, from: string, warnings: string[], fallback = DEFAULT_TIMEOUT_MS): number | null {
   if (value === undefined || value === null || value === "") return null;
   const n = Number(value);
   if (Number.isInteger(n) && n >= 100 && n <= 120_000) return n;
-  warnings.push(`${from} must be a whole number of milliseconds between 100 and 120000; using ${DEFAULT_TIMEOUT_MS}.`);
+  warnings.push(`${from} must be a whole number of milliseconds between 100 and 120000; using ${fallback}.`);
   return null;
 }
 
@@ -102,7 +106,7 @@ function normaliseUrl(value: string | null, from: string, warnings: string[]): s
 
 /**
  * Configuration, each value from the first place that has it: the environment (BATON_URL,
- * BATON_TOKEN, BATON_TIMEOUT_MS, BATON_MODE, BATON_PROJECT, BATON_SUMMARISER), then the user's config
+ * BATON_TOKEN, BATON_TIMEOUT_MS, BATON_PROMPT_TIMEOUT_MS, BATON_MODE, BATON_PROJECT, BATON_SUMMARISER), then the user's config
  * file, then `.baton.json` in the repository. A repository file may name the project, a pinned task,
  * the URL, the timeout and the mode, but never a token or a command to run: cloning a repository must
  * not make the hooks execute something or send the token elsewhere than the user said.
@@ -124,6 +128,11 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     parseTimeout(user.timeoutMs, `timeoutMs in ${userConfigFile}`, warnings) ??
     parseTimeout(repo.timeoutMs, `timeoutMs in ${repoConfigFile}`, warnings) ??
     DEFAULT_TIMEOUT_MS;
+  const promptTimeoutMs =
+    parseTimeout(env.BATON_PROMPT_TIMEOUT_MS, "BATON_PROMPT_TIMEOUT_MS", warnings, DEFAULT_PROMPT_TIMEOUT_MS) ??
+    parseTimeout(user.promptTimeoutMs, `promptTimeoutMs in ${userConfigFile}`, warnings, DEFAULT_PROMPT_TIMEOUT_MS) ??
+    parseTimeout(repo.promptTimeoutMs, `promptTimeoutMs in ${repoConfigFile}`, warnings, DEFAULT_PROMPT_TIMEOUT_MS) ??
+    DEFAULT_PROMPT_TIMEOUT_MS;
   // Whether the host injects identity itself is a fact of the user's machine: an explicit setting
   // outranks the PAI_DIR guess, and the user's file outranks the repository's.
   const mode =
@@ -135,6 +144,7 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     url,
     token: str(env.BATON_TOKEN) ?? str(user.token),
     timeoutMs,
+    promptTimeoutMs,
     mode,
     project: str(env.BATON_PROJECT) ?? str(repo.project),
     // Only a repository's own file turns injection off, and only with an explicit false.

@@ -11,6 +11,10 @@ export type HookInput = {
   hook_event_name?: unknown;
   reason?: unknown;
   last_assistant_message?: unknown;
+  /** UserPromptSubmit: what the user typed. */
+  prompt?: unknown;
+  /** PreCompact: "manual" (/compact) or "auto". */
+  trigger?: unknown;
 };
 
 export type ParsedHookInput = { ok: true; input: HookInput } | { ok: false; problem: string };

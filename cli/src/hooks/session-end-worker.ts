@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { deriveProject } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS } from "../config/git-info";
@@ -7,17 +7,19 @@ import { apiClient, Unreachable, type ApiCall } from "../http/api-client";
 import { buildHandoff } from "../transcript/build-handoff";
 import { extractProposals, proposalKey, type Proposal } from "../transcript/extract-proposals";
 import { parseTranscript, type Transcript } from "../transcript/parse-transcript";
-import { redactValue, SecretRedactor, type Redacted } from "../transcript/redact-secrets";
+import { readTranscript } from "../transcript/read-transcript";
+import { SecretRedactor } from "../transcript/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
 import { hookCwd, MAX_PATH, stringField, type HookInput } from "./hook-input";
 import { cacheDir, hookLog } from "./hook-log";
 import { readSent, withSessionLock, writeSent } from "./sent-proposals";
 import { runSummariser } from "./run-summariser";
-import { flushSpool, hopeless, writeSpool, type SpooledRequest } from "./spool";
+import { deliver, handoffRequest, type Outgoing } from "./deliver";
+import { flushSpool } from "./spool";
 
 type Job = { event: "SessionEnd" | "Stop"; cwd: string; input: HookInput };
-type Outgoing = Omit<SpooledRequest, "createdAt">;
 
+/** A huge transcript: its end says most about where the session stopped. */
 const MAX_TRANSCRIPT = 64 * 1024 * 1024;
 const MAX_SESSION_ID = 200;
 const MAX_LAST_MESSAGE = 1_000_000;
@@ -42,54 +44,6 @@ function readJob(file: string): Job | null {
       // already gone
     }
   }
-}
-
-function readTranscript(file: string | null): Transcript | null {
-  if (!file || !existsSync(file)) return null;
-  try {
-    const size = statSync(file).size;
-    const text = readFileSync(file, "utf8");
-    // A huge transcript: its end says most about where the session stopped.
-    return parseTranscript(size > MAX_TRANSCRIPT ? text.slice(-MAX_TRANSCRIPT) : text);
-  } catch (error) {
-    hookLog(`session-end worker: cannot read the transcript ${file}: ${(error as Error).message}`);
-    return null;
-  }
-}
-
-/**
- * Sends each request; what cannot be sent now is spooled for the next hook run. Every request is
- * redacted once more first: the texts were redacted where they came from, and this pass also covers
- * what did not come from the transcript (a summariser's output).
- */
-async function deliver(call: ApiCall | null, outgoing: Outgoing[]): Promise<{ sent: number; spooled: number; dropped: number }> {
-  const counts = { sent: 0, spooled: 0, dropped: 0 };
-  const requests: Redacted<Outgoing>[] = outgoing.map((request) => redactValue(new SecretRedactor(), request));
-  let reachable = call !== null;
-  for (const request of requests) {
-    if (reachable && call) {
-      try {
-        const res = await call(request.method, request.path, request.body, { timeoutMs: REQUEST_MS });
-        if (res.status >= 200 && res.status < 300) {
-          counts.sent++;
-          continue;
-        }
-        if (hopeless(res.status)) {
-          hookLog(`session-end worker: ${request.what} refused (${res.status}): ${res.text.slice(0, 300)}`);
-          counts.dropped++;
-          continue;
-        }
-        hookLog(`session-end worker: ${request.what} answered ${res.status}; spooled`);
-      } catch (error) {
-        if (!(error instanceof Unreachable)) throw error;
-        hookLog(`session-end worker: ${error.message} Spooling.`);
-        reachable = false;
-      }
-    }
-    writeSpool(request);
-    counts.spooled++;
-  }
-  return counts;
 }
 
 /** Whether the project exists for this token: true, false, or null when the server cannot say now. */
@@ -154,7 +108,7 @@ async function flushEarlier(call: ApiCall): Promise<void> {
 function readEndedSession(input: HookInput): EndedSession {
   const transcriptPath = stringField(input.transcript_path, MAX_PATH);
   const redactor = new SecretRedactor();
-  const transcript = redactTranscript(readTranscript(transcriptPath) ?? parseTranscript(""), redactor);
+  const transcript = redactTranscript(readTranscript(transcriptPath, MAX_TRANSCRIPT, (m) => hookLog(`session-end worker: ${m}`)) ?? parseTranscript(""), redactor);
   const last = stringField(input.last_assistant_message, MAX_LAST_MESSAGE);
   const lastAssistantMessage = last === null ? null : redactor.text(last);
   return { sessionId: stringField(input.session_id, MAX_SESSION_ID), transcriptPath, transcript, lastAssistantMessage, withheld: redactor.summary() };
@@ -182,15 +136,6 @@ async function writeHandoff(where: Connection, ended: EndedSession): Promise<str
   return withheld ? `${markdown}\n\n${withheld}\n` : `${markdown}\n`;
 }
 
-function handoffRequest(markdown: string, project: string, sessionId: string | null, branch: string | null): Outgoing {
-  return {
-    method: "POST",
-    path: `/api/projects/${encodeURIComponent(project)}/handoffs`,
-    body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}) },
-    what: `the handoff of session ${sessionId ?? "(no id)"}`,
-  };
-}
-
 function proposalRequest(p: Proposal, project: string | null, sessionId: string | null): Outgoing {
   return {
     method: "POST",
@@ -211,7 +156,7 @@ async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSes
   const work = async () => {
     const sent = sessionId ? readSent(sessionId) : new Set<string>();
     const fresh = extractProposals(userTexts).filter((p) => !sent.has(proposalKey(p.content)));
-    const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId))]);
+    const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId))], { timeoutMs: REQUEST_MS, who: "session-end worker" });
     if (sessionId && fresh.length) {
       for (const p of fresh) sent.add(proposalKey(p.content));
       writeSent(sessionId, sent);

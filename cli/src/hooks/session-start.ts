@@ -1,8 +1,10 @@
-import { deriveProject, type DerivedProject } from "../config/derive-project";
+import { deriveProject } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS, type GitHints } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, SESSION_SOURCES, TASK_ID_PATTERN } from "../../../lib/rules";
+import { getForProject } from "./fetch-for-project";
+import { answerOnce } from "./hook-exit";
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
 import { unavailableOutput } from "./session-start-output";
@@ -17,16 +19,7 @@ const SOURCES = new Set<string>(SESSION_SOURCES);
 /** Leaves time to print before the watchdog fires. */
 const PRINT_MS = 30;
 
-let answered = false;
-
-/** Prints once and exits 0: nothing after the first answer may write or keep the agent waiting. */
-function answer(body: string): void {
-  if (answered) return;
-  answered = true;
-  // Claude Code gone (a closed pipe) is no reason to fail either.
-  process.stdout.on("error", () => process.exit(0));
-  process.stdout.write(body, () => process.exit(0));
-}
+const answer = answerOnce;
 
 const unavailable = (why: string) => answer(unavailableOutput(why));
 
@@ -87,16 +80,6 @@ function contextParams(input: HookInput, cwd: string, hints: GitHints, config: B
   return params;
 }
 
-async function fetchContext(call: ApiCall, project: DerivedProject | null, params: URLSearchParams, deadline: number): Promise<ApiResponse> {
-  const get = (query: string) => call("GET", `/api/context?${query}`, undefined, { timeoutMs: deadline - Date.now() });
-  if (!project) return get(`${params}`);
-  const res = await get(`project=${encodeURIComponent(project.slug)}&${params}`);
-  // A project guessed from the remote or the directory may not exist on the server: let the
-  // server resolve it from cwd and remote (its matchers), or serve the personal context.
-  if ((res.status === 404 || res.status === 403) && project.from !== "config") return get(`${params}`);
-  return res;
-}
-
 /** The server's answer passed on as it came, or "unavailable" with the reason. */
 function answerWith(res: ApiResponse, url: string): void {
   if (res.status === 200) {
@@ -151,7 +134,7 @@ export async function runSessionStart(): Promise<void> {
   const project = deriveProject({ configured: config.project, remote: hints.remote, repoRoot: config.repoRoot, cwd });
   const params = contextParams(input, cwd, hints, config);
   try {
-    answerWith(await fetchContext(call, project, params, deadline), server.url);
+    answerWith(await getForProject(call, "/api/context", project, params, deadline), server.url);
   } catch (error) {
     answerFailure(error, server.url, timeoutMs);
   }

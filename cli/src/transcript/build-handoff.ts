@@ -24,8 +24,11 @@ function relative(file: string, cwd: string | null): string {
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }
 
-/** `withheld`: the redactor's one line on what it kept back (secrets, private blocks), said right under the facts. */
-export type HandoffInput = { transcript: Transcript; lastAssistantMessage: string | null; cwd: string | null; sessionId: string | null; withheld?: string | null };
+/**
+ * `withheld`: the redactor's one line on what it kept back (secrets, private blocks), said right under
+ * the facts. `checkpoint`: taken before a compaction, mid-session (SessionEnd later replaces it).
+ */
+export type HandoffInput = { transcript: Transcript; lastAssistantMessage: string | null; cwd: string | null; sessionId: string | null; withheld?: string | null; checkpoint?: boolean };
 
 /** What the tools did: files edited or written (and how), shell commands, the last todo list. */
 type ToolWork = { files: Map<string, Set<string>>; commands: string[]; todos: { content: string; status: string }[] };
@@ -52,8 +55,13 @@ function toolWork(events: TranscriptEvent[], cwd: string | null): ToolWork {
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-function factsLine(sessionId: string | null, asked: string[], files: ToolWork["files"]): string {
-  const facts = [sessionId ? `Session ${sessionId.slice(0, 8)}` : "Session", plural(asked.length, "request"), files.size ? `${plural(files.size, "file")} changed` : null].filter(Boolean);
+function factsLine(sessionId: string | null, asked: string[], files: ToolWork["files"], checkpoint: boolean): string {
+  const facts = [
+    checkpoint ? "Checkpoint before compaction" : null,
+    sessionId ? `Session ${sessionId.slice(0, 8)}` : "Session",
+    plural(asked.length, "request"),
+    files.size ? `${plural(files.size, "file")} changed` : null,
+  ].filter(Boolean);
   return `${facts.join(" · ")} (extracted from the transcript by baton)`;
 }
 
@@ -117,7 +125,7 @@ export function buildHandoff(input: HandoffInput): string | null {
 
   const work = toolWork(transcript.events, input.cwd ?? transcript.cwd);
   const lines = [
-    factsLine(input.sessionId ?? transcript.sessionId, asked, work.files),
+    factsLine(input.sessionId ?? transcript.sessionId, asked, work.files, input.checkpoint === true),
     ...(input.withheld ? [input.withheld] : []),
     "",
     ...askedSection(asked),

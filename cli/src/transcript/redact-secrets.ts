@@ -58,6 +58,8 @@ const NOT_A_VALUE = /^["']?(?:\$|<|\[withheld|\[private|\*{3}|%\w+%|process\.env
 const PRIVATE_BLOCK = /<private>[\s\S]*?(?:<\/private>|$)/gi;
 export const PRIVATE_MARKER = "[private: withheld]";
 const marker = (label: string) => `[withheld: ${label}]`;
+/** The markers redaction leaves, for text that is searched rather than read (a prompt sent as a hint). */
+export const REDACTION_MARKERS = /\[(?:withheld: [^\]]{1,40}|private: withheld)\]/g;
 
 /**
  * Redacts every text it is given and counts what it withheld across them all: distinct secrets and

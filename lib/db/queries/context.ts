@@ -1,10 +1,11 @@
-import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { asBookkeeping } from "../replica-client";
 import { read } from "./batch-reads";
 import { byKind } from "./learning-counts";
 import { memberProjectColumns } from "./projects";
 import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
+import { sessionServedWrites } from "./session-served";
 import { countsOwners, memberOf, ofProject, personalAndProject, userInProject, visibleTo, type Owner } from "./scope";
 import {
   activeTasks,
@@ -77,20 +78,31 @@ export function taskMemoryRead(db: Db, params: { userId: string; projectId: stri
   );
 }
 
-type HandoffRow = { markdown: string; branch: string | null; author: string; created_at: number; on_branch: number };
+type HandoffRow = { markdown: string; branch: string | null; author: string; created_at: number; found: number };
+const OWN = 2;
+const ON_BRANCH = 1;
 
-/** The project's latest handoff on the session's branch, else its latest on any: one statement. */
-export function handoffRead(db: Db, params: { projectId: string; branch: string | null }) {
+/**
+ * The handoff a context shows, in one statement: after a compaction (`sessionId` given), the
+ * session's own checkpoint (the handoff its PreCompact hook posted under its id) says what it was in
+ * the middle of; otherwise, and when it has none, the latest handoff of the branch, else of the project.
+ */
+export function handoffRead(db: Db, params: { projectId: string; branch: string | null; sessionId: string | null }) {
   const columns = sql`${handoffs.markdown} as markdown, ${handoffs.branch} as branch, ${handoffs.author} as author, ${handoffs.createdAt} as created_at`;
-  const latest = (onBranch: boolean) =>
-    sql`select * from (select ${columns}, ${onBranch ? 1 : 0} as on_branch from ${handoffs}
-      where ${and(ofProject(handoffs, params.projectId), onBranch ? eq(handoffs.branch, params.branch!) : undefined)}
-      order by ${handoffs.createdAt} desc limit 1)`;
-  const query = params.branch ? sql`${latest(true)} union all ${latest(false)}` : latest(false);
-  return read(db.all<HandoffRow>(query), (rows) => {
+  const latest = (found: number, where: SQL | undefined) =>
+    sql`select * from (select ${columns}, ${found} as found from ${handoffs}
+      where ${and(ofProject(handoffs, params.projectId), where)} order by ${handoffs.createdAt} desc limit 1)`;
+  const parts = [
+    params.sessionId ? latest(OWN, eq(handoffs.sessionId, params.sessionId)) : undefined,
+    params.branch ? latest(ON_BRANCH, eq(handoffs.branch, params.branch)) : undefined,
+    latest(0, undefined),
+  ].filter((p) => p !== undefined);
+  return read(db.all<HandoffRow>(sql.join(parts, sql` union all `)), (rows) => {
     const row = rows[0];
     if (!row) return undefined;
-    return { markdown: row.markdown, branch: row.branch, author: row.author, createdAt: new Date(Number(row.created_at)), matchedBranch: Boolean(row.on_branch) };
+    const handoff = { markdown: row.markdown, branch: row.branch, author: row.author, createdAt: new Date(Number(row.created_at)) };
+    if (Number(row.found) === OWN) return { ...handoff, matchedBranch: row.branch === params.branch, checkpoint: true };
+    return { ...handoff, matchedBranch: Number(row.found) === ON_BRANCH };
   });
 }
 
@@ -124,12 +136,13 @@ export function learningCountsRead(db: Db, params: Owner) {
 }
 
 /**
- * Writes a batch of served-context bookkeeping in one round trip: the log rows in one insert, and one
- * last-injected update per user and project however many contexts were served to them.
+ * Writes a batch of served-context bookkeeping in one round trip: the log rows in one insert, one
+ * last-injected update per user and project however many contexts were served to them, and what each
+ * host session (sessionId) was given, for the prompt stage.
  */
 export async function recordServedBatch(
   db: Db,
-  entries: { userId: string; projectId: string | null; tokenId: string | null; source: string | null; budget: number; tokenEstimate: number; learningsShown: number; learningIds: string[]; at: Date }[],
+  entries: { userId: string; projectId: string | null; tokenId: string | null; source: string | null; sessionId?: string | null; budget: number; tokenEstimate: number; learningsShown: number; learningIds: string[]; at: Date }[],
 ): Promise<void> {
   if (!entries.length) return;
   const groups = new Map<string, ServedGroup>();
@@ -140,7 +153,7 @@ export async function recordServedBatch(
     if (e.at > group.at) group.at = e.at;
     groups.set(key, group);
   }
-  const [first, ...rest] = [...logInserts(db, entries), ...injectedUpdates(db, [...groups.values()])];
+  const [first, ...rest] = [...logInserts(db, entries), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()])];
   // Never read into a context: an embedded replica need not sync before its next read.
   await asBookkeeping(() => db.batch([first!, ...rest]));
 }

@@ -61,18 +61,18 @@ export async function bumpContextVersion(db: DbOrTx): Promise<void> {
 export async function nearestLearnings(
   db: DbOrTx,
   params: { vector: number[]; userId: string; projectId: string | null; k: number },
-): Promise<{ id: string; kind: LearningKind; content: string; confirmed: boolean; createdAt: Date }[]> {
+): Promise<{ id: string; kind: LearningKind; content: string; confirmed: boolean; createdAt: Date; distance: number }[]> {
   const vector = JSON.stringify(params.vector);
   const l = alias(learnings, "l");
   const scope = and(visibleTo(l, personalAndProject(params)), rankable(l));
   // vector_top_k searches the whole index; the scope is applied to its answer, so it is asked for extra.
-  const rows = await db.all<{ id: string; kind: string; content: string; confirmed: number; created_at: number }>(sql`
-    SELECT l.id, l.kind, l.content, l.confirmed, l.created_at
+  const rows = await db.all<{ id: string; kind: string; content: string; confirmed: number; created_at: number; distance: number }>(sql`
+    SELECT l.id, l.kind, l.content, l.confirmed, l.created_at, vector_distance_cos(lv.embedding, vector32(${vector})) AS distance
     FROM vector_top_k('learning_vectors_idx', vector32(${vector}), ${params.k * 4}) AS v
     JOIN learning_vectors lv ON lv.seq = v.id
     JOIN learnings l ON l.seq = v.id
     WHERE ${scope}
-    ORDER BY vector_distance_cos(lv.embedding, vector32(${vector}))
+    ORDER BY distance
     LIMIT ${params.k}`);
   return rows.map((r) => ({
     id: r.id,
@@ -80,5 +80,6 @@ export async function nearestLearnings(
     content: r.content,
     confirmed: Boolean(r.confirmed),
     createdAt: new Date(Number(r.created_at)),
+    distance: Number(r.distance),
   }));
 }

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp } from "./columns";
 import { projects } from "./projects";
@@ -22,6 +22,25 @@ export const contextLog = sqliteTable(
       .$defaultFn(() => new Date()),
   },
   (t) => [index("context_log_project_idx").on(t.projectId, t.createdAt), index("context_log_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Which learnings a host session (Claude Code's session id) has been given, at its start and at its
+ * prompts, so the prompt stage never gives one twice. Bookkeeping, written with the served-context log;
+ * rows older than SESSION_SERVED_RETENTION_DAYS are deleted by that same write. No foreign key to the
+ * learning: a deleted learning's row is harmless and the write stays one cheap insert.
+ */
+export const sessionServed = sqliteTable(
+  "session_served",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull(),
+    learningId: text("learning_id").notNull(),
+    servedAt: timestamp("served_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.sessionId, t.learningId] }), index("session_served_at_idx").on(t.servedAt)],
 );
 
 /** Small facts about the installation itself (the first-run setup claim, for one). */

@@ -16,7 +16,7 @@ export default async function ConnectPage() {
     <div className="stack-lg">
       <PageHeader title="Connect an agent">
         <p>
-          Claude Code gets its context from this server (<code data-testid="server-origin">{origin}</code>) through two hooks
+          Claude Code gets its context from this server (<code data-testid="server-origin">{origin}</code>) through its hooks
           and an MCP server, all run by the <code>baton</code> CLI this server hands out. Make a write token in{" "}
           <Link href="/settings/tokens">API tokens</Link> first.
         </p>
@@ -42,8 +42,10 @@ export default async function ConnectPage() {
         entries, to paste by hand:
       </Snippet>
       <Snippet id="hooks" title="Session hooks" where=".claude/settings.json" text={s.settings}>
-        At session start the hook fetches the context; at session end it leaves a handoff and learning candidates. Neither
-        ever blocks or fails the session. <code>baton</code> must be on the PATH Claude Code runs with.
+        At session start the hook fetches the context; at each prompt it adds the learnings relevant to it that the session
+        was not given yet; before a compaction it leaves a checkpoint, which the context after it leads with; at session
+        end it leaves a handoff and learning candidates. None ever blocks or fails the session. <code>baton</code> must be
+        on the PATH Claude Code runs with.
       </Snippet>
       <Snippet id="mcp" title="MCP server" where=".mcp.json" text={s.mcp}>
         Tools for the agent mid-session: search and propose learnings, write a handoff, read task memory, pick up a queued

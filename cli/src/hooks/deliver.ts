@@ -1,0 +1,55 @@
+import { Unreachable, type ApiCall } from "../http/api-client";
+import { redactValue, SecretRedactor, type Redacted } from "../transcript/redact-secrets";
+import { hookLog } from "./hook-log";
+import { hopeless, writeSpool, type SpooledRequest } from "./spool";
+
+/** A request a hook sends to the server, or spools when it cannot. */
+export type Outgoing = Omit<SpooledRequest, "createdAt">;
+
+export type Delivered = { sent: number; spooled: number; dropped: number };
+
+/**
+ * Sends each request; what cannot be sent now is spooled for the next hook run (`spoolAll`: every
+ * one, as when older requests wait in the spool and must go first). Every request is redacted once
+ * more first: the texts were redacted where they came from, and this pass also covers what did not
+ * come from the transcript (a summariser's output). `who` names the hook in the log.
+ */
+export async function deliver(call: ApiCall | null, outgoing: Outgoing[], options: { timeoutMs: number; who: string; spoolAll?: boolean }): Promise<Delivered> {
+  const counts = { sent: 0, spooled: 0, dropped: 0 };
+  const requests: Redacted<Outgoing>[] = outgoing.map((request) => redactValue(new SecretRedactor(), request));
+  let reachable = call !== null && !options.spoolAll;
+  for (const request of requests) {
+    if (reachable && call) {
+      try {
+        const res = await call(request.method, request.path, request.body, { timeoutMs: options.timeoutMs });
+        if (res.status >= 200 && res.status < 300) {
+          counts.sent++;
+          continue;
+        }
+        if (hopeless(res.status)) {
+          hookLog(`${options.who}: ${request.what} refused (${res.status}): ${res.text.slice(0, 300)}`);
+          counts.dropped++;
+          continue;
+        }
+        hookLog(`${options.who}: ${request.what} answered ${res.status}; spooled`);
+      } catch (error) {
+        if (!(error instanceof Unreachable)) throw error;
+        hookLog(`${options.who}: ${error.message} Spooling.`);
+        reachable = false;
+      }
+    }
+    writeSpool(request);
+    counts.spooled++;
+  }
+  return counts;
+}
+
+/** A session's handoff, posted under its id: the server keeps one per session, the newest. */
+export function handoffRequest(markdown: string, project: string, sessionId: string | null, branch: string | null): Outgoing {
+  return {
+    method: "POST",
+    path: `/api/projects/${encodeURIComponent(project)}/handoffs`,
+    body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}) },
+    what: `the handoff of session ${sessionId ?? "(no id)"}`,
+  };
+}

@@ -1,0 +1,74 @@
+import { deriveProject } from "../config/derive-project";
+import { currentBranch, git } from "../config/git-info";
+import { loadConfig } from "../config/load-config";
+import { apiClient, type ApiCall } from "../http/api-client";
+import { MAX_SESSION_ID_CHARS } from "../../../lib/rules";
+import { buildHandoff } from "../transcript/build-handoff";
+import { readTranscript } from "../transcript/read-transcript";
+import { SecretRedactor } from "../transcript/redact-secrets";
+import { redactTranscript } from "../transcript/redact-transcript";
+import { deliver, handoffRequest } from "./deliver";
+import { answerBy, answerOnce } from "./hook-exit";
+import { hookCwd, MAX_PATH, readHookInput, stringField } from "./hook-input";
+import { hookLog } from "./hook-log";
+import { flushSpool, pendingSpool } from "./spool";
+
+// `baton hook pre-compact` (PreCompact): before Claude Code summarises the conversation away, the
+// handoff so far is posted under the session's id as a checkpoint. The context after the compaction
+// (source=compact) leads with it, and the session's SessionEnd handoff later replaces it. Prints
+// nothing, always exits 0, within the hooks' time limit (timeoutMs, 2 s); what cannot be sent in
+// time is spooled, and the session-start hook that follows the compaction sends it first.
+
+/** A checkpoint reads the transcript's end at most: parsing must fit the hook's time limit. */
+const MAX_CHECKPOINT_TRANSCRIPT = 8 * 1024 * 1024;
+const GIT_MS = 500;
+/** Leaves time to spool what could not be sent before the time limit. */
+const PRINT_MS = 50;
+
+/** The checkpoint handoff of the transcript so far, redacted; null when the session has said nothing yet. */
+function checkpointOf(transcriptPath: string | null, sessionId: string, cwd: string): string | null {
+  const redactor = new SecretRedactor();
+  const read = readTranscript(transcriptPath, MAX_CHECKPOINT_TRANSCRIPT, (m) => hookLog(`pre-compact: ${m}`));
+  if (!read) return null;
+  const transcript = redactTranscript(read, redactor);
+  return buildHandoff({ transcript, lastAssistantMessage: null, cwd, sessionId, withheld: redactor.summary(), checkpoint: true });
+}
+
+/**
+ * Posts the checkpoint. What earlier hooks left in the spool goes first (an older handoff of this
+ * session sent after this one would replace it); while any of it is left, the checkpoint is spooled
+ * behind it rather than sent ahead.
+ */
+async function send(call: ApiCall, request: ReturnType<typeof handoffRequest>, deadline: number): Promise<void> {
+  if (pendingSpool().length) await flushSpool(call, deadline);
+  const spoolAll = pendingSpool().length > 0;
+  const counts = await deliver(call, [request], { timeoutMs: Math.max(1, deadline - Date.now()), who: "pre-compact", spoolAll });
+  hookLog(`pre-compact: checkpoint sent ${counts.sent}, spooled ${counts.spooled}, refused ${counts.dropped}`);
+}
+
+export async function runPreCompact(): Promise<void> {
+  const startedAt = Date.now();
+  const early = loadConfig(process.cwd());
+  const limit = early.timeoutMs;
+  answerBy(limit, () => hookLog(`pre-compact: not done within ${limit} ms`));
+  const parsed = await readHookInput(Math.min(500, limit * 0.25));
+  if (!parsed.ok) {
+    hookLog(`pre-compact: ${parsed.problem}`);
+    return answerOnce("");
+  }
+  const sessionId = stringField(parsed.input.session_id, MAX_SESSION_ID_CHARS);
+  const cwd = hookCwd(parsed.input, process.cwd());
+  const config = cwd === process.cwd() ? early : loadConfig(cwd);
+  if (!sessionId || !config.url || !config.token) {
+    hookLog(`pre-compact: ${sessionId ? "no server configured (BATON_URL, BATON_TOKEN)" : "no session_id in the hook input"}`);
+    return answerOnce("");
+  }
+  const markdown = checkpointOf(stringField(parsed.input.transcript_path, MAX_PATH), sessionId, cwd);
+  const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), git(["remote", "get-url", "origin"], cwd, GIT_MS)]) : [null, null];
+  const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
+  if (markdown && project) {
+    const call = apiClient({ url: config.url, token: config.token, timeoutMs: limit });
+    await send(call, handoffRequest(markdown, project.slug, sessionId, branch), startedAt + limit - PRINT_MS);
+  }
+  answerOnce("");
+}

@@ -1,0 +1,85 @@
+import { deriveProject } from "../config/derive-project";
+import { git } from "../config/git-info";
+import { loadConfig, type BatonConfig } from "../config/load-config";
+import { apiClient, errorMessage, type ApiResponse } from "../http/api-client";
+import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, PROMPT_HINT_CHARS } from "../../../lib/rules";
+import { REDACTION_MARKERS, SecretRedactor } from "../transcript/redact-secrets";
+import { getForProject } from "./fetch-for-project";
+import { answerBy, answerOnce } from "./hook-exit";
+import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
+import { hookLog } from "./hook-log";
+
+// `baton hook prompt` (UserPromptSubmit): runs before every prompt, so it is quick and quiet. It
+// prints Claude Code's hook JSON when the server has something relevant and new for the session, and
+// nothing otherwise; whatever goes wrong, it exits 0 within its time limit (promptTimeoutMs, 1 s).
+
+/** Leaves time to print before the time limit. */
+const PRINT_MS = 30;
+/** A pasted log can be megabytes: at most this much of the prompt is redacted, then cut to PROMPT_HINT_CHARS. */
+const REDACT_CHARS = 16 * PROMPT_HINT_CHARS;
+
+/**
+ * The prompt as it may leave the machine: secrets and private blocks withheld (their markers too: a
+ * hint to search with has no use for "withheld: GitHub token"), then cut to its opening.
+ */
+export function promptHint(prompt: string): string {
+  const redacted = new SecretRedactor().text(prompt.slice(0, REDACT_CHARS)).replace(REDACTION_MARKERS, " ");
+  return redacted.replace(/\s+/g, " ").trim().slice(0, PROMPT_HINT_CHARS).trim();
+}
+
+/** The request's query: the session, the prompt, and where the session runs (for the project). */
+function promptParams(sessionId: string, prompt: string, cwd: string, remote: string | null): URLSearchParams {
+  const params = new URLSearchParams({ format: "claude", sessionId, q: prompt });
+  if (cwd.length <= MAX_QUERY_CHARS) params.set("cwd", cwd);
+  if (remote && remote.length <= MAX_QUERY_CHARS) params.set("remote", remote);
+  return params;
+}
+
+/** The server's hook JSON when it holds context, else nothing. */
+function outputOf(res: ApiResponse): string {
+  if (res.status !== 200) {
+    hookLog(`prompt: ${res.status} ${errorMessage(res).slice(0, 160)}`);
+    return "";
+  }
+  const context = (res.json as { hookSpecificOutput?: { additionalContext?: unknown } } | undefined)?.hookSpecificOutput?.additionalContext;
+  return typeof context === "string" && context ? (res.text.endsWith("\n") ? res.text : `${res.text}\n`) : "";
+}
+
+/** What the hook needs from its input and configuration, or null (logged) when it has nothing to do. */
+function readRequest(input: HookInput, config: BatonConfig): { sessionId: string; prompt: string; url: string; token: string } | null {
+  const sessionId = stringField(input.session_id, MAX_SESSION_ID_CHARS);
+  const prompt = typeof input.prompt === "string" ? promptHint(input.prompt) : "";
+  if (!config.inject) hookLog(`prompt: nothing injected: "inject": false in ${config.repoConfigFile}`);
+  else if (!config.url || !config.token) hookLog("prompt: no server configured (BATON_URL, BATON_TOKEN)");
+  else if (!sessionId) hookLog("prompt: no session_id in the hook input");
+  else if (prompt) return { sessionId, prompt, url: config.url, token: config.token };
+  return null;
+}
+
+export async function runPrompt(): Promise<void> {
+  const startedAt = Date.now();
+  const early = loadConfig(process.cwd());
+  const limit = early.promptTimeoutMs;
+  answerBy(limit, () => hookLog(`prompt: no answer within ${limit} ms`));
+  const deadline = startedAt + limit - PRINT_MS;
+
+  const parsed = await readHookInput(Math.min(500, limit * 0.4));
+  if (!parsed.ok) {
+    hookLog(`prompt: ${parsed.problem}`);
+    return answerOnce("");
+  }
+  const cwd = hookCwd(parsed.input, process.cwd());
+  const config = cwd === process.cwd() ? early : loadConfig(cwd);
+  const request = readRequest(parsed.input, config);
+  if (!request) return answerOnce("");
+  const remote = config.repoRoot ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
+  const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
+  const call = apiClient({ url: request.url, token: request.token, timeoutMs: limit });
+  try {
+    const res = await getForProject(call, "/api/context/prompt", project, promptParams(request.sessionId, request.prompt, cwd, remote), deadline);
+    answerOnce(outputOf(res));
+  } catch (error) {
+    hookLog(`prompt: ${(error as Error).message ?? String(error)}`);
+    answerOnce("");
+  }
+}

@@ -1,0 +1,86 @@
+import type { Principal } from "../auth/principal";
+import type { Db } from "../db/client";
+import { servedInSession } from "../db/queries/session-served";
+import { queryEmbedder } from "../embeddings/query-embedder";
+import type { ContextLearning } from "./context-types";
+import { resolveProject } from "./gather-context";
+import { packSections } from "./pack-context";
+import type { PromptQuery } from "./prompt-query";
+import { relevantUnseen } from "./prompt-learnings";
+import { learningLine, type SectionDraft } from "./render-sections";
+import { recentlyServed } from "./recent-sessions";
+import { recordServed } from "./served-log";
+import { countTokens } from "./tokenizer";
+
+/** What the prompt stage answers: the context (empty when nothing new is relevant) and what it holds. */
+export type PromptContext = {
+  context: string;
+  tokenEstimate: number;
+  budget: number;
+  learningsShown: number;
+  learningIds: string[];
+  project: { slug: string; name: string } | null;
+};
+
+/** A learning's line is rarely under 15 tokens: more candidates than that could never be shown. */
+const TOKENS_PER_LEARNING = 15;
+const MIN_CANDIDATES = 10;
+
+/** The learnings as one section, packed into the budget and the character limit; nothing fits → empty. */
+export function buildPromptContext(learnings: ContextLearning[], limits: { budget: number; maxChars: number }, count: (text: string) => number) {
+  const draft: SectionDraft = {
+    name: "learnings",
+    header: (shown) => `## Learnings relevant to this prompt (${shown} not given earlier in this session)`,
+    items: learnings.map(learningLine),
+    omitted: (n) => `${n} more relevant ${n === 1 ? "learning" : "learnings"}: \`baton learnings\``,
+  };
+  const packed = packSections(learnings.length ? [draft] : [], { ...limits, count });
+  const section = packed.sections[0];
+  if (!section?.included) return { context: "", tokenEstimate: 0, shown: [] as ContextLearning[] };
+  return { context: packed.text, tokenEstimate: packed.tokenEstimate, shown: learnings.slice(0, learnings.length - section.omitted) };
+}
+
+/**
+ * The prompt stage (SPEC §3): learnings relevant to the prompt that this session (the user's, by the
+ * host's session id) has not been given, at its start or at an earlier prompt, within the budget.
+ * What it gives is recorded for the session (buffered bookkeeping, like the start's).
+ */
+export async function promptContext(db: Db, principal: Principal, q: PromptQuery, now = new Date()): Promise<PromptContext> {
+  const project = await resolveProject(db, principal, q);
+  const projectOut = project ? { slug: project.slug, name: project.name } : null;
+  const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
+  if (project?.injectionPaused) return empty;
+  // What this instance gave the session lately (maybe not written, or not synced back, yet), and the table.
+  const buffered = recentlyServed(principal.userId, q.sessionId);
+  const served = await servedInSession(db, { userId: principal.userId, sessionId: q.sessionId });
+  for (const id of buffered) served.add(id);
+  const owner = { userId: principal.userId, projectId: project?.id ?? null };
+  const limit = Math.max(MIN_CANDIDATES, Math.ceil(q.budget / TOKENS_PER_LEARNING));
+  const relevant = await relevantUnseen(db, owner, q.q, { limit, exclude: served, embedQuery: queryEmbedder() });
+  const built = buildPromptContext(relevant, q, countTokens);
+  if (!built.shown.length) return empty;
+  const learningIds = built.shown.map((l) => l.id);
+  recordServed(db, {
+    userId: principal.userId,
+    projectId: project?.id ?? null,
+    tokenId: principal.tokenId,
+    source: "prompt",
+    sessionId: q.sessionId,
+    budget: q.budget,
+    tokenEstimate: built.tokenEstimate,
+    learningsShown: learningIds.length,
+    learningIds,
+    at: now,
+  });
+  return { ...empty, context: built.context, tokenEstimate: built.tokenEstimate, learningsShown: learningIds.length, learningIds };
+}
+
+/** The answer's body in the format asked for; `claude` with nothing to add is `{}`, which Claude Code takes as nothing. */
+export function promptBody(result: PromptContext, format: PromptQuery["format"]): { body: string; contentType: string } {
+  if (format === "text") return { body: result.context, contentType: "text/plain; charset=utf-8" };
+  if (format === "claude") {
+    const hook = result.context ? { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: result.context } } : {};
+    return { body: JSON.stringify(hook), contentType: "application/json" };
+  }
+  return { body: JSON.stringify({ ok: true, ...result }), contentType: "application/json" };
+}

@@ -1,0 +1,63 @@
+import type { Db } from "../db/client";
+import { contextLearnings } from "../db/queries/context-candidates";
+import { countAllLearnings, documentFrequencies } from "../db/queries/learning-counts";
+import type { Owner } from "../db/queries/scope";
+import { ftsExpression } from "../learnings/fts-query";
+import type { ContextLearning } from "./context-types";
+import { fuseMatches } from "./fuse-rankings";
+import { nearestTo } from "./gather-context";
+import { selectTerms } from "./hint-query";
+import { promptTerms } from "./prompt-terms";
+import { rankLearnings } from "./rank-learnings";
+
+/**
+ * How good a match must be to count as relevant to a prompt, in words found in one learning only: its
+ * BM25 score (FTS5's: over the words it shares with the prompt, each word's inverse document
+ * frequency weighted by how much of the learning it is) at least this many times such a word's. One
+ * word alone rarely passes, two uncommon ones do. Measured by bench/prompt-floor.ts (BENCHMARKS.md):
+ * at 1.5, 0.68 of the labelled learnings pass (0.82 with no floor) with ~2 others a prompt (~8), and a
+ * prompt of another project brings something in 4 times of 36 (36 of 36). The start stage has no floor
+ * (it fills its budget with the best there is); a prompt's answer is empty instead: the session start
+ * gave the broad picture, a prompt adds only what clearly fits.
+ */
+export const PROMPT_MATCH_WORDS = 1.5;
+
+/** FTS5's inverse document frequency of a word found in one of `storeSize` learnings. */
+const uniqueWordWeight = (storeSize: number) => Math.log(Math.max(1, storeSize - 0.5) / 1.5);
+
+/** The most a learning's embedding may be from the prompt's (cosine distance) to count as relevant. */
+export const MAX_PROMPT_VECTOR_DISTANCE = 0.45;
+
+/** The prompt's words as an FTS5 expression (the ones the store has, too common ones left out), and the score a match needs. */
+async function promptMatch(db: Db, terms: string[]): Promise<{ match: string | null; minScore: number }> {
+  if (!terms.length) return { match: null, minScore: Infinity };
+  const [frequencies, storeSize] = await Promise.all([documentFrequencies(db, { terms }), countAllLearnings(db)]);
+  return { match: ftsExpression(selectTerms(terms, frequencies, storeSize)), minScore: PROMPT_MATCH_WORDS * uniqueWordWeight(storeSize) };
+}
+
+/**
+ * The learnings relevant to a prompt that `exclude` (what the session was given) does not hold, best
+ * first: BM25 over the prompt's words, and the embedder's nearest when there is one, each only where
+ * the match is good enough. None relevant: an empty list, never the best of bad matches.
+ */
+export async function relevantUnseen(
+  db: Db,
+  owner: Owner,
+  prompt: string,
+  options: { limit: number; exclude: Set<string>; embedQuery?: (text: string) => Promise<number[] | null> },
+): Promise<ContextLearning[]> {
+  const terms = promptTerms(prompt);
+  const { match, minScore } = await promptMatch(db, terms);
+  // Enough rows that what the session already has cannot crowd the new ones out.
+  const limit = Math.min(200, options.limit + options.exclude.size);
+  // Pinned and superseded learnings are never candidates (rankable() in the candidate queries): pinned
+  // ones were in the session's start context already.
+  const fresh = (c: { id: string }) => !options.exclude.has(c.id);
+  const [bm25, nearest] = await Promise.all([
+    match ? contextLearnings(db, { ...owner, match, limit }) : [],
+    terms.length && options.embedQuery ? nearestTo(db, options.embedQuery, prompt, owner) : [],
+  ]);
+  const strong = bm25.filter((c) => fresh(c) && c.score !== undefined && -c.score >= minScore);
+  const close = nearest.filter((c) => fresh(c) && c.distance <= MAX_PROMPT_VECTOR_DISTANCE);
+  return rankLearnings(fuseMatches(strong, close)).learnings.slice(0, options.limit);
+}

@@ -1,0 +1,93 @@
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, tempDir } from "../support/server";
+import { testWorld } from "../support/world";
+import { fixture, hookContext, homeEnv, makeRepo, removeAfterWorkers, runBaton, waitFor } from "../fixtures/cli/cli-env";
+
+// `baton hook pre-compact` (PreCompact) as Claude Code runs it before summarising a conversation away:
+// a checkpoint handoff of the transcript so far, under the session's id. The context after the
+// compaction (source=compact) leads with it; the session's SessionEnd handoff replaces it.
+
+const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
+const tmp = tempDir("baton-cli-pre-compact-");
+afterAll(async () => {
+  // The session-end worker runs detached and may still be writing its log.
+  await removeAfterWorkers(tmp.remove);
+});
+
+type Handoff = { sessionId: string | null; markdown: string; branch: string | null };
+let repo: string;
+let transcriptPath: string;
+const env = (home: string, extra: Record<string, string> = {}) => homeEnv(path.join(tmp.dir, home), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...extra });
+const input = (sessionId: string, event: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: sessionId, transcript_path: transcriptPath, cwd: repo, hook_event_name: event, ...extra });
+const handoffsOf = async (sessionId: string) =>
+  ((await world.as("ana")("GET", "/api/projects/web/handoffs?limit=100")).json.items as Handoff[]).filter((h) => h.sessionId === sessionId);
+const compactStart = (sessionId: string, home: string) =>
+  runBaton(["hook", "session-start"], { cwd: repo, env: env(home, { BATON_TIMEOUT_MS: "8000" }), input: input(sessionId, "SessionStart", { source: "compact" }) });
+
+beforeAll(() => {
+  repo = makeRepo(path.join(tmp.dir, "src", "web"), { branch: "feat/revoke", remote: "https://github.com/acme/web.git", commits: ["Token list"] });
+  transcriptPath = path.join(tmp.dir, "transcript.jsonl");
+  writeFileSync(transcriptPath, fixture("transcript.jsonl").replaceAll("/home/ana/src/web", repo));
+});
+
+describe("baton hook pre-compact", () => {
+  const session = "c0mpact1-0000-4000-8000-000000000001";
+
+  it("posts the transcript so far as the session's checkpoint handoff, prints nothing, exits 0", async () => {
+    const result = await runBaton(["hook", "pre-compact"], { cwd: repo, env: env("home"), input: input(session, "PreCompact", { trigger: "auto", custom_instructions: "" }) });
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, "", ""]);
+    const [checkpoint, ...more] = await handoffsOf(session);
+    expect(more).toEqual([]);
+    expect(checkpoint!.branch).toBe("feat/revoke");
+    expect(checkpoint!.markdown).toMatch(/^Checkpoint before compaction · Session c0mpact1 · 3 requests · 3 files changed \(extracted from the transcript by baton\)/);
+    expect(checkpoint!.markdown).toContain("### Files touched\n- components/tokens/token-list.tsx (edited)");
+  });
+
+  it("after the compaction, the context leads with that checkpoint, not with the branch's newer handoff", async () => {
+    const other = await world.as("ana")("POST", "/api/projects/web/handoffs", { markdown: "Did: another session's newer work.", branch: "feat/revoke", sessionId: "other" });
+    expect(other.status).toBe(201);
+    const result = await compactStart(session, "home");
+    expect(result.code).toBe(0);
+    const context = hookContext(result.stdout);
+    expect(context).toMatch(/^## This session before its compaction \(checkpoint, (just now|\d+ min ago), branch feat\/revoke, by ana\)\nCheckpoint before compaction · Session c0mpact1/);
+    expect(context).not.toContain("another session's newer work");
+    // A new session is given the branch's latest, as before.
+    const fresh = await runBaton(["hook", "session-start"], { cwd: repo, env: env("home"), input: input("fresh", "SessionStart", { source: "startup" }) });
+    expect(hookContext(fresh.stdout)).toContain("Did: another session's newer work.");
+  });
+
+  it("the session's end replaces the checkpoint: one handoff for the session, not two", async () => {
+    const result = await runBaton(["hook", "session-end"], { cwd: repo, env: env("home"), input: input(session, "SessionEnd", { reason: "prompt_input_exit" }) });
+    expect(result.code).toBe(0);
+    const handoffs = await waitFor("the session-end worker to replace the checkpoint", async () => {
+      const found = await handoffsOf(session);
+      return found.length === 1 && !found[0]!.markdown.startsWith("Checkpoint") ? found : null;
+    });
+    expect(handoffs[0]!.markdown).toMatch(/^Session c0mpact1 · \d+ requests/);
+  });
+
+  it("with the server down: exits 0 in time having spooled it, and the session start after the compaction sends it first", async () => {
+    const downSession = "c0mpact2-0000-4000-8000-000000000002";
+    const home = "home-down";
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const result = await runBaton(["hook", "pre-compact"], { cwd: repo, env: env(home, { BATON_URL: closed }), input: input(downSession, "PreCompact", { trigger: "manual" }) });
+    expect([result.code, result.stdout]).toEqual([0, ""]);
+    expect(result.ms).toBeLessThan(2000 + 1500);
+    const spool = path.join(tmp.dir, home, ".cache", "baton", "spool");
+    expect(existsSync(spool) ? readdirSync(spool) : []).toHaveLength(1);
+    expect(await handoffsOf(downSession)).toEqual([]);
+    const after = await compactStart(downSession, home);
+    expect(hookContext(after.stdout)).toMatch(/^## This session before its compaction \(checkpoint, /);
+    expect(readdirSync(spool)).toEqual([]);
+  });
+
+  it("garbage on stdin, or no configuration: exit 0, nothing printed", async () => {
+    for (const [stdin, extra] of [["}{", {}], [input("x", "PreCompact"), { BATON_URL: "", BATON_TOKEN: "" }]] as const) {
+      const result = await runBaton(["hook", "pre-compact"], { cwd: repo, env: env("home-garbage", extra), input: stdin });
+      expect([result.code, result.stdout, result.stderr]).toEqual([0, "", ""]);
+    }
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { KEEP_MS, MAX_SESSIONS, recentlyServed, rememberServed } from "@/lib/context/recent-sessions";
+
+// What an instance gave each session lately, read by the prompt stage before the table has it.
+describe("recently served", () => {
+  it("adds up what one user's session was given, apart from other users and sessions", () => {
+    rememberServed("u1", "s1", ["a", "b"], 1_000);
+    rememberServed("u1", "s1", ["b", "c"], 2_000);
+    rememberServed("u2", "s1", ["z"], 2_000);
+    expect(recentlyServed("u1", "s1", 2_500).sort()).toEqual(["a", "b", "c"]);
+    expect(recentlyServed("u2", "s1", 2_500)).toEqual(["z"]);
+    expect(recentlyServed("u1", "s2", 2_500)).toEqual([]);
+  });
+
+  it("forgets a session KEEP_MS after it was last given something", () => {
+    rememberServed("u3", "s", ["a"], 10_000);
+    expect(recentlyServed("u3", "s", 10_000 + KEEP_MS)).toEqual(["a"]);
+    expect(recentlyServed("u3", "s", 10_001 + KEEP_MS)).toEqual([]);
+  });
+
+  it("after a compaction, the session has only what it is given then", () => {
+    rememberServed("u5", "s", ["a", "b"], 5_000);
+    rememberServed("u5", "s", ["c"], 6_000, true);
+    expect(recentlyServed("u5", "s", 6_000)).toEqual(["c"]);
+  });
+
+  it("keeps at most MAX_SESSIONS sessions, forgetting the least recently served first", () => {
+    const now = 1e9;
+    rememberServed("u4", "first", ["a"], now);
+    for (let i = 0; i < MAX_SESSIONS; i++) rememberServed("u4", `s${i}`, ["x"], now);
+    expect(recentlyServed("u4", "first", now)).toEqual([]);
+    expect(recentlyServed("u4", `s${MAX_SESSIONS - 1}`, now)).toEqual(["x"]);
+  });
+});
