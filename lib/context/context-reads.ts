@@ -162,6 +162,7 @@ class ContextReading {
     const choices = !this.ownerKnown && !assumed.snapshot;
     return {
       meta: metaRead(db),
+      token: this.versions.length ? undefined : principal.tokenCheck?.read,
       choices: choices ? projectChoicesRead(db, { userId: principal.userId, slug: q.project, dirSlug: q.cwd ? directoryName(q.cwd) : null }) : undefined,
       seed: assumed.readSeed ? seedRead(db, { userId: principal.userId }) : undefined,
       ...(owner && !this.sections && !assumed.snapshot ? sectionReads(db, owner, q) : NO_SECTION_READS),
@@ -173,6 +174,8 @@ class ContextReading {
   }
 
   private absorb(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {
+    // A token taken as remembered is checked before anything read with it is used.
+    if (!this.versions.length) this.principal.tokenCheck?.settle(r.token);
     const caches = contextCaches();
     const version = r.meta.version;
     this.versions.push(version);

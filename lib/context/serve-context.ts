@@ -1,6 +1,7 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { contextVersion } from "../db/queries/context";
+import { readAll } from "../db/queries/batch-reads";
+import { contextVersion, metaRead } from "../db/queries/context";
 import { buildContext, etagOf, type BuiltContext } from "./build-context";
 import { BoundedCache } from "./bounded-cache";
 import type { ContextQuery } from "./context-query";
@@ -53,13 +54,21 @@ export function responseCache(): BoundedCache<string, Entry> {
   return cache;
 }
 
+/** The state's version, with the token's check when it was taken as remembered (principal.tokenCheck). */
+async function versionAndToken(db: Db, principal: Principal): Promise<string> {
+  if (!principal.tokenCheck) return contextVersion(db);
+  const { meta, token } = await readAll(db, { meta: metaRead(db), token: principal.tokenCheck.read });
+  principal.tokenCheck.settle(token);
+  return meta.version;
+}
+
 /**
  * A cached answer when the state has not changed since it was rendered (one small read), else
  * undefined. In a newer time bucket the relative times ("2 h ago") may read differently: the cached
  * answer is served and a new one rendered in the background, once.
  */
-async function fromCache(db: Db, key: string, entry: Entry, request: () => Promise<Rendered>, bucket: number): Promise<ServedContext | undefined> {
-  const [rendered, version] = await Promise.all([entry.rendered.catch(() => undefined), contextVersion(db)]);
+async function fromCache(db: Db, principal: Principal, key: string, entry: Entry, request: () => Promise<Rendered>, bucket: number): Promise<ServedContext | undefined> {
+  const [rendered, version] = await Promise.all([entry.rendered.catch(() => undefined), versionAndToken(db, principal)]);
   if (!rendered || rendered.version !== version) return undefined;
   if (entry.bucket !== bucket && !entry.refreshing) {
     entry.refreshing = true;
@@ -85,7 +94,7 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
   const key = JSON.stringify([principal.userId, principal.projectIds, q, env.dashboardUrl]);
   const request = () => render(db, principal, q, env, new Date(now));
   const entry = cache.get(key);
-  let served = entry ? await fromCache(db, key, entry, request, bucket) : undefined;
+  let served = entry ? await fromCache(db, principal, key, entry, request, bucket) : undefined;
   if (!served) {
     // Concurrent requests for the same key share one render (the promise is cached, not its result).
     // A question asked once is rendered without a separate version read: the render reads it.

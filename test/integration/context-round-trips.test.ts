@@ -67,18 +67,12 @@ afterAll(async () => {
 });
 
 /**
- * Waits until the token is no longer remembered and the bookkeeping is written, then asks once: the
- * token is looked up now, and remembered for the next request; this one's bookkeeping is written a
- * second later, after whatever is counted next.
+ * Round trips while one context is answered, as a hook asks: the database quiet before it, the
+ * token's memory expired (a hook's session starts are minutes apart; the context checks a token it
+ * remembers in its own first batch), its bookkeeping written a second later, after the count.
  */
-async function freshStart(): Promise<void> {
-  await sleep(TOKEN_MEMORY_MS + FLUSH_MS);
-  await ask();
-}
-
-/** Round trips while one context is answered, nothing else under way. */
 async function alone(): Promise<number> {
-  await freshStart();
+  await sleep(TOKEN_MEMORY_MS + FLUSH_MS);
   const before = proxy.requests();
   await ask();
   return proxy.requests() - before;
@@ -86,6 +80,8 @@ async function alone(): Promise<number> {
 
 describe("a session-start context on a libSQL server", () => {
   it("is answered in at most 2 database round trips, and its bookkeeping adds less than one per context", async () => {
+    // An instance's first context for these hints learns their project first (a third round trip, once).
+    await ask();
     const answered: number[] = [];
     for (let i = 0; i < 3; i++) answered.push(await alone());
     expect(Math.max(...answered)).toBeLessThanOrEqual(2);
@@ -100,7 +96,7 @@ describe("a session-start context on a libSQL server", () => {
   });
 
   it("is answered in at most 2 round trips right after the state changed (what was remembered then read again)", async () => {
-    await freshStart();
+    await sleep(TOKEN_MEMORY_MS + FLUSH_MS);
     const db = createClient({ url: sqld.url });
     await db.execute("UPDATE learnings SET content = content || ' (edited)' WHERE seq = 1");
     db.close();
