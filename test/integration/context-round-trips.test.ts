@@ -93,6 +93,12 @@ describe("a session-start context on a libSQL server", () => {
     const perContext = (proxy.requests() - before) / contexts;
     const answering = answered.reduce((a, b) => a + b, 0) / answered.length;
     expect(perContext - answering).toBeLessThan(1);
+    // The bookkeeping was written: every context logged, and what each session was given.
+    const db = createClient({ url: sqld.url });
+    const [logged, given] = await Promise.all([db.execute("SELECT count(*) AS n FROM context_log"), db.execute("SELECT count(DISTINCT session_id) AS n FROM session_served")]);
+    db.close();
+    expect(Number(logged.rows[0]!.n)).toBe(asked);
+    expect(Number(given.rows[0]!.n)).toBe(asked);
   });
 
   it("is answered in at most 2 round trips right after the state changed (what was remembered then read again)", async () => {

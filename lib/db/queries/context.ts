@@ -153,46 +153,27 @@ export async function recordServedBatch(
     if (e.at > group.at) group.at = e.at;
     groups.set(key, group);
   }
-  const [first, ...rest] = [...logInserts(db, entries), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()])];
+  const [first, ...rest] = [logInsert(db, entries), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()])];
   // Never read into a context: an embedded replica need not sync before its next read.
   await asBookkeeping(() => db.batch([first!, ...rest]));
 }
 
 type ServedGroup = { userId: string; projectId: string | null; ids: Set<string>; at: Date };
 
-function logInserts(db: Db, entries: Parameters<typeof recordServedBatch>[1]) {
-  const inserts = [];
-  for (let i = 0; i < entries.length; i += 200) {
-    const rows = entries.slice(i, i + 200).map((e) => ({
-      userId: e.userId,
-      projectId: e.projectId,
-      tokenId: e.tokenId,
-      source: e.source,
-      budget: e.budget,
-      tokenEstimate: e.tokenEstimate,
-      learningsShown: e.learningsShown,
-      createdAt: e.at,
-    }));
-    inserts.push(db.insert(contextLog).values(rows));
-  }
-  return inserts;
+/** The log rows of a batch in one statement: its rows are one JSON parameter, however many. */
+function logInsert(db: Db, entries: Parameters<typeof recordServedBatch>[1]) {
+  const columns = [contextLog.userId, contextLog.projectId, contextLog.tokenId, contextLog.source, contextLog.budget, contextLog.tokenEstimate, contextLog.learningsShown, contextLog.createdAt];
+  const rows = entries.map((e) => [e.userId, e.projectId, e.tokenId, e.source, e.budget, e.tokenEstimate, e.learningsShown, e.at.getTime()]);
+  return db.run(sql`insert into ${contextLog} (${sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `)})
+    select ${sql.join(columns.map((_, i) => sql.raw(`value ->> ${i}`)), sql`, `)} from json_each(${JSON.stringify(rows)})`);
 }
 
 function injectedUpdates(db: Db, groups: ServedGroup[]) {
-  const updates = [];
-  for (const g of groups) {
-    const scope = visibleTo(learnings, personalAndProject(g));
-    const ids = [...g.ids];
-    // Chunked: SQLite caps the number of bound parameters in one statement.
-    for (let i = 0; i < ids.length; i += 500) {
-      // updated_at stays: being injected is bookkeeping, not an edit (drizzle would otherwise bump it).
-      updates.push(
-        db
-          .update(learnings)
-          .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
-          .where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope)),
-      );
-    }
-  }
-  return updates;
+  return groups.map((g) =>
+    // updated_at stays: being injected is bookkeeping, not an edit (drizzle would otherwise bump it).
+    db
+      .update(learnings)
+      .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
+      .where(and(sql`${learnings.id} in (select value from json_each(${JSON.stringify([...g.ids])}))`, visibleTo(learnings, personalAndProject(g)))),
+  );
 }

@@ -1,12 +1,10 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { SESSION_SERVED_RETENTION_DAYS } from "../../rules";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db, DbOrTx } from "../client";
 import { sessionServed } from "../schema";
 
 const DAY_MS = 24 * 3600 * 1000;
-/** Rows a statement inserts at most: SQLite caps the bound parameters of one statement. */
-const ROWS_PER_INSERT = 200;
 
 export type SessionServedEntry = { userId: string; sessionId?: string | null; source: string | null; learningIds: string[]; at: Date };
 
@@ -25,13 +23,19 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
   for (const c of compactedAt.values()) {
     writes.push(db.delete(sessionServed).where(and(eq(sessionServed.userId, c.userId), eq(sessionServed.sessionId, c.sessionId), lt(sessionServed.servedAt, c.at))));
   }
-  const rows = entries.flatMap((e) => {
+  const served = entries.flatMap((e) => {
     const sessionId = e.sessionId;
-    if (!sessionId || e.at < (compactedAt.get(keyOf({ userId: e.userId, sessionId }))?.at ?? e.at)) return [];
-    return e.learningIds.map((learningId) => ({ userId: e.userId, sessionId, learningId, servedAt: e.at }));
+    if (!sessionId || !e.learningIds.length || e.at < (compactedAt.get(keyOf({ userId: e.userId, sessionId }))?.at ?? e.at)) return [];
+    return [[e.userId, sessionId, e.at.getTime(), e.learningIds]];
   });
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    writes.push(db.insert(sessionServed).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
+  // One statement however many rows: each entry, and each of its learnings, from one JSON parameter.
+  if (served.length) {
+    const columns = [sessionServed.userId, sessionServed.sessionId, sessionServed.learningId, sessionServed.servedAt];
+    writes.push(
+      db.run(sql`insert into ${sessionServed} (${sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `)})
+        select e.value ->> 0, e.value ->> 1, l.value, e.value ->> 2 from json_each(${JSON.stringify(served)}) e, json_each(e.value -> 3) l
+        where true on conflict do nothing`),
+    );
   }
   // Along the served_at index: finds nothing most of the time, and costs about that.
   writes.push(db.delete(sessionServed).where(lt(sessionServed.servedAt, new Date(now.getTime() - SESSION_SERVED_RETENTION_DAYS * DAY_MS))));
