@@ -19,11 +19,21 @@ const PRINT_MS = 30;
 const REDACT_CHARS = 16 * PROMPT_HINT_CHARS;
 
 /**
+ * The prompt's first REDACT_CHARS, without a word the cut runs through: half a token no longer has a
+ * token's shape, so the redactor would pass it (the whitespace before it may collapse into the hint).
+ */
+function redactionWindow(prompt: string): string {
+  let end = Math.min(prompt.length, REDACT_CHARS);
+  if (end < prompt.length) while (end > 0 && !/\s/.test(prompt[end]!)) end--;
+  return prompt.slice(0, end);
+}
+
+/**
  * The prompt as it may leave the machine: secrets and private blocks withheld (their markers too: a
  * hint to search with has no use for "withheld: GitHub token"), then cut to its opening.
  */
 export function promptHint(prompt: string): string {
-  const redacted = new SecretRedactor().text(prompt.slice(0, REDACT_CHARS)).replace(REDACTION_MARKERS, " ");
+  const redacted = new SecretRedactor().text(redactionWindow(prompt)).replace(REDACTION_MARKERS, " ");
   return redacted.replace(/\s+/g, " ").trim().slice(0, PROMPT_HINT_CHARS).trim();
 }
 
