@@ -11,7 +11,7 @@ export type SessionServedEntry = { userId: string; sessionId?: string | null; so
 const keyOf = (e: { userId: string; sessionId: string }) => `${e.userId}\u0000${e.sessionId}`;
 
 /**
- * Remembers which learnings each session was given (a repeat keeps its first time), then forgets
+ * Remembers which learnings each session was given (one row each time, its ids together), then forgets
  * sessions past the retention period. A compaction (source "compact") starts a session's record
  * afresh: the agent lost what it was given, and has only the context served after it. Part of the
  * served-context bookkeeping write (recordServedBatch), as statements of its one batch.
@@ -26,15 +26,14 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
   const served = entries.flatMap((e) => {
     const sessionId = e.sessionId;
     if (!sessionId || !e.learningIds.length || e.at < (compactedAt.get(keyOf({ userId: e.userId, sessionId }))?.at ?? e.at)) return [];
-    return [[e.userId, sessionId, e.at.getTime(), e.learningIds]];
+    return [[e.userId, sessionId, e.learningIds, e.at.getTime()]];
   });
-  // One statement however many rows: each entry, and each of its learnings, from one JSON parameter.
+  // One statement however many rows: the entries are one JSON parameter.
   if (served.length) {
-    const columns = [sessionServed.userId, sessionServed.sessionId, sessionServed.learningId, sessionServed.servedAt];
+    const columns = [sessionServed.userId, sessionServed.sessionId, sessionServed.learningIds, sessionServed.servedAt];
     writes.push(
       db.run(sql`insert into ${sessionServed} (${sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `)})
-        select e.value ->> 0, e.value ->> 1, l.value, e.value ->> 2 from json_each(${JSON.stringify(served)}) e, json_each(e.value -> 3) l
-        where true on conflict do nothing`),
+        select value ->> 0, value ->> 1, value -> 2, value ->> 3 from json_each(${JSON.stringify(served)})`),
     );
   }
   // Along the served_at index: finds nothing most of the time, and costs about that.
@@ -45,8 +44,8 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
 /** The ids of the learnings one user's session was given, as written so far. */
 export async function servedInSession(db: DbOrTx, params: { userId: string; sessionId: string }): Promise<Set<string>> {
   const rows = await db
-    .select({ learningId: sessionServed.learningId })
+    .select({ learningIds: sessionServed.learningIds })
     .from(sessionServed)
     .where(and(eq(sessionServed.userId, params.userId), eq(sessionServed.sessionId, params.sessionId)));
-  return new Set(rows.map((r) => r.learningId));
+  return new Set(rows.flatMap((r) => r.learningIds));
 }
