@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError, handleApiError } from "../api/errors";
+import { ApiError, handleApiError, isExpectedError } from "../api/errors";
 import { getConfig } from "../config";
 import { getDb, type Db } from "../db/client";
 import { checkTokenRate } from "../rate-limit/token-rate-limit";
@@ -31,13 +31,21 @@ export function guard<P = Record<string, never>>(
     try {
       const db = getDb();
       const params = await context.params;
-      let counted = false;
+      let counted: { refused?: unknown } | undefined;
       let pending: Principal["tokenCheck"];
       const run = async (checkInReads: boolean) => {
         const principal = await authenticate(db, request, checkInReads);
         pending = principal.tokenCheck;
-        if (principal.tokenId && !counted) checkTokenRate(db, principal.tokenId);
-        counted = true;
+        // Counted once however often the request is answered; a refusal (429) holds for each answer.
+        if (!counted) {
+          counted = {};
+          try {
+            if (principal.tokenId) checkTokenRate(db, principal.tokenId);
+          } catch (error) {
+            counted.refused = error;
+          }
+        }
+        if (counted.refused) throw counted.refused;
         if (need === "write" && principal.scope !== "write") {
           throw new ApiError("forbidden", "This token has the read scope; this request needs write.");
         }
@@ -47,8 +55,9 @@ export function guard<P = Record<string, never>>(
       try {
         return await run(true);
       } catch (error) {
-        // Whatever went wrong, a token never checked is looked up before anything is answered.
-        if (error instanceof TokenChanged || (pending && !pending.settled)) return await run(false);
+        // A refusal of the request (4xx) is answered to a token looked up, never to one not yet checked;
+        // a database that failed is answered at once (503), not asked again.
+        if (error instanceof TokenChanged || (isExpectedError(error) && pending && !pending.settled)) return await run(false);
         throw error;
       }
     } catch (error) {
