@@ -33,6 +33,7 @@ export const contextQuerySchema = z.object({
   taskImported: z.string().regex(TASK_ID_PATTERN, { message: "must be a task id such as task-368" }).optional(),
   q: hint,
   source: z.enum(SESSION_SOURCES).optional(),
-  sessionId: z.string().max(MAX_SESSION_ID_CHARS).optional(),
+  // Trimmed as the prompt stage's is: " s1" and "s1" are one session at both stages.
+  sessionId: z.string().trim().max(MAX_SESSION_ID_CHARS).optional(),
 });
 export type ContextQuery = z.output<typeof contextQuerySchema>;

@@ -17,6 +17,11 @@ export const seedItemSchema = z.looseObject({
   tags: z.array(z.string().max(MAX_TAG_CHARS)).max(MAX_TAGS).default([]),
   /** Baton's own key: in every context, ahead of the ranked learnings. Written back on export when true. */
   pinned: z.boolean().default(false),
+  /**
+   * Baton's own key: when a newer learning superseded this one (searchable, never injected). Written
+   * back on export when set, so a round trip does not put a superseded learning back in use.
+   */
+  supersededAt: datetime.optional(),
 });
 
 export const seedProposalSchema = z.looseObject({

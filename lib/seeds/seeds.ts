@@ -7,7 +7,7 @@ import { findSeed, upsertSeed } from "../db/queries/seeds";
 import { KIND_INFO, KIND_OF_SEED_CATEGORY, SEED_CATEGORIES } from "../rules";
 import { emptyLearned, identityUpdateSchema, seedFileSchema, unknownKeys, type SeedItem, type SeedProposal } from "./seed-file";
 
-const ITEM_KEYS = ["id", "content", "source", "extractedAt", "confirmedAt", "confirmed", "tags", "pinned"] as const;
+const ITEM_KEYS = ["id", "content", "source", "extractedAt", "confirmedAt", "confirmed", "tags", "pinned", "supersededAt"] as const;
 const PROPOSAL_KEYS = ["id", "type", "content", "source", "extractedAt", "status", "method", "confidence", "decidedAt"] as const;
 
 export type ImportSummary = { learningsAdded: number; learningsSkipped: number; proposalsAdded: number; proposalsSkipped: number };
@@ -60,6 +60,8 @@ function learningFromItem(userId: string, kind: NewLearningRow["kind"], item: Se
     source: item.source,
     confirmed: item.confirmed,
     pinned: item.pinned,
+    // What superseded it is not in the file (its id is another store's): the mark alone comes back.
+    supersededAt: item.supersededAt ? new Date(item.supersededAt) : null,
     tags: item.tags,
     createdAt: item.extractedAt ? new Date(item.extractedAt) : undefined,
     confirmedAt: item.confirmedAt ? new Date(item.confirmedAt) : null,
@@ -119,6 +121,7 @@ function itemFromLearning(l: LearningRow): Record<string, unknown> {
     tags: l.tags,
     // Only when set: a file that never had the key gets none back.
     ...(l.pinned ? { pinned: true } : {}),
+    ...(l.supersededAt ? { supersededAt: l.supersededAt.toISOString() } : {}),
   };
 }
 

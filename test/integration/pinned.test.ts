@@ -169,7 +169,7 @@ describe("pinned learnings", () => {
     expect((await as("ana")("GET", `/api/learnings/${ids.cookies}`)).json.learning.pinned).toBe(false);
   });
 
-  it("baton import keeps pinned from a seed.json, and the export writes it back", async () => {
+  it("baton import keeps pinned and superseded from a seed.json, and the export writes both back", async () => {
     const seed = {
       version: "1.0.0",
       identity: { principalName: "Cy", aiName: "Echo" },
@@ -177,22 +177,30 @@ describe("pinned learnings", () => {
         patterns: [
           { id: "p-pin", content: "Answer in German unless asked otherwise", confirmed: true, pinned: true, tags: [] },
           { id: "p-plain", content: "Prefer tables for comparisons", confirmed: true, tags: [] },
+          { id: "p-old", content: "Prefer bullet lists for comparisons", confirmed: true, tags: [], supersededAt: "2026-11-01T00:00:00.000Z" },
         ],
       },
     };
     const file = path.join(world.dir, "seed.json");
     writeFileSync(file, JSON.stringify(seed));
     const env = homeEnv(path.join(world.dir, "home"), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.cy! });
-    for (const added of [2, 0]) {
+    for (const added of [3, 0]) {
       const result = await runBaton(["import", file], { cwd: world.dir, env });
       expect(result.code, result.stderr + result.stdout).toBe(0);
       expect(JSON.parse(result.stdout).summary.seed).toMatchObject({ learningsAdded: added });
     }
     const pinnedOnly = (await as("cy")("GET", "/api/learnings?pinned=true")).json.items;
     expect(pinnedOnly.map((l: { content: string }) => l.content)).toEqual(["Answer in German unless asked otherwise"]);
-    expect(learningLines((await context("cy", "q=comparisons+tables")).context)[0]).toBe("- [pattern] Answer in German unless asked otherwise (pinned)");
+    const lines = learningLines((await context("cy", "q=comparisons+tables+bullet+lists")).context);
+    expect(lines[0]).toBe("- [pattern] Answer in German unless asked otherwise (pinned)");
+    // Superseded in the file: searchable, never injected.
+    expect(lines.join("\n")).not.toContain("bullet lists");
+    const found = (await as("cy")("GET", "/api/learnings?q=bullet")).json.items;
+    expect(found).toMatchObject([{ content: "Prefer bullet lists for comparisons", supersededAt: "2026-11-01T00:00:00.000Z" }]);
     const exported = (await as("cy")("GET", "/api/seed")).json.seed.learned.patterns;
     expect(exported.find((p: { id: string }) => p.id === "p-pin")).toMatchObject({ pinned: true });
     expect(exported.find((p: { id: string }) => p.id === "p-plain")).not.toHaveProperty("pinned");
+    expect(exported.find((p: { id: string }) => p.id === "p-plain")).not.toHaveProperty("supersededAt");
+    expect(exported.find((p: { id: string }) => p.id === "p-old")).toMatchObject({ supersededAt: "2026-11-01T00:00:00.000Z" });
   });
 });

@@ -138,6 +138,8 @@ export type NewLearningRow = NewLearnedItem & {
   externalId?: string | null;
   extra?: Record<string, unknown> | null;
   pinned?: boolean;
+  /** Set by an import of a learning exported superseded; the API supersedes through a proposal's accept. */
+  supersededAt?: Date | null;
 };
 
 function values(row: NewLearningRow) {
