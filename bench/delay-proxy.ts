@@ -22,6 +22,9 @@ export async function startDelayProxy(target: string, rttMs: number): Promise<De
   const server: Server = createServer((client) => {
     const upstream = createConnection({ host: hostname, port: Number(port) });
     for (const s of [client, upstream]) {
+      // Each chunk is sent when its delay is over: Nagle's algorithm would hold small ones back for
+      // the peer's delayed ACK (~40 ms), a stall no real network adds.
+      s.setNoDelay(true);
       sockets.add(s);
       s.on("close", () => sockets.delete(s));
       s.on("error", () => (s === client ? upstream : client).destroy());

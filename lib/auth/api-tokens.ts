@@ -3,7 +3,8 @@ import { z } from "zod";
 import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Db } from "../db/client";
-import { deleteToken, findTokenByHash, insertToken, listTokens, projectIdsBySlugs, touchToken, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
+import { deleteToken, insertToken, listTokens, projectIdsBySlugs, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
+import { forgetToken, tokenCheck, tokenHint, tokenOf, tokenRemembered } from "./token-memory";
 import { TOKEN_SCOPES } from "../rules";
 
 /** Every Baton token starts with this, so secret scanners and people recognise one. */
@@ -56,52 +57,24 @@ export async function revokeApiToken(db: Db, params: { userId: string; tokenId: 
     if (!token || !(await deleteToken(tx, params))) throw new ApiError("not_found", "No such token.");
     await recordAudit(tx, params.userId, { action: "delete", subject: "token", subjectId: token.id, label: token.name, projectId: null, detail: token.displayPrefix });
   });
-  recentTokens.forget(params.tokenId);
+  forgetToken(params.tokenId);
 }
 
-/** The token a Bearer secret names, or undefined; last-used time is kept to the minute. */
-/**
- * Tokens seen in the last few seconds, so a busy agent's requests do not each look theirs up. A token
- * revoked here is forgotten at once; one revoked through another instance on the same database stops
- * working within TOKEN_CACHE_MS. Unknown tokens are never cached.
- */
-const TOKEN_CACHE_MS = 5000;
-
-class RecentTokens {
-  private readonly entries = new Map<string, { token: TokenPrincipal; until: number }>();
-
-  get(hash: string, now: number): TokenPrincipal | undefined {
-    const entry = this.entries.get(hash);
-    if (entry && entry.until > now) return entry.token;
-    if (entry) this.entries.delete(hash);
-    return undefined;
-  }
-
-  set(hash: string, token: TokenPrincipal, now: number): void {
-    this.entries.set(hash, { token, until: now + TOKEN_CACHE_MS });
-    if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
-  }
-
-  forget(tokenId: string): void {
-    for (const [hash, entry] of this.entries) if (entry.token.id === tokenId) this.entries.delete(hash);
-  }
-}
-
-const holder = globalThis as unknown as { __batonRecentTokens?: RecentTokens };
-const recentTokens = (holder.__batonRecentTokens ??= new RecentTokens());
-
+/** The token a Bearer secret names, or undefined (lib/auth/token-memory.ts remembers it a few seconds). */
 export async function authenticateToken(db: Db, secret: string): Promise<TokenPrincipal | undefined> {
   if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return undefined;
+  return tokenOf(db, await hashToken(secret));
+}
+
+/**
+ * As authenticateToken, but a token remembered from before is taken as it was, with the check that
+ * must be added to the request's first batch (a route that reads the database anyway, in one round
+ * trip, opts in): no lookup of its own.
+ */
+export async function authenticateTokenDeferred(db: Db, secret: string): Promise<{ token: TokenPrincipal | undefined; check?: ReturnType<typeof tokenCheck> }> {
+  if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return { token: undefined };
   const tokenHash = await hashToken(secret);
-  const cached = recentTokens.get(tokenHash, Date.now());
-  if (cached) return cached;
-  const token = await findTokenByHash(db, { tokenHash });
-  if (token) recentTokens.set(tokenHash, token, Date.now());
-  // Checked here first: even an UPDATE that changes nothing takes SQLite's write lock, and this runs on
-  // every API request.
-  const now = new Date();
-  if (token && (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > 60_000)) {
-    await touchToken(db, { tokenId: token.id, now, minAgeMs: 60_000 });
-  }
-  return token;
+  const hint = tokenHint(tokenHash);
+  if (!hint || tokenRemembered(tokenHash)) return { token: await tokenOf(db, tokenHash) };
+  return { token: hint, check: tokenCheck(db, tokenHash, hint) };
 }

@@ -30,18 +30,41 @@ export const MAX_SHARE = 0.05;
 export const MIN_DF_CUTOFF = 50;
 export const MAX_MATCHES = 20_000;
 
-export function selectTerms(terms: string[], documentFrequency: Map<string, number>, total: number): string[] {
-  const cutoff = Math.max(MIN_DF_CUTOFF, total * MAX_SHARE);
+/** selectTerms' rule; lib/db/queries/context-candidates.ts applies the same in SQL. */
+export const TERM_SELECTION = { maxShare: MAX_SHARE, minCutoff: MIN_DF_CUTOFF, maxMatches: MAX_MATCHES } as const;
+
+export function selectTerms(
+  terms: string[],
+  documentFrequency: Map<string, number>,
+  total: number,
+  selection: { maxShare: number; minCutoff: number; maxMatches: number } = TERM_SELECTION,
+): string[] {
+  const cutoff = Math.max(selection.minCutoff, total * selection.maxShare);
   const usable = terms.filter((t) => (documentFrequency.get(t) ?? 0) > 0 && documentFrequency.get(t)! <= cutoff);
   usable.sort((a, b) => documentFrequency.get(a)! - documentFrequency.get(b)!);
   const kept: string[] = [];
   let matches = 0;
   for (const t of usable) {
-    if (matches + documentFrequency.get(t)! > MAX_MATCHES && kept.length) break;
+    if (matches + documentFrequency.get(t)! > selection.maxMatches && kept.length) break;
     kept.push(t);
     matches += documentFrequency.get(t)!;
   }
   return terms.filter((t) => kept.includes(t));
+}
+
+/** The words to search a session start's learnings for, and its hints as one text (for an embedder). */
+export type SearchHints = { terms: string[]; text: string };
+
+/** A task memory's first line (its title), which says what the session is about as well as any hint. */
+export function titleOf(memory: { markdown: string } | undefined): string | null {
+  return memory?.markdown.split("\n").find((l) => l.trim())?.replace(/^#+\s*/, "") ?? null;
+}
+
+export function hintsOf(q: { q?: string; task?: string; branch?: string; cwd?: string }, taskTitle: string | null): SearchHints {
+  return {
+    terms: hintTerms({ q: q.q, task: [q.task, taskTitle].filter(Boolean).join(" "), branch: q.branch, cwd: q.cwd }),
+    text: [q.q, q.task, taskTitle, q.branch].filter(Boolean).join(" · "),
+  };
 }
 
 /**

@@ -23,7 +23,7 @@ function prune(now: number): void {
   }
 }
 
-/** `afresh`: after a compaction the session has only what it is given now (as writeSessionServed keeps it). */
+/** `afresh`: after a compaction the session has only what it is given now (as sessionServedWrites keeps it). */
 export function rememberServed(userId: string, sessionId: string, learningIds: string[], now = Date.now(), afresh = false): void {
   const key = keyOf(userId, sessionId);
   const ids = (!afresh && sessions.get(key)?.ids) || new Set<string>();

@@ -1,12 +1,13 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { contextVersion } from "../db/queries/context";
+import { readAll } from "../db/queries/batch-reads";
+import { contextVersion, metaRead } from "../db/queries/context";
 import { buildContext, etagOf, type BuiltContext } from "./build-context";
-import { ContextCache, TIME_BUCKET_MS } from "./context-cache";
+import { BoundedCache } from "./bounded-cache";
 import type { ContextQuery } from "./context-query";
 import { gatherContext } from "./gather-context";
 import { recordServed } from "./served-log";
-import { countTokens } from "./tokenizer";
+import { countTokensByLine } from "./tokenizer";
 import { queryEmbedder } from "../embeddings/query-embedder";
 
 export type ServedContext = {
@@ -35,11 +36,53 @@ const pausedContext = (budget: number): BuiltContext => ({
   sections: [],
 });
 
-type Entry = { version: string; bucket: number; served: Promise<ServedContext>; refreshing: boolean };
+/** The finest unit of the context's relative times is the minute ("25 min ago"): refreshing once a minute is enough. */
+const TIME_BUCKET_MS = 60_000;
 
-const holder = globalThis as unknown as { __batonContextCache?: ContextCache<Entry> };
-holder.__batonContextCache ??= new ContextCache<Entry>(500);
+/** A render and the state's version it was made from (null: the state moved while it was read). */
+type Rendered = { served: ServedContext; version: string | null };
+type Entry = { bucket: number; rendered: Promise<Rendered>; refreshing: boolean };
+
+/** Rendered answers an instance keeps, for a question asked again unchanged (MCP clients, retries). */
+export const RESPONSE_CACHE_LIMIT = 500;
+const holder = globalThis as unknown as { __batonContextCache?: BoundedCache<string, Entry> };
+holder.__batonContextCache ??= new BoundedCache<string, Entry>(RESPONSE_CACHE_LIMIT);
 const cache = holder.__batonContextCache;
+
+/** The response cache, for the test that it stays bounded. */
+export function responseCache(): BoundedCache<string, Entry> {
+  return cache;
+}
+
+/** The state's version, with the token's check when it was taken as remembered (principal.tokenCheck). */
+async function versionAndToken(db: Db, principal: Principal): Promise<string> {
+  if (!principal.tokenCheck) return contextVersion(db);
+  const { meta, token } = await readAll(db, { meta: metaRead(db), token: principal.tokenCheck.read });
+  principal.tokenCheck.settle(token);
+  return meta.version;
+}
+
+/**
+ * A cached answer when the state has not changed since it was rendered (one small read), else
+ * undefined. In a newer time bucket the relative times ("2 h ago") may read differently: the cached
+ * answer is served and a new one rendered in the background, once.
+ */
+async function fromCache(db: Db, principal: Principal, key: string, entry: Entry, request: () => Promise<Rendered>, bucket: number): Promise<ServedContext | undefined> {
+  const [rendered, version] = await Promise.all([entry.rendered.catch(() => undefined), versionAndToken(db, principal)]);
+  if (!rendered || rendered.version !== version) return undefined;
+  if (entry.bucket !== bucket && !entry.refreshing) {
+    entry.refreshing = true;
+    const next = request();
+    next.then(
+      (fresh) => fresh.version !== null && cache.set(key, { bucket, rendered: next, refreshing: false }),
+      (error: unknown) => {
+        entry.refreshing = false;
+        console.warn("baton: refreshing a cached context failed", error);
+      },
+    );
+  }
+  return { ...rendered.served, cached: true };
+}
 
 /**
  * The context for a request in the format asked for, from the cache when the state and query are
@@ -47,32 +90,21 @@ const cache = holder.__batonContextCache;
  */
 export async function serveContext(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }): Promise<ServedContext> {
   const now = Date.now();
-  const version = await contextVersion(db);
   const bucket = Math.floor(now / TIME_BUCKET_MS);
   const key = JSON.stringify([principal.userId, principal.projectIds, q, env.dashboardUrl]);
+  const request = () => render(db, principal, q, env, new Date(now));
   const entry = cache.get(key);
-  let served: ServedContext;
-  if (entry && entry.version === version) {
-    // Same state. In a newer time bucket the relative times ("2 h ago") may read differently: serve
-    // what we have and render anew in the background, once.
-    if (entry.bucket !== bucket && !entry.refreshing) {
-      entry.refreshing = true;
-      const next = render(db, principal, q, env, new Date(now));
-      next.then(
-        () => cache.set(key, { version, bucket, served: next, refreshing: false }),
-        (error: unknown) => {
-          entry.refreshing = false;
-          console.warn("baton: refreshing a cached context failed", error);
-        },
-      );
-    }
-    served = { ...(await entry.served), cached: true };
-  } else {
+  let served = entry ? await fromCache(db, principal, key, entry, request, bucket) : undefined;
+  if (!served) {
     // Concurrent requests for the same key share one render (the promise is cached, not its result).
-    const rendering = render(db, principal, q, env, new Date(now));
-    cache.set(key, { version, bucket, served: rendering, refreshing: false });
-    rendering.catch(() => cache.delete(key));
-    served = await rendering;
+    // A question asked once is rendered without a separate version read: the render reads it.
+    const rendered = request();
+    cache.set(key, { bucket, rendered, refreshing: false });
+    rendered.then(
+      (r) => r.version === null && cache.delete(key),
+      () => cache.delete(key),
+    );
+    served = (await rendered).served;
   }
   if (served.paused) return served;
   recordServed(db, {
@@ -90,10 +122,10 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
   return served;
 }
 
-async function render(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }, now: Date): Promise<ServedContext> {
-  const { data, project } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
+async function render(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }, now: Date): Promise<Rendered> {
+  const { data, project, version } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
   const paused = project?.injectionPaused === true;
-  const built = paused ? pausedContext(q.budget) : buildContext(data, { budget: q.budget, maxChars: q.maxChars, mode: q.mode, source: q.source }, countTokens);
+  const built = paused ? pausedContext(q.budget) : buildContext(data, { budget: q.budget, maxChars: q.maxChars, mode: q.mode, source: q.source }, countTokensByLine);
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   let body: string;
   let etag: string;
@@ -105,7 +137,7 @@ async function render(db: Db, principal: Principal, q: ContextQuery, env: { dash
     body = q.format === "text" ? built.context : JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: built.context } });
     etag = await etagOf(body);
   }
-  return {
+  const served = {
     body,
     etag,
     contentType: q.format === "text" ? "text/plain; charset=utf-8" : "application/json",
@@ -115,4 +147,5 @@ async function render(db: Db, principal: Principal, q: ContextQuery, env: { dash
     cached: false,
     paused,
   };
+  return { served, version };
 }

@@ -2,7 +2,7 @@ import type { Principal } from "../auth/principal";
 import { buildContext, type BuiltContext } from "../context/build-context";
 import { contextQuerySchema, type ContextQuery } from "../context/context-query";
 import { gatherContext } from "../context/gather-context";
-import { countTokens } from "../context/tokenizer";
+import { countTokensByLine } from "../context/tokenizer";
 import type { Db } from "../db/client";
 
 export type ContextPreview = { query: ContextQuery; built: BuiltContext; project: { slug: string; name: string } | null };
@@ -21,6 +21,6 @@ export async function previewContext(
 ): Promise<ContextPreview> {
   const query = contextQuerySchema.parse({ ...input, format: "json" });
   const { data, project } = await gatherContext(db, principal, query, { now: env.now ?? new Date(), dashboardUrl: env.dashboardUrl });
-  const built = buildContext(data, { budget: query.budget, maxChars: query.maxChars, mode: query.mode, source: query.source }, countTokens);
+  const built = buildContext(data, { budget: query.budget, maxChars: query.maxChars, mode: query.mode, source: query.source }, countTokensByLine);
   return { query, built, project: project ? { slug: project.slug, name: project.name } : null };
 }

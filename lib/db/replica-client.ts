@@ -113,6 +113,8 @@ export async function openReplica(options: ReplicaOptions): Promise<Client> {
 }
 
 class ReplicaClient implements Client {
+  /** Reads go to the local file (lib/db/reads-locally.ts). */
+  readonly readsLocally = true;
   /** Bumped by every write this instance makes; `synced` is the value the last finished sync covers. */
   private writes = 0;
   private synced = 0;

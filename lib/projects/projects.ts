@@ -38,7 +38,16 @@ export async function requireProject(
   slug: string,
   need: "read" | "write" | "owner" = "read",
 ): Promise<MemberProject> {
-  const project = await findProjectForUser(db, { userId: principal.userId, slug });
+  return checkProjectAccess(await findProjectForUser(db, { userId: principal.userId, slug }), principal, slug, need);
+}
+
+/** requireProject's checks of a project already read (undefined: the user is not a member of one so named). */
+export function checkProjectAccess(
+  project: MemberProject | undefined,
+  principal: Principal,
+  slug: string,
+  need: "read" | "write" | "owner" = "read",
+): MemberProject {
   if (!project) throw new ApiError("not_found", `No project "${slug}" that you are a member of.`);
   if (principal.projectIds && !principal.projectIds.includes(project.id)) {
     throw new ApiError("forbidden", `This token may not touch the project "${slug}".`);

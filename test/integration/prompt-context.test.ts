@@ -62,7 +62,7 @@ describe("GET /api/context/prompt", () => {
     // At once, on the same instance: the bookkeeping is still in its buffer.
     expect(await prompt(ana, params)).toMatchObject({ context: "", learningsShown: 0, learningIds: [] });
     // Once written, on the other instance.
-    await waitFor("the served learnings to be written", async () => (await world.sql("SELECT count(*) AS n FROM session_served WHERE session_id = 's-once'"))[0]!.n === 1);
+    await waitFor("the served learnings to be written", async () => (await world.sql("SELECT count(*) AS n FROM session_served s, json_each(s.learning_ids) WHERE s.session_id = 's-once'"))[0]!.n === 1);
     const other = apiClient(world.servers[1]!.url, world.tokens.ana);
     expect(await prompt(other, params)).toMatchObject({ context: "", learningsShown: 0 });
     // Another session is given it again.
@@ -194,7 +194,7 @@ describe("the prompt stage's limits", () => {
       expect(compact.text).not.toContain(FLAMINGO);
       if (after === other) {
         // Written: the compact context's learnings are there (in the transaction that forgot the rest).
-        const rows = `SELECT count(*) AS n, sum(learning_id = '${ids.flamingo}') AS flamingo FROM session_served WHERE session_id = '${sessionId}'`;
+        const rows = `SELECT count(*) AS n, sum(l.value = '${ids.flamingo}') AS flamingo FROM session_served s, json_each(s.learning_ids) l WHERE s.session_id = '${sessionId}'`;
         await waitFor("the compaction to be written", async () => {
           const [row] = await world.sql(rows);
           return Number(row!.n) > 0 && Number(row!.flamingo) === 0;

@@ -7,7 +7,8 @@ import { serveContext } from "@/lib/context/serve-context";
 
 /**
  * What an agent receives at session start. Reads only: the bookkeeping (last-injected times, the
- * served log) is buffered and written apart from the request, and never read back into a context.
+ * served log) is buffered and written apart from the request, and never read back into a context. A
+ * token this instance remembers is checked in the context's own first batch (no lookup of its own).
  */
 export const GET = guard("read", async ({ request, db, principal }) => {
   const q = parseQuery(request, contextQuerySchema);
@@ -23,4 +24,4 @@ export const GET = guard("read", async ({ request, db, principal }) => {
     return new Response(null, { status: 304, headers });
   }
   return new Response(served.body, { headers: { ...headers, "content-type": served.contentType } });
-});
+}, { checkTokenInReads: true });

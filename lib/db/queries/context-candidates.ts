@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql, type Column, type SQL } from "drizzle-orm";
-import type { DbOrTx } from "../client";
-import { learnings, type LearningKind } from "../schema";
+import type { Db, DbOrTx } from "../client";
+import { appMeta, learningCounts, learnings, type LearningKind } from "../schema";
+import { read } from "./batch-reads";
 import { ofProject, personalAndProject, personalOf, visibleTo, type Owner } from "./scope";
 
 /**
@@ -47,8 +48,7 @@ export function rankable(table: { pinned: Column; supersededAt: Column }): SQL {
   return and(eq(table.pinned, false), isNull(table.supersededAt))!;
 }
 
-/** The pinned learnings a context always shows: the user's personal ones and the project's, newest first. */
-export async function pinnedLearnings(db: DbOrTx, params: Owner): Promise<LearningCandidateRow[]> {
+function pinnedQuery(db: DbOrTx, params: Owner) {
   return db
     .select(candidateColumns)
     .from(learnings)
@@ -56,28 +56,141 @@ export async function pinnedLearnings(db: DbOrTx, params: Owner): Promise<Learni
     .orderBy(desc(learnings.createdAt), desc(learnings.seq));
 }
 
+/** The pinned learnings a context always shows: the user's personal ones and the project's, newest first. */
+export async function pinnedLearnings(db: DbOrTx, params: Owner): Promise<LearningCandidateRow[]> {
+  return pinnedQuery(db, params);
+}
+
+export function pinnedRead(db: Db, params: Owner) {
+  return read(pinnedQuery(db, params));
+}
+
 export async function contextLearnings(
   db: DbOrTx,
   params: Owner & { match: string | null; limit: number; tagWeight?: number },
 ): Promise<LearningCandidateRow[]> {
-  if (params.match) {
-    // bm25() spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
-    const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, ${params.tagWeight ?? DEFAULT_TAG_WEIGHT}) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
-    return db
-      .select({ ...candidateColumns, score: sql<number>`best.score` })
-      .from(best)
-      .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
-      .where(and(visibleTo(learnings, personalAndProject(params)), rankable(learnings)))
-      .orderBy(sql`best.score`, desc(learnings.createdAt))
-      .limit(params.limit);
-  }
-  const newest = (where: SQL) =>
-    db.select(candidateColumns).from(learnings).where(and(where, rankable(learnings))).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
+  if (params.match) return matchesQuery(db, { ...params, match: params.match });
   const [personal, project] = await Promise.all([
-    newest(personalOf(learnings, params.userId)),
-    params.projectId ? newest(ofProject(learnings, params.projectId)) : Promise.resolve([]),
+    newest(db, personalOf(learnings, params.userId), params.limit),
+    params.projectId ? newest(db, ofProject(learnings, params.projectId), params.limit) : Promise.resolve([]),
   ]);
+  return newestOfBoth(personal, project, params.limit);
+}
+
+function matchesQuery(db: DbOrTx, params: Owner & { match: string; limit: number; tagWeight?: number }) {
+  // bm25() spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
+  const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, ${params.tagWeight ?? DEFAULT_TAG_WEIGHT}) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
+  return db
+    .select({ ...candidateColumns, score: sql<number>`best.score` })
+    .from(best)
+    .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
+    .where(and(visibleTo(learnings, personalAndProject(params)), rankable(learnings)))
+    .orderBy(sql`best.score`, desc(learnings.createdAt))
+    .limit(params.limit);
+}
+
+/** The FTS matches of an expression already chosen, as a batch item answering like searchRead. */
+export function matchesRead(db: Db, params: Owner & { match: string; limit: number; tagWeight?: number }) {
+  return read(matchesQuery(db, params), (candidates): Searched => ({ candidates: candidates as LearningCandidateRow[], counted: new Map(), chosen: params.match }));
+}
+
+function newest(db: DbOrTx, where: SQL, limit: number) {
+  return db
+    .select(candidateColumns)
+    .from(learnings)
+    .where(and(where, rankable(learnings)))
+    .orderBy(desc(learnings.createdAt), desc(learnings.seq))
+    .limit(limit);
+}
+
+/** The newest of the personal and the project's together, confirmed first. */
+export function newestOfBoth(personal: LearningCandidateRow[], project: LearningCandidateRow[], limit: number): LearningCandidateRow[] {
   return [...personal, ...project]
     .sort((a, b) => Number(b.confirmed) - Number(a.confirmed) || b.createdAt.getTime() - a.createdAt.getTime() || b.seq - a.seq)
-    .slice(0, params.limit);
+    .slice(0, limit);
+}
+
+/** The newest learnings of each scope a context draws on, as batch items (newestOfBoth merges them). */
+export function recentReads(db: Db, params: Owner & { limit: number }) {
+  return {
+    personal: read(newest(db, personalOf(learnings, params.userId), params.limit)),
+    project: params.projectId ? read(newest(db, ofProject(learnings, params.projectId), params.limit)) : undefined,
+  };
+}
+
+/** A hint word and the number of learnings it occurs in, when known already (null: the query counts). */
+export type HintTerm = [term: string, documentFrequency: number | null];
+/** How the words to search for are chosen: lib/context/hint-query.ts's selectTerms, in SQL. */
+export type TermSelection = { maxShare: number; minCutoff: number; maxMatches: number };
+/** A search's answer: the candidates, the words' frequencies it counted, the expression of the words it chose (null: none). */
+export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null };
+
+export type SearchParams = Owner & {
+  terms: HintTerm[];
+  /** The state version the known frequencies hold for: used only when it is still the version (else counted). */
+  knownAt: string | null;
+  /** An expression chosen before (the hints', for the tags' feedback): searched together with the words chosen now. */
+  base?: string;
+  /** At most this many words are chosen (in their order), after selectTerms' rule. */
+  maxTerms?: number;
+  limit: number;
+  selection: TermSelection;
+  tagWeight: number;
+};
+
+type SearchRow = { what: number; id: string; seq: number; kind: LearningKind; content: string; confirmed: number; created_at: number; tags: string; score: number };
+
+/**
+ * The FTS candidates of hint words in one statement, so a context needs no round trip between counting
+ * words and searching: how many learnings each word occurs in (counted only up to the cutoff past
+ * which a word is too common to search for; given when known at the state's version), which words to
+ * search for (selectTerms' rule, in SQL: test/integration/term-selection.test.ts checks they agree),
+ * then the best matches by BM25 in the owner's scope. With a `base` expression, the words chosen are
+ * searched together with it, and nothing when none is chosen.
+ */
+export function searchRead(db: Db, params: SearchParams) {
+  const { maxShare, minCutoff, maxMatches } = params.selection;
+  const scope = and(visibleTo(learnings, personalAndProject(params)), rankable(learnings));
+  const searched = params.base === undefined ? sql`coalesce(q, '""')` : sql`case when q is null then '""' else ${params.base} || ' OR ' || q end`;
+  const query = sql`select * from (
+    with terms(i, term, known) as (select key, value ->> 0, value ->> 1 from json_each(${JSON.stringify(params.terms)})),
+    gate(ok) as (select (select ${appMeta.value} from ${appMeta} where ${appMeta.key} = 'context_version') is ${params.knownAt}),
+    cut(c) as (select max(${minCutoff}, coalesce(sum(${learningCounts.n}), 0) * ${maxShare}) from ${learningCounts}),
+    df as materialized (
+      select i, term, known is null or not (select ok from gate) as fresh,
+        case when known is not null and (select ok from gate) then known else (select count(*) from (
+          select 1 from learnings_fts where learnings_fts match '"' || term || '"' limit (select cast(c as integer) + 1 from cut))) end as n
+      from terms),
+    usable as (
+      select i, term, sum(n) over (order by n, i rows unbounded preceding) as cum, row_number() over (order by n, i) as r
+      from df where n > 0 and n <= (select c from cut)),
+    expr(q) as (select group_concat(phrase, ' OR ') from (
+      select '"' || term || '"' as phrase from usable where r = 1 or cum <= ${maxMatches} order by i limit ${params.maxTerms ?? -1})),
+    best as (
+      select rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) as score from learnings_fts
+      where learnings_fts match (select ${searched} from expr) order by score limit ${FTS_WINDOW})
+    select * from (
+      select 0 as what, ${learnings.id} as id, ${learnings.seq} as seq, ${learnings.kind} as kind, ${learnings.content} as content,
+        ${learnings.confirmed} as confirmed, ${learnings.createdAt} as created_at, ${learnings.tags} as tags, best.score as score
+      from best join ${learnings} on ${learnings.seq} = best.rowid where ${scope} order by best.score, ${learnings.createdAt} desc limit ${params.limit})
+    union all select 1, term, null, null, null, null, null, null, n from df where fresh
+    union all select 2, q, null, null, null, null, null, null, null from expr)`;
+  return read(db.all<SearchRow>(query), (rows): Searched => ({
+    candidates: rows.filter((r) => r.what === 0).map(candidateOf),
+    counted: new Map(rows.filter((r) => r.what === 1).map((r) => [r.id, Number(r.score)])),
+    chosen: rows.find((r) => r.what === 2)?.id ?? null,
+  }));
+}
+
+function candidateOf(r: SearchRow): LearningCandidateRow {
+  return {
+    id: r.id,
+    seq: Number(r.seq),
+    kind: r.kind,
+    content: r.content,
+    confirmed: Boolean(Number(r.confirmed)),
+    createdAt: new Date(Number(r.created_at)),
+    tags: r.tags,
+    score: Number(r.score),
+  };
 }

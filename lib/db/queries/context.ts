@@ -1,66 +1,43 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { asBookkeeping } from "../replica-client";
+import { read } from "./batch-reads";
+import { byKind } from "./learning-counts";
+import { memberProjectColumns } from "./projects";
 import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
-import { writeSessionServed } from "./session-served";
-import { memberOf, ofProject, personalAndProject, userInProject, visibleTo } from "./scope";
-import { activeTasks, appMeta, contextLog, learnings, handoffs, projectMatchers, projectMembers, projects, proposals, sessionDocs } from "../schema";
+import { sessionServedWrites } from "./session-served";
+import { countsOwners, memberOf, ofProject, personalAndProject, userInProject, visibleTo, type Owner } from "./scope";
+import {
+  activeTasks,
+  appMeta,
+  contextLog,
+  handoffs,
+  learningCounts,
+  learnings,
+  projectMatchers,
+  projectMembers,
+  projects,
+  proposals,
+  seeds,
+  sessionDocs,
+  taskMemories,
+} from "../schema";
 
-// Reads for GET /api/context: one function per section's data, each scoped to the user or the project.
+// What GET /api/context reads, as batch items (lib/db/queries/batch-reads.ts): one per section's data,
+// each scoped to the user or the project, all sent together.
 
-export async function latestHandoffFor(db: DbOrTx, params: { projectId: string; branch: string | null }) {
-  const columns = { markdown: handoffs.markdown, branch: handoffs.branch, author: handoffs.author, createdAt: handoffs.createdAt };
-  if (params.branch) {
-    const [onBranch] = await db
-      .select(columns)
-      .from(handoffs)
-      .where(and(ofProject(handoffs, params.projectId), eq(handoffs.branch, params.branch)))
-      .orderBy(desc(handoffs.createdAt))
-      .limit(1);
-    if (onBranch) return { ...onBranch, matchedBranch: true };
-  }
-  const [latest] = await db.select(columns).from(handoffs).where(ofProject(handoffs, params.projectId)).orderBy(desc(handoffs.createdAt)).limit(1);
-  return latest ? { ...latest, matchedBranch: false } : undefined;
-}
-
-export async function activeTaskIdFor(db: DbOrTx, params: { userId: string; projectId: string }): Promise<string | undefined> {
-  const [row] = await db
-    .select({ taskId: activeTasks.taskId })
-    .from(activeTasks)
-    .where(userInProject(activeTasks, params));
-  return row?.taskId;
-}
-
-export async function countQueuedSessions(db: DbOrTx, params: { projectId: string }): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(sessionDocs)
-    .where(and(ofProject(sessionDocs, params.projectId), eq(sessionDocs.status, "todo")));
-  return row?.n ?? 0;
-}
-
-/** Pending proposals a context lists: the user's personal ones and the project's. */
-export async function pendingProposalsFor(db: DbOrTx, params: { userId: string; projectId: string | null; limit: number }) {
-  const scope = and(eq(proposals.status, "pending"), visibleTo(proposals, personalAndProject(params)));
-  const [items, [total]] = await Promise.all([
-    db
-      .select({ id: proposals.id, kind: proposals.kind, content: proposals.content, confidence: proposals.confidence })
-      .from(proposals)
-      .where(scope)
-      .orderBy(...PENDING_PROPOSAL_ORDER)
-      .limit(params.limit),
-    db.select({ n: count() }).from(proposals).where(scope),
-  ]);
-  return { items, total: total?.n ?? 0 };
-}
-
-/** Every matcher of the user's projects; lib/context/match-project.ts picks the one that fits. */
-export async function matchersForUser(db: DbOrTx, params: { userId: string }) {
-  return db
-    .select({ slug: projects.slug, kind: projectMatchers.kind, pattern: projectMatchers.pattern })
-    .from(projectMatchers)
-    .innerJoin(projects, eq(projects.id, projectMatchers.projectId))
-    .innerJoin(projectMembers, memberOf(projects.id, params.userId));
+/**
+ * The state's version (drizzle/0003_context_version.sql's triggers move it), the vector table's width,
+ * and how many learnings the store holds (everyone's: the counts kept at write time).
+ */
+export function metaRead(db: Db) {
+  const keys = ["context_version", "embedding_dimensions"];
+  const meta = db.select({ key: appMeta.key, value: appMeta.value }).from(appMeta).where(inArray(appMeta.key, keys));
+  const size = db.select({ key: sql<string>`'learnings'`, value: sql<string>`coalesce(sum(${learningCounts.n}), 0)` }).from(learningCounts);
+  return read(meta.unionAll(size), (rows) => {
+    const value = (key: string) => rows.find((r) => r.key === key)?.value;
+    return { version: value("context_version") ?? "0", vectorWidth: Number(value("embedding_dimensions") ?? 0) || null, storeSize: Number(value("learnings") ?? 0) };
+  });
 }
 
 /** The counter drizzle/0003_context_version.sql's triggers bump on every change a context depends on. */
@@ -70,9 +47,98 @@ export async function contextVersion(db: DbOrTx): Promise<string> {
 }
 
 /**
- * Writes a batch of served-context bookkeeping in one transaction: the log rows in one insert, and
- * one last-injected update per user and project however many contexts were served to them, and what
- * each host session (sessionId) was given, for the prompt stage.
+ * The user's projects a session could belong to, each with its matchers: the one named (`slug`), or
+ * every project with a matcher and the one named like the directory. lib/context/choose-project.ts picks.
+ */
+export function projectChoicesRead(db: Db, params: { userId: string; slug?: string; dirSlug: string | null }) {
+  const where = params.slug ? eq(projects.slug, params.slug) : or(isNotNull(projectMatchers.id), params.dirSlug ? eq(projects.slug, params.dirSlug) : undefined);
+  return read(
+    db
+      .select({ ...memberProjectColumns, matcherKind: projectMatchers.kind, matcherPattern: projectMatchers.pattern })
+      .from(projects)
+      .innerJoin(projectMembers, memberOf(projects.id, params.userId))
+      .leftJoin(projectMatchers, eq(projectMatchers.projectId, projects.id))
+      .where(where),
+  );
+}
+
+export function seedRead(db: Db, params: { userId: string }) {
+  return read(db.select().from(seeds).where(eq(seeds.userId, params.userId)), (rows) => rows[0]);
+}
+
+/** The memory of the task named, else of the user's active task in the project. */
+export function taskMemoryRead(db: Db, params: { userId: string; projectId: string; taskId?: string }) {
+  const active = db.select({ taskId: activeTasks.taskId }).from(activeTasks).where(userInProject(activeTasks, params));
+  return read(
+    db
+      .select({ taskId: taskMemories.taskId, markdown: taskMemories.markdown, updatedAt: taskMemories.updatedAt })
+      .from(taskMemories)
+      .where(and(ofProject(taskMemories, params.projectId), eq(taskMemories.taskId, params.taskId ?? sql`(${active})`))),
+    (rows) => rows[0],
+  );
+}
+
+type HandoffRow = { markdown: string; branch: string | null; author: string; created_at: number; found: number };
+const OWN = 2;
+const ON_BRANCH = 1;
+
+/**
+ * The handoff a context shows, in one statement: after a compaction (`sessionId` given), the
+ * session's own checkpoint (the handoff its PreCompact hook posted under its id) says what it was in
+ * the middle of; otherwise, and when it has none, the latest handoff of the branch, else of the project.
+ */
+export function handoffRead(db: Db, params: { projectId: string; branch: string | null; sessionId: string | null }) {
+  const columns = sql`${handoffs.markdown} as markdown, ${handoffs.branch} as branch, ${handoffs.author} as author, ${handoffs.createdAt} as created_at`;
+  const latest = (found: number, where: SQL | undefined) =>
+    sql`select * from (select ${columns}, ${found} as found from ${handoffs}
+      where ${and(ofProject(handoffs, params.projectId), where)} order by ${handoffs.createdAt} desc limit 1)`;
+  const parts = [
+    params.sessionId ? latest(OWN, eq(handoffs.sessionId, params.sessionId)) : undefined,
+    params.branch ? latest(ON_BRANCH, eq(handoffs.branch, params.branch)) : undefined,
+    latest(0, undefined),
+  ].filter((p) => p !== undefined);
+  return read(db.all<HandoffRow>(sql.join(parts, sql` union all `)), (rows) => {
+    const row = rows[0];
+    if (!row) return undefined;
+    const handoff = { markdown: row.markdown, branch: row.branch, author: row.author, createdAt: new Date(Number(row.created_at)) };
+    if (Number(row.found) === OWN) return { ...handoff, matchedBranch: row.branch === params.branch, checkpoint: true };
+    return { ...handoff, matchedBranch: Number(row.found) === ON_BRANCH };
+  });
+}
+
+export function queuedSessionsRead(db: Db, params: { projectId: string }) {
+  return read(
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(sessionDocs)
+      .where(and(ofProject(sessionDocs, params.projectId), eq(sessionDocs.status, "todo"))),
+    (rows) => rows[0]?.n ?? 0,
+  );
+}
+
+/** Pending proposals a context lists (the user's personal ones and the project's), with how many there are in all. */
+export function pendingProposalsRead(db: Db, params: Owner & { limit: number }) {
+  const columns = { id: proposals.id, kind: proposals.kind, content: proposals.content, confidence: proposals.confidence };
+  return read(
+    db
+      .select({ ...columns, total: sql<number>`count(*) over ()` })
+      .from(proposals)
+      .where(and(eq(proposals.status, "pending"), visibleTo(proposals, personalAndProject(params))))
+      .orderBy(...PENDING_PROPOSAL_ORDER)
+      .limit(params.limit),
+    (rows) => ({ items: rows.map((p) => ({ id: p.id, kind: p.kind, content: p.content, confidence: p.confidence })), total: rows[0]?.total ?? 0 }),
+  );
+}
+
+/** What a context draws on (the user's personal learnings and the project's), counted by kind at write time. */
+export function learningCountsRead(db: Db, params: Owner) {
+  return read(db.select({ kind: learningCounts.kind, n: learningCounts.n }).from(learningCounts).where(inArray(learningCounts.owner, countsOwners(params))), byKind);
+}
+
+/**
+ * Writes a batch of served-context bookkeeping in one round trip: the log rows in one insert, one
+ * last-injected update per user and project however many contexts were served to them, and what each
+ * host session (sessionId) was given, for the prompt stage.
  */
 export async function recordServedBatch(
   db: Db,
@@ -87,38 +153,27 @@ export async function recordServedBatch(
     if (e.at > group.at) group.at = e.at;
     groups.set(key, group);
   }
+  const [first, ...rest] = [logInsert(db, entries), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()])];
   // Never read into a context: an embedded replica need not sync before its next read.
-  await asBookkeeping(() => db.transaction((tx) => writeServed(tx, entries, [...groups.values()])));
+  await asBookkeeping(() => db.batch([first!, ...rest]));
 }
-
 
 type ServedGroup = { userId: string; projectId: string | null; ids: Set<string>; at: Date };
 
-async function writeServed(tx: DbOrTx, entries: Parameters<typeof recordServedBatch>[1], groups: ServedGroup[]): Promise<void> {
-  for (let i = 0; i < entries.length; i += 200) {
-    const rows = entries.slice(i, i + 200).map((e) => ({
-      userId: e.userId,
-      projectId: e.projectId,
-      tokenId: e.tokenId,
-      source: e.source,
-      budget: e.budget,
-      tokenEstimate: e.tokenEstimate,
-      learningsShown: e.learningsShown,
-      createdAt: e.at,
-    }));
-    await tx.insert(contextLog).values(rows);
-  }
-  await writeSessionServed(tx, entries, new Date());
-  for (const g of groups) {
-    const scope = visibleTo(learnings, personalAndProject(g));
-    const ids = [...g.ids];
-    // Chunked: SQLite caps the number of bound parameters in one statement.
-    for (let i = 0; i < ids.length; i += 500) {
-      // updated_at stays: being injected is bookkeeping, not an edit (drizzle would otherwise bump it).
-      await tx
-        .update(learnings)
-        .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
-        .where(and(inArray(learnings.id, ids.slice(i, i + 500)), scope));
-    }
-  }
+/** The log rows of a batch in one statement: its rows are one JSON parameter, however many. */
+function logInsert(db: Db, entries: Parameters<typeof recordServedBatch>[1]) {
+  const columns = [contextLog.userId, contextLog.projectId, contextLog.tokenId, contextLog.source, contextLog.budget, contextLog.tokenEstimate, contextLog.learningsShown, contextLog.createdAt];
+  const rows = entries.map((e) => [e.userId, e.projectId, e.tokenId, e.source, e.budget, e.tokenEstimate, e.learningsShown, e.at.getTime()]);
+  return db.run(sql`insert into ${contextLog} (${sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `)})
+    select ${sql.join(columns.map((_, i) => sql.raw(`value ->> ${i}`)), sql`, `)} from json_each(${JSON.stringify(rows)})`);
+}
+
+function injectedUpdates(db: Db, groups: ServedGroup[]) {
+  return groups.map((g) =>
+    // updated_at stays: being injected is bookkeeping, not an edit (drizzle would otherwise bump it).
+    db
+      .update(learnings)
+      .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
+      .where(and(sql`${learnings.id} in (select value from json_each(${JSON.stringify([...g.ids])}))`, visibleTo(learnings, personalAndProject(g)))),
+  );
 }

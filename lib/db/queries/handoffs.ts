@@ -90,13 +90,3 @@ export async function findLatestHandoff(db: DbOrTx, params: { projectId: string;
   const [row] = await listHandoffs(db, { projectId: params.projectId, branch: params.branch, limit: 1 });
   return row;
 }
-
-/** The handoff one session left in a project (its checkpoint before a compaction, or its last word). */
-export async function findSessionHandoff(db: DbOrTx, params: { projectId: string; sessionId: string }): Promise<HandoffRecord | undefined> {
-  const [row] = await db
-    .select(handoffColumns)
-    .from(handoffs)
-    .where(and(ofProject(handoffs, params.projectId), eq(handoffs.sessionId, params.sessionId)))
-    .limit(1);
-  return row;
-}

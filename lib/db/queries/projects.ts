@@ -5,7 +5,8 @@ import { memberOf } from "./scope";
 
 export type MemberProject = { id: string; slug: string; name: string; role: ProjectRole; injectionPaused: boolean; createdAt: Date };
 
-const memberProjectColumns = {
+/** A project as a member sees it: with the member's role. */
+export const memberProjectColumns = {
   id: projects.id,
   slug: projects.slug,
   name: projects.name,

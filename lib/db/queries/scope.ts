@@ -49,6 +49,14 @@ export function userInProject(table: UserOrProjectRows, owner: { userId: string;
   return and(eq(table.userId, owner.userId), ofProject(table, owner.projectId))!;
 }
 
+/**
+ * The keys of learning_counts a context sums (drizzle/…_learning_counts.sql's triggers write the same):
+ * the user's personal learnings and the project's.
+ */
+export function countsOwners(owner: Owner): string[] {
+  return [`user:${owner.userId}`, ...(owner.projectId ? [`project:${owner.projectId}`] : [])];
+}
+
 /** Joins project_members so that only rows of projects the user is a member of come through. */
 export function memberOf(projectId: Column, userId: string): SQL {
   return and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId))!;

@@ -1,45 +1,51 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { SESSION_SERVED_RETENTION_DAYS } from "../../rules";
-import type { DbOrTx } from "../client";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db, DbOrTx } from "../client";
 import { sessionServed } from "../schema";
 
 const DAY_MS = 24 * 3600 * 1000;
-/** Rows a statement inserts at most: SQLite caps the bound parameters of one statement. */
-const ROWS_PER_INSERT = 200;
 
 export type SessionServedEntry = { userId: string; sessionId?: string | null; source: string | null; learningIds: string[]; at: Date };
 
 const keyOf = (e: { userId: string; sessionId: string }) => `${e.userId}\u0000${e.sessionId}`;
 
 /**
- * Remembers which learnings each session was given (a repeat keeps its first time), then forgets
+ * Remembers which learnings each session was given (one row each time, its ids together), then forgets
  * sessions past the retention period. A compaction (source "compact") starts a session's record
  * afresh: the agent lost what it was given, and has only the context served after it. Part of the
- * served-context bookkeeping write (recordServedBatch).
+ * served-context bookkeeping write (recordServedBatch), as statements of its one batch.
  */
-export async function writeSessionServed(tx: DbOrTx, entries: SessionServedEntry[], now: Date): Promise<void> {
+export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: Date) {
   const compactedAt = new Map<string, { userId: string; sessionId: string; at: Date }>();
   for (const e of entries) if (e.sessionId && e.source === "compact") compactedAt.set(keyOf({ userId: e.userId, sessionId: e.sessionId }), { userId: e.userId, sessionId: e.sessionId, at: e.at });
+  const writes: BatchItem<"sqlite">[] = [];
   for (const c of compactedAt.values()) {
-    await tx.delete(sessionServed).where(and(eq(sessionServed.userId, c.userId), eq(sessionServed.sessionId, c.sessionId), lt(sessionServed.servedAt, c.at)));
+    writes.push(db.delete(sessionServed).where(and(eq(sessionServed.userId, c.userId), eq(sessionServed.sessionId, c.sessionId), lt(sessionServed.servedAt, c.at))));
   }
-  const rows = entries.flatMap((e) => {
+  const served = entries.flatMap((e) => {
     const sessionId = e.sessionId;
-    if (!sessionId || e.at < (compactedAt.get(keyOf({ userId: e.userId, sessionId }))?.at ?? e.at)) return [];
-    return e.learningIds.map((learningId) => ({ userId: e.userId, sessionId, learningId, servedAt: e.at }));
+    if (!sessionId || !e.learningIds.length || e.at < (compactedAt.get(keyOf({ userId: e.userId, sessionId }))?.at ?? e.at)) return [];
+    return [[e.userId, sessionId, e.learningIds, e.at.getTime()]];
   });
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await tx.insert(sessionServed).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing();
+  // One statement however many rows: the entries are one JSON parameter.
+  if (served.length) {
+    const columns = [sessionServed.userId, sessionServed.sessionId, sessionServed.learningIds, sessionServed.servedAt];
+    writes.push(
+      db.run(sql`insert into ${sessionServed} (${sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `)})
+        select value ->> 0, value ->> 1, value -> 2, value ->> 3 from json_each(${JSON.stringify(served)})`),
+    );
   }
   // Along the served_at index: finds nothing most of the time, and costs about that.
-  await tx.delete(sessionServed).where(lt(sessionServed.servedAt, new Date(now.getTime() - SESSION_SERVED_RETENTION_DAYS * DAY_MS)));
+  writes.push(db.delete(sessionServed).where(lt(sessionServed.servedAt, new Date(now.getTime() - SESSION_SERVED_RETENTION_DAYS * DAY_MS))));
+  return writes;
 }
 
 /** The ids of the learnings one user's session was given, as written so far. */
 export async function servedInSession(db: DbOrTx, params: { userId: string; sessionId: string }): Promise<Set<string>> {
   const rows = await db
-    .select({ learningId: sessionServed.learningId })
+    .select({ learningIds: sessionServed.learningIds })
     .from(sessionServed)
     .where(and(eq(sessionServed.userId, params.userId), eq(sessionServed.sessionId, params.sessionId)));
-  return new Set(rows.map((r) => r.learningId));
+  return new Set(rows.flatMap((r) => r.learningIds));
 }

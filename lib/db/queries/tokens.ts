@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
-import type { DbOrTx } from "../client";
+import type { Db, DbOrTx } from "../client";
 import { apiTokenProjects, apiTokens, projectMembers, projects, type TokenScope } from "../schema";
 import { memberOf } from "./scope";
 
@@ -66,8 +66,8 @@ export async function deleteToken(db: DbOrTx, params: { userId: string; tokenId:
 export type TokenPrincipal = { id: string; userId: string; scope: TokenScope; projectIds: string[] | null; lastUsedAt: Date | null };
 
 /** The token and the projects it is limited to, in one query (it runs on every API request). */
-export async function findTokenByHash(db: DbOrTx, params: { tokenHash: string }): Promise<TokenPrincipal | undefined> {
-  const rows = await db
+export function tokenByHashQuery(db: Db, tokenHash: string) {
+  return db
     .select({
       id: apiTokens.id,
       userId: apiTokens.userId,
@@ -77,20 +77,31 @@ export async function findTokenByHash(db: DbOrTx, params: { tokenHash: string })
     })
     .from(apiTokens)
     .leftJoin(apiTokenProjects, eq(apiTokenProjects.tokenId, apiTokens.id))
-    .where(eq(apiTokens.tokenHash, params.tokenHash));
+    .where(eq(apiTokens.tokenHash, tokenHash));
+}
+
+/** A token's rows (one per project it is limited to) as the principal they make. */
+export function tokenOfRows(rows: Awaited<ReturnType<typeof tokenByHashQuery>>): TokenPrincipal | undefined {
   const first = rows[0];
   if (!first) return undefined;
   const projectIds = rows.map((r) => r.projectId).filter((p): p is string => p !== null);
   return { id: first.id, userId: first.userId, scope: first.scope, lastUsedAt: first.lastUsedAt, projectIds: projectIds.length ? projectIds : null };
 }
 
-/** Records use, at most once per `minAgeMs`, so a busy token does not write on every request. */
-export async function touchToken(db: DbOrTx, params: { tokenId: string; now: Date; minAgeMs: number }): Promise<void> {
-  const before = new Date(params.now.getTime() - params.minAgeMs);
-  await db
-    .update(apiTokens)
-    .set({ lastUsedAt: params.now })
-    .where(and(eq(apiTokens.id, params.tokenId), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, before))));
+export async function findTokenByHash(db: Db, params: { tokenHash: string }): Promise<TokenPrincipal | undefined> {
+  return tokenOfRows(await tokenByHashQuery(db, params.tokenHash));
+}
+
+/** Records tokens' use (each at its time), a token at most once per `minAgeMs`, in one batch. */
+export async function touchTokens(db: Db, params: { touches: [tokenId: string, at: Date][]; minAgeMs: number }): Promise<void> {
+  const updates = params.touches.map(([tokenId, at]) =>
+    db
+      .update(apiTokens)
+      .set({ lastUsedAt: at })
+      .where(and(eq(apiTokens.id, tokenId), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, new Date(at.getTime() - params.minAgeMs))))),
+  );
+  const [first, ...rest] = updates;
+  if (first) await db.batch([first, ...rest]);
 }
 
 export async function projectIdsBySlugs(db: DbOrTx, params: { userId: string; slugs: string[] }): Promise<Map<string, string>> {

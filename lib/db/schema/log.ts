@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp } from "./columns";
 import { projects } from "./projects";
@@ -26,9 +26,10 @@ export const contextLog = sqliteTable(
 
 /**
  * Which learnings a host session (Claude Code's session id) has been given, at its start and at its
- * prompts, so the prompt stage never gives one twice. Bookkeeping, written with the served-context log;
- * rows older than SESSION_SERVED_RETENTION_DAYS are deleted by that same write. No foreign key to the
- * learning: a deleted learning's row is harmless and the write stays one cheap insert.
+ * prompts, so the prompt stage never gives one twice: one row per context or prompt answer served,
+ * its learnings' ids as a JSON array (a row per learning cost a session start some 70 inserts).
+ * Bookkeeping, written with the served-context log; rows older than SESSION_SERVED_RETENTION_DAYS are
+ * deleted by that same write. No foreign key to the learnings: a deleted learning's id is harmless.
  */
 export const sessionServed = sqliteTable(
   "session_served",
@@ -37,10 +38,10 @@ export const sessionServed = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     sessionId: text("session_id").notNull(),
-    learningId: text("learning_id").notNull(),
+    learningIds: text("learning_ids", { mode: "json" }).$type<string[]>().notNull(),
     servedAt: timestamp("served_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.sessionId, t.learningId] }), index("session_served_at_idx").on(t.servedAt)],
+  (t) => [index("session_served_session_idx").on(t.userId, t.sessionId), index("session_served_at_idx").on(t.servedAt)],
 );
 
 /** Small facts about the installation itself (the first-run setup claim, for one). */

@@ -1,0 +1,137 @@
+import type { Db } from "../db/client";
+import { read } from "../db/queries/batch-reads";
+import { asBookkeeping } from "../db/replica-client";
+import { findTokenByHash, tokenByHashQuery, tokenOfRows, touchTokens, type TokenPrincipal } from "../db/queries/tokens";
+import { onShutdown } from "../shutdown/on-shutdown";
+
+/**
+ * Tokens seen in the last few seconds, so a busy agent's requests do not each look theirs up. A token
+ * revoked here is forgotten at once; one revoked through another instance on the same database stops
+ * working within TOKEN_CACHE_MS. Unknown tokens are never cached. A token seen longer ago is still
+ * remembered (up to MAX_TOKENS) as a hint: a route that reads the database anyway (the context) may
+ * start with it and check it in its own first batch (TokenCheck), saving a round trip.
+ */
+const TOKEN_CACHE_MS = 5000;
+const MAX_TOKENS = 10_000;
+/** Last-used times are kept to the minute. */
+const TOUCH_EVERY_MS = 60_000;
+
+type Entry = { token: TokenPrincipal; until: number };
+
+class RecentTokens {
+  private readonly entries = new Map<string, Entry>();
+
+  get(hash: string, now: number): TokenPrincipal | undefined {
+    const entry = this.entries.get(hash);
+    return entry && entry.until > now ? entry.token : undefined;
+  }
+
+  hint(hash: string): TokenPrincipal | undefined {
+    return this.entries.get(hash)?.token;
+  }
+
+  set(hash: string, token: TokenPrincipal, now: number): void {
+    this.entries.delete(hash);
+    this.entries.set(hash, { token, until: now + TOKEN_CACHE_MS });
+    if (this.entries.size > MAX_TOKENS) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  forget(tokenId: string): void {
+    for (const [hash, entry] of this.entries) if (entry.token.id === tokenId) this.entries.delete(hash);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+type State = { tokens: RecentTokens; touches: Map<string, Date>; timer: ReturnType<typeof setTimeout> | null };
+const holder = globalThis as unknown as { __batonTokenMemory?: State };
+const state = (holder.__batonTokenMemory ??= { tokens: new RecentTokens(), touches: new Map(), timer: null });
+
+/** Forgets a token at once (revoked through this instance). */
+export function forgetToken(tokenId: string): void {
+  state.tokens.forget(tokenId);
+}
+
+/** How many tokens are remembered, for the test that the memory stays bounded. */
+export function rememberedTokens(): number {
+  return state.tokens.size;
+}
+
+/** The token of a hash: remembered, else looked up (and remembered). Records its use. */
+export async function tokenOf(db: Db, tokenHash: string): Promise<TokenPrincipal | undefined> {
+  const cached = state.tokens.get(tokenHash, Date.now());
+  if (cached) return used(db, cached);
+  const token = await findTokenByHash(db, { tokenHash });
+  if (!token) return undefined;
+  state.tokens.set(tokenHash, token, Date.now());
+  return used(db, token);
+}
+
+/** Whether a token is remembered and fresh: no need to look it up or check it. */
+export function tokenRemembered(tokenHash: string): boolean {
+  return state.tokens.get(tokenHash, Date.now()) !== undefined;
+}
+
+/** A token remembered from before (its memory expired), to be checked by the request's own reads. */
+export function tokenHint(tokenHash: string): TokenPrincipal | undefined {
+  return state.tokens.hint(tokenHash);
+}
+
+/** Thrown when a token checked in a request's batch is not what it was remembered as: the request is answered anew. */
+export class TokenChanged extends Error {
+  constructor() {
+    super("the token changed since it was remembered");
+  }
+}
+
+const sameToken = (a: TokenPrincipal, b: TokenPrincipal) =>
+  a.id === b.id && a.userId === b.userId && a.scope === b.scope && JSON.stringify(a.projectIds?.toSorted()) === JSON.stringify(b.projectIds?.toSorted());
+
+/**
+ * A check of a hinted token to add to a request's first batch: `settle` throws TokenChanged when the
+ * stored token is gone or other than remembered, else remembers it afresh.
+ */
+export function tokenCheck(db: Db, tokenHash: string, expected: TokenPrincipal) {
+  return {
+    read: read(tokenByHashQuery(db, tokenHash), tokenOfRows),
+    settled: false,
+    settle(found: TokenPrincipal | undefined): void {
+      if (!found || !sameToken(found, expected)) throw new TokenChanged();
+      this.settled = true;
+      state.tokens.set(tokenHash, found, Date.now());
+      used(db, found);
+    },
+  };
+}
+
+/**
+ * Records a token's use at most once a minute, written with others about once a second in one batch
+ * (bookkeeping, like the served-context log): never a round trip of the request itself.
+ */
+function used(db: Db, token: TokenPrincipal): TokenPrincipal {
+  const now = new Date();
+  if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() <= TOUCH_EVERY_MS) return token;
+  token.lastUsedAt = now;
+  state.touches.set(token.id, now);
+  if (!state.timer) {
+    state.timer = setTimeout(() => void flushTouches(db), 1000);
+    state.timer.unref?.();
+    onShutdown("token last-used times", () => flushTouches(db));
+  }
+  return token;
+}
+
+async function flushTouches(db: Db): Promise<void> {
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = null;
+  const touches = [...state.touches];
+  state.touches.clear();
+  if (!touches.length) return;
+  try {
+    await asBookkeeping(() => touchTokens(db, { touches, minAgeMs: TOUCH_EVERY_MS }));
+  } catch (error) {
+    console.error("baton: could not record tokens' last use", error);
+  }
+}

@@ -1,0 +1,123 @@
+import { createClient, type Client, type InStatement } from "@libsql/client";
+import { drizzle } from "drizzle-orm/libsql";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
+import { readAll } from "@/lib/db/queries/batch-reads";
+import { contextLearnings, searchRead, type TermSelection } from "@/lib/db/queries/context-candidates";
+import { countAllLearnings, documentFrequencies } from "@/lib/db/queries/learning-counts";
+import * as schema from "@/lib/db/schema";
+import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hint-query";
+import { START_TAG_WEIGHT, withTagFeedback } from "@/lib/context/tag-feedback";
+import { ftsExpression } from "@/lib/learnings/fts-query";
+import { ROOT, tempDir } from "../support/server";
+
+/**
+ * A context searches its hint words in one statement (lib/db/queries/context-candidates.ts): the
+ * words' document frequencies, which words to search for, and the search, in SQL. Here against the
+ * two-step way it replaces (count each word, selectTerms in TypeScript, then search): the same
+ * candidates in the same order with the same scores, on a real libSQL file, for random stores and hints.
+ */
+
+// Words drawn with a skew, so some are in most learnings and some in few; with an underscore and
+// letters beyond ASCII, which the full-text index splits and folds its own way.
+const VOCABULARY = "token refresh deploy ledger webhook cursor schema retry cache queue staging cron migrate invoice react hook pool lock vault canary café naïve snake_case x86 über".split(" ");
+const USERS = ["u1", "u2"];
+
+let client: Client;
+let db: Db;
+const tmp = tempDir("baton-term-selection-");
+
+function pick(rand: () => number): string {
+  return VOCABULARY[Math.floor(VOCABULARY.length * rand() ** 2)]!;
+}
+
+beforeAll(async () => {
+  client = createClient({ url: `file:${tmp.dir}/terms.db` });
+  await migrate(client, `${ROOT}/drizzle`);
+  db = drizzle(client, { schema }) as unknown as Db;
+  const stmts: InStatement[] = USERS.map((id) => ({ sql: "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?, ?, ?, 0, 0)", args: [id, id, `${id}@example.com`] }));
+  stmts.push({ sql: "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'web', 'Web', 'u1', 0, 0)", args: [] });
+  let s = 7;
+  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  for (let i = 0; i < 400; i++) {
+    const words = Array.from({ length: 3 + Math.floor(rand() * 8) }, () => pick(rand)).join(" ");
+    const owner = rand() < 0.15 ? "u2" : "u1";
+    const project = owner === "u1" && rand() < 0.6 ? "p1" : null;
+    stmts.push({
+      sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES (?, ?, ?, 'pattern', ?, 'test', 1, ?, ?, ?)",
+      args: [`l${i}`, owner, project, words, JSON.stringify(rand() < 0.7 ? [pick(rand), pick(rand)] : []), 1000 + i, 1000 + i],
+    });
+  }
+  await client.batch(stmts, "write");
+});
+
+afterAll(() => {
+  client?.close();
+  tmp.remove();
+});
+
+describe("the hint words' search in one statement", () => {
+  const selections: TermSelection[] = [TERM_SELECTION, { maxShare: 0.2, minCutoff: 10, maxMatches: 120 }, { maxShare: 0.5, minCutoff: 5, maxMatches: 40 }];
+  const hint = fc.uniqueArray(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom("absent", "nowhere")), { minLength: 1, maxLength: 8 });
+
+  const version = async () => String((await client.execute("SELECT value FROM app_meta WHERE key = 'context_version'")).rows[0]!.value);
+  const search = async (params: Omit<Parameters<typeof searchRead>[1], "tagWeight" | "limit">) =>
+    (await readAll(db, { r: searchRead(db, { limit: 30, tagWeight: START_TAG_WEIGHT, ...params }) })).r;
+
+  it("finds what counting each word, selectTerms and a search find, knowing some counts already or none", async () => {
+    await fc.assert(
+      fc.asyncProperty(hint, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), fc.constantFrom(...selections), fc.constantFrom(null, "p1"), fc.boolean(), async (terms, known, selection, projectId, stale) => {
+        const owner = { userId: "u1", projectId };
+        const frequencies = await documentFrequencies(db, { terms });
+        const total = await countAllLearnings(db);
+        const match = ftsExpression(selectTerms(terms, frequencies, total, selection));
+        const expected = match ? await contextLearnings(db, { ...owner, match, limit: 30, tagWeight: START_TAG_WEIGHT }) : [];
+        // Known counts are taken only at the version they hold for: stale ones (here: wrong) are counted again.
+        const given = terms.map((t, i): [string, number | null] => [t, known[i] ? (stale ? 999 : frequencies.get(t)!) : null]);
+        const r = await search({ ...owner, terms: given, knownAt: stale ? "stale" : await version(), selection });
+        expect(r.candidates).toEqual(expected);
+        expect(r.chosen).toBe(match);
+        // The counts it made: exact up to the cutoff, past which a word is not searched for at all.
+        const cutoff = Math.floor(Math.max(selection.minCutoff, total * selection.maxShare));
+        const counted = Object.fromEntries(given.filter(([, n]) => n === null || stale).map(([t]) => [t, Math.min(frequencies.get(t)!, cutoff + 1)]));
+        expect(Object.fromEntries(r.counted)).toEqual(counted);
+      }),
+      { numRuns: 150, seed: 15 },
+    );
+  });
+
+  it("adds the best matches' tags as withTagFeedback does: the same learnings in the same order", async () => {
+    await fc.assert(
+      fc.asyncProperty(hint, fc.constantFrom(...selections), fc.constantFrom(null, "p1"), async (terms, selection, projectId) => {
+        const owner = { userId: "u1", projectId };
+        const match = ftsExpression(selectTerms(terms, await documentFrequencies(db, { terms }), await countAllLearnings(db), selection));
+        const reference = match
+          ? await withTagFeedback(db, owner, { match, terms, limit: 30 }, await contextLearnings(db, { ...owner, match, limit: 30, tagWeight: START_TAG_WEIGHT }), selection)
+          : [];
+        const first = await search({ ...owner, terms: terms.map((t) => [t, null]), knownAt: null, selection });
+        const extra = first.chosen === null ? [] : feedbackTerms(first.candidates, terms);
+        const again = extra.length ? await search({ ...owner, terms: extra.map((t) => [t, null]), knownAt: null, base: first.chosen!, maxTerms: FEEDBACK_TERMS, selection }) : null;
+        expect(!again || again.chosen === null ? first.candidates : again.candidates).toEqual(reference);
+      }),
+      { numRuns: 150, seed: 16 },
+    );
+  });
+
+  it("keeps the words whose matches add up to exactly the most allowed", async () => {
+    const frequencies = await documentFrequencies(db, { terms: VOCABULARY });
+    const [a, b, c] = [...VOCABULARY].sort((x, y) => frequencies.get(x)! - frequencies.get(y)!).filter((t) => frequencies.get(t)! > 0);
+    const selection = { maxShare: 1, minCutoff: 1000, maxMatches: frequencies.get(a!)! + frequencies.get(b!)! };
+    const terms = [c!, b!, a!];
+    expect(selectTerms(terms, frequencies, await countAllLearnings(db), selection)).toEqual([b, a]);
+    const match = ftsExpression([b!, a!])!;
+    const r = await search({ userId: "u1", projectId: "p1", terms: terms.map((t) => [t, null]), knownAt: null, selection });
+    expect(r.candidates).toEqual(await contextLearnings(db, { userId: "u1", projectId: "p1", match, limit: 30, tagWeight: START_TAG_WEIGHT }));
+  });
+
+  it("counts the store from the counts kept at write time, as counting the table does", async () => {
+    const [row] = (await client.execute("SELECT count(*) AS n FROM learnings")).rows;
+    expect(await countAllLearnings(db)).toBe(Number(row!.n));
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { BoundedCache, VersionedCache } from "@/lib/context/bounded-cache";
+import { CACHE_LIMITS, contextCaches } from "@/lib/context/context-caches";
+import { responseCache, RESPONSE_CACHE_LIMIT } from "@/lib/context/serve-context";
+
+describe("the context engine's caches", () => {
+  it("an LRU keeps at most its capacity, dropping the least recently used", () => {
+    const cache = new BoundedCache<string, number>(3);
+    for (const k of ["a", "b", "c"]) cache.set(k, k.charCodeAt(0));
+    cache.get("a");
+    cache.set("d", 4);
+    expect(cache.size).toBe(3);
+    expect(cache.get("b")).toBeUndefined();
+    expect(cache.get("a")).toBe(97);
+    for (let i = 0; i < 100; i++) cache.set(`k${i}`, i);
+    expect(cache.size).toBe(3);
+  });
+
+  it("a versioned cache answers only for the version it holds, and forgets everything when another comes", () => {
+    const cache = new VersionedCache<string, number>(10);
+    cache.set("7", "token", 3);
+    expect(cache.get("7", "token")).toBe(3);
+    expect(cache.get("8", "token")).toBeUndefined();
+    expect(cache.get(null, "token")).toBeUndefined();
+    cache.set("8", "refresh", 5);
+    expect(cache.size).toBe(1);
+    expect(cache.get("8", "token")).toBeUndefined();
+    for (let i = 0; i < 50; i++) cache.set("8", `w${i}`, i);
+    expect(cache.size).toBe(10);
+  });
+
+  it("every cache an instance keeps stays at its limit however much passes through it", () => {
+    const caches = contextCaches();
+    const fill = (set: (key: string) => void, limit: number) => {
+      for (let i = 0; i < limit + 100; i++) set(`key ${i}`);
+    };
+    const snapshot = { version: "1", project: null, seed: undefined, sections: { queued: 0, proposals: { items: [], total: 0 }, counts: { pattern: 0, insight: 0, self_knowledge: 0 }, pinned: [] } };
+    fill((k) => caches.snapshots.set(k, snapshot), CACHE_LIMITS.snapshots);
+    fill((k) => caches.frequencies.set("1", k, 1), CACHE_LIMITS.frequencies);
+    fill((k) => caches.recent.set("1", k, []), CACHE_LIMITS.recent);
+    expect(caches.snapshots.size).toBe(CACHE_LIMITS.snapshots);
+    expect(caches.frequencies.size).toBe(CACHE_LIMITS.frequencies);
+    expect(caches.recent.size).toBe(CACHE_LIMITS.recent);
+    const responses = responseCache();
+    expect(responses.capacity).toBe(RESPONSE_CACHE_LIMIT);
+    fill((k) => responses.set(k, { bucket: 0, rendered: Promise.resolve({ served: undefined!, version: null }), refreshing: false }), RESPONSE_CACHE_LIMIT);
+    expect(responses.size).toBe(RESPONSE_CACHE_LIMIT);
+  });
+});

@@ -1,0 +1,49 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { buildContext } from "@/lib/context/build-context";
+import { countTokens, countTokensByLine, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/tokenizer";
+import { contextData, contextOptions } from "../support/context-data";
+
+// Characters the pre-tokenizer treats differently: letters of several cases and scripts, digits,
+// punctuation, "/" (which may follow a newline inside one piece), every kind of whitespace, newlines.
+const atoms = [
+  "a", "Z", "é", "ß", "Ж", "δ", "中", "日本", "🙂", "0", "42", "1234", "-", "_", ".", ",", "(", ")", "[", "]", "#", "`",
+  "'s", "'LL", "\"", "/", "//", "\\", ":", "…", "·", "→", " ", "  ", "\t", "\u00a0", "\u3000", "\r", "\n", "\r\n", "\n\n",
+];
+const word = fc.array(fc.constantFrom(...atoms), { maxLength: 12 }).map((parts) => parts.join(""));
+const line = fc.oneof(
+  word,
+  fc.tuple(fc.constantFrom("- [pattern] ", "## ", "  - ", "/", " ", "", "… "), fc.array(word, { maxLength: 10 })).map(([lead, words]) => lead + words.join(" ")),
+);
+const text = fc.tuple(fc.array(line, { maxLength: 30 }), fc.constantFrom("\n", "\n\n", "\r\n")).map(([lines, join]) => lines.join(join));
+
+describe("countTokensByLine", () => {
+  it("gives the exact o200k count of any text: counts summed over its lines equal the count of the whole", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(countTokensByLine(t)).toBe(countTokens(t));
+      }),
+      { numRuns: 3000, seed: 15 },
+    );
+  });
+
+  it("packs a context exactly as the plain count does: same text, same token estimate, same section reports", () => {
+    const learnings = fc.array(line, { minLength: 1, maxLength: 40 }).map((contents) =>
+      contents.map((content, i) => ({ id: `l${i}`, kind: "pattern" as const, content, confirmed: i % 3 !== 0, relevance: i % 4 ? 1 - i / 50 : null })),
+    );
+    fc.assert(
+      fc.property(learnings, fc.integer({ min: 200, max: 3000 }), fc.constantFrom("startup" as const, "compact" as const), (items, budget, source) => {
+        const data = contextData({ learnings: items });
+        const built = buildContext(data, contextOptions({ budget, source }), countTokensByLine);
+        expect(built).toEqual(buildContext(data, contextOptions({ budget, source }), countTokens));
+        expect(built.tokenEstimate).toBe(countTokens(built.context));
+      }),
+      { numRuns: 300, seed: 15 },
+    );
+  });
+
+  it("remembers at most PIECE_COUNT_CAPACITY pieces however many it has seen", () => {
+    for (let i = 0; i < PIECE_COUNT_CAPACITY + 500; i++) countTokensByLine(`- [pattern] line number ${i}\nand its neighbour ${i}`);
+    expect(pieceCountCache().size).toBe(PIECE_COUNT_CAPACITY);
+  });
+});
