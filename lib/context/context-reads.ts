@@ -166,7 +166,7 @@ class ContextReading {
       choices: choices ? projectChoicesRead(db, { userId: principal.userId, slug: q.project, dirSlug: q.cwd ? directoryName(q.cwd) : null }) : undefined,
       seed: assumed.readSeed ? seedRead(db, { userId: principal.userId }) : undefined,
       ...(owner && !this.sections && !assumed.snapshot ? sectionReads(db, owner, q) : NO_SECTION_READS),
-      handoff: owner?.projectId && !this.handoff ? handoffRead(db, { projectId: owner.projectId, branch: q.branch ?? null, sessionId: q.source === "compact" ? (q.sessionId ?? null) : null }) : undefined,
+      handoff: owner?.projectId && !this.handoff ? handoffRead(db, { projectId: owner.projectId, userId: owner.userId, branch: q.branch ?? null, sessionId: q.source === "compact" ? (q.sessionId ?? null) : null }) : undefined,
       search: this.searchReads(assumed),
       recentPersonal: recent.personal,
       recentProject: recent.project,

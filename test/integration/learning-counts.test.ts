@@ -8,7 +8,8 @@ import { ROOT, tempDir } from "../support/server";
 /**
  * learning_counts holds, per owner and kind, how many learnings there are, kept by triggers at write
  * time (a context reads it instead of counting the learnings table). Checked here against counting the
- * table, through inserts, edits of kind and owner, deletes and the cascades of deleted projects and users.
+ * table, through inserts, edits of kind and owner, superseding and restoring, deletes and the cascades of
+ * deleted projects and users. A superseded learning is never in a context, so it is not counted.
  */
 
 let db: Client;
@@ -18,7 +19,7 @@ const kept = async () => (await db.execute("SELECT owner, kind, n FROM learning_
 const counted = async () =>
   (
     await db.execute(
-      "SELECT CASE WHEN project_id IS NULL THEN 'user:' || user_id ELSE 'project:' || project_id END AS owner, kind, count(*) AS n FROM learnings GROUP BY 1, 2 ORDER BY 1, 2",
+      "SELECT CASE WHEN project_id IS NULL THEN 'user:' || user_id ELSE 'project:' || project_id END AS owner, kind, count(*) AS n FROM learnings WHERE superseded_at IS NULL GROUP BY 1, 2 ORDER BY 1, 2",
     )
   ).rows.map((r) => ({ ...r }));
 
@@ -68,6 +69,20 @@ describe("learning counts kept at write time", () => {
     expect(await kept()).toEqual(await counted());
   });
 
+  it("leave out superseded learnings: superseding, restoring, and deleting a superseded one", async () => {
+    const before = await kept();
+    await db.execute("UPDATE learnings SET superseded_at = 1 WHERE seq % 4 = 1");
+    expect(await kept()).toEqual(await counted());
+    expect(await kept()).not.toEqual(before);
+    await db.execute("UPDATE learnings SET kind = 'pattern', project_id = NULL WHERE superseded_at IS NOT NULL AND seq % 8 = 1");
+    await db.execute("DELETE FROM learnings WHERE superseded_at IS NOT NULL AND seq % 3 = 0");
+    expect(await kept()).toEqual(await counted());
+    await db.execute("UPDATE learnings SET superseded_at = NULL WHERE seq % 8 = 5");
+    expect(await kept()).toEqual(await counted());
+    await db.execute("INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at, superseded_at) VALUES ('imported-superseded', 'u1', 'p1', 'insight', 'x', 'test', 0, '', 0, 0, 1)");
+    expect(await kept()).toEqual(await counted());
+  });
+
   it("follow the cascades of a deleted project and a deleted user", async () => {
     await db.execute("DELETE FROM projects WHERE id = 'p2'");
     await db.execute("DELETE FROM users WHERE id = 'u2'");
@@ -89,5 +104,6 @@ describe("learning counts kept at write time", () => {
 
 function countsMigration(): string {
   const journal = JSON.parse(readFileSync(path.join(ROOT, "drizzle/meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
-  return `${journal.entries.find((e) => e.tag.endsWith("_learning_counts"))!.tag}.sql`;
+  // The newest migration that makes the counts (0017 made them anew without superseded learnings).
+  return `${journal.entries.findLast((e) => /_learning_counts/.test(e.tag))!.tag}.sql`;
 }

@@ -87,13 +87,14 @@ const ON_BRANCH = 1;
  * session's own checkpoint (the handoff its PreCompact hook posted under its id) says what it was in
  * the middle of; otherwise, and when it has none, the latest handoff of the branch, else of the project.
  */
-export function handoffRead(db: Db, params: { projectId: string; branch: string | null; sessionId: string | null }) {
+export function handoffRead(db: Db, params: { projectId: string; userId: string; branch: string | null; sessionId: string | null }) {
   const columns = sql`${handoffs.markdown} as markdown, ${handoffs.branch} as branch, ${handoffs.author} as author, ${handoffs.createdAt} as created_at`;
   const latest = (found: number, where: SQL | undefined) =>
     sql`select * from (select ${columns}, ${found} as found from ${handoffs}
       where ${and(ofProject(handoffs, params.projectId), where)} order by ${handoffs.createdAt} desc limit 1)`;
   const parts = [
-    params.sessionId ? latest(OWN, eq(handoffs.sessionId, params.sessionId)) : undefined,
+    // The session's own: its id and its user's (a teammate's handoff under the same id is not this session's).
+    params.sessionId ? latest(OWN, and(eq(handoffs.sessionId, params.sessionId), eq(handoffs.userId, params.userId))) : undefined,
     params.branch ? latest(ON_BRANCH, eq(handoffs.branch, params.branch)) : undefined,
     latest(0, undefined),
   ].filter((p) => p !== undefined);
