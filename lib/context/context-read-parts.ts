@@ -48,8 +48,10 @@ export function sectionsOf(r: Partial<Results<ReturnType<typeof sectionReads>>>)
  */
 export type Snapshot = { version: string; project: MemberProject | null; seed: Seed | undefined; sections: Sections };
 
+/** What a snapshot depends on: the user, the token's projects, the hints that choose the project (a named one alone when named), the task. */
 export function snapshotKey(userId: string, projectIds: string[] | null, q: ContextQuery): string {
-  return JSON.stringify([userId, projectIds, q.project ?? null, q.cwd ?? null, q.remote ?? null, q.task ?? null]);
+  const chooses = q.project ? [q.project] : [q.cwd ?? null, q.remote ?? null];
+  return JSON.stringify([userId, projectIds, ...chooses, q.task ?? null]);
 }
 
 /**

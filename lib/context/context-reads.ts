@@ -67,6 +67,7 @@ class ContextReading {
   private vectorWidth: number | null = null;
   private readonly versions: string[] = [];
   private readonly local: boolean;
+  private hinted?: { title: string | null; hints: SearchHints };
 
   constructor(
     private readonly db: Db,
@@ -107,7 +108,9 @@ class ContextReading {
 
   /** The hint words, with the task's title as read, else as the snapshot had it. */
   private hints(): SearchHints {
-    return hintsOf(this.q, titleOf((this.sections ?? this.snapshot?.sections)?.memory));
+    const title = titleOf((this.sections ?? this.snapshot?.sections)?.memory);
+    if (this.hinted?.title !== title) this.hinted = { title, hints: hintsOf(this.q, title) };
+    return this.hinted.hints;
   }
 
   /** What this round may take as known. Recent learnings from the cache in the first two rounds only, so reading ends. */
