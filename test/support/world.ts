@@ -97,6 +97,9 @@ export class World {
   sql = async (query: string, args: InValue[] = []) => {
     const db = createClient({ url: this.databaseUrl });
     try {
+      // The server writes its bookkeeping about once a second: wait for its lock as the server's own
+      // connections do, rather than fail with SQLITE_BUSY.
+      if (this.databaseUrl.startsWith("file:")) await db.execute("PRAGMA busy_timeout = 5000");
       return (await db.execute({ sql: query, args })).rows;
     } finally {
       db.close();
