@@ -4,7 +4,7 @@ import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, SESSION_SOURCES, TASK_ID_PATTERN } from "../../../lib/rules";
 import { getForProject } from "./fetch-for-project";
-import { answerOnce } from "./hook-exit";
+import { answerBy, answerOnce } from "./hook-exit";
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
 import { unavailableOutput } from "./session-start-output";
@@ -19,17 +19,15 @@ const SOURCES = new Set<string>(SESSION_SOURCES);
 /** Leaves time to print before the watchdog fires. */
 const PRINT_MS = 30;
 
-const answer = answerOnce;
-
-const unavailable = (why: string) => answer(unavailableOutput(why));
+const unavailable = (why: string) => answerOnce(unavailableOutput(why));
 
 /** Answers "unavailable" at the time limit, whatever is still pending. */
 function startWatchdog(config: BatonConfig): void {
   const { timeoutMs } = config;
-  setTimeout(() => {
+  answerBy(timeoutMs, () => {
     hookLog(`session-start: no answer within ${timeoutMs} ms`);
     unavailable(config.url ? `no answer from ${config.url} within ${timeoutMs} ms` : `gave up after ${timeoutMs} ms`);
-  }, timeoutMs);
+  });
 }
 
 /** The hook input on stdin, or null once the hook has answered that it is unreadable. */
@@ -87,9 +85,9 @@ function answerWith(res: ApiResponse, url: string): void {
     if (context === "") {
       // The server sends an empty context only for a project whose owners paused injection.
       hookLog("session-start: nothing injected: injection is paused for this project (its settings on the server)");
-      return answer("");
+      return answerOnce("");
     }
-    if (typeof context === "string") return answer(res.text.endsWith("\n") ? res.text : res.text + "\n");
+    if (typeof context === "string") return answerOnce(res.text.endsWith("\n") ? res.text : res.text + "\n");
     hookLog(`session-start: unexpected answer from ${url}: ${res.text.slice(0, 200)}`);
     return unavailable(`unexpected answer from ${url}`);
   }
@@ -121,7 +119,7 @@ export async function runSessionStart(): Promise<void> {
   const config = cwd === process.cwd() ? early : loadConfig(cwd);
   if (!config.inject) {
     hookLog(`session-start: nothing injected: "inject": false in ${config.repoConfigFile}`);
-    return answer("");
+    return answerOnce("");
   }
   const server = configuredServer(config);
   if (!server) return;
