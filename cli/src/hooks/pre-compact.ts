@@ -7,11 +7,11 @@ import { buildHandoff } from "../transcript/build-handoff";
 import { readTranscript } from "../transcript/read-transcript";
 import { SecretRedactor } from "../transcript/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
-import { deliver, handoffRequest } from "./deliver";
+import { deliver, handoffRequest, type Outgoing } from "./deliver";
 import { answerBy, answerOnce } from "./hook-exit";
 import { hookCwd, MAX_PATH, readHookInput, stringField } from "./hook-input";
 import { hookLog } from "./hook-log";
-import { flushSpool, pendingSpool } from "./spool";
+import { flushSpool } from "./spool";
 
 // `baton hook pre-compact` (PreCompact): before Claude Code summarises the conversation away, the
 // handoff so far is posted under the session's id as a checkpoint. The context after the compaction
@@ -39,9 +39,8 @@ function checkpointOf(transcriptPath: string | null, sessionId: string, cwd: str
  * session sent after this one would replace it); while any of it is left, the checkpoint is spooled
  * behind it rather than sent ahead.
  */
-async function send(call: ApiCall, request: ReturnType<typeof handoffRequest>, deadline: number): Promise<void> {
-  if (pendingSpool().length) await flushSpool(call, deadline);
-  const spoolAll = pendingSpool().length > 0;
+async function send(call: ApiCall, request: Outgoing, deadline: number): Promise<void> {
+  const spoolAll = (await flushSpool(call, deadline)).kept > 0;
   const counts = await deliver(call, [request], { timeoutMs: Math.max(1, deadline - Date.now()), who: "pre-compact", spoolAll });
   hookLog(`pre-compact: checkpoint sent ${counts.sent}, spooled ${counts.spooled}, refused ${counts.dropped}`);
 }

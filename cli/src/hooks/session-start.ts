@@ -9,7 +9,7 @@ import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-inpu
 import { hookLog } from "./hook-log";
 import { unavailableOutput } from "./session-start-output";
 import { importedTask } from "./session-start-task";
-import { flushSpool, pendingSpool } from "./spool";
+import { flushSpool } from "./spool";
 
 // The hot path: runs before every agent session. Node built-ins and fetch only (see cli/build.mjs
 // and test/unit/cli-hook-imports.test.ts), one request in the common case, and a watchdog that
@@ -54,7 +54,6 @@ function configuredServer(config: BatonConfig): { url: string; token: string } |
 
 /** What earlier hooks could not deliver goes first, until `deadline`. */
 async function flushPending(call: ApiCall, deadline: number): Promise<void> {
-  if (!pendingSpool().length) return;
   const flushed = await flushSpool(call, deadline);
   if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-start: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}${flushed.stoppedBy ? ` (stopped: ${flushed.stoppedBy})` : ""}`);
 }
