@@ -63,7 +63,8 @@ export async function runPreCompact(): Promise<void> {
     return answerOnce("");
   }
   const markdown = checkpointOf(stringField(parsed.input.transcript_path, MAX_PATH), sessionId, cwd);
-  const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), git(["remote", "get-url", "origin"], cwd, GIT_MS)]) : [null, null];
+  // The remote only derives the project: not asked when one is configured.
+  const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : git(["remote", "get-url", "origin"], cwd, GIT_MS)]) : [null, null];
   const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
   if (markdown && project) {
     const call = apiClient({ url: config.url, token: config.token, timeoutMs: limit });

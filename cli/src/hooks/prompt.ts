@@ -82,7 +82,8 @@ export async function runPrompt(): Promise<void> {
   const config = cwd === process.cwd() ? early : loadConfig(cwd);
   const request = readRequest(parsed.input, config);
   if (!request) return answerOnce("");
-  const remote = config.repoRoot ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
+  // A configured project is named as it is: the server reads the remote only to find one.
+  const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
   const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
   const call = apiClient({ url: request.url, token: request.token, timeoutMs: limit });
   try {
