@@ -58,11 +58,14 @@ function outputOf(res: ApiResponse): string {
 /** What the hook needs from its input and configuration, or null (logged) when it has nothing to do. */
 function readRequest(input: HookInput, config: BatonConfig): { sessionId: string; prompt: string; url: string; token: string } | null {
   const sessionId = stringField(input.session_id, MAX_SESSION_ID_CHARS);
-  const prompt = typeof input.prompt === "string" ? promptHint(input.prompt) : "";
   if (!config.inject) hookLog(`prompt: nothing injected: "inject": false in ${config.repoConfigFile}`);
   else if (!config.url || !config.token) hookLog("prompt: no server configured (BATON_URL, BATON_TOKEN)");
   else if (!sessionId) hookLog("prompt: no session_id in the hook input");
-  else if (prompt) return { sessionId, prompt, url: config.url, token: config.token };
+  else {
+    // Redacted only when it will be sent.
+    const prompt = typeof input.prompt === "string" ? promptHint(input.prompt) : "";
+    if (prompt) return { sessionId, prompt, url: config.url, token: config.token };
+  }
   return null;
 }
 
