@@ -40,8 +40,8 @@ function checkpointOf(transcriptPath: string | null, sessionId: string, cwd: str
  * behind it rather than sent ahead.
  */
 async function send(call: ApiCall, request: Outgoing, deadline: number): Promise<void> {
-  const spoolAll = (await flushSpool(call, deadline)).kept > 0;
-  const counts = await deliver(call, [request], { timeoutMs: Math.max(1, deadline - Date.now()), who: "pre-compact", spoolAll });
+  const queued = (await flushSpool(call, deadline)).kept > 0;
+  const counts = await deliver(queued ? null : call, [request], { timeoutMs: Math.max(1, deadline - Date.now()), who: "pre-compact" });
   hookLog(`pre-compact: checkpoint sent ${counts.sent}, spooled ${counts.spooled}, refused ${counts.dropped}`);
 }
 
