@@ -4,7 +4,7 @@ import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, type ApiResponse } from "../http/api-client";
 import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, PROMPT_HINT_CHARS } from "../../../lib/rules";
 import { REDACTION_MARKERS, SecretRedactor } from "../transcript/redact-secrets";
-import { getForProject } from "./fetch-for-project";
+import { additionalContext, getForProject, hookText } from "./fetch-for-project";
 import { answerBy, answerOnce } from "./hook-exit";
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
@@ -51,8 +51,8 @@ function outputOf(res: ApiResponse): string {
     hookLog(`prompt: ${res.status} ${errorMessage(res).slice(0, 160)}`);
     return "";
   }
-  const context = (res.json as { hookSpecificOutput?: { additionalContext?: unknown } } | undefined)?.hookSpecificOutput?.additionalContext;
-  return typeof context === "string" && context ? (res.text.endsWith("\n") ? res.text : `${res.text}\n`) : "";
+  const context = additionalContext(res);
+  return typeof context === "string" && context ? hookText(res) : "";
 }
 
 /** What the hook needs from its input and configuration, or null (logged) when it has nothing to do. */

@@ -3,7 +3,7 @@ import { gitHints, NO_GIT_HINTS, type GitHints } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, SESSION_SOURCES, TASK_ID_PATTERN } from "../../../lib/rules";
-import { getForProject } from "./fetch-for-project";
+import { additionalContext, getForProject, hookText } from "./fetch-for-project";
 import { answerBy, answerOnce } from "./hook-exit";
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
@@ -80,13 +80,13 @@ function contextParams(input: HookInput, cwd: string, hints: GitHints, config: B
 /** The server's answer passed on as it came, or "unavailable" with the reason. */
 function answerWith(res: ApiResponse, url: string): void {
   if (res.status === 200) {
-    const context = (res.json as { hookSpecificOutput?: { additionalContext?: unknown } } | undefined)?.hookSpecificOutput?.additionalContext;
+    const context = additionalContext(res);
     if (context === "") {
       // The server sends an empty context only for a project whose owners paused injection.
       hookLog("session-start: nothing injected: injection is paused for this project (its settings on the server)");
       return answerOnce("");
     }
-    if (typeof context === "string") return answerOnce(res.text.endsWith("\n") ? res.text : res.text + "\n");
+    if (typeof context === "string") return answerOnce(hookText(res));
     hookLog(`session-start: unexpected answer from ${url}: ${res.text.slice(0, 200)}`);
     return unavailable(`unexpected answer from ${url}`);
   }
