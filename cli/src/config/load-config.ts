@@ -7,7 +7,7 @@ import { CONTEXT_MODES, type ContextMode } from "../../../lib/rules";
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 /** The prompt hook runs before every prompt, so it waits less: nothing new is the usual answer anyway. */
-export const DEFAULT_PROMPT_TIMEOUT_MS = 1000;
+const DEFAULT_PROMPT_TIMEOUT_MS = 1000;
 
 export type BatonConfig = {
   url: string | null;
@@ -79,7 +79,7 @@ export function findRepo(cwd: string): { repoRoot: string | null; repoConfigFile
   }
 }
 
-function parseTimeout(value: unknown, from: string, warnings: string[], fallback = DEFAULT_TIMEOUT_MS): number | null {
+function parseTimeout(value: unknown, from: string, warnings: string[], fallback: number): number | null {
   if (value === undefined || value === null || value === "") return null;
   const n = Number(value);
   if (Number.isInteger(n) && n >= 100 && n <= 120_000) return n;
@@ -123,16 +123,13 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     normaliseUrl(str(env.BATON_URL), "BATON_URL", warnings) ??
     normaliseUrl(str(user.url), `url in ${userConfigFile}`, warnings) ??
     normaliseUrl(str(repo.url), `url in ${repoConfigFile}`, warnings);
-  const timeoutMs =
-    parseTimeout(env.BATON_TIMEOUT_MS, "BATON_TIMEOUT_MS", warnings) ??
-    parseTimeout(user.timeoutMs, `timeoutMs in ${userConfigFile}`, warnings) ??
-    parseTimeout(repo.timeoutMs, `timeoutMs in ${repoConfigFile}`, warnings) ??
-    DEFAULT_TIMEOUT_MS;
-  const promptTimeoutMs =
-    parseTimeout(env.BATON_PROMPT_TIMEOUT_MS, "BATON_PROMPT_TIMEOUT_MS", warnings, DEFAULT_PROMPT_TIMEOUT_MS) ??
-    parseTimeout(user.promptTimeoutMs, `promptTimeoutMs in ${userConfigFile}`, warnings, DEFAULT_PROMPT_TIMEOUT_MS) ??
-    parseTimeout(repo.promptTimeoutMs, `promptTimeoutMs in ${repoConfigFile}`, warnings, DEFAULT_PROMPT_TIMEOUT_MS) ??
-    DEFAULT_PROMPT_TIMEOUT_MS;
+  const timeout = (envName: string, key: string, fallback: number) =>
+    parseTimeout(env[envName], envName, warnings, fallback) ??
+    parseTimeout(user[key], `${key} in ${userConfigFile}`, warnings, fallback) ??
+    parseTimeout(repo[key], `${key} in ${repoConfigFile}`, warnings, fallback) ??
+    fallback;
+  const timeoutMs = timeout("BATON_TIMEOUT_MS", "timeoutMs", DEFAULT_TIMEOUT_MS);
+  const promptTimeoutMs = timeout("BATON_PROMPT_TIMEOUT_MS", "promptTimeoutMs", DEFAULT_PROMPT_TIMEOUT_MS);
   // Whether the host injects identity itself is a fact of the user's machine: an explicit setting
   // outranks the PAI_DIR guess, and the user's file outranks the repository's.
   const mode =

@@ -9,15 +9,15 @@ export type Outgoing = Omit<SpooledRequest, "createdAt">;
 export type Delivered = { sent: number; spooled: number; dropped: number };
 
 /**
- * Sends each request; what cannot be sent now is spooled for the next hook run (`spoolAll`: every
- * one, as when older requests wait in the spool and must go first). Every request is redacted once
+ * Sends each request; what cannot be sent now is spooled for the next hook run (every one without a
+ * `call`, as when older requests wait in the spool and must go first). Every request is redacted once
  * more first: the texts were redacted where they came from, and this pass also covers what did not
  * come from the transcript (a summariser's output). `who` names the hook in the log.
  */
-export async function deliver(call: ApiCall | null, outgoing: Outgoing[], options: { timeoutMs: number; who: string; spoolAll?: boolean }): Promise<Delivered> {
+export async function deliver(call: ApiCall | null, outgoing: Outgoing[], options: { timeoutMs: number; who: string }): Promise<Delivered> {
   const counts = { sent: 0, spooled: 0, dropped: 0 };
   const requests: Redacted<Outgoing>[] = outgoing.map((request) => redactValue(new SecretRedactor(), request));
-  let reachable = call !== null && !options.spoolAll;
+  let reachable = call !== null;
   for (const request of requests) {
     if (reachable && call) {
       try {

@@ -13,3 +13,11 @@ export async function getForProject(call: ApiCall, route: string, project: Deriv
   if ((res.status === 404 || res.status === 403) && project.from !== "config") return get(`${params}`);
   return res;
 }
+
+/** The `additionalContext` of the server's hook JSON (undefined when the answer is not that JSON). */
+export function additionalContext(res: ApiResponse): unknown {
+  return (res.json as { hookSpecificOutput?: { additionalContext?: unknown } } | undefined)?.hookSpecificOutput?.additionalContext;
+}
+
+/** The server's answer as a hook prints it: as it came, ending in a newline. */
+export const hookText = (res: ApiResponse): string => (res.text.endsWith("\n") ? res.text : `${res.text}\n`);

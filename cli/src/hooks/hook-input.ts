@@ -13,8 +13,6 @@ export type HookInput = {
   last_assistant_message?: unknown;
   /** UserPromptSubmit: what the user typed. */
   prompt?: unknown;
-  /** PreCompact: "manual" (/compact) or "auto". */
-  trigger?: unknown;
 };
 
 export type ParsedHookInput = { ok: true; input: HookInput } | { ok: false; problem: string };

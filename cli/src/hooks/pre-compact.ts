@@ -7,11 +7,11 @@ import { buildHandoff } from "../transcript/build-handoff";
 import { readTranscript } from "../transcript/read-transcript";
 import { SecretRedactor } from "../transcript/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
-import { deliver, handoffRequest } from "./deliver";
+import { deliver, handoffRequest, type Outgoing } from "./deliver";
 import { answerBy, answerOnce } from "./hook-exit";
 import { hookCwd, MAX_PATH, readHookInput, stringField } from "./hook-input";
 import { hookLog } from "./hook-log";
-import { flushSpool, pendingSpool } from "./spool";
+import { flushSpool } from "./spool";
 
 // `baton hook pre-compact` (PreCompact): before Claude Code summarises the conversation away, the
 // handoff so far is posted under the session's id as a checkpoint. The context after the compaction
@@ -39,10 +39,9 @@ function checkpointOf(transcriptPath: string | null, sessionId: string, cwd: str
  * session sent after this one would replace it); while any of it is left, the checkpoint is spooled
  * behind it rather than sent ahead.
  */
-async function send(call: ApiCall, request: ReturnType<typeof handoffRequest>, deadline: number): Promise<void> {
-  if (pendingSpool().length) await flushSpool(call, deadline);
-  const spoolAll = pendingSpool().length > 0;
-  const counts = await deliver(call, [request], { timeoutMs: Math.max(1, deadline - Date.now()), who: "pre-compact", spoolAll });
+async function send(call: ApiCall, request: Outgoing, deadline: number): Promise<void> {
+  const queued = (await flushSpool(call, deadline)).kept > 0;
+  const counts = await deliver(queued ? null : call, [request], { timeoutMs: Math.max(1, deadline - Date.now()), who: "pre-compact" });
   hookLog(`pre-compact: checkpoint sent ${counts.sent}, spooled ${counts.spooled}, refused ${counts.dropped}`);
 }
 
@@ -64,7 +63,8 @@ export async function runPreCompact(): Promise<void> {
     return answerOnce("");
   }
   const markdown = checkpointOf(stringField(parsed.input.transcript_path, MAX_PATH), sessionId, cwd);
-  const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), git(["remote", "get-url", "origin"], cwd, GIT_MS)]) : [null, null];
+  // The remote only derives the project: not asked when one is configured.
+  const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : git(["remote", "get-url", "origin"], cwd, GIT_MS)]) : [null, null];
   const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
   if (markdown && project) {
     const call = apiClient({ url: config.url, token: config.token, timeoutMs: limit });

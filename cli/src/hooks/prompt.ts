@@ -4,7 +4,7 @@ import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, type ApiResponse } from "../http/api-client";
 import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, PROMPT_HINT_CHARS } from "../../../lib/rules";
 import { REDACTION_MARKERS, SecretRedactor } from "../transcript/redact-secrets";
-import { getForProject } from "./fetch-for-project";
+import { additionalContext, getForProject, hookText } from "./fetch-for-project";
 import { answerBy, answerOnce } from "./hook-exit";
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
@@ -51,18 +51,21 @@ function outputOf(res: ApiResponse): string {
     hookLog(`prompt: ${res.status} ${errorMessage(res).slice(0, 160)}`);
     return "";
   }
-  const context = (res.json as { hookSpecificOutput?: { additionalContext?: unknown } } | undefined)?.hookSpecificOutput?.additionalContext;
-  return typeof context === "string" && context ? (res.text.endsWith("\n") ? res.text : `${res.text}\n`) : "";
+  const context = additionalContext(res);
+  return typeof context === "string" && context ? hookText(res) : "";
 }
 
 /** What the hook needs from its input and configuration, or null (logged) when it has nothing to do. */
 function readRequest(input: HookInput, config: BatonConfig): { sessionId: string; prompt: string; url: string; token: string } | null {
   const sessionId = stringField(input.session_id, MAX_SESSION_ID_CHARS);
-  const prompt = typeof input.prompt === "string" ? promptHint(input.prompt) : "";
   if (!config.inject) hookLog(`prompt: nothing injected: "inject": false in ${config.repoConfigFile}`);
   else if (!config.url || !config.token) hookLog("prompt: no server configured (BATON_URL, BATON_TOKEN)");
   else if (!sessionId) hookLog("prompt: no session_id in the hook input");
-  else if (prompt) return { sessionId, prompt, url: config.url, token: config.token };
+  else {
+    // Redacted only when it will be sent.
+    const prompt = typeof input.prompt === "string" ? promptHint(input.prompt) : "";
+    if (prompt) return { sessionId, prompt, url: config.url, token: config.token };
+  }
   return null;
 }
 
@@ -82,7 +85,8 @@ export async function runPrompt(): Promise<void> {
   const config = cwd === process.cwd() ? early : loadConfig(cwd);
   const request = readRequest(parsed.input, config);
   if (!request) return answerOnce("");
-  const remote = config.repoRoot ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
+  // A configured project is named as it is: the server reads the remote only to find one.
+  const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
   const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
   const call = apiClient({ url: request.url, token: request.token, timeoutMs: limit });
   try {

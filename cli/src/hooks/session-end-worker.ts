@@ -4,6 +4,7 @@ import { deriveProject } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, Unreachable, type ApiCall } from "../http/api-client";
+import { MAX_SESSION_ID_CHARS } from "../../../lib/rules";
 import { buildHandoff } from "../transcript/build-handoff";
 import { extractProposals, proposalKey, type Proposal } from "../transcript/extract-proposals";
 import { parseTranscript, type Transcript } from "../transcript/parse-transcript";
@@ -21,7 +22,6 @@ type Job = { event: "SessionEnd" | "Stop"; cwd: string; input: HookInput };
 
 /** A huge transcript: its end says most about where the session stopped. */
 const MAX_TRANSCRIPT = 64 * 1024 * 1024;
-const MAX_SESSION_ID = 200;
 const MAX_LAST_MESSAGE = 1_000_000;
 /** Nobody waits on the worker (it runs detached), so it gives the server and git time. */
 const REQUEST_MS = 15_000;
@@ -111,7 +111,7 @@ function readEndedSession(input: HookInput): EndedSession {
   const transcript = redactTranscript(readTranscript(transcriptPath, MAX_TRANSCRIPT, (m) => hookLog(`session-end worker: ${m}`)) ?? parseTranscript(""), redactor);
   const last = stringField(input.last_assistant_message, MAX_LAST_MESSAGE);
   const lastAssistantMessage = last === null ? null : redactor.text(last);
-  return { sessionId: stringField(input.session_id, MAX_SESSION_ID), transcriptPath, transcript, lastAssistantMessage, withheld: redactor.summary() };
+  return { sessionId: stringField(input.session_id, MAX_SESSION_ID_CHARS), transcriptPath, transcript, lastAssistantMessage, withheld: redactor.summary() };
 }
 
 /** The session's project when the server has it (null: personal), and the branch git reports. */

@@ -3,13 +3,13 @@ import { gitHints, NO_GIT_HINTS, type GitHints } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, SESSION_SOURCES, TASK_ID_PATTERN } from "../../../lib/rules";
-import { getForProject } from "./fetch-for-project";
-import { answerOnce } from "./hook-exit";
+import { additionalContext, getForProject, hookText } from "./fetch-for-project";
+import { answerBy, answerOnce } from "./hook-exit";
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
 import { unavailableOutput } from "./session-start-output";
 import { importedTask } from "./session-start-task";
-import { flushSpool, pendingSpool } from "./spool";
+import { flushSpool } from "./spool";
 
 // The hot path: runs before every agent session. Node built-ins and fetch only (see cli/build.mjs
 // and test/unit/cli-hook-imports.test.ts), one request in the common case, and a watchdog that
@@ -19,17 +19,15 @@ const SOURCES = new Set<string>(SESSION_SOURCES);
 /** Leaves time to print before the watchdog fires. */
 const PRINT_MS = 30;
 
-const answer = answerOnce;
-
-const unavailable = (why: string) => answer(unavailableOutput(why));
+const unavailable = (why: string) => answerOnce(unavailableOutput(why));
 
 /** Answers "unavailable" at the time limit, whatever is still pending. */
 function startWatchdog(config: BatonConfig): void {
   const { timeoutMs } = config;
-  setTimeout(() => {
+  answerBy(timeoutMs, () => {
     hookLog(`session-start: no answer within ${timeoutMs} ms`);
     unavailable(config.url ? `no answer from ${config.url} within ${timeoutMs} ms` : `gave up after ${timeoutMs} ms`);
-  }, timeoutMs);
+  });
 }
 
 /** The hook input on stdin, or null once the hook has answered that it is unreadable. */
@@ -56,7 +54,6 @@ function configuredServer(config: BatonConfig): { url: string; token: string } |
 
 /** What earlier hooks could not deliver goes first, until `deadline`. */
 async function flushPending(call: ApiCall, deadline: number): Promise<void> {
-  if (!pendingSpool().length) return;
   const flushed = await flushSpool(call, deadline);
   if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-start: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}${flushed.stoppedBy ? ` (stopped: ${flushed.stoppedBy})` : ""}`);
 }
@@ -83,13 +80,13 @@ function contextParams(input: HookInput, cwd: string, hints: GitHints, config: B
 /** The server's answer passed on as it came, or "unavailable" with the reason. */
 function answerWith(res: ApiResponse, url: string): void {
   if (res.status === 200) {
-    const context = (res.json as { hookSpecificOutput?: { additionalContext?: unknown } } | undefined)?.hookSpecificOutput?.additionalContext;
+    const context = additionalContext(res);
     if (context === "") {
       // The server sends an empty context only for a project whose owners paused injection.
       hookLog("session-start: nothing injected: injection is paused for this project (its settings on the server)");
-      return answer("");
+      return answerOnce("");
     }
-    if (typeof context === "string") return answer(res.text.endsWith("\n") ? res.text : res.text + "\n");
+    if (typeof context === "string") return answerOnce(hookText(res));
     hookLog(`session-start: unexpected answer from ${url}: ${res.text.slice(0, 200)}`);
     return unavailable(`unexpected answer from ${url}`);
   }
@@ -121,7 +118,7 @@ export async function runSessionStart(): Promise<void> {
   const config = cwd === process.cwd() ? early : loadConfig(cwd);
   if (!config.inject) {
     hookLog(`session-start: nothing injected: "inject": false in ${config.repoConfigFile}`);
-    return answer("");
+    return answerOnce("");
   }
   const server = configuredServer(config);
   if (!server) return;
