@@ -5,7 +5,9 @@
  * proposals restate a stored learning of the project with two words changed (each should be offered
  * it), half are new sentences.
  *
- *   npx tsx bench/review-similar.ts [--sizes 1000,10000,50000] [--rounds 5]
+ *   npx tsx --conditions=react-server bench/review-similar.ts [--sizes 1000,10000,50000] [--rounds 5]
+ *
+ * (react-server: it imports the server's modules, which refuse to load, through "server-only", without it.)
  */
 import { parseArgs } from "node:util";
 import { sessionPrincipal } from "../lib/auth/principal";
