@@ -2,7 +2,7 @@ import { runCli } from "../test/support/cli";
 import { startServer, tempDir, type RunningServer } from "../test/support/server";
 
 // A load generator sends far more than a person's tokens may: a limit this high still runs the limiter.
-const BENCH_ENV = { BATON_RATE_LIMIT: "1000000" };
+export const BENCH_ENV = { BATON_RATE_LIMIT: "1000000" };
 
 export type BenchServer = { server: RunningServer; token: string; dir: string; stop: () => Promise<void> };
 

@@ -5,7 +5,9 @@
  * proposals restate a stored learning of the project with two words changed (each should be offered
  * it), half are new sentences.
  *
- *   npx tsx bench/review-similar.ts [--sizes 1000,10000,50000] [--rounds 5]
+ *   npx tsx --conditions=react-server bench/review-similar.ts [--sizes 1000,10000,50000] [--rounds 5]
+ *
+ * (react-server: it imports the server's modules, which refuse to load, through "server-only", without it.)
  */
 import { parseArgs } from "node:util";
 import { sessionPrincipal } from "../lib/auth/principal";
@@ -13,6 +15,7 @@ import { openDatabase } from "../lib/db/client";
 import { countQueue, listQueue } from "../lib/db/queries/proposal-queue";
 import { reviewQueue } from "../lib/proposals/review-queue";
 import { tempDir } from "../test/support/server";
+import { median } from "./context-speed/measure";
 import { randomGenerator, seedStore, sentence } from "./seed-store";
 
 const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000,50000" }, rounds: { type: "string", default: "5" } } });
@@ -20,14 +23,15 @@ const sizes = values.sizes!.split(",").map(Number);
 const rounds = Number(values.rounds);
 const PENDING = 50;
 
-async function median(run: () => Promise<unknown>): Promise<number> {
+/** The median time of `rounds` runs, in ms. */
+async function timed(run: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const started = performance.now();
     await run();
     times.push(performance.now() - started);
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+  return median(times);
 }
 
 for (const size of sizes) {
@@ -48,8 +52,8 @@ for (const size of sizes) {
     }
     const principal = sessionPrincipal(userId);
     const filter = { userId, projectIds: ["p-web"] };
-    const bare = await median(() => Promise.all([listQueue(db, { ...filter, sort: "confidence", limit: PENDING + 1 }), countQueue(db, filter)]));
-    const full = await median(() => reviewQueue(db, principal, { sort: "confidence" }));
+    const bare = await timed(() => Promise.all([listQueue(db, { ...filter, sort: "confidence", limit: PENDING + 1 }), countQueue(db, filter)]));
+    const full = await timed(() => reviewQueue(db, principal, { sort: "confidence" }));
     const items = (await reviewQueue(db, principal, { sort: "confidence" })).items;
     const offered = (odd: number) => items.filter((p) => Number(p.id.slice(1)) % 2 === odd && p.similar.length).length;
     console.log(

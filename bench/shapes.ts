@@ -9,8 +9,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ROOT, startServer, tempDir, type RunningServer } from "../test/support/server";
+import { ROOT, tempDir, type RunningServer } from "../test/support/server";
 import { startSqld } from "../test/support/sqld";
+import { withServer as withBenchServer } from "./context-speed/stores";
 import { startDelayProxy, type DelayProxy } from "./delay-proxy";
 import { randomGenerator, seedStore, sentence } from "./seed-store";
 
@@ -56,15 +57,9 @@ async function measure(shape: string, server: RunningServer, token: string, prox
   return row;
 }
 
-async function withServer<T>(env: Record<string, string>, work: (server: RunningServer) => Promise<T>): Promise<T> {
-  // A load generator sends far more than a person's tokens may: a limit this high still runs the limiter.
-  const server = await startServer({ databaseUrl: env.DATABASE_URL!, env: { BATON_SECRET: SECRET, BATON_BASE_URL: "http://baton.test", BATON_RATE_LIMIT: "1000000", ...env } });
-  try {
-    return await work(server);
-  } finally {
-    await server.stop();
-  }
-}
+/** The built server (bench rate limit) on the shape's database, with this bench's secret and base URL. */
+const withServer = <T>(env: Record<string, string>, work: (server: RunningServer) => Promise<T>): Promise<T> =>
+  withBenchServer(env.DATABASE_URL!, work, { BATON_SECRET: SECRET, BATON_BASE_URL: "http://baton.test", ...env });
 
 async function main() {
   const tmp = tempDir("baton-bench-shapes-");

@@ -1,13 +1,13 @@
 import { startServer, tempDir, type RunningServer } from "../../test/support/server";
 import { startSqld, type Sqld } from "../../test/support/sqld";
+import { BENCH_ENV as RATE_LIMIT_ENV } from "../bench-server";
 import { seedStore } from "../seed-store";
 
 export const SHAPES = ["embedded", "sqld"] as const;
 export type Shape = (typeof SHAPES)[number];
 
-// A load generator sends far more than a person's tokens may: a limit this high still runs the limiter.
 // Instances on a remote database must share a secret; one made up here does.
-const BENCH_ENV = { BATON_RATE_LIMIT: "1000000", BATON_SECRET: "bench-context-speed-secret-0123456789" };
+const BENCH_ENV = { ...RATE_LIMIT_ENV, BATON_SECRET: "bench-context-speed-secret-0123456789" };
 
 /** A seeded store: the embedded file or a real sqld primary, with `size` learnings and a write token. */
 export type Store = {

@@ -1,3 +1,4 @@
+import type { SimilarLearning } from "@/lib/proposals/similar-learnings";
 import type { LearningKind } from "@/lib/rules";
 
 /** A pending proposal as the review page hands it to the browser: plain, serialisable, nothing internal. */
@@ -14,7 +15,7 @@ export type QueueEntry = {
   age: string;
   canDecide: boolean;
   /** Learnings of its scope it may supersede when accepted. */
-  similar: { id: string; kind: LearningKind; content: string; pinned: boolean }[];
+  similar: SimilarLearning[];
 };
 
 export type Verdict = "accepted" | "rejected";

@@ -10,6 +10,9 @@ const LEARNINGS_PAGE = ["/learnings"];
 
 const idField = z.string().min(1).max(100);
 
+/** A toggle's hidden field: "true" | "false". */
+const flagField = z.enum(["true", "false"]).transform((v) => v === "true");
+
 /** "a, b c" → ["a", "b", "c"]: people type tags either way. */
 const tagsField = z
   .string()
@@ -32,7 +35,7 @@ const newLearningForm = z.object({
 const editLearningForm = z.object({ id: idField, kind: z.string(), content: z.string(), tags: tagsField });
 
 /** confirmed = "true" | "false": a learning confirmed by a person ranks before unconfirmed ones in a context. */
-const confirmForm = z.object({ id: idField, confirmed: z.enum(["true", "false"]).transform((v) => v === "true") });
+const confirmForm = z.object({ id: idField, confirmed: flagField });
 
 export const createLearningAction = formAction(
   newLearningForm,
@@ -63,7 +66,7 @@ export const setLearningConfirmedAction = formAction(
 
 /** pinned = "true" | "false": a pinned learning is in every context of its project (or, personal, of its user). */
 export const setLearningPinnedAction = formAction(
-  z.object({ id: idField, pinned: z.enum(["true", "false"]).transform((v) => v === "true") }),
+  z.object({ id: idField, pinned: flagField }),
   async ({ id, pinned }, { db, principal }) => {
     await editLearning(db, principal, id, { pinned });
     return { message: pinned ? "Pinned." : "Unpinned." };

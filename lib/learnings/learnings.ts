@@ -78,7 +78,7 @@ async function writableScope(db: Db, principal: Principal, id: string) {
 }
 
 /** How the audit trail names a learning: its text, in its project or under its owner. */
-const auditSubject = (l: LearningRow, label = l.content) => ({ subject: "learning" as const, subjectId: l.id, label, projectId: l.projectId, ownerUserId: l.userId });
+export const auditSubject = (l: LearningRow, label = l.content) => ({ subject: "learning" as const, subjectId: l.id, label, projectId: l.projectId, ownerUserId: l.userId });
 
 export async function editLearning(db: Db, principal: Principal, id: string, input: unknown): Promise<LearningRow> {
   const { pinned, superseded, ...patch } = learningPatchSchema.parse(input);

@@ -6,6 +6,8 @@ import { runTool } from "./mcp-errors";
 export const READS: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 /** A tool that writes without destroying anything; called twice, it acts twice. */
 export const WRITES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** A tool that writes without destroying anything; calling it twice does what calling it once did. */
+export const IDEMPOTENT_WRITES: ToolAnnotations = { ...WRITES, idempotentHint: true };
 
 type ToolSpec<S extends StandardSchemaWithJSON> = { title: string; description: string; inputSchema: S; annotations: ToolAnnotations };
 

@@ -55,18 +55,19 @@ export function isNearDuplicate(a: string, b: string): boolean {
 export const SIMILAR_THRESHOLD = 0.5;
 export const MIN_SHARED_WORDS = 2;
 
-export function overlap(a: string, b: string): { shared: number; score: number } {
+/** The overlap coefficient of two texts when they are similar (higher is closer), else null. */
+export function similarScore(a: string, b: string): number | null {
   const wa = contentWords(a);
   const wb = contentWords(b);
   let shared = 0;
   for (const w of wa) if (wb.has(w)) shared++;
   const shorter = Math.min(wa.size, wb.size);
-  return { shared, score: shorter ? shared / shorter : 0 };
+  const score = shorter ? shared / shorter : 0;
+  return shared >= MIN_SHARED_WORDS && score >= SIMILAR_THRESHOLD ? score : null;
 }
 
 export function isSimilar(a: string, b: string): boolean {
-  const { shared, score } = overlap(a, b);
-  return shared >= MIN_SHARED_WORDS && score >= SIMILAR_THRESHOLD;
+  return similarScore(a, b) !== null;
 }
 
 /**

@@ -4,7 +4,7 @@ import { findLearningCandidates } from "../db/queries/learning-search";
 import type { Owner } from "../db/queries/scope";
 import { ftsExpression, searchWords } from "../learnings/fts-query";
 import type { LearningKind } from "../rules";
-import { isSimilar, MIN_SHARED_WORDS, overlap } from "./near-duplicate";
+import { MIN_SHARED_WORDS, similarScore } from "./near-duplicate";
 
 /** At most this many similar learnings are offered per proposal: the reviewer reads each one. */
 export const MAX_SIMILAR_LEARNINGS = 3;
@@ -22,7 +22,7 @@ type Proposal = Owner & { content: string };
 
 /**
  * For each proposal, the current learnings of its own scope (its project's, or its owner's personal
- * ones) about the same subject (see isSimilar): what accepting it may supersede, most similar first,
+ * ones) about the same subject (see similarScore): what accepting it may supersede, most similar first,
  * near-duplicates included (one of those may be what the proposal restates).
  *
  * A page of the queue asks for up to 50 at once, so each searches for its rarest words only (see
@@ -39,8 +39,10 @@ export async function similarLearnings(db: DbOrTx, proposals: Proposal[]): Promi
       if (!match) return [];
       const candidates = await findLearningCandidates(db, { userId: proposal.userId, projectId: proposal.projectId, match, limit: CANDIDATES });
       return candidates
-        .filter((l) => isSimilar(l.content, proposal.content))
-        .map((l) => ({ l, score: overlap(l.content, proposal.content).score }))
+        .flatMap((l) => {
+          const score = similarScore(l.content, proposal.content);
+          return score === null ? [] : [{ l, score }];
+        })
         .sort((a, b) => b.score - a.score)
         .slice(0, MAX_SIMILAR_LEARNINGS)
         .map(({ l }) => ({ id: l.id, kind: l.kind, content: l.content, pinned: l.pinned }));

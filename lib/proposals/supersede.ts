@@ -3,6 +3,7 @@ import { recordAudit } from "../audit/record-audit";
 import type { DbOrTx } from "../db/client";
 import { findLearning, supersedeLearnings, type LearningScope } from "../db/queries/learnings";
 import type { ProposalRow } from "../db/queries/proposals";
+import { auditSubject } from "../learnings/learnings";
 
 const whereIs = (l: { project: string | null }) => (l.project ? `project "${l.project}"` : "personal learnings");
 
@@ -33,15 +34,7 @@ export async function supersedeFor(
   const marked = await supersedeLearnings(tx, { userId: proposal.userId, projectId: proposal.projectId, ids, by: learningId, at: new Date() });
   if (marked.length !== ids.length) throw new ApiError("conflict", "A learning to supersede changed meanwhile; reload and try again.");
   for (const old of olds) {
-    await recordAudit(tx, actorUserId, {
-      action: "supersede",
-      subject: "learning",
-      subjectId: old.id,
-      label: old.content,
-      projectId: old.projectId,
-      ownerUserId: old.userId,
-      detail: `superseded by learning ${learningId}`,
-    });
+    await recordAudit(tx, actorUserId, { action: "supersede", ...auditSubject(old), detail: `superseded by learning ${learningId}` });
   }
   return marked;
 }

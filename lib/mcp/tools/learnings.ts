@@ -10,10 +10,7 @@ import { propose } from "../../proposals/proposals";
 import { KIND_INFO, LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_QUERY_CHARS } from "../../rules";
 import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
-import { READS, registerTool } from "../register-tool";
-
-/** Calling it twice does what calling it once did. */
-const IDEMPOTENT_WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+import { IDEMPOTENT_WRITES, READS, registerTool } from "../register-tool";
 
 const kindSchema = z.enum(LEARNING_KINDS).describe(`${LEARNING_KINDS.map((kind) => `${kind}: ${KIND_INFO[kind].meaning}`).join("; ")}.`);
 const projectSchema = slugSchema.describe("Project slug, e.g. web (see the baton://context/{project} resources for yours).");
@@ -80,7 +77,7 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
       description:
         "Proposes a learning for a person to review in the dashboard (accept, edit or reject); accepted ones reach future sessions' context. Use it when the user states a lasting preference or rule, or you find a fact future sessions should know. A near-duplicate of a pending proposal raises its confidence instead; one of an existing learning stores nothing.",
       inputSchema: proposeInput,
-      annotations: IDEMPOTENT_WRITE,
+      annotations: IDEMPOTENT_WRITES,
     },
     async (args) => {
       const result = await propose(env.db, env.principal, args);
@@ -107,7 +104,7 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
       description:
         "Pins a learning so it is in every session-start context of its project (or, a personal one, of all your sessions), ahead of the ranked learnings; or unpins it (pinned: false). Use it when the user says something must always be kept in mind. Needs write access to the learning's project; a pinned learning that is superseded is not injected.",
       inputSchema: pinInput,
-      annotations: IDEMPOTENT_WRITE,
+      annotations: IDEMPOTENT_WRITES,
     },
     async (args) => {
       const l = await editLearning(env.db, env.principal, args.id, { pinned: args.pinned });
