@@ -39,10 +39,6 @@ class RecentTokens {
   forget(tokenId: string): void {
     for (const [hash, entry] of this.entries) if (entry.token.id === tokenId) this.entries.delete(hash);
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }
 
 type State = { tokens: RecentTokens; touches: Map<string, Date>; timer: ReturnType<typeof setTimeout> | null };
@@ -52,11 +48,6 @@ const state = (holder.__batonTokenMemory ??= { tokens: new RecentTokens(), touch
 /** Forgets a token at once (revoked through this instance). */
 export function forgetToken(tokenId: string): void {
   state.tokens.forget(tokenId);
-}
-
-/** How many tokens are remembered, for the test that the memory stays bounded. */
-export function rememberedTokens(): number {
-  return state.tokens.size;
 }
 
 /** The token of a hash: remembered, else looked up (and remembered). Records its use. */
