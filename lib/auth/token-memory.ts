@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { BoundedCache } from "../context/bounded-cache";
 import { read } from "../db/queries/batch-reads";
 import { asBookkeeping } from "../db/replica-client";
 import { findTokenByHash, tokenByHashQuery, tokenOfRows, touchTokens, type TokenPrincipal } from "../db/queries/tokens";
@@ -17,66 +18,44 @@ const MAX_TOKENS = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 
 type Entry = { token: TokenPrincipal; until: number };
+type State = { tokens: BoundedCache<string, Entry>; touches: Map<string, Date>; timer: ReturnType<typeof setTimeout> | null };
+const holder = globalThis as unknown as { __batonTokenMemory?: State };
+const state = (holder.__batonTokenMemory ??= { tokens: new BoundedCache(MAX_TOKENS), touches: new Map(), timer: null });
 
-class RecentTokens {
-  private readonly entries = new Map<string, Entry>();
-
-  get(hash: string, now: number): TokenPrincipal | undefined {
-    const entry = this.entries.get(hash);
-    return entry && entry.until > now ? entry.token : undefined;
-  }
-
-  hint(hash: string): TokenPrincipal | undefined {
-    return this.entries.get(hash)?.token;
-  }
-
-  set(hash: string, token: TokenPrincipal, now: number): void {
-    this.entries.delete(hash);
-    this.entries.set(hash, { token, until: now + TOKEN_CACHE_MS });
-    if (this.entries.size > MAX_TOKENS) this.entries.delete(this.entries.keys().next().value!);
-  }
-
-  forget(tokenId: string): void {
-    for (const [hash, entry] of this.entries) if (entry.token.id === tokenId) this.entries.delete(hash);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
+/** Remembers a token as just looked up or checked: fresh for TOKEN_CACHE_MS, a hint after. */
+function remember(tokenHash: string, token: TokenPrincipal): void {
+  state.tokens.set(tokenHash, { token, until: Date.now() + TOKEN_CACHE_MS });
 }
 
-type State = { tokens: RecentTokens; touches: Map<string, Date>; timer: ReturnType<typeof setTimeout> | null };
-const holder = globalThis as unknown as { __batonTokenMemory?: State };
-const state = (holder.__batonTokenMemory ??= { tokens: new RecentTokens(), touches: new Map(), timer: null });
+/** The token of a hash when remembered and fresh. */
+function fresh(tokenHash: string): TokenPrincipal | undefined {
+  const entry = state.tokens.get(tokenHash);
+  return entry && entry.until > Date.now() ? entry.token : undefined;
+}
 
 /** Forgets a token at once (revoked through this instance). */
 export function forgetToken(tokenId: string): void {
-  state.tokens.forget(tokenId);
-}
-
-/** How many tokens are remembered, for the test that the memory stays bounded. */
-export function rememberedTokens(): number {
-  return state.tokens.size;
+  state.tokens.deleteWhere((entry) => entry.token.id === tokenId);
 }
 
 /** The token of a hash: remembered, else looked up (and remembered). Records its use. */
 export async function tokenOf(db: Db, tokenHash: string): Promise<TokenPrincipal | undefined> {
-  const cached = state.tokens.get(tokenHash, Date.now());
+  const cached = fresh(tokenHash);
   if (cached) return used(db, cached);
   const token = await findTokenByHash(db, { tokenHash });
   if (!token) return undefined;
-  state.tokens.set(tokenHash, token, Date.now());
+  remember(tokenHash, token);
   return used(db, token);
 }
 
 /** Whether a token is remembered and fresh: no need to look it up or check it. */
 export function tokenRemembered(tokenHash: string): boolean {
-  return state.tokens.get(tokenHash, Date.now()) !== undefined;
+  return fresh(tokenHash) !== undefined;
 }
 
 /** A token remembered from before (its memory expired), to be checked by the request's own reads. */
 export function tokenHint(tokenHash: string): TokenPrincipal | undefined {
-  return state.tokens.hint(tokenHash);
+  return state.tokens.get(tokenHash)?.token;
 }
 
 /** Thrown when a token checked in a request's batch is not what it was remembered as: the request is answered anew. */
@@ -100,7 +79,7 @@ export function tokenCheck(db: Db, tokenHash: string, expected: TokenPrincipal) 
     settle(found: TokenPrincipal | undefined): void {
       if (!found || !sameToken(found, expected)) throw new TokenChanged();
       this.settled = true;
-      state.tokens.set(tokenHash, found, Date.now());
+      remember(tokenHash, found);
       used(db, found);
     },
   };

@@ -27,6 +27,11 @@ export class BoundedCache<K, V> {
     this.entries.delete(key);
   }
 
+  /** Deletes every entry whose value `matches` says so of. */
+  deleteWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -1,4 +1,6 @@
 import type { Principal } from "../auth/principal";
+import type { Db } from "../db/client";
+import { projectChoicesRead } from "../db/queries/context";
 import type { MemberProject } from "../db/queries/projects";
 import type { MatcherKind } from "../db/schema";
 import { checkProjectAccess } from "../projects/projects";
@@ -15,10 +17,15 @@ export function hintsNameProject(q: ProjectHints): boolean {
   return Boolean(q.project || q.cwd || q.remote);
 }
 
+/** The read of what chooseProject picks from for these hints (the project named, else every one a matcher or the directory could name). */
+export function projectChoicesFor(db: Db, principal: Principal, q: ProjectHints) {
+  return projectChoicesRead(db, { userId: principal.userId, slug: q.project, dirSlug: q.cwd ? directoryName(q.cwd) : null });
+}
+
 /**
  * The project named (or a 404/403, as requireProject answers), else the one a matcher finds for
  * cwd/remote, else one named like the directory; null: a personal context. `choices` are what
- * projectChoicesRead read for these hints.
+ * projectChoicesFor read for these hints.
  */
 export function chooseProject(choices: ProjectChoice[], principal: Principal, q: ProjectHints): MemberProject | null {
   const bySlug = (slug: string) => {

@@ -2,19 +2,18 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { readAll, type Results } from "../db/queries/batch-reads";
 import { matchesRead, newestOfBoth, recentReads, searchRead, type HintTerm, type LearningCandidateRow, type Searched } from "../db/queries/context-candidates";
-import { handoffRead, metaRead, projectChoicesRead, seedRead } from "../db/queries/context";
+import { handoffRead, metaRead, seedRead } from "../db/queries/context";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
 import { readsLocally } from "../db/reads-locally";
 import type { Seed } from "../db/schema";
 import { ftsExpression } from "../learnings/fts-query";
-import { chooseProject, hintsNameProject } from "./choose-project";
+import { chooseProject, hintsNameProject, projectChoicesFor } from "./choose-project";
 import { contextCaches } from "./context-caches";
 import type { ContextQuery } from "./context-query";
 import { NO_SECTION_READS, NOTHING_SEARCHED, sectionReads, sectionsOf, snapshotKey, type Assumed, type Sections, type Snapshot } from "./context-read-parts";
 import { FEEDBACK_TERMS, feedbackTerms, hintsOf, selectTerms, TERM_SELECTION, titleOf, type SearchHints } from "./hint-query";
 import { START_TAG_WEIGHT } from "./tag-feedback";
-import { directoryName } from "./match-project";
 
 const MAX_ROUNDS = 6;
 
@@ -166,7 +165,7 @@ class ContextReading {
     return {
       meta: metaRead(db),
       token: this.versions.length ? undefined : principal.tokenCheck?.read,
-      choices: choices ? projectChoicesRead(db, { userId: principal.userId, slug: q.project, dirSlug: q.cwd ? directoryName(q.cwd) : null }) : undefined,
+      choices: choices ? projectChoicesFor(db, principal, q) : undefined,
       seed: assumed.readSeed ? seedRead(db, { userId: principal.userId }) : undefined,
       ...(owner && !this.sections && !assumed.snapshot ? sectionReads(db, owner, q) : NO_SECTION_READS),
       handoff: owner?.projectId && !this.handoff ? handoffRead(db, { projectId: owner.projectId, userId: owner.userId, branch: q.branch ?? null, sessionId: q.source === "compact" ? (q.sessionId ?? null) : null }) : undefined,

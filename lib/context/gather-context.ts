@@ -1,15 +1,13 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { readAll } from "../db/queries/batch-reads";
-import { projectChoicesRead } from "../db/queries/context";
 import { nearestLearnings, vectorTableWidth } from "../db/queries/embeddings";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
-import { chooseProject, hintsNameProject, type ProjectHints } from "./choose-project";
+import { chooseProject, hintsNameProject, projectChoicesFor, type ProjectHints } from "./choose-project";
 import { readContext, type ContextReads } from "./context-reads";
 import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
-import { directoryName } from "./match-project";
 import { fuseMatches } from "./fuse-rankings";
 import { rankLearnings } from "./rank-learnings";
 
@@ -24,9 +22,7 @@ function candidateLimit(budget: number): number {
 /** The project named, else the one a matcher finds for cwd/remote, else one named like the directory; null: personal context. */
 export async function resolveProject(db: Db, principal: Principal, q: ProjectHints): Promise<MemberProject | null> {
   if (!hintsNameProject(q)) return null;
-  const { choices } = await readAll(db, {
-    choices: projectChoicesRead(db, { userId: principal.userId, slug: q.project, dirSlug: q.cwd ? directoryName(q.cwd) : null }),
-  });
+  const { choices } = await readAll(db, { choices: projectChoicesFor(db, principal, q) });
   return chooseProject(choices, principal, q);
 }
 

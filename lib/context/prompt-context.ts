@@ -6,7 +6,7 @@ import type { ContextLearning } from "./context-types";
 import { resolveProject } from "./gather-context";
 import { packSections } from "./pack-context";
 import type { PromptQuery } from "./prompt-query";
-import { relevantUnseen } from "./prompt-learnings";
+import { promptMatch, relevantUnseen } from "./prompt-learnings";
 import { learningLine, type SectionDraft } from "./render-sections";
 import { recentlyServed } from "./recent-sessions";
 import { recordServed } from "./served-log";
@@ -46,17 +46,21 @@ export function buildPromptContext(learnings: ContextLearning[], limits: { budge
  * What it gives is recorded for the session (buffered bookkeeping, like the start's).
  */
 export async function promptContext(db: Db, principal: Principal, q: PromptQuery, now = new Date()): Promise<PromptContext> {
-  const project = await resolveProject(db, principal, q);
+  // The project, what the session was given (the table; below, what this instance gave it lately, maybe
+  // not written or synced back yet) and the prompt's match (store-wide) depend on none of each other:
+  // read together, so a prompt waits for them once.
+  const [project, served, matched] = await Promise.all([
+    resolveProject(db, principal, q),
+    servedInSession(db, { userId: principal.userId, sessionId: q.sessionId }),
+    promptMatch(db, q.q),
+  ]);
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
   if (project?.injectionPaused) return empty;
-  // What this instance gave the session lately (maybe not written, or not synced back, yet), and the table.
-  const buffered = recentlyServed(principal.userId, q.sessionId);
-  const served = await servedInSession(db, { userId: principal.userId, sessionId: q.sessionId });
-  for (const id of buffered) served.add(id);
+  for (const id of recentlyServed(principal.userId, q.sessionId)) served.add(id);
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
   const limit = Math.max(MIN_CANDIDATES, Math.ceil(q.budget / TOKENS_PER_LEARNING));
-  const relevant = await relevantUnseen(db, owner, q.q, { limit, exclude: served, embedQuery: queryEmbedder() });
+  const relevant = await relevantUnseen(db, owner, matched, { limit, exclude: served, embedQuery: queryEmbedder() });
   const built = buildPromptContext(relevant, q, countTokens);
   if (!built.shown.length) return empty;
   const learningIds = built.shown.map((l) => l.id);

@@ -28,11 +28,15 @@ const uniqueWordWeight = (storeSize: number) => Math.log(Math.max(1, storeSize -
 /** The most a learning's embedding may be from the prompt's (cosine distance) to count as relevant. */
 export const MAX_PROMPT_VECTOR_DISTANCE = 0.45;
 
-/** The prompt's words as an FTS5 expression (the ones the store has, too common ones left out), and the score a match needs. */
-async function promptMatch(db: Db, terms: string[]): Promise<{ match: string | null; minScore: number }> {
-  if (!terms.length) return { match: null, minScore: Infinity };
+/** A prompt's words, as an FTS5 expression (the ones the store has, too common ones left out), and the score a match needs. */
+export type PromptMatch = { prompt: string; terms: string[]; match: string | null; minScore: number };
+
+/** The prompt's match: store-wide, so it is read before (or while) the project is known. */
+export async function promptMatch(db: Db, prompt: string): Promise<PromptMatch> {
+  const terms = promptTerms(prompt);
+  if (!terms.length) return { prompt, terms, match: null, minScore: Infinity };
   const [frequencies, storeSize] = await Promise.all([documentFrequencies(db, { terms }), countAllLearnings(db)]);
-  return { match: ftsExpression(selectTerms(terms, frequencies, storeSize)), minScore: PROMPT_MATCH_WORDS * uniqueWordWeight(storeSize) };
+  return { prompt, terms, match: ftsExpression(selectTerms(terms, frequencies, storeSize)), minScore: PROMPT_MATCH_WORDS * uniqueWordWeight(storeSize) };
 }
 
 /**
@@ -43,11 +47,9 @@ async function promptMatch(db: Db, terms: string[]): Promise<{ match: string | n
 export async function relevantUnseen(
   db: Db,
   owner: Owner,
-  prompt: string,
+  { prompt, terms, match, minScore }: PromptMatch,
   options: { limit: number; exclude: Set<string>; embedQuery?: (text: string) => Promise<number[] | null> },
 ): Promise<ContextLearning[]> {
-  const terms = promptTerms(prompt);
-  const { match, minScore } = await promptMatch(db, terms);
   // Enough rows that what the session already has cannot crowd the new ones out.
   const limit = Math.min(200, options.limit + options.exclude.size);
   // Pinned and superseded learnings are never candidates (rankable() in the candidate queries): pinned

@@ -16,6 +16,16 @@ describe("the context engine's caches", () => {
     expect(cache.size).toBe(3);
   });
 
+  it("deletes every entry whose value matches (a revoked token under each of its hashes)", () => {
+    const cache = new BoundedCache<string, { id: string }>(10);
+    cache.set("h1", { id: "t1" });
+    cache.set("h2", { id: "t2" });
+    cache.set("h3", { id: "t1" });
+    cache.deleteWhere((v) => v.id === "t1");
+    expect([cache.get("h1"), cache.get("h2"), cache.get("h3")]).toEqual([undefined, { id: "t2" }, undefined]);
+    expect(cache.size).toBe(1);
+  });
+
   it("a versioned cache answers only for the version it holds, and forgets everything when another comes", () => {
     const cache = new VersionedCache<string, number>(10);
     cache.set("7", "token", 3);

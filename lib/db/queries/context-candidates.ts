@@ -42,27 +42,21 @@ const candidateColumns = {
 
 /**
  * What may be ranked into a context: never a superseded learning, and not a pinned one (pinned ones
- * are read by pinnedLearnings and always shown first).
+ * are read by pinnedRead and always shown first).
  */
 export function rankable(table: { pinned: Column; supersededAt: Column }): SQL {
   return and(eq(table.pinned, false), isNull(table.supersededAt))!;
 }
 
-function pinnedQuery(db: DbOrTx, params: Owner) {
-  return db
-    .select(candidateColumns)
-    .from(learnings)
-    .where(and(eq(learnings.pinned, true), isNull(learnings.supersededAt), visibleTo(learnings, personalAndProject(params))))
-    .orderBy(desc(learnings.createdAt), desc(learnings.seq));
-}
-
 /** The pinned learnings a context always shows: the user's personal ones and the project's, newest first. */
-export async function pinnedLearnings(db: DbOrTx, params: Owner): Promise<LearningCandidateRow[]> {
-  return pinnedQuery(db, params);
-}
-
 export function pinnedRead(db: Db, params: Owner) {
-  return read(pinnedQuery(db, params));
+  return read(
+    db
+      .select(candidateColumns)
+      .from(learnings)
+      .where(and(eq(learnings.pinned, true), isNull(learnings.supersededAt), visibleTo(learnings, personalAndProject(params))))
+      .orderBy(desc(learnings.createdAt), desc(learnings.seq)),
+  );
 }
 
 export async function contextLearnings(
