@@ -60,21 +60,20 @@ export async function revokeApiToken(db: Db, params: { userId: string; tokenId: 
   forgetToken(params.tokenId);
 }
 
-/** The token a Bearer secret names, or undefined (lib/auth/token-memory.ts remembers it a few seconds). */
-export async function authenticateToken(db: Db, secret: string): Promise<TokenPrincipal | undefined> {
-  if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return undefined;
-  return tokenOf(db, await hashToken(secret));
-}
-
 /**
- * As authenticateToken, but a token remembered from before is taken as it was, with the check that
- * must be added to the request's first batch (a route that reads the database anyway, in one round
- * trip, opts in): no lookup of its own.
+ * The token a Bearer secret names, or undefined (lib/auth/token-memory.ts remembers it a few seconds).
+ * With `checkInReads` (a route that reads the database anyway, in one round trip, opts in), a token
+ * remembered from before is taken as it was, with the check that must be added to the request's first
+ * batch: no lookup of its own.
  */
-export async function authenticateTokenDeferred(db: Db, secret: string): Promise<{ token: TokenPrincipal | undefined; check?: ReturnType<typeof tokenCheck> }> {
+export async function authenticateToken(
+  db: Db,
+  secret: string,
+  options: { checkInReads?: boolean } = {},
+): Promise<{ token: TokenPrincipal | undefined; check?: ReturnType<typeof tokenCheck> }> {
   if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return { token: undefined };
   const tokenHash = await hashToken(secret);
-  const hint = tokenHint(tokenHash);
+  const hint = options.checkInReads ? tokenHint(tokenHash) : undefined;
   if (!hint || tokenRemembered(tokenHash)) return { token: await tokenOf(db, tokenHash) };
   return { token: hint, check: tokenCheck(db, tokenHash, hint) };
 }

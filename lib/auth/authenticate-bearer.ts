@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "../api/errors";
 import type { Db } from "../db/client";
-import { authenticateToken, authenticateTokenDeferred } from "./api-tokens";
+import { authenticateToken } from "./api-tokens";
 import type { Principal } from "./principal";
 
 /** A 401 names the scheme it wants (RFC 6750 §3), so MCP clients know to send a Bearer token. */
@@ -21,7 +21,7 @@ export async function authenticateBearer(db: Db, request: Request, options: { ch
   if (header === null) throw refused("Send an API token as Authorization: Bearer <token> (create one in the dashboard settings).");
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw refused("Send the token as Authorization: Bearer <token>.");
-  const { token, check } = options.checkInReads ? await authenticateTokenDeferred(db, match[1]!) : { token: await authenticateToken(db, match[1]!) };
+  const { token, check } = await authenticateToken(db, match[1]!, options);
   if (!token) throw refused("The token is not valid (revoked, mistyped or from another server).");
   return { userId: token.userId, scope: token.scope, via: "token", tokenId: token.id, projectIds: token.projectIds, ...(check ? { tokenCheck: check } : {}) };
 }
