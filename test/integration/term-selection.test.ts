@@ -5,13 +5,36 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { readAll } from "@/lib/db/queries/batch-reads";
-import { contextLearnings, searchRead, type TermSelection } from "@/lib/db/queries/context-candidates";
+import { contextLearnings, searchRead, type LearningCandidateRow, type TermSelection } from "@/lib/db/queries/context-candidates";
 import { countAllLearnings, documentFrequencies } from "@/lib/db/queries/learning-counts";
 import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hint-query";
-import { START_TAG_WEIGHT, withTagFeedback } from "@/lib/context/tag-feedback";
+import { START_TAG_WEIGHT } from "@/lib/context/tag-feedback";
 import { ftsExpression } from "@/lib/learnings/fts-query";
+import type { Owner } from "@/lib/db/queries/scope";
 import { ROOT, tempDir } from "../support/server";
+
+
+/**
+ * The hints' matches, searched again with the best matches' tags added to the hints' words
+ * (feedbackTerms), or the first matches as they were when there are none to add. The two-step way
+ * (count the words, choose in TypeScript, search again) that a context's batched reads
+ * (lib/context/context-reads.ts) replace; the test below checks that both find the same.
+ */
+async function withTagFeedback(
+  db: Db,
+  owner: Owner,
+  search: { match: string; terms: string[]; limit: number },
+  first: LearningCandidateRow[],
+  selection: TermSelection = TERM_SELECTION,
+): Promise<LearningCandidateRow[]> {
+  const extra = feedbackTerms(first, search.terms);
+  if (!extra.length) return first;
+  const [frequencies, storeSize] = await Promise.all([documentFrequencies(db, { terms: extra }), countAllLearnings(db)]);
+  const added = ftsExpression(selectTerms(extra, frequencies, storeSize, selection).slice(0, FEEDBACK_TERMS));
+  if (!added) return first;
+  return contextLearnings(db, { ...owner, match: `${search.match} OR ${added}`, limit: search.limit, tagWeight: START_TAG_WEIGHT });
+}
 
 /**
  * A context searches its hint words in one statement (lib/db/queries/context-candidates.ts): the
