@@ -8,7 +8,7 @@ import { packSections } from "./pack-context";
 import type { PromptQuery } from "./prompt-query";
 import { promptMatch, relevantUnseen } from "./prompt-learnings";
 import { learningLine, type SectionDraft } from "./render-sections";
-import { recentlyServed } from "./recent-sessions";
+import { compactedSince, recentlyServed } from "./recent-sessions";
 import { recordServed } from "./served-log";
 import { countTokens } from "./tokenizer";
 
@@ -49,9 +49,12 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   // The project, what the session was given (the table; below, what this instance gave it lately, maybe
   // not written or synced back yet) and the prompt's match (store-wide) depend on none of each other:
   // read together, so a prompt waits for them once.
+  // After a compaction this instance served, what the table holds from before it is forgotten, even
+  // while the bookkeeping that deletes it is still buffered.
+  const since = compactedSince(principal.userId, q.sessionId);
   const [project, served, matched] = await Promise.all([
     resolveProject(db, principal, q),
-    servedInSession(db, { userId: principal.userId, sessionId: q.sessionId }),
+    servedInSession(db, { userId: principal.userId, sessionId: q.sessionId, since }),
     promptMatch(db, q.q),
   ]);
   const projectOut = project ? { slug: project.slug, name: project.name } : null;

@@ -10,7 +10,8 @@ export const KEEP_MS = 60_000;
 /** Bounds the memory on a busy instance: the least recently served sessions are forgotten first (the table has them). */
 export const MAX_SESSIONS = 5_000;
 
-type Remembered = { ids: Set<string>; at: number };
+/** `compactedAt`: when this instance served the session's context after a compaction (see rememberServed). */
+type Remembered = { ids: Set<string>; at: number; compactedAt: number | null };
 const holder = globalThis as unknown as { __batonRecentSessions?: BoundedCache<string, Remembered> };
 const sessions = (holder.__batonRecentSessions ??= new BoundedCache<string, Remembered>(MAX_SESSIONS));
 
@@ -25,9 +26,19 @@ function remembered(key: string, now: number): Remembered | undefined {
 /** `afresh`: after a compaction the session has only what it is given now (as sessionServedWrites keeps it). */
 export function rememberServed(userId: string, sessionId: string, learningIds: string[], now = Date.now(), afresh = false): void {
   const key = keyOf(userId, sessionId);
-  const ids = (!afresh && remembered(key, now)?.ids) || new Set<string>();
+  const before = afresh ? undefined : remembered(key, now);
+  const ids = before?.ids ?? new Set<string>();
   for (const id of learningIds) ids.add(id);
-  sessions.set(key, { ids, at: now });
+  sessions.set(key, { ids, at: now, compactedAt: afresh ? now : (before?.compactedAt ?? null) });
+}
+
+/**
+ * When this instance served the session's compact context, within KEEP_MS: rows the table holds from
+ * before it are what the agent lost, though the bookkeeping that forgets them may not be written yet.
+ */
+export function compactedSince(userId: string, sessionId: string, now = Date.now()): Date | null {
+  const at = remembered(keyOf(userId, sessionId), now)?.compactedAt;
+  return at == null ? null : new Date(at);
 }
 
 export function recentlyServed(userId: string, sessionId: string, now = Date.now()): string[] {

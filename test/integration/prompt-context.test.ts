@@ -204,6 +204,16 @@ describe("the prompt stage's limits", () => {
     }
   });
 
+  it("after a compaction, forgets what the table still holds from before it while the compaction is not yet written", async () => {
+    const q = { sessionId: "s-compact-3", project: "alpha", q: "flamingo signing keys" };
+    expect((await prompt(ana, q)).learningIds).toEqual([ids.flamingo]);
+    // The earlier prompt's bookkeeping is written; the compaction's will be a second later at the earliest.
+    await waitFor("the prompt to be written", async () => (await world.sql("SELECT count(*) AS n FROM session_served WHERE session_id = 's-compact-3'"))[0]!.n === 1);
+    const compact = await ana("GET", `/api/context?${new URLSearchParams({ project: "alpha", sessionId: q.sessionId, source: "compact", budget: "200", mode: "complement", q: "pelican release pipeline", format: "text" })}`);
+    expect(compact.text).not.toContain(FLAMINGO);
+    expect((await prompt(ana, q)).learningIds).toEqual([ids.flamingo]);
+  });
+
   it("keeps within maxChars, and within Claude Code's 10,000 characters by default", async () => {
     const small = await prompt(ana, { sessionId: "s-chars", project: "alpha", q: "pelican release pipeline canary", maxChars: "300" });
     expect(small.context.length).toBeLessThanOrEqual(300);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KEEP_MS, MAX_SESSIONS, recentlyServed, rememberServed } from "@/lib/context/recent-sessions";
+import { compactedSince, KEEP_MS, MAX_SESSIONS, recentlyServed, rememberServed } from "@/lib/context/recent-sessions";
 
 // What an instance gave each session lately, read by the prompt stage before the table has it.
 describe("recently served", () => {
@@ -22,6 +22,12 @@ describe("recently served", () => {
     rememberServed("u5", "s", ["a", "b"], 5_000);
     rememberServed("u5", "s", ["c"], 6_000, true);
     expect(recentlyServed("u5", "s", 6_000)).toEqual(["c"]);
+    // When it was compacted stays known through later prompts, until the table surely has it.
+    rememberServed("u5", "s", ["d"], 7_000);
+    expect(compactedSince("u5", "s", 7_000)).toEqual(new Date(6_000));
+    expect(compactedSince("u5", "s", 7_001 + KEEP_MS)).toBeNull();
+    rememberServed("u6", "s", ["a"], 5_000);
+    expect(compactedSince("u6", "s", 5_000)).toBeNull();
   });
 
   it("keeps at most MAX_SESSIONS sessions, forgetting the least recently served first", () => {

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { SESSION_SERVED_RETENTION_DAYS } from "../../rules";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db, DbOrTx } from "../client";
@@ -41,11 +41,17 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
   return writes;
 }
 
-/** The ids of the learnings one user's session was given, as written so far. */
-export async function servedInSession(db: DbOrTx, params: { userId: string; sessionId: string }): Promise<Set<string>> {
+/** The ids of the learnings one user's session was given, as written so far (`since`: from then on only). */
+export async function servedInSession(db: DbOrTx, params: { userId: string; sessionId: string; since?: Date | null }): Promise<Set<string>> {
   const rows = await db
     .select({ learningIds: sessionServed.learningIds })
     .from(sessionServed)
-    .where(and(eq(sessionServed.userId, params.userId), eq(sessionServed.sessionId, params.sessionId)));
+    .where(
+      and(
+        eq(sessionServed.userId, params.userId),
+        eq(sessionServed.sessionId, params.sessionId),
+        params.since ? gte(sessionServed.servedAt, params.since) : undefined,
+      ),
+    );
   return new Set(rows.flatMap((r) => r.learningIds));
 }
