@@ -11,8 +11,9 @@
  *
  * Every `--sample` seconds it reads the server process group's VmRSS and RssAnon from /proc, its
  * JavaScript heap (used and total, from a diagnostic report the server writes on SIGUSR2) and the
- * window's request figures. Verdict: flat when the last third's median RSS is within `--tolerance` of
- * the middle third's and the trend over the last two thirds adds no more than that over their span.
+ * window's request figures. Verdict: flat when the last third's median RSS is at most `--tolerance`
+ * above the middle third's and the trend over the last two thirds adds no more than that over their
+ * span (a fall is flat: the question is whether memory grows).
  *
  *   npm run build && npx tsx bench/soak.ts [--minutes 30] [--rate 50] [--prompt-rate 5]
  *     [--write-every 5] [--sample 10] [--learnings 10000] [--tolerance 0.1]

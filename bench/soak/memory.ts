@@ -65,9 +65,10 @@ export type Flatness = {
 };
 
 /**
- * Memory is flat when the last third's median is within `tolerance` of the middle third's (the first
- * third is warm-up: caches filling, code compiling) and the trend over the last two thirds would not
- * add more than `tolerance` over their span.
+ * Memory is flat when the last third's median is no more than `tolerance` above the middle third's (the
+ * first third is warm-up: caches filling, code compiling) and the trend over the last two thirds would
+ * not add more than `tolerance` over their span. The question is growth: memory given back (a fall,
+ * however large) is flat, and `change` shows it.
  */
 export function flatness(samples: { minutes: number; mb: number }[], tolerance: number): Flatness {
   const third = Math.floor(samples.length / 3);
@@ -92,6 +93,6 @@ export function flatness(samples: { minutes: number; mb: number }[], tolerance: 
     lastFloorMb: floor(last),
     slopeMbPerMin,
     trend,
-    flat: Math.abs(change) <= tolerance && trend <= tolerance,
+    flat: change <= tolerance && trend <= tolerance,
   };
 }

@@ -24,7 +24,7 @@ export function sampleLine(s: Sample, names: string[]): string {
 function describe(label: string, v: Flatness, tolerance: number): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return (
-    `${label}: middle third median ${v.middleMedianMb.toFixed(1)} MiB, last third ${v.lastMedianMb.toFixed(1)} MiB (${pct(v.change)}, limit ±${pct(tolerance)}); ` +
+    `${label}: middle third median ${v.middleMedianMb.toFixed(1)} MiB, last third ${v.lastMedianMb.toFixed(1)} MiB (${pct(v.change)}, limit +${pct(tolerance)}${v.change < 0 ? ": it fell" : ""}); ` +
     `least ${v.middleFloorMb.toFixed(1)} and ${v.lastFloorMb.toFixed(1)} MiB; ` +
     `trend over the last two thirds ${v.slopeMbPerMin.toFixed(2)} MiB/min, ${pct(v.trend)} over their span (limit ${pct(tolerance)}): ${v.flat ? "flat" : "NOT FLAT"}`
   );
