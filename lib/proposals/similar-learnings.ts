@@ -26,13 +26,15 @@ type Proposal = Owner & { content: string };
  * near-duplicates included (one of those may be what the proposal restates).
  *
  * A page of the queue asks for up to 50 at once, so each searches for its rarest words only (see
- * MAX_SIMILAR_MATCHES); how many learnings have each word is read once for the whole page.
+ * MAX_SIMILAR_MATCHES); how many learnings have each word is read once for the whole page, in one
+ * statement.
  */
 export async function similarLearnings(db: DbOrTx, proposals: Proposal[]): Promise<SimilarLearning[][]> {
   const words = proposals.map((p) => searchWords(p.content));
   const all = [...new Set(words.flat())];
   if (!all.length) return proposals.map(() => []);
-  const frequencies = await documentFrequencies(db, { terms: all });
+  // Past MAX_SIMILAR_MATCHES a word's count only says it comes after the rarer ones: counting stops there.
+  const frequencies = await documentFrequencies(db, { terms: all, cap: { share: 0, least: MAX_SIMILAR_MATCHES } });
   return Promise.all(
     proposals.map(async (proposal, i) => {
       const match = ftsExpression(rarest(words[i]!, frequencies));

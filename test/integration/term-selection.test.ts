@@ -6,7 +6,8 @@ import type { Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { readAll } from "@/lib/db/queries/batch-reads";
 import { contextLearnings, searchRead, type LearningCandidateRow, type TermSelection } from "@/lib/db/queries/context-candidates";
-import { countAllLearnings, documentFrequencies } from "@/lib/db/queries/learning-counts";
+import { metaRead } from "@/lib/db/queries/context";
+import { documentFrequencies } from "@/lib/db/queries/learning-counts";
 import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/tag-feedback";
@@ -30,8 +31,8 @@ async function withTagFeedback(
 ): Promise<LearningCandidateRow[]> {
   const extra = feedbackTerms(first, search.terms);
   if (!extra.length) return first;
-  const [frequencies, storeSize] = await Promise.all([documentFrequencies(db, { terms: extra }), countAllLearnings(db)]);
-  const added = ftsExpression(selectTerms(extra, frequencies, storeSize, selection).slice(0, FEEDBACK_TERMS));
+  const [frequencies, size] = await Promise.all([documentFrequencies(db, { terms: extra }), storeSize()]);
+  const added = ftsExpression(selectTerms(extra, frequencies, size, selection).slice(0, FEEDBACK_TERMS));
   if (!added) return first;
   return contextLearnings(db, { ...owner, match: `${search.match} OR ${added}`, limit: search.limit, tagWeight: START_TAG_WEIGHT });
 }
@@ -45,6 +46,9 @@ async function withTagFeedback(
 
 // Words drawn with a skew, so some are in most learnings and some in few; with an underscore and
 // letters beyond ASCII, which the full-text index splits and folds its own way.
+/** The store's size as a context reads it (metaRead: the counts kept at write time). */
+const storeSize = async () => (await readAll(db, { m: metaRead(db) })).m.storeSize;
+
 const VOCABULARY = "token refresh deploy ledger webhook cursor schema retry cache queue staging cron migrate invoice react hook pool lock vault canary café naïve snake_case x86 über".split(" ");
 const USERS = ["u1", "u2"];
 
@@ -94,7 +98,7 @@ describe("the hint words' search in one statement", () => {
       fc.asyncProperty(hint, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), fc.constantFrom(...selections), fc.constantFrom(null, "p1"), fc.boolean(), async (terms, known, selection, projectId, stale) => {
         const owner = { userId: "u1", projectId };
         const frequencies = await documentFrequencies(db, { terms });
-        const total = await countAllLearnings(db);
+        const total = await storeSize();
         const match = ftsExpression(selectTerms(terms, frequencies, total, selection));
         const expected = match ? await contextLearnings(db, { ...owner, match, limit: 30, tagWeight: START_TAG_WEIGHT }) : [];
         // Known counts are taken only at the version they hold for: stale ones (here: wrong) are counted again.
@@ -115,7 +119,7 @@ describe("the hint words' search in one statement", () => {
     await fc.assert(
       fc.asyncProperty(hint, fc.constantFrom(...selections), fc.constantFrom(null, "p1"), async (terms, selection, projectId) => {
         const owner = { userId: "u1", projectId };
-        const match = ftsExpression(selectTerms(terms, await documentFrequencies(db, { terms }), await countAllLearnings(db), selection));
+        const match = ftsExpression(selectTerms(terms, await documentFrequencies(db, { terms }), await storeSize(), selection));
         const reference = match
           ? await withTagFeedback(db, owner, { match, terms, limit: 30 }, await contextLearnings(db, { ...owner, match, limit: 30, tagWeight: START_TAG_WEIGHT }), selection)
           : [];
@@ -133,14 +137,28 @@ describe("the hint words' search in one statement", () => {
     const [a, b, c] = [...VOCABULARY].sort((x, y) => frequencies.get(x)! - frequencies.get(y)!).filter((t) => frequencies.get(t)! > 0);
     const selection = { maxShare: 1, minCutoff: 1000, maxMatches: frequencies.get(a!)! + frequencies.get(b!)! };
     const terms = [c!, b!, a!];
-    expect(selectTerms(terms, frequencies, await countAllLearnings(db), selection)).toEqual([b, a]);
+    expect(selectTerms(terms, frequencies, await storeSize(), selection)).toEqual([b, a]);
     const match = ftsExpression([b!, a!])!;
     const r = await search({ userId: "u1", projectId: "p1", terms: terms.map((t) => [t, null]), knownAt: null, selection });
     expect(r.candidates).toEqual(await contextLearnings(db, { userId: "u1", projectId: "p1", match, limit: 30, tagWeight: START_TAG_WEIGHT }));
   });
 
+  it("counts words up to a cap where choosing stops caring: the prompt stage chooses what full counts choose", async () => {
+    await fc.assert(
+      fc.asyncProperty(hint, fc.constantFrom(...selections), async (terms, selection) => {
+        const total = await storeSize();
+        const full = await documentFrequencies(db, { terms });
+        const capped = await documentFrequencies(db, { terms, cap: { share: selection.maxShare, least: selection.minCutoff } });
+        const cutoff = Math.floor(Math.max(selection.minCutoff, total * selection.maxShare));
+        expect(Object.fromEntries(capped)).toEqual(Object.fromEntries(terms.map((t) => [t, Math.min(full.get(t)!, cutoff + 1)])));
+        expect(selectTerms(terms, capped, total, selection)).toEqual(selectTerms(terms, full, total, selection));
+      }),
+      { numRuns: 100, seed: 17 },
+    );
+  });
+
   it("counts the store from the counts kept at write time, as counting the table does", async () => {
     const [row] = (await client.execute("SELECT count(*) AS n FROM learnings")).rows;
-    expect(await countAllLearnings(db)).toBe(Number(row!.n));
+    expect(await storeSize()).toBe(Number(row!.n));
   });
 });
