@@ -50,14 +50,17 @@ export const REPEATED_QUERY =
   "/api/context?project=web&budget=2000&branch=feat/token-refresh&cwd=/home/dev/src/web&q=" +
   encodeURIComponent("Fix token refresh race · Add migration for sessions table · Update webhook retry tests");
 
-/** The prompt-stage question (a follow-up prompt's words within a session), if the server has that route. */
+/**
+ * The prompt-stage question as the prompt hook asks it (a follow-up prompt's words within a session,
+ * the session's directory, format=claude), if the server has that route.
+ */
 export function promptQueries(seed: number): () => string {
   const rand = randomGenerator(seed);
   const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
   let n = 0;
   return () => {
     const q = `why does the ${word()} ${word()} fail after the ${word()} change`;
-    const params = new URLSearchParams({ sessionId: `prompt-${seed}-${n++ % 50}`, q, budget: "400" });
+    const params = new URLSearchParams({ format: "claude", sessionId: `prompt-${seed}-${n++ % 50}`, q, cwd: "/home/dev/src/web", budget: "400" });
     return `/api/context/prompt?${params}`;
   };
 }

@@ -31,12 +31,15 @@ function printTables(rows: Row[], o: Options): void {
   const remote = rows.filter((r) => r.remote);
   if (!remote.length) return;
   console.log(`\nsqld primary reached through a proxy adding a ${o.delayMs} ms round trip, one context at a time (${o.isolated} alone, then ${o.remoteRequests} back to back):\n`);
-  console.log("learnings |    p50    p95    p99 | db round trips per context: while answering (alone) | back to back, bookkeeping included | bookkeeping");
+  console.log("learnings | stage  |    p50    p95    p99 | db round trips per request: while answering (alone) | back to back, bookkeeping included | bookkeeping");
   for (const r of remote) {
-    const m = r.remote!;
-    const row = `${f(m.latency.p50, 1, 6)} ${f(m.latency.p95, 1, 6)} ${f(m.latency.p99, 1, 6)} | ${f(m.inRequest, 2, 51)} | ${f(m.total, 2, 34)}`;
-    console.log(`${f(r.size, 0, 9)} | ${row} | ${f(m.total - m.inRequest, 2, 11)}`);
+    for (const [stage, m] of [["start", r.remote!], ["prompt", r.remotePrompt]] as const) {
+      if (!m) continue;
+      const row = `${f(m.latency.p50, 1, 6)} ${f(m.latency.p95, 1, 6)} ${f(m.latency.p99, 1, 6)} | ${f(m.inRequest, 2, 51)} | ${f(m.total, 2, 34)}`;
+      console.log(`${f(r.size, 0, 9)} | ${stage.padEnd(6)} | ${row} | ${f(m.total - m.inRequest, 2, 11)}`);
+    }
   }
+  console.log("(start: session-start contexts, issue 15's targets; prompt: the prompt stage, sessions of several prompts, no target)");
 }
 
 function shapeVerdicts(shape: string, rows: Row[], o: Options): Verdict[] {

@@ -1,6 +1,6 @@
 import type { RunningServer } from "../../test/support/server";
 import { startDelayProxy } from "../delay-proxy";
-import { hookQueries, REPEATED_QUERY } from "./hook-query";
+import { hookQueries, promptQueries, REPEATED_QUERY } from "./hook-query";
 import { load, meanLoad, sequential, type Latency, type Load } from "./measure";
 import { measureRemote, type Remote } from "./remote";
 import { seededStore, withServer, type Shape, type Store } from "./stores";
@@ -22,6 +22,8 @@ export type Row = {
   single: Latency;
   /** sqld only: through a proxy that delays every round trip by `delayMs` and counts them. */
   remote?: Remote;
+  /** sqld only: the prompt stage (GET /api/context/prompt) the same way. */
+  remotePrompt?: Remote;
 };
 
 function checkLoad(what: string, l: Load): Load {
@@ -63,12 +65,14 @@ async function measureLocal(server: RunningServer, store: Store, size: number, o
   return { shape: store.shape, size, health: h, uncached: u, ratio: u.rps / h.rps, cached, cachedRatio: cached.rps / h.rps, single };
 }
 
-async function measureDelayed(store: Store, o: Options): Promise<Remote> {
+async function measureDelayed(store: Store, o: Options): Promise<{ context: Remote; prompt: Remote }> {
   const proxy = await startDelayProxy(store.sqld!.url, o.delayMs);
+  const settings = { requests: o.remoteRequests, isolated: o.isolated, warmUp: 10, delayMs: o.delayMs, quietMs: o.quietMs };
   try {
-    return await withServer(proxy.url, (server) =>
-      measureRemote(server.url, store.token, proxy, hookQueries(7), { requests: o.remoteRequests, isolated: o.isolated, warmUp: 10, delayMs: o.delayMs, quietMs: o.quietMs }),
-    );
+    return await withServer(proxy.url, async (server) => ({
+      context: await measureRemote(server.url, store.token, proxy, hookQueries(7), settings),
+      prompt: await measureRemote(server.url, store.token, proxy, promptQueries(7), settings),
+    }));
   } finally {
     await proxy.stop();
   }
@@ -82,8 +86,10 @@ export async function runSize(shape: Shape, size: number, o: Options): Promise<R
     const local = await withServer(store.databaseUrl, (server) => measureLocal(server, store, size, o));
     const row: Row = { ...local, seedSeconds: store.seedSeconds };
     if (store.sqld) {
-      process.stderr.write(`${shape}, ${size} learnings: ${o.isolated} + ${o.remoteRequests} contexts with the database ${o.delayMs} ms away…\n`);
-      row.remote = await measureDelayed(store, o);
+      process.stderr.write(`${shape}, ${size} learnings: ${o.isolated} + ${o.remoteRequests} contexts, and as many prompts, with the database ${o.delayMs} ms away…\n`);
+      const delayed = await measureDelayed(store, o);
+      row.remote = delayed.context;
+      row.remotePrompt = delayed.prompt;
     }
     return row;
   } finally {

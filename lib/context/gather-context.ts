@@ -1,10 +1,8 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { readAll } from "../db/queries/batch-reads";
 import { nearestLearnings, vectorTableWidth } from "../db/queries/embeddings";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
-import { chooseProject, hintsNameProject, projectChoicesFor, type ProjectHints } from "./choose-project";
 import { readContext, type ContextReads } from "./context-reads";
 import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
@@ -17,13 +15,6 @@ import { rankLearnings } from "./rank-learnings";
  */
 function candidateLimit(budget: number): number {
   return Math.min(200, Math.max(20, Math.ceil(budget / 15)));
-}
-
-/** The project named, else the one a matcher finds for cwd/remote, else one named like the directory; null: personal context. */
-export async function resolveProject(db: Db, principal: Principal, q: ProjectHints): Promise<MemberProject | null> {
-  if (!hintsNameProject(q)) return null;
-  const { choices } = await readAll(db, { choices: projectChoicesFor(db, principal, q) });
-  return chooseProject(choices, principal, q);
 }
 
 function identityOf(raw: Record<string, unknown> | undefined): ContextIdentity | null {

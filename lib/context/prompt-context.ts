@@ -1,12 +1,14 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { servedInSession } from "../db/queries/session-served";
+import { readAll } from "../db/queries/batch-reads";
+import { metaRead } from "../db/queries/context";
+import { servedRead } from "../db/queries/session-served";
 import { queryEmbedder } from "../embeddings/query-embedder";
 import type { ContextLearning } from "./context-types";
-import { resolveProject } from "./gather-context";
+import { chooseProject, hintsNameProject, projectChoicesFor } from "./choose-project";
 import { packSections } from "./pack-context";
 import type { PromptQuery } from "./prompt-query";
-import { promptMatch, relevantUnseen } from "./prompt-learnings";
+import { promptMatch, promptWords, relevantUnseen } from "./prompt-learnings";
 import { learningLine, type SectionDraft } from "./render-sections";
 import { compactedSince, recentlyServed } from "./recent-sessions";
 import { recordServed } from "./served-log";
@@ -46,24 +48,32 @@ export function buildPromptContext(learnings: ContextLearning[], limits: { budge
  * What it gives is recorded for the session (buffered bookkeeping, like the start's).
  */
 export async function promptContext(db: Db, principal: Principal, q: PromptQuery, now = new Date()): Promise<PromptContext> {
-  // The project, what the session was given (the table; below, what this instance gave it lately, maybe
-  // not written or synced back yet) and the prompt's match (store-wide) depend on none of each other:
-  // read together, so a prompt waits for them once.
+  // One batch before the search: the token's check (when taken as remembered), the store's size, the
+  // project, what the session was given (the table; below, what this instance gave it lately, maybe not
+  // written or synced back yet) and the prompt's word counts (store-wide).
   // After a compaction this instance served, what the table holds from before it is forgotten, even
   // while the bookkeeping that deletes it is still buffered.
   const since = compactedSince(principal.userId, q.sessionId);
-  const [project, served, matched] = await Promise.all([
-    resolveProject(db, principal, q),
-    servedInSession(db, { userId: principal.userId, sessionId: q.sessionId, since }),
-    promptMatch(db, q.q),
-  ]);
+  const words = promptWords(db, q.q);
+  const r = await readAll(db, {
+    token: principal.tokenCheck?.read,
+    meta: metaRead(db),
+    choices: hintsNameProject(q) ? projectChoicesFor(db, principal, q) : undefined,
+    served: servedRead(db, { userId: principal.userId, sessionId: q.sessionId, since }),
+    counts: words.counts,
+  });
+  // A token taken as remembered is checked before anything read with it is used.
+  principal.tokenCheck?.settle(r.token);
+  const project = r.choices ? chooseProject(r.choices, principal, q) : null;
+  const served = r.served;
+  const matched = promptMatch(q.q, words.terms, r.counts, r.meta.storeSize);
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
   if (project?.injectionPaused) return empty;
   for (const id of recentlyServed(principal.userId, q.sessionId)) served.add(id);
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
   const limit = Math.max(MIN_CANDIDATES, Math.ceil(q.budget / TOKENS_PER_LEARNING));
-  const relevant = await relevantUnseen(db, owner, matched, { limit, exclude: served, embedQuery: queryEmbedder() });
+  const relevant = await relevantUnseen(db, owner, matched, { limit, exclude: served, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth });
   const built = buildPromptContext(relevant, q, countTokens);
   if (!built.shown.length) return empty;
   const learningIds = built.shown.map((l) => l.id);

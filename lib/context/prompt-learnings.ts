@@ -1,12 +1,12 @@
 import type { Db } from "../db/client";
 import { contextLearnings } from "../db/queries/context-candidates";
-import { countAllLearnings, documentFrequencies } from "../db/queries/learning-counts";
+import { wordCountsRead } from "../db/queries/learning-counts";
 import type { Owner } from "../db/queries/scope";
 import { ftsExpression } from "../learnings/fts-query";
 import type { ContextLearning } from "./context-types";
 import { fuseMatches } from "./fuse-rankings";
 import { nearestTo } from "./gather-context";
-import { selectTerms } from "./hint-query";
+import { selectTerms, TERM_SELECTION } from "./hint-query";
 import { promptTerms } from "./prompt-terms";
 import { rankLearnings } from "./rank-learnings";
 
@@ -31,12 +31,21 @@ export const MAX_PROMPT_VECTOR_DISTANCE = 0.45;
 /** A prompt's words, as an FTS5 expression (the ones the store has, too common ones left out), and the score a match needs. */
 export type PromptMatch = { prompt: string; terms: string[]; match: string | null; minScore: number };
 
-/** The prompt's match: store-wide, so it is read before (or while) the project is known. */
-export async function promptMatch(db: Db, prompt: string): Promise<PromptMatch> {
+/**
+ * The prompt's words, with the read (for the request's first batch) of how many learnings have each:
+ * store-wide, so read before the project is known. Counts stop past selectTerms' cutoff, where a word
+ * is left out whatever its count, so choosing from them is choosing from the full counts.
+ */
+export function promptWords(db: Db, prompt: string) {
   const terms = promptTerms(prompt);
-  if (!terms.length) return { prompt, terms, match: null, minScore: Infinity };
-  const [frequencies, storeSize] = await Promise.all([documentFrequencies(db, { terms }), countAllLearnings(db)]);
-  return { prompt, terms, match: ftsExpression(selectTerms(terms, frequencies, storeSize)), minScore: PROMPT_MATCH_WORDS * uniqueWordWeight(storeSize) };
+  const cap = { share: TERM_SELECTION.maxShare, least: TERM_SELECTION.minCutoff };
+  return { terms, counts: terms.length ? wordCountsRead(db, { terms, cap }) : undefined };
+}
+
+/** The prompt's match, from its words, their counts and the store's size (read in one batch). */
+export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number): PromptMatch {
+  if (!terms.length || !counts) return { prompt, terms, match: null, minScore: Infinity };
+  return { prompt, terms, match: ftsExpression(selectTerms(terms, counts, storeSize)), minScore: PROMPT_MATCH_WORDS * uniqueWordWeight(storeSize) };
 }
 
 /**
@@ -48,7 +57,7 @@ export async function relevantUnseen(
   db: Db,
   owner: Owner,
   { prompt, terms, match, minScore }: PromptMatch,
-  options: { limit: number; exclude: Set<string>; embedQuery?: (text: string) => Promise<number[] | null> },
+  options: { limit: number; exclude: Set<string>; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null },
 ): Promise<ContextLearning[]> {
   // Enough rows that what the session already has cannot crowd the new ones out.
   const limit = Math.min(200, options.limit + options.exclude.size);
@@ -57,7 +66,7 @@ export async function relevantUnseen(
   const fresh = (c: { id: string }) => !options.exclude.has(c.id);
   const [bm25, nearest] = await Promise.all([
     match ? contextLearnings(db, { ...owner, match, limit }) : [],
-    terms.length && options.embedQuery ? nearestTo(db, options.embedQuery, prompt, owner) : [],
+    terms.length && options.embedQuery && options.vectorWidth ? nearestTo(db, options.embedQuery, prompt, owner, true) : [],
   ]);
   const strong = bm25.filter((c) => fresh(c) && c.score !== undefined && -c.score >= minScore);
   const close = nearest.filter((c) => fresh(c) && c.distance <= MAX_PROMPT_VECTOR_DISTANCE);

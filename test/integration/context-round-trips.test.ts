@@ -8,8 +8,9 @@ import { startServer, type RunningServer } from "../support/server";
 import { startSqld, type Sqld } from "../support/sqld";
 
 /**
- * Database round trips of a session-start context on a libSQL server (issue 15): the server reaches
- * sqld through a proxy that counts HTTP requests, i.e. round trips. A count, not a timing.
+ * Database round trips of a session-start context, and of a prompt-stage answer, on a libSQL server
+ * (issue 15): the server reaches sqld through a proxy that counts HTTP requests, i.e. round trips. A
+ * count, not a timing.
  */
 
 /** Buffered bookkeeping (served log, rate-limit counts) is written about once a second. */
@@ -109,5 +110,34 @@ describe("a session-start context on a libSQL server", () => {
     const before = proxy.requests();
     await ask();
     expect(proxy.requests() - before).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("a prompt-stage answer on a libSQL server", () => {
+  const GATEWAY = ["drops idempotency keys on a retry", "needs its flange timeout above thirty seconds", "logs the quokka header twice", "must be pinned before a canary"];
+
+  beforeAll(async () => {
+    // Words no other learning has, so these pass the prompt stage's relevance floor.
+    for (const rest of GATEWAY) expect((await api("POST", "/api/learnings", { kind: "insight", content: `The zephyr gateway ${rest}`, project: "web", confirmed: true })).status).toBe(201);
+  });
+
+  /** What the prompt hook sends: the session's id and the prompt, many words of it; a small budget, so a second prompt has more to give. */
+  async function prompt(sessionId: string): Promise<number> {
+    await sleep(TOKEN_MEMORY_MS + FLUSH_MS);
+    const before = proxy.requests();
+    const q = "why does the zephyr gateway retry drop idempotency keys after a deploy of the ledger webhook, with the flange timeout and the quokka header";
+    const res = await api("GET", `/api/context/prompt?${new URLSearchParams({ project: "web", sessionId, q, budget: "100", format: "json" })}`);
+    const trips = proxy.requests() - before;
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.learningsShown, res.text).toBeGreaterThan(0);
+    expect(res.json.context).toContain("zephyr gateway");
+    return trips;
+  }
+
+  it("is answered in at most 2 round trips: one batch (token, project, what the session was given, word counts), then the search", async () => {
+    const sessionId = crypto.randomUUID();
+    expect(await prompt(sessionId)).toBeLessThanOrEqual(2);
+    // A later prompt of the same session: what it was given is read (its bookkeeping written since), and the next learning given.
+    expect(await prompt(sessionId)).toBeLessThanOrEqual(2);
   });
 });

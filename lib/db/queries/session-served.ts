@@ -1,7 +1,8 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { SESSION_SERVED_RETENTION_DAYS } from "../../rules";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db, DbOrTx } from "../client";
+import type { Db } from "../client";
+import { read } from "./batch-reads";
 import { sessionServed } from "../schema";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -41,9 +42,9 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
   return writes;
 }
 
-/** The ids of the learnings one user's session was given, as written so far (`since`: from then on only). */
-export async function servedInSession(db: DbOrTx, params: { userId: string; sessionId: string; since?: Date | null }): Promise<Set<string>> {
-  const rows = await db
+/** The ids of the learnings one user's session was given, as written so far (`since`: from then on only), as one read of a batch. */
+export function servedRead(db: Db, params: { userId: string; sessionId: string; since?: Date | null }) {
+  const query = db
     .select({ learningIds: sessionServed.learningIds })
     .from(sessionServed)
     .where(
@@ -53,5 +54,5 @@ export async function servedInSession(db: DbOrTx, params: { userId: string; sess
         params.since ? gte(sessionServed.servedAt, params.since) : undefined,
       ),
     );
-  return new Set(rows.flatMap((r) => r.learningIds));
+  return read(query, (rows) => new Set(rows.flatMap((r) => r.learningIds)));
 }
