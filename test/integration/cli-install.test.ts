@@ -34,6 +34,12 @@ function repoWith(files: Record<string, string>): string {
   return repo;
 }
 const read = (repo: string, rel: string) => readFileSync(path.join(repo, rel), "utf8");
+/** Claude Code's time limit of each hook as the plugin sets it: an install sets the same. */
+const pluginHooks = JSON.parse(readFileSync(path.join(ROOT, "plugins/baton/hooks/hooks.json"), "utf8")).hooks as Record<string, { hooks: { timeout?: number }[] }[]>;
+const limitOf = (event: string) => {
+  const timeout = pluginHooks[event]![0]!.hooks[0]!.timeout;
+  return timeout === undefined ? {} : { timeout };
+};
 const json = (repo: string, rel: string) => JSON.parse(read(repo, rel));
 
 describe("baton install claude", () => {
@@ -55,13 +61,15 @@ describe("baton install claude", () => {
     expect(json(repo, ".claude/settings.json")).toEqual({
       ...FOREIGN_SETTINGS,
       hooks: {
-        SessionStart: [...FOREIGN_SETTINGS.hooks.SessionStart, { hooks: [{ type: "command", command: `${BIN} hook session-start` }] }],
+        SessionStart: [...FOREIGN_SETTINGS.hooks.SessionStart, { hooks: [{ type: "command", command: `${BIN} hook session-start`, ...limitOf("SessionStart") }] }],
         PreToolUse: FOREIGN_SETTINGS.hooks.PreToolUse,
-        UserPromptSubmit: [{ hooks: [{ type: "command", command: `${BIN} hook prompt` }] }],
-        PreCompact: [{ hooks: [{ type: "command", command: `${BIN} hook pre-compact` }] }],
-        SessionEnd: [{ hooks: [{ type: "command", command: `${BIN} hook session-end` }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: `${BIN} hook prompt`, ...limitOf("UserPromptSubmit") }] }],
+        PreCompact: [{ hooks: [{ type: "command", command: `${BIN} hook pre-compact`, ...limitOf("PreCompact") }] }],
+        SessionEnd: [{ hooks: [{ type: "command", command: `${BIN} hook session-end`, ...limitOf("SessionEnd") }] }],
       },
     });
+    // Each hook but SessionEnd (its work runs detached) has a limit, within what Claude Code allows.
+    expect(["SessionStart", "UserPromptSubmit", "PreCompact"].map((e) => limitOf(e).timeout! > 0 && limitOf(e).timeout! <= 60)).toEqual([true, true, true]);
     expect(json(repo, ".mcp.json")).toEqual({
       mcpServers: {
         github: FOREIGN_MCP.mcpServers.github,
@@ -88,11 +96,11 @@ describe("baton install claude", () => {
     expect(existsSync(path.join(repo, ".mcp.json"))).toBe(false);
     const [settingsDiff, mcpDiff] = result.stdout.split(/(?=^--- )/m);
     expect(settingsDiff).toMatch(/^--- a\/\.claude\/settings\.json\n\+\+\+ b\/\.claude\/settings\.json\n@@ -\d+,\d+ \+\d+,\d+ @@\n/);
-    expect(settingsDiff).toContain(`+        "hooks": [\n+          {\n+            "type": "command",\n+            "command": "${BIN} hook session-start"\n`);
+    expect(settingsDiff).toContain(`+        "hooks": [\n+          {\n+            "type": "command",\n+            "command": "${BIN} hook session-start",\n+            "timeout": ${limitOf("SessionStart").timeout}\n`);
     expect(settingsDiff).toContain(`+    "SessionEnd": [\n`);
     for (const hook of ["prompt", "pre-compact"]) expect(settingsDiff).toContain(`"command": "${BIN} hook ${hook}"`);
     // Only additions, in two hunks with three lines of context each.
-    expect(settingsDiff!.match(/^@@ .* @@$/gm)).toEqual(["@@ -15,6 +15,14 @@", "@@ -28,6 +36,36 @@"]);
+    expect(settingsDiff!.match(/^@@ .* @@$/gm)).toEqual(["@@ -15,6 +15,15 @@", "@@ -28,6 +37,38 @@"]);
     expect(settingsDiff!.split("\n").filter((l) => l.startsWith("-") && !l.startsWith("---"))).toEqual([]);
     expect(mcpDiff).toBe(
       [
@@ -129,6 +137,7 @@ describe("baton install claude", () => {
           ],
           SessionEnd: [{ hooks: [{ type: "command", command: "npx baton hook session-end" }] }],
           UserPromptSubmit: [{ hooks: [{ type: "command", command: "node /old/baton.mjs hook prompt", timeout: 3 }] }],
+          PreCompact: [{ hooks: [{ type: "command", command: "baton hook pre-compact" }] }],
         },
       }),
     });
@@ -139,14 +148,15 @@ describe("baton install claude", () => {
       "updated the SessionStart hook",
       "removed a duplicate SessionStart hook",
       "updated the UserPromptSubmit hook",
-      "added the PreCompact hook",
+      // An install before hooks had a time limit: given the plugin's. One the user set (5, 3 above) stays.
+      `gave the PreCompact hook a time limit of ${limitOf("PreCompact").timeout} s`,
       "updated the SessionEnd hook",
     ]);
     expect(json(repo, ".claude/settings.json").hooks).toEqual({
       SessionStart: [{ matcher: "startup|resume", hooks: [{ type: "command", command: "baton hook session-start", timeout: 5 }, { type: "command", command: "echo keep me" }] }],
       SessionEnd: [{ hooks: [{ type: "command", command: "baton hook session-end" }] }],
       UserPromptSubmit: [{ hooks: [{ type: "command", command: "baton hook prompt", timeout: 3 }] }],
-      PreCompact: [{ hooks: [{ type: "command", command: "baton hook pre-compact" }] }],
+      PreCompact: [{ hooks: [{ type: "command", command: "baton hook pre-compact", ...limitOf("PreCompact") }] }],
     });
   });
 

@@ -66,6 +66,13 @@ function plan(root: string, rel: string, merge: (json: Json) => { json: Json; ch
 }
 
 /**
+ * Claude Code's own time limit for each hook, in seconds, as the plugin's hooks/hooks.json sets them: a
+ * backstop far above the CLI's own limits (timeoutMs, promptTimeoutMs), which a repository's
+ * .baton.json may raise to 120 s. SessionEnd has none: it hands its work to a detached process.
+ */
+export const HOOK_TIMEOUT_SECONDS = { sessionStart: 30, prompt: 10, preCompact: 30 } as const;
+
+/**
  * `baton install claude [--dry-run] [--command PREFIX] [--url URL]`: Baton's hooks (SessionStart,
  * UserPromptSubmit, PreCompact, SessionEnd) into `.claude/settings.json` and its MCP server into `.mcp.json`, at the
  * repository root. Everything already there stays; running it again changes nothing.
@@ -86,9 +93,9 @@ export async function runInstall(args: string[]): Promise<number> {
   const planned = [
     plan(root, path.join(".claude", "settings.json"), (json) => {
       const { settings, changes } = mergeHooks(json, [
-        { event: "SessionStart", command: `${prefix} hook session-start`, subcommand: "session-start" },
-        { event: "UserPromptSubmit", command: `${prefix} hook prompt`, subcommand: "prompt" },
-        { event: "PreCompact", command: `${prefix} hook pre-compact`, subcommand: "pre-compact" },
+        { event: "SessionStart", command: `${prefix} hook session-start`, subcommand: "session-start", timeout: HOOK_TIMEOUT_SECONDS.sessionStart },
+        { event: "UserPromptSubmit", command: `${prefix} hook prompt`, subcommand: "prompt", timeout: HOOK_TIMEOUT_SECONDS.prompt },
+        { event: "PreCompact", command: `${prefix} hook pre-compact`, subcommand: "pre-compact", timeout: HOOK_TIMEOUT_SECONDS.preCompact },
         { event: "SessionEnd", command: `${prefix} hook session-end`, subcommand: "session-end" },
       ]);
       return { json: settings, changes };

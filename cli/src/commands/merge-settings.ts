@@ -5,7 +5,8 @@
  */
 export type Json = Record<string, unknown>;
 
-export type HookEntry = { event: "SessionStart" | "UserPromptSubmit" | "PreCompact" | "SessionEnd"; command: string; subcommand: string };
+/** `timeout`: Claude Code's own limit for the hook, in seconds; set where the hook has none (one the user set stays). */
+export type HookEntry = { event: "SessionStart" | "UserPromptSubmit" | "PreCompact" | "SessionEnd"; command: string; subcommand: string; timeout?: number };
 
 export class MergeError extends Error {}
 
@@ -40,13 +41,18 @@ export function mergeHooks(input: Json, entries: HookEntry[]): { settings: Json;
           hook.command = entry.command;
           changes.push(`updated the ${entry.event} hook`);
         }
+        if (entry.timeout !== undefined && hook.timeout === undefined) {
+          hook.timeout = entry.timeout;
+          changes.push(`gave the ${entry.event} hook a time limit of ${entry.timeout} s`);
+        }
         return true;
       });
     }
     // A group emptied of a duplicate would be a hook group with nothing to run.
     hooks[entry.event] = groups.filter((g) => !(isObject(g) && Array.isArray(g.hooks) && g.hooks.length === 0));
     if (!found) {
-      (hooks[entry.event] as unknown[]).push({ hooks: [{ type: "command", command: entry.command }] });
+      const timeout = entry.timeout === undefined ? {} : { timeout: entry.timeout };
+      (hooks[entry.event] as unknown[]).push({ hooks: [{ type: "command", command: entry.command, ...timeout }] });
       changes.push(`added the ${entry.event} hook`);
     }
   }
