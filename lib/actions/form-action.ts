@@ -33,9 +33,12 @@ export function formAction<S extends z.ZodType, T = undefined>(
   options: FormActionOptions<z.output<S>> = {},
 ): (prev: FormState<T>, form: FormData) => Promise<FormState<T>> {
   return async (_prev, form) => {
-    const user = await requireUser();
     const fields = readForm(form);
-    return settle(() => parseAndRun(schema, fields, (input) => work(input, user), options.revalidate), echoed(fields, options.echo));
+    // The user is looked up inside settle: a database down then is a message on the form, not an error page.
+    return settle(async () => {
+      const user = await requireUser();
+      return parseAndRun(schema, fields, (input) => work(input, user), options.revalidate);
+    }, echoed(fields, options.echo));
   };
 }
 
@@ -58,8 +61,10 @@ export function inputAction<S extends z.ZodType, T = undefined>(
   options: Pick<FormActionOptions<z.output<S>>, "revalidate"> = {},
 ): (input: unknown) => Promise<FormState<T>> {
   return async (input) => {
-    const user = await requireUser();
-    return settle(() => parseAndRun(schema, input, (parsed) => work(parsed, user), options.revalidate), undefined);
+    return settle(async () => {
+      const user = await requireUser();
+      return parseAndRun(schema, input, (parsed) => work(parsed, user), options.revalidate);
+    }, undefined);
   };
 }
 

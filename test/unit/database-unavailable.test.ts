@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { toFailure } from "@/lib/api/errors";
+import { createServer } from "node:net";
+import { createClient } from "@libsql/client";
+import { formError } from "@/lib/actions/form-errors";
+import { DATABASE_UNAVAILABLE_MESSAGE, toFailure } from "@/lib/api/errors";
 import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
 
 // Shapes of the errors @libsql/client and fetch throw when a libSQL server is out of reach (seen against sqld here).
@@ -29,5 +32,30 @@ describe("isDatabaseUnavailable", () => {
     const failure = toFailure(refused);
     expect(failure).toMatchObject({ status: 503, code: "database_unavailable" });
     expect(Number(failure.headers?.["retry-after"])).toBeGreaterThan(0);
+  });
+});
+
+describe("a dashboard form when the database cannot be reached", () => {
+  it("says so on the form (what was typed stays) rather than failing the page", async () => {
+    // A real libSQL client, to a port nothing listens on.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const client = createClient({ url: `http://127.0.0.1:${port}` });
+    const error = await client.execute("SELECT 1").then(
+      () => null,
+      (e: unknown) => e,
+    );
+    client.close();
+    expect(error).not.toBeNull();
+    expect(formError(error)).toEqual({ ok: false, message: DATABASE_UNAVAILABLE_MESSAGE });
+  });
+
+  it("still throws anything else (a bug) for Next's error page", () => {
+    const bug = new TypeError("Cannot read properties of undefined");
+    expect(() => formError(bug)).toThrow(bug);
   });
 });
