@@ -42,7 +42,8 @@ for (const size of sizes) {
     const { client, db } = openDatabase(databaseUrl);
     const userId = String((await client.execute("SELECT id FROM users")).rows[0]!.id);
     const rand = randomGenerator(size + 1);
-    const stored = (await client.execute({ sql: "SELECT content FROM learnings WHERE project_id = 'p-web' ORDER BY random() LIMIT ?", args: [PENDING / 2] })).rows;
+    // The same learnings restated in every run (a fixed shuffle by seq), so runs compare.
+    const stored = (await client.execute({ sql: "SELECT id, content FROM learnings WHERE project_id = 'p-web' ORDER BY (seq * 2654435761) % 4294967296 LIMIT ?", args: [PENDING / 2] })).rows;
     const restated = stored.map((r) => String(r.content).split(" ").slice(0, -2).concat("instead", "now.").join(" "));
     for (let i = 0; i < PENDING; i++) {
       await client.execute({
@@ -56,9 +57,11 @@ for (const size of sizes) {
     const full = await timed(() => reviewQueue(db, principal, { sort: "confidence" }));
     const items = (await reviewQueue(db, principal, { sort: "confidence" })).items;
     const offered = (odd: number) => items.filter((p) => Number(p.id.slice(1)) % 2 === odd && p.similar.length).length;
+    // A restatement's own original among what it is offered (q0 restates stored[0], q2 stored[1], …).
+    const found = items.filter((p) => Number(p.id.slice(1)) % 2 === 0 && p.similar.some((l) => l.id === String(stored[Number(p.id.slice(1)) / 2]!.id))).length;
     console.log(
       `${size} learnings: page without similar ${bare.toFixed(1)} ms, with ${full.toFixed(1)} ms (${(full / bare).toFixed(1)}x); ` +
-        `offered a similar learning: ${offered(0)}/${PENDING / 2} restatements, ${offered(1)}/${PENDING / 2} new sentences`,
+        `offered a similar learning: ${offered(0)}/${PENDING / 2} restatements (their original: ${found}), ${offered(1)}/${PENDING / 2} new sentences`,
     );
     client.close();
   } finally {

@@ -33,8 +33,7 @@ export async function similarLearnings(db: DbOrTx, proposals: Proposal[]): Promi
   const words = proposals.map((p) => searchWords(p.content));
   const all = [...new Set(words.flat())];
   if (!all.length) return proposals.map(() => []);
-  // Past MAX_SIMILAR_MATCHES a word's count only says it comes after the rarer ones: counting stops there.
-  const frequencies = await documentFrequencies(db, { terms: all, cap: { share: 0, least: MAX_SIMILAR_MATCHES } });
+  const frequencies = await documentFrequencies(db, { terms: all });
   return Promise.all(
     proposals.map(async (proposal, i) => {
       const match = ftsExpression(rarest(words[i]!, frequencies));
