@@ -4,8 +4,9 @@
  *
  * - `--rate` hook-like context requests a second (a new sessionId, branch, cwd and commit subjects
  *   each, format=claude, source=startup: every one a new cache key);
- * - `--prompt-rate` prompt-stage requests a second (GET /api/context/prompt?sessionId=&q=&budget=400,
- *   sessions reused), if that route answers on this build;
+ * - `--prompt-rate` prompt-stage requests a second (GET /api/context/prompt?sessionId=&q=&cwd=&budget=400,
+ *   sessions reused, every other prompt naming one of 48 learnings stored first), if that route
+ *   answers on this build;
  * - a write every `--write-every` seconds, a new learning and a new proposal in turn, so cached
  *   contexts are invalidated as they are in use.
  *
@@ -21,7 +22,7 @@
  * Quick check: --minutes 1. Exit code 0 whatever the verdict; non-zero only on errors.
  */
 import { parseArgs } from "node:util";
-import { hookQueries, promptQueries } from "./context-speed/hook-query";
+import { hookQueries, promptQueries, storeNamedLearnings } from "./context-speed/hook-query";
 import { tempDir, type RunningServer } from "../test/support/server";
 import { seededStore, withServer } from "./context-speed/stores";
 import { heapOf, heapReportOptions } from "./soak/heap";
@@ -56,7 +57,10 @@ async function streams(base: string, token: string): Promise<Stream[]> {
   const prompt = promptQueries(13);
   const missing = settings.promptRate > 0 ? await promptRouteMissing(base, token, prompt()) : "--prompt-rate 0";
   if (missing) process.stderr.write(`prompt-stage requests left out: ${missing}\n`);
-  else list.push({ name: "prompt", perSecond: settings.promptRate, next: () => ({ method: "GET", path: prompt() }) });
+  else {
+    await storeNamedLearnings(base, token, 13);
+    list.push({ name: "prompt", perSecond: settings.promptRate, next: () => ({ method: "GET", path: prompt() }) });
+  }
   list.push({ name: "write", perSecond: 1 / settings.writeEverySeconds, next: writes(17) });
   return list;
 }

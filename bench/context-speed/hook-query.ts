@@ -51,15 +51,39 @@ export const REPEATED_QUERY =
   encodeURIComponent("Fix token refresh race · Add migration for sessions table · Update webhook retry tests");
 
 /**
+ * Names only a few learnings hold (a service, a vendor, a flag), which a prompt about something
+ * specific mentions: the seeded vocabulary's words are each in ~5% of a 10k store, too common for the
+ * prompt stage to search for (lib/context/hint-query.ts's cutoff), so without these no prompt would.
+ */
+const NAMES = "zephyr quokka nimbus sprocket marlin tundra juniper osprey basalt cobalt fennel garnet halcyon ibex jasper kestrel".split(" ");
+
+/** Stores learnings about those names (three each, in project "web"), to do before asking promptQueries' prompts. */
+export async function storeNamedLearnings(base: string, token: string, seed: number): Promise<void> {
+  const rand = randomGenerator(seed);
+  const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  for (const name of NAMES.flatMap((n) => [n, n, n])) {
+    const content = `The ${name} ${word()} needs its ${word()} set before the ${word()} ${word()} runs.`;
+    const res = await fetch(`${base}/api/learnings`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ kind: "insight", content, project: "web", confirmed: true }),
+    });
+    if (res.status !== 201) throw new Error(`storing a named learning answered ${res.status}: ${await res.text()}`);
+  }
+}
+
+/**
  * The prompt-stage question as the prompt hook asks it (a follow-up prompt's words within a session,
- * the session's directory, format=claude), if the server has that route.
+ * the session's directory, format=claude), if the server has that route. Every other prompt names
+ * one of the names storeNamedLearnings stores learnings about.
  */
 export function promptQueries(seed: number): () => string {
   const rand = randomGenerator(seed);
   const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
   let n = 0;
   return () => {
-    const q = `why does the ${word()} ${word()} fail after the ${word()} change`;
+    const subject = n % 2 ? `${word()} ${word()}` : `${NAMES[Math.floor(rand() * NAMES.length)]!} ${word()}`;
+    const q = `why does the ${subject} fail after the ${word()} change`;
     const params = new URLSearchParams({ format: "claude", sessionId: `prompt-${seed}-${n++ % 50}`, q, cwd: "/home/dev/src/web", budget: "400" });
     return `/api/context/prompt?${params}`;
   };

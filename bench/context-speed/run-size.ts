@@ -1,6 +1,6 @@
 import type { RunningServer } from "../../test/support/server";
 import { startDelayProxy } from "../delay-proxy";
-import { hookQueries, promptQueries, REPEATED_QUERY } from "./hook-query";
+import { hookQueries, promptQueries, REPEATED_QUERY, storeNamedLearnings } from "./hook-query";
 import { load, meanLoad, sequential, type Latency, type Load } from "./measure";
 import { measureRemote, type Remote } from "./remote";
 import { seededStore, withServer, type Shape, type Store } from "./stores";
@@ -69,10 +69,12 @@ async function measureDelayed(store: Store, o: Options): Promise<{ context: Remo
   const proxy = await startDelayProxy(store.sqld!.url, o.delayMs);
   const settings = { requests: o.remoteRequests, isolated: o.isolated, warmUp: 10, delayMs: o.delayMs, quietMs: o.quietMs };
   try {
-    return await withServer(proxy.url, async (server) => ({
-      context: await measureRemote(server.url, store.token, proxy, hookQueries(7), settings),
-      prompt: await measureRemote(server.url, store.token, proxy, promptQueries(7), settings),
-    }));
+    return await withServer(proxy.url, async (server) => {
+      const context = await measureRemote(server.url, store.token, proxy, hookQueries(7), settings);
+      // What the prompts name, stored after the contexts were measured (their figures are of the seeded store alone).
+      await storeNamedLearnings(server.url, store.token, 7);
+      return { context, prompt: await measureRemote(server.url, store.token, proxy, promptQueries(7), settings) };
+    });
   } finally {
     await proxy.stop();
   }
