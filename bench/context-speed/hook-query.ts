@@ -1,3 +1,4 @@
+import { api, expectStatus } from "../relevance/context-client";
 import { randomGenerator, WORDS } from "../seed-store";
 
 // Commit subjects as developers write them, filled with words of the seeded vocabulary drawn evenly
@@ -61,14 +62,10 @@ const NAMES = "zephyr quokka nimbus sprocket marlin tundra juniper osprey basalt
 export async function storeNamedLearnings(base: string, token: string, seed: number): Promise<void> {
   const rand = randomGenerator(seed);
   const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  const post = api(base, token);
   for (const name of NAMES.flatMap((n) => [n, n, n])) {
     const content = `The ${name} ${word()} needs its ${word()} set before the ${word()} ${word()} runs.`;
-    const res = await fetch(`${base}/api/learnings`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ kind: "insight", content, project: "web", confirmed: true }),
-    });
-    if (res.status !== 201) throw new Error(`storing a named learning answered ${res.status}: ${await res.text()}`);
+    expectStatus(await post("POST", "/api/learnings", { kind: "insight", content, project: "web", confirmed: true }), 201, "storing a named learning");
   }
 }
 

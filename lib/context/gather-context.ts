@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { nearestLearnings, vectorTableWidth } from "../db/queries/embeddings";
+import { nearestLearnings } from "../db/queries/embeddings";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
 import { readContext, type ContextReads } from "./context-reads";
@@ -30,15 +30,18 @@ function identityOf(raw: Record<string, unknown> | undefined): ContextIdentity |
   };
 }
 
-/** Learnings nearest to the hints' meaning; nothing when the embedder or the vector table is not there. */
+/**
+ * Learnings nearest to a text's meaning; nothing without an embedder or a vector table (`vectorWidth`,
+ * read with the request's other reads: metaRead).
+ */
 export async function nearestTo(
   db: Db,
-  embedQuery: (text: string) => Promise<number[] | null>,
+  embedQuery: ((text: string) => Promise<number[] | null>) | undefined,
   text: string,
   scope: Owner,
-  hasVectors?: boolean,
+  vectorWidth: number | null,
 ): Promise<Awaited<ReturnType<typeof nearestLearnings>>> {
-  if (!text || !(hasVectors ?? (await vectorTableWidth(db)))) return [];
+  if (!text || !embedQuery || !vectorWidth) return [];
   const vector = await embedQuery(text);
   if (!vector) return [];
   try {
@@ -53,7 +56,7 @@ export async function nearestTo(
 /** The matches (by words, and by meaning where an embedder is there), then recent ones to fill, ranked. */
 async function rankedLearnings(db: Db, reads: ContextReads, options: { owner: Owner; limit: number; embedQuery?: (text: string) => Promise<number[] | null> }) {
   const { hints, matches: bm25 } = reads;
-  const nearest = hints.terms.length && options.embedQuery && reads.vectorWidth ? await nearestTo(db, options.embedQuery, hints.text, options.owner, true) : [];
+  const nearest = hints.terms.length ? await nearestTo(db, options.embedQuery, hints.text, options.owner, reads.vectorWidth) : [];
   // Recent learnings only fill what the matches leave.
   const recent = bm25.length + nearest.length < options.limit ? reads.recent : [];
   const matches = fuseMatches(bm25, nearest);

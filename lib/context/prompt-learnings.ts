@@ -42,9 +42,9 @@ export function promptWords(db: Db, prompt: string) {
   return { terms, counts: terms.length ? wordCountsRead(db, { terms, cap }) : undefined };
 }
 
-/** The prompt's match, from its words, their counts and the store's size (read in one batch). */
+/** The prompt's match, from its words, their counts (undefined: no words) and the store's size (read in one batch). */
 export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number): PromptMatch {
-  if (!terms.length || !counts) return { prompt, terms, match: null, minScore: Infinity };
+  if (!counts) return { prompt, terms, match: null, minScore: Infinity };
   return { prompt, terms, match: ftsExpression(selectTerms(terms, counts, storeSize)), minScore: PROMPT_MATCH_WORDS * uniqueWordWeight(storeSize) };
 }
 
@@ -66,7 +66,7 @@ export async function relevantUnseen(
   const fresh = (c: { id: string }) => !options.exclude.has(c.id);
   const [bm25, nearest] = await Promise.all([
     match ? contextLearnings(db, { ...owner, match, limit }) : [],
-    terms.length && options.embedQuery && options.vectorWidth ? nearestTo(db, options.embedQuery, prompt, owner, true) : [],
+    terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : [],
   ]);
   const strong = bm25.filter((c) => fresh(c) && c.score !== undefined && -c.score >= minScore);
   const close = nearest.filter((c) => fresh(c) && c.distance <= MAX_PROMPT_VECTOR_DISTANCE);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createServer } from "node:net";
 import { createClient } from "@libsql/client";
 import { formError } from "@/lib/actions/form-errors";
 import { DATABASE_UNAVAILABLE_MESSAGE, toFailure } from "@/lib/api/errors";
 import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
+import { freePort } from "../support/server";
 
 // Shapes of the errors @libsql/client and fetch throw when a libSQL server is out of reach (seen against sqld here).
 const refused = Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:8080"), { code: "ECONNREFUSED" }) });
@@ -38,13 +38,7 @@ describe("isDatabaseUnavailable", () => {
 describe("a dashboard form when the database cannot be reached", () => {
   it("says so on the form (what was typed stays) rather than failing the page", async () => {
     // A real libSQL client, to a port nothing listens on.
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, "127.0.0.1", () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-    });
-    const client = createClient({ url: `http://127.0.0.1:${port}` });
+    const client = createClient({ url: `http://127.0.0.1:${await freePort()}` });
     const error = await client.execute("SELECT 1").then(
       () => null,
       (e: unknown) => e,
