@@ -50,12 +50,13 @@ export class Api {
     return this.call("POST", `/api/projects/${slug}/sessions`, { markdown });
   }
 
-  claim(id: string) {
-    return this.call("POST", `/api/sessions/${id}/claim`);
+  /** By id alone, or under its project (an id is unique only within one). */
+  claim(id: string, slug?: string) {
+    return this.call("POST", `${slug ? `/api/projects/${slug}` : "/api"}/sessions/${id}/claim`);
   }
 
-  complete(id: string) {
-    return this.call("POST", `/api/sessions/${id}/complete`);
+  complete(id: string, slug?: string) {
+    return this.call("POST", `${slug ? `/api/projects/${slug}` : "/api"}/sessions/${id}/complete`);
   }
 
   context(query: Record<string, string>) {

@@ -17,8 +17,8 @@ async function addMember(page: Page, slug: string, user: TestUser, role: "member
 const card = (page: Page | Locator, id: string) => page.getByRole("article", { name: `Session ${id}` });
 const column = (page: Page, status: "todo" | "doing" | "done") => page.getByTestId(`column-${status}`);
 
-async function statusOf(id: string): Promise<string> {
-  return (await new Api().call<{ session: { status: string } }>("GET", `/api/sessions/${id}`)).session.status;
+async function statusOf(id: string, slug?: string): Promise<string> {
+  return (await new Api().call<{ session: { status: string } }>("GET", `${slug ? `/api/projects/${slug}` : "/api"}/sessions/${id}`)).session.status;
 }
 
 test.describe("session board: finishing a claimed document", () => {
@@ -77,5 +77,24 @@ test.describe("session board: finishing a claimed document", () => {
     await expect(card(boPage, boByOwner).getByRole("alert")).toContainText(`Session "${boByOwner}" is done, not claimed`);
     await boPage.context().close();
     await viPage.context().close();
+  });
+
+  test("the same id in two projects: each board finishes its own document", async ({ page }) => {
+    const [one, two] = [unique("twin-a"), unique("twin-b")];
+    const admin = new Api();
+    const id = `${one}-doc`;
+    for (const slug of [one, two]) {
+      await admin.project(slug);
+      await admin.session(slug, doc(id, `Twin of ${slug}`));
+      await admin.claim(id, slug);
+    }
+    await page.goto(`/projects/${two}/sessions`);
+    await card(page, id).getByRole("button", { name: "Complete" }).click();
+    await expect(card(column(page, "done"), id)).toBeVisible();
+    expect([await statusOf(id, one), await statusOf(id, two)]).toEqual(["doing", "done"]);
+    await page.goto(`/projects/${one}/sessions`);
+    await card(page, id).getByRole("button", { name: "Release" }).click();
+    await expect(card(column(page, "todo"), id)).toBeVisible();
+    expect([await statusOf(id, one), await statusOf(id, two)]).toEqual(["todo", "done"]);
   });
 });

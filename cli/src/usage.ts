@@ -32,8 +32,9 @@ What a hook could not do is written to ~/.cache/baton/hook.log.`,
   },
   pickup: {
     synopsis: `  baton pickup [id] [--no-inject] [--max-chars N] [--project SLUG]`,
-    details: `Claims the next queued session document of the project (or the one named) and prints it, then each
-file listed in its specs and files, read from the repository.
+    details: `Claims the next queued session document of the project (or the one named there) and prints it, then
+each file listed in its specs and files, read from the repository. An id is unique within its project:
+with no project configured, an id the guessed project does not have is looked for in all of yours.
   --no-inject      print the document alone
   --max-chars N    cut the output at N characters (default 100000)
   --project SLUG   the project (default: .baton.json, the git remote, the directory name)`,
@@ -42,7 +43,7 @@ file listed in its specs and files, read from the repository.
     synopsis: `  baton session new [--spec P]... [--file P]... [--priority P] [--title T] [--tag T]... [-m TEXT]
   baton session list [--status todo|doing|done] [--limit N]
   baton session pickup [id] [--no-inject] [--max-chars N]   (also: baton pickup)
-  baton session complete|release <id>`,
+  baton session complete|release <id> [--project SLUG]`,
     details: `new        queues a session document; the body is -m TEXT or stdin. --id ID names it; paths are
            relative to where you are and must be inside the repository.
 list       the project's queue in pickup order

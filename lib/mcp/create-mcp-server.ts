@@ -16,7 +16,7 @@ function instructions(env: McpEnv): string {
       : "This token has the read scope: the writing tools (propose_learning, pin_learning, write_handoff, set_task_memory, pickup_session) are not offered.";
   return [
     "Baton keeps what coding agents learn and hand over between sessions, per project: learnings, handoffs, task memory and a queue of session documents.",
-    "Resources: baton://context/{project} (the session-start context), baton://memory/{project}/active, baton://memory/{project}/{taskId}, baton://handoff/{project}/latest, baton://session/{id}.",
+    "Resources: baton://context/{project} (the session-start context), baton://memory/{project}/active, baton://memory/{project}/{taskId}, baton://handoff/{project}/latest, baton://session/{project}/{id}.",
     scope,
   ].join("\n");
 }

@@ -5,7 +5,7 @@ import type { MemberProject } from "../db/queries/projects";
 import { latestHandoff } from "../handoffs/handoffs";
 import { listProjects } from "../projects/projects";
 import { sessionListQuerySchema } from "../sessions/session-schemas";
-import { getSession, listSessions } from "../sessions/sessions";
+import { getSession, listSessions, type SessionRef } from "../sessions/sessions";
 import { getActiveTask } from "../tasks/active-task";
 import { getTaskMemory } from "../tasks/task-memory";
 import { contextText } from "./context-text";
@@ -174,7 +174,7 @@ function registerLatestHandoff(server: McpServer, env: ResourceEnv): void {
   );
 }
 
-/** The queue of every readable project, and the documents this user holds. */
+/** The queue of every readable project, and the documents this user holds, each addressed by project and id. */
 async function listSessionResources(env: ResourceEnv): Promise<Resource[]> {
   const { db, principal } = env;
   const found: Resource[] = [];
@@ -184,28 +184,41 @@ async function listSessionResources(env: ResourceEnv): Promise<Resource[]> {
     const mine = doing.items.filter((s) => s.claimedByUserId === principal.userId);
     for (const s of [...mine, ...todo.items]) {
       const state = s.status === "doing" ? "claimed by you" : `queued, priority ${s.priority}`;
-      found.push({ uri: `baton://session/${s.id}`, name: `session/${s.id}`, title: `Session ${s.id} in ${p.name} (${state})` });
+      found.push({ uri: `baton://session/${p.slug}/${s.id}`, name: `session/${p.slug}/${s.id}`, title: `Session ${s.id} in ${p.name} (${state})` });
     }
   }
   return found;
 }
 
+async function sessionContents(env: ResourceEnv, uri: URL, ref: SessionRef) {
+  const s = await getSession(env.db, env.principal, ref);
+  const { project, status, priority, branch, specs, files, claimedBy } = s;
+  const meta = { project, status, priority, branch, specs, files, claimedBy, claimedAt: s.claimedAt?.toISOString() ?? null, createdAt: s.createdAt.toISOString() };
+  return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: s.markdown, _meta: meta }] };
+}
+
 function registerSession(server: McpServer, env: ResourceEnv): void {
   server.registerResource(
     "session",
-    new ResourceTemplate("baton://session/{id}", { list: list("baton://session/", () => listSessionResources(env)) }),
+    new ResourceTemplate("baton://session/{project}/{id}", { list: list("baton://session/", () => listSessionResources(env)) }),
     {
       title: "Session document",
       description:
-        "A queued unit of work (markdown with YAML front matter: id, priority, specs, files…). Reading does not claim it; the pickup_session tool does. Lists the queue and the documents you hold.",
+        "A queued unit of work of a project (markdown with YAML front matter: id, priority, specs, files…), by project and id. Reading does not claim it; the pickup_session tool does. Lists the queue and the documents you hold.",
       mimeType: "text/markdown",
     },
-    (uri, vars) =>
-      read(uri, async () => {
-        const s = await getSession(env.db, env.principal, one(vars.id));
-        const { project, status, priority, branch, specs, files, claimedBy } = s;
-        const meta = { project, status, priority, branch, specs, files, claimedBy, claimedAt: s.claimedAt?.toISOString() ?? null, createdAt: s.createdAt.toISOString() };
-        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: s.markdown, _meta: meta }] };
-      }),
+    (uri, vars) => read(uri, () => sessionContents(env, uri, { project: one(vars.project), id: one(vars.id) })),
+  );
+  // The id alone, as before ids were per project: it reads the document while only one of your projects has that id.
+  server.registerResource(
+    "session-by-id",
+    new ResourceTemplate("baton://session/{id}", { list: undefined }),
+    {
+      title: "Session document by id",
+      description:
+        "A session document by id alone; when more than one of your projects has that id, the error names them: read baton://session/{project}/{id} instead.",
+      mimeType: "text/markdown",
+    },
+    (uri, vars) => read(uri, () => sessionContents(env, uri, { id: one(vars.id) })),
   );
 }

@@ -3,20 +3,20 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { claimNextSessionDoc, claimSessionDoc, findSessionDoc, type SessionDocView } from "../db/queries/sessions";
 import { requireProject } from "../projects/projects";
-import { requireSession } from "./sessions";
+import { requireSession, type SessionRef } from "./sessions";
 
 /**
- * Claims a queued document by id. Two agents never both get it, even two agents of one user: the
- * second is told who holds it and since when.
+ * Claims a queued document by project and id (or an unambiguous id). Two agents never both get it,
+ * even two agents of one user: the second is told who holds it and since when.
  */
-export async function claimSession(db: Db, principal: Principal, id: string): Promise<SessionDocView> {
-  const { session, project } = await requireSession(db, principal, id, "write");
+export async function claimSession(db: Db, principal: Principal, ref: SessionRef): Promise<SessionDocView> {
+  const { session, project } = await requireSession(db, principal, ref, "write");
   const now = new Date();
   if (await claimSessionDoc(db, { projectId: project.id, id: session.id, userId: principal.userId, now })) {
     return (await findSessionDoc(db, { projectId: project.id, id: session.id }))!;
   }
   const current = await findSessionDoc(db, { projectId: project.id, id: session.id });
-  if (!current) throw new ApiError("not_found", `No session document "${session.id}" in a project of yours.`);
+  if (!current) throw new ApiError("not_found", `No session document "${session.id}" in "${project.slug}".`);
   throw notClaimable(current, principal);
 }
 

@@ -2,20 +2,20 @@ import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { findSessionDoc, finishSessionDoc, type SessionDocView } from "../db/queries/sessions";
-import { requireSession } from "./sessions";
+import { requireSession, type SessionRef } from "./sessions";
 
 /** doing → done. Only its claimer or a project owner. */
-export function completeSession(db: Db, principal: Principal, id: string): Promise<SessionDocView> {
-  return finish(db, principal, id, "complete");
+export function completeSession(db: Db, principal: Principal, ref: SessionRef): Promise<SessionDocView> {
+  return finish(db, principal, ref, "complete");
 }
 
 /** doing → todo, back in the queue for anyone. Only its claimer or a project owner. */
-export function releaseSession(db: Db, principal: Principal, id: string): Promise<SessionDocView> {
-  return finish(db, principal, id, "release");
+export function releaseSession(db: Db, principal: Principal, ref: SessionRef): Promise<SessionDocView> {
+  return finish(db, principal, ref, "release");
 }
 
-async function finish(db: Db, principal: Principal, id: string, verb: "complete" | "release"): Promise<SessionDocView> {
-  const { session, project } = await requireSession(db, principal, id, "write");
+async function finish(db: Db, principal: Principal, ref: SessionRef, verb: "complete" | "release"): Promise<SessionDocView> {
+  const { session, project } = await requireSession(db, principal, ref, "write");
   const changed = await finishSessionDoc(db, {
     projectId: project.id,
     id: session.id,
@@ -25,7 +25,7 @@ async function finish(db: Db, principal: Principal, id: string, verb: "complete"
     now: new Date(),
   });
   const current = await findSessionDoc(db, { projectId: project.id, id: session.id });
-  if (!current) throw new ApiError("not_found", `No session document "${session.id}" in a project of yours.`);
+  if (!current) throw new ApiError("not_found", `No session document "${session.id}" in "${project.slug}".`);
   if (changed) return current;
   if (current.status !== "doing") {
     throw new ApiError("conflict", `Session "${session.id}" is ${current.status}, not claimed: only a claimed (doing) document can be ${verb}d.`);

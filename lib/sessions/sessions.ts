@@ -2,7 +2,7 @@ import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { findSessionDoc, findSessionDocForUser, insertSessionDoc, listSessionDocs, type SessionDocView } from "../db/queries/sessions";
+import { findSessionDoc, findSessionDocsForUser, insertSessionDoc, listSessionDocs, type SessionDocView } from "../db/queries/sessions";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { requireProject } from "../projects/projects";
 import type { MemberProject } from "../db/queries/projects";
@@ -32,7 +32,7 @@ export async function createSession(db: Db, principal: Principal, slug: string, 
     createdBy: principal.userId,
     createdAt: front.createdAt ?? new Date(),
   });
-  if (!inserted) throw new ApiError("conflict", `A session document with the id "${id}" already exists; choose another id.`);
+  if (!inserted) throw new ApiError("conflict", `A session document with the id "${id}" already exists in "${project.slug}"; choose another id.`);
   return (await findSessionDoc(db, { projectId: project.id, id }))!;
 }
 
@@ -52,22 +52,43 @@ export async function listSessions(
   );
 }
 
-export async function getSession(db: Db, principal: Principal, id: string): Promise<SessionDocView> {
-  return (await requireSession(db, principal, id, "read")).session;
+/**
+ * How a request names a session document: its project and id, or the id alone, which stands for the
+ * document only while exactly one of the caller's projects has one so named.
+ */
+export type SessionRef = { project?: string; id: string };
+
+export async function getSession(db: Db, principal: Principal, ref: SessionRef): Promise<SessionDocView> {
+  return (await requireSession(db, principal, ref, "read")).session;
 }
 
 /**
- * A session document the principal may touch, with its project: 404 when its project is not one of
- * theirs (existence not revealed), 403 when the token or role falls short of `need`.
+ * A session document the principal may touch, with its project: 404 when no project of theirs has it
+ * (another project's ids are never told: the answer is the one a free id gets), 403 when the token or
+ * role falls short of `need`, 409 naming the caller's projects when the id alone fits several.
  */
 export async function requireSession(
   db: Db,
   principal: Principal,
-  id: string,
+  ref: SessionRef,
   need: "read" | "write",
 ): Promise<{ session: SessionDocView; project: MemberProject }> {
-  const sessionId = sessionIdParam.parse(id);
-  const session = await findSessionDocForUser(db, { userId: principal.userId, id: sessionId });
+  const sessionId = sessionIdParam.parse(ref.id);
+  if (ref.project !== undefined) {
+    const project = await requireProject(db, principal, ref.project, need);
+    const session = await findSessionDoc(db, { projectId: project.id, id: sessionId });
+    if (!session) throw new ApiError("not_found", `No session document "${sessionId}" in "${project.slug}".`);
+    return { session, project };
+  }
+  const found = await findSessionDocsForUser(db, { userId: principal.userId, id: sessionId });
+  if (found.length > 1) {
+    const slugs = found.map((s) => s.project);
+    throw new ApiError(
+      "conflict",
+      `Session document "${sessionId}" is in more than one of your projects (${slugs.join(", ")}): name the project, as in /api/projects/${slugs[0]}/sessions/${sessionId} (baton: --project ${slugs[0]}).`,
+    );
+  }
+  const session = found[0];
   if (!session) throw new ApiError("not_found", `No session document "${sessionId}" in a project of yours.`);
   const project = await requireProject(db, principal, session.project, need);
   return { session, project };

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
@@ -146,3 +147,47 @@ describe("baton import, each format twice", () => {
     expect(summary.errors).toEqual([{ file: path.join(ROOT, "test/fixtures/cli/hooks/session-start.json"), message: expect.stringMatching(/^the seed was refused: /) }]);
   });
 });
+
+describe("baton import of spx sessions: ids are per project, and what is not stored is reported", () => {
+  /** A folder holding one queued spx session file. */
+  function spxFolder(name: string, id: string, text: string): string {
+    const dir = path.join(tmp.dir, name, ".spx", "sessions", "todo");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${id}.md`), text);
+    return path.join(tmp.dir, name, ".spx");
+  }
+  const summaryOf = (stdout: string) => JSON.parse(stdout) as { ok: boolean; summary: { sessions: typeof noSessions; errors: { file: string; message: string }[] } };
+
+  it("an id another user's project already has is stored in the importer's project", async () => {
+    const bo = await createUserWithToken(databaseUrl, "bo@example.com");
+    await createProject(server.url, bo, "elsewhere");
+    const theirs = await apiClient(server.url, bo)("POST", "/api/projects/elsewhere/sessions", { markdown: "---\nid: 2026-02-01_09-00-00\n---\nBo's work." });
+    expect(theirs.status, theirs.text).toBe(201);
+
+    const folder = spxFolder("spx-shared-id", "2026-02-01_09-00-00", "# Ana's work\n");
+    for (const expected of [{ added: 1 }, { unchanged: 1 }]) {
+      const result = await runBaton(["import", folder, "--project", "web"], { cwd: tmp.dir, env });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(summaryOf(result.stdout).summary.sessions).toEqual({ ...noSessions, ...expected });
+    }
+    const stored = await apiClient(server.url, token)("GET", "/api/projects/web/sessions/2026-02-01_09-00-00");
+    expect(stored.json.session.markdown).toBe('---\nid: "2026-02-01_09-00-00"\n---\n# Ana\'s work\n');
+    expect((await apiClient(server.url, bo)("GET", "/api/projects/elsewhere/sessions/2026-02-01_09-00-00")).json.session.markdown).toContain("Bo's work.");
+  });
+
+  it("another document with the same id in the project is a failure: counted, named, exit 1; not 'already there'", async () => {
+    const api = apiClient(server.url, token);
+    expect((await api("POST", "/api/projects/web/sessions", { markdown: "---\nid: 2026-02-02_09-00-00\n---\nQueued by hand." })).status).toBe(201);
+    const folder = spxFolder("spx-clash", "2026-02-02_09-00-00", "# Something else\n");
+    const result = await runBaton(["import", folder, "--project", "web"], { cwd: tmp.dir, env });
+    expect(result.code).toBe(1);
+    const { ok, summary } = summaryOf(result.stdout);
+    expect(ok).toBe(false);
+    expect(summary.sessions).toEqual({ ...noSessions, failed: 1 });
+    expect(summary.errors).toEqual([
+      { file: path.join(folder, "sessions/todo/2026-02-02_09-00-00.md"), message: expect.stringMatching(/web already has another session document with the id "2026-02-02_09-00-00": not imported/) },
+    ]);
+    expect((await api("GET", "/api/projects/web/sessions/2026-02-02_09-00-00")).json.session.markdown).toBe("---\nid: 2026-02-02_09-00-00\n---\nQueued by hand.");
+  });
+});
+

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
@@ -99,5 +100,54 @@ describe("baton handoff", () => {
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/the handoff is empty/);
     expect(await tableCounts(world.databaseUrl)).toEqual(before);
+  });
+});
+
+describe("baton session and pickup address a document by project and id", () => {
+  const elsewhere = () => {
+    const dir = path.join(world.dir, "src", "elsewhere");
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+  const statusIn = async (slug: string, id: string) =>
+    String((await world.sql("SELECT d.status FROM session_docs d JOIN projects p ON p.id = d.project_id WHERE p.slug = ? AND d.id = ?", [slug, id]))[0]!.status);
+
+  it("the same id in two of your projects: the repository's project, --project, or a 409 naming both", async () => {
+    expect((await world.as("ana")("POST", "/api/projects", { slug: "api", name: "API" })).status).toBe(201);
+    for (const slug of ["web", "api"]) {
+      const queued = await world.as("ana")("POST", `/api/projects/${slug}/sessions`, { markdown: `---\nid: s-twin\n---\n${slug}'s twin.` });
+      expect(queued.status, queued.text).toBe(201);
+    }
+    // In the repository (its remote says web), the id is web's.
+    const picked = await baton("ana", ["pickup", "s-twin"]);
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(picked.stdout).toContain("web's twin.");
+    expect([await statusIn("web", "s-twin"), await statusIn("api", "s-twin")]).toEqual(["doing", "todo"]);
+    const other = await baton("ana", ["session", "pickup", "s-twin", "--project", "api"]);
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout).toContain("api's twin.");
+
+    // Outside any project's repository the id alone is asked: in two projects, the 409 names them.
+    const ambiguous = await runBaton(["session", "complete", "s-twin"], { cwd: elsewhere(), env: envOf("ana") });
+    expect(ambiguous.code).toBe(3);
+    expect(ambiguous.stderr).toMatch(/"s-twin" is in more than one of your projects \(api, web\)/);
+    const done = await runBaton(["session", "complete", "s-twin", "--project", "api"], { cwd: elsewhere(), env: envOf("ana") });
+    expect(done.code, done.stderr).toBe(0);
+    expect(json(done.stdout).session).toMatchObject({ id: "s-twin", project: "api", status: "done" });
+    const configured = await runBaton(["session", "release", "s-twin"], { cwd: elsewhere(), env: { ...envOf("ana"), BATON_PROJECT: "web" } });
+    expect(configured.code, configured.stderr).toBe(0);
+    expect(json(configured.stdout).session).toMatchObject({ project: "web", status: "todo" });
+    expect([await statusIn("web", "s-twin"), await statusIn("api", "s-twin")]).toEqual(["todo", "done"]);
+  });
+
+  it("an id in one of your projects is found from anywhere; a configured project is the only one asked", async () => {
+    expect((await world.as("ana")("POST", "/api/projects/web/sessions", { markdown: "---\nid: s-single\n---\nOnly in web." })).status).toBe(201);
+    const picked = await runBaton(["pickup", "s-single"], { cwd: elsewhere(), env: envOf("bo") });
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(picked.stdout).toContain("Only in web.");
+    const wrong = await runBaton(["session", "release", "s-single"], { cwd: elsewhere(), env: { ...envOf("bo"), BATON_PROJECT: "api" } });
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toMatch(/No project "api"/);
+    expect(await statusIn("web", "s-single")).toBe("doing");
   });
 });

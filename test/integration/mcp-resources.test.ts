@@ -6,7 +6,7 @@ import { TEMPLATES, mcpTestWorld } from "../support/mcp-world";
 const { world, mcp, readText, listedUris } = mcpTestWorld();
 
 describe("resources", () => {
-  it("lists the five templates", async () => {
+  it("lists the six templates", async () => {
     const { resourceTemplates } = await mcp.ana!.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(TEMPLATES);
     for (const t of resourceTemplates) expect(t.description?.length).toBeGreaterThan(40);
@@ -21,15 +21,15 @@ describe("resources", () => {
         "baton://handoff/alpha/latest",
         "baton://memory/alpha/active",
         "baton://memory/alpha/task-368",
-        "baton://session/s-high",
-        "baton://session/s-low",
-        "baton://session/s-third",
+        "baton://session/alpha/s-high",
+        "baton://session/alpha/s-low",
+        "baton://session/alpha/s-third",
       ],
     },
     { who: "anaGammaOnly", uris: ["baton://context/gamma"] },
     // bo is a member of alpha without an active task of his own.
-    { who: "bo", uris: ["baton://context/alpha", "baton://handoff/alpha/latest", "baton://session/s-high", "baton://session/s-low", "baton://session/s-third"] },
-    { who: "cy", uris: ["baton://context/beta", "baton://handoff/beta/latest", "baton://memory/beta/active", "baton://memory/beta/task-9", "baton://session/s-beta"] },
+    { who: "bo", uris: ["baton://context/alpha", "baton://handoff/alpha/latest", "baton://session/alpha/s-high", "baton://session/alpha/s-low", "baton://session/alpha/s-third"] },
+    { who: "cy", uris: ["baton://context/beta", "baton://handoff/beta/latest", "baton://memory/beta/active", "baton://memory/beta/task-9", "baton://session/beta/s-beta"] },
   ])("$who is listed exactly the resources of the projects the token may read", async ({ who, uris }) => {
     expect(await listedUris(who)).toEqual([...uris].sort());
   });
@@ -56,7 +56,8 @@ describe("resources", () => {
     { uri: "baton://memory/alpha/active", expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368", project: "alpha" } },
     { uri: "baton://memory/alpha/task-368", expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368" } },
     { uri: "baton://handoff/alpha/latest", expected: "Did: login form.\nNext: token revoke.\n", meta: { branch: "main", sessionId: "h1", author: "ana" } },
-    { uri: "baton://session/s-high", expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { status: "todo", specs: ["docs/spec.md"] } },
+    { uri: "baton://session/alpha/s-high", expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { status: "todo", specs: ["docs/spec.md"] } },
+    { uri: "baton://session/s-high", expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { project: "alpha" } },
   ])("reads $uri: the stored markdown byte for byte, facts in _meta", async ({ uri, expected, meta }) => {
     const res = await readText("ana", uri);
     expect(res.count).toBe(1);
@@ -76,9 +77,12 @@ describe("resources", () => {
     { who: "ana", uri: "baton://memory/beta/task-9", error: /No project "beta"/ },
     { who: "ana", uri: "baton://handoff/beta/latest", error: /No project "beta"/ },
     { who: "ana", uri: "baton://session/s-beta", error: /No session document "s-beta"/ },
+    { who: "ana", uri: "baton://session/beta/s-beta", error: /No project "beta"/ },
+    { who: "ana", uri: "baton://session/alpha/s-beta", error: /No session document "s-beta" in "alpha"/ },
     { who: "anaGammaOnly", uri: "baton://context/alpha", error: /forbidden: This token may not touch the project "alpha"/ },
     { who: "anaGammaOnly", uri: "baton://handoff/alpha/latest", error: /may not touch the project "alpha"/ },
     { who: "anaGammaOnly", uri: "baton://session/s-low", error: /may not touch the project "alpha"/ },
+    { who: "anaGammaOnly", uri: "baton://session/alpha/s-low", error: /may not touch the project "alpha"/ },
     { who: "bo", uri: "baton://memory/alpha/active", error: /no active task in "alpha"/ },
     { who: "ana", uri: "baton://memory/alpha/task-404", error: /No memory for task "task-404"/ },
     { who: "ana", uri: "baton://handoff/gamma/latest", error: /No handoff in "gamma"/ },
@@ -90,3 +94,21 @@ describe("resources", () => {
     await expect(mcp[who]!.readResource({ uri })).rejects.toThrow(error);
   });
 });
+
+describe("a session document id in two projects", () => {
+  it("each is read by project and id; the id alone names the caller's projects that have it, never another's", async () => {
+    // s-third is in alpha already; gamma (ana's) and beta (cy's) take the same id.
+    expect((await world.as("ana")("POST", "/api/projects/gamma/sessions", { markdown: "---\nid: s-third\n---\nGamma's third." })).status).toBe(201);
+    expect((await world.as("cy")("POST", "/api/projects/beta/sessions", { markdown: "---\nid: s-third\n---\nBeta's third." })).status).toBe(201);
+    expect((await readText("ana", "baton://session/gamma/s-third")).text).toBe("---\nid: s-third\n---\nGamma's third.");
+    expect((await readText("ana", "baton://session/alpha/s-third")).text).toBe("---\nid: s-third\n---\nThird.");
+    expect(await listedUris("ana")).toEqual(expect.arrayContaining(["baton://session/alpha/s-third", "baton://session/gamma/s-third"]));
+
+    const ambiguous = mcp.ana!.readResource({ uri: "baton://session/s-third" });
+    await expect(ambiguous).rejects.toThrow(/more than one of your projects \(alpha, gamma\)/);
+    await expect(mcp.ana!.readResource({ uri: "baton://session/s-third" })).rejects.not.toThrow(/beta/);
+    // bo is a member of alpha alone: for him the id is unambiguous, whoever else has it.
+    expect((await readText("bo", "baton://session/s-third")).meta).toMatchObject({ project: "alpha" });
+  });
+});
+

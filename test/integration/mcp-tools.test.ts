@@ -97,8 +97,8 @@ describe("tools", () => {
     const byId = await call("ana", "pickup_session", { id: "s-low" });
     expect(toolText(byId)).toContain("Claimed session s-low in alpha");
     // Claimed documents leave bo's listing of the queue but stay listed for their holder.
-    expect(await listedUris("bo")).toContain("baton://session/s-high");
-    expect(await listedUris("bo")).not.toContain("baton://session/s-low");
+    expect(await listedUris("bo")).toContain("baton://session/alpha/s-high");
+    expect(await listedUris("bo")).not.toContain("baton://session/alpha/s-low");
   });
 
   it("complete_session and release_session finish a claimed document, as its claimer or an owner, and say why not otherwise", async () => {
@@ -126,6 +126,26 @@ describe("tools", () => {
     expect(toolText(await call("ana", "complete_session", { id: "no such/id" }))).toMatch(/session id|letters, digits/);
   });
 
+  it("the session tools take a project where an id is in more than one of the caller's projects", async () => {
+    const status = async (slug: string) =>
+      (await world.sql("SELECT d.status FROM session_docs d JOIN projects p ON p.id = d.project_id WHERE d.id = 's-dup' AND p.slug = ?", [slug]))[0]!.status;
+    for (const slug of ["alpha", "gamma"]) {
+      expect((await world.as("ana")("POST", `/api/projects/${slug}/sessions`, { markdown: `---\nid: s-dup\n---\nThe ${slug} one.` })).status).toBe(201);
+    }
+    const ambiguous = await call("ana", "pickup_session", { id: "s-dup" });
+    expect(toolText(ambiguous)).toMatch(/^conflict: Session document "s-dup" is in more than one of your projects \(alpha, gamma\)/);
+    const picked = await call("ana", "pickup_session", { id: "s-dup", project: "gamma" });
+    expect(toolText(picked)).toContain("Claimed session s-dup in gamma");
+    expect(toolText(picked)).toContain("The gamma one.");
+    expect([await status("alpha"), await status("gamma")]).toEqual(["todo", "doing"]);
+    expect(toolText(await call("ana", "complete_session", { id: "s-dup" }))).toMatch(/^conflict: .*\(alpha, gamma\)/);
+    expect(toolText(await call("ana", "complete_session", { id: "s-dup", project: "gamma" }))).toBe("Session s-dup in gamma is now done: it has left the queue.");
+    // bo is a member of alpha, not gamma: for him the id alone is alpha's.
+    expect(toolText(await call("bo", "pickup_session", { id: "s-dup" }))).toContain("Claimed session s-dup in alpha");
+    expect(toolText(await call("bo", "release_session", { id: "s-dup", project: "alpha" }))).toBe("Session s-dup in alpha is now todo again: back in the queue for anyone.");
+    expect([await status("alpha"), await status("gamma")]).toEqual(["todo", "done"]);
+  });
+
   it.each([
     { who: "ana", name: "search_learnings", args: { project: "beta" }, error: /^not_found: No project "beta"/ },
     { who: "ana", name: "search_learnings", args: { limit: 0 }, error: /limit/ },
@@ -148,6 +168,9 @@ describe("tools", () => {
     { who: "vi", name: "set_task_memory", args: { project: "alpha", taskId: "task-1", markdown: "x" }, error: /^forbidden/ },
     { who: "ana", name: "pickup_session", args: {}, error: /Give id .* or project/ },
     { who: "ana", name: "pickup_session", args: { id: "s-beta" }, error: /^not_found/ },
+    { who: "ana", name: "pickup_session", args: { id: "s-beta", project: "beta" }, error: /^not_found: No project "beta"/ },
+    { who: "ana", name: "pickup_session", args: { id: "s-beta", project: "alpha" }, error: /^not_found: No session document "s-beta" in "alpha"/ },
+    { who: "cy", name: "complete_session", args: { id: "s-low", project: "alpha" }, error: /^not_found: No project "alpha"/ },
     { who: "ana", name: "pickup_session", args: { project: "gamma" }, error: /^not_found: Nothing is queued in "gamma"/ },
     { who: "ana", name: "pickup_session", args: { id: "no such/id" }, error: /session id|letters, digits/ },
   ])("$name($args) by $who → isError with a clear text, nothing stored", async ({ who, name, args, error }) => {

@@ -155,3 +155,80 @@ describe("who may read and write session documents", () => {
     expect((await as("vi")("GET", "/api/sessions/ro-target")).status).toBe(200);
   });
 });
+
+describe("a session document's id is unique within its project", () => {
+  const inProject = async (slug: string, id: string) =>
+    String((await world.sql("SELECT d.status FROM session_docs d JOIN projects p ON p.id = d.project_id WHERE p.slug = ? AND d.id = ?", [slug, id]))[0]!.status);
+
+  it("the same id in two projects: each is queued, read, claimed and finished under its own project", async () => {
+    await queue("ana", "alpha", "---\nid: twin\n---\nAlpha's twin.");
+    await queue("ana", "queue", "---\nid: twin\n---\nQueue's twin.");
+    expect((await as("bo")("GET", "/api/projects/alpha/sessions/twin")).json.session).toMatchObject({ project: "alpha", markdown: "---\nid: twin\n---\nAlpha's twin." });
+    expect((await as("bo")("GET", "/api/projects/queue/sessions/twin")).json.session).toMatchObject({ project: "queue", markdown: "---\nid: twin\n---\nQueue's twin." });
+
+    const claimed = await as("bo")("POST", "/api/projects/queue/sessions/twin/claim");
+    expect(claimed.status, claimed.text).toBe(200);
+    expect(claimed.json.session).toMatchObject({ id: "twin", project: "queue", status: "doing", claimedBy: { name: "bo" } });
+    expect([await inProject("alpha", "twin"), await inProject("queue", "twin")]).toEqual(["todo", "doing"]);
+    expect((await as("dee")("POST", "/api/projects/alpha/sessions/twin/claim")).status).toBe(200);
+    expect((await as("bo")("POST", "/api/projects/queue/sessions/twin/complete")).json.session).toMatchObject({ project: "queue", status: "done" });
+    expect((await as("dee")("POST", "/api/projects/alpha/sessions/twin/release")).json.session).toMatchObject({ project: "alpha", status: "todo" });
+    expect([await inProject("alpha", "twin"), await inProject("queue", "twin")]).toEqual(["todo", "done"]);
+  });
+
+  it.each([
+    { route: "GET /api/sessions/twin", method: "GET", path: "/api/sessions/twin" },
+    { route: "POST /api/sessions/twin/claim", method: "POST", path: "/api/sessions/twin/claim" },
+    { route: "POST /api/sessions/twin/complete", method: "POST", path: "/api/sessions/twin/complete" },
+    { route: "POST /api/sessions/twin/release", method: "POST", path: "/api/sessions/twin/release" },
+  ])("$route with the id in two of the caller's projects → 409 naming both, nothing changes", async ({ method, path }) => {
+    const before = await tableCounts(databaseUrl);
+    const res = await as("bo")(method, path);
+    expect(res.status).toBe(409);
+    expect(res.json.error.code).toBe("conflict");
+    expect(res.json.error.message).toMatch(/"twin" is in more than one of your projects \(alpha, queue\)/);
+    expect(await tableCounts(databaseUrl)).toEqual(before);
+    expect([await inProject("alpha", "twin"), await inProject("queue", "twin")]).toEqual(["todo", "done"]);
+  });
+
+  it("the id alone still works where only one of the caller's projects has it, and names only the caller's projects", async () => {
+    // cy's beta takes the id too; vi (a viewer of alpha alone) sees one document, and bo's 409 never names beta.
+    await queue("cy", "beta", "---\nid: twin\n---\nBeta's twin.");
+    expect((await as("vi")("GET", "/api/sessions/twin")).json.session).toMatchObject({ project: "alpha", markdown: "---\nid: twin\n---\nAlpha's twin." });
+    expect((await as("cy")("GET", "/api/sessions/twin")).json.session).toMatchObject({ project: "beta" });
+    const res = await as("bo")("GET", "/api/sessions/twin");
+    expect(res.json.error.message).toContain("(alpha, queue)");
+    expect(res.text).not.toContain("beta");
+  });
+
+  // Another project's ids tell nothing: every answer is the one an id that exists nowhere gets.
+  it.each([
+    { method: "GET", path: "/api/sessions/{s}" },
+    { method: "POST", path: "/api/sessions/{s}/claim" },
+    { method: "POST", path: "/api/sessions/{s}/complete" },
+    { method: "POST", path: "/api/sessions/{s}/release" },
+    { method: "GET", path: "/api/projects/alpha/sessions/{s}" },
+    { method: "POST", path: "/api/projects/alpha/sessions/{s}/claim" },
+    { method: "POST", path: "/api/projects/alpha/sessions/{s}/complete" },
+    { method: "POST", path: "/api/projects/alpha/sessions/{s}/release" },
+    { method: "GET", path: "/api/projects/beta/sessions/{s}" },
+    { method: "POST", path: "/api/projects/beta/sessions/{s}/claim" },
+  ])("$method $path: another project's id answers as a free id does", async ({ method, path }) => {
+    // cy's beta holds "beta-secret" (queued before all tests); "nowhere-at-all" is in no project.
+    const taken = await as("ana")(method, path.replace("{s}", betaSessionId));
+    const free = await as("ana")(method, path.replace("{s}", "nowhere-at-all"));
+    expect(taken.status).toBe(404);
+    expect(taken.status).toBe(free.status);
+    expect(taken.text.replaceAll(betaSessionId, "ID")).toBe(free.text.replaceAll("nowhere-at-all", "ID"));
+  });
+
+  it("creating a document whose id another project holds just works in the caller's project", async () => {
+    const mine = await as("ana")("POST", "/api/projects/alpha/sessions", { markdown: `---\nid: ${betaSessionId}\n---\nAlpha's own.` });
+    expect(mine.status, mine.text).toBe(201);
+    expect(mine.json.session).toMatchObject({ id: betaSessionId, project: "alpha", status: "todo" });
+    expect((await as("cy")("GET", `/api/projects/beta/sessions/${betaSessionId}`)).json.session.markdown).toBe("---\nid: beta-secret\n---\nBeta work");
+    // The same id twice in one project is still a conflict.
+    const again = await as("ana")("POST", "/api/projects/alpha/sessions", { markdown: `---\nid: ${betaSessionId}\n---\nAgain.` });
+    expect(again.status).toBe(409);
+  });
+});

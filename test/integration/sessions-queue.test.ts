@@ -50,7 +50,7 @@ describe("POST /api/projects/{slug}/sessions", () => {
         createdAt: "2025-01-31T09:00:00.000Z",
       },
     });
-    const again = await as("bo")("GET", "/api/sessions/task-368.session_1");
+    const again = await as("bo")("GET", "/api/projects/alpha/sessions/task-368.session_1");
     expect(again.status).toBe(200);
     expect(Buffer.from(again.json.session.markdown)).toEqual(Buffer.from(full));
   });
@@ -73,15 +73,16 @@ describe("POST /api/projects/{slug}/sessions", () => {
     expect(session.id).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/);
   });
 
-  it("a taken id → 409 and nothing stored, also when the id is used in another project", async () => {
+  it("an id taken in the project → 409 and nothing stored; the same id in another project is that project's own", async () => {
     const before = await tableCounts(databaseUrl);
     const res = await as("ana")("POST", "/api/projects/alpha/sessions", { markdown: "---\nid: task-368.session_1\n---\nagain" });
     expect(res.status).toBe(409);
     expect(res.json.error.code).toBe("conflict");
     expect(res.json.error.message).toContain("task-368.session_1");
-    const elsewhere = await as("ana")("POST", "/api/projects/gamma/sessions", { markdown: "---\nid: task-368.session_1\n---\nagain" });
-    expect(elsewhere.status).toBe(409);
     expect(await tableCounts(databaseUrl)).toEqual(before);
+    const elsewhere = await as("ana")("POST", "/api/projects/gamma/sessions", { markdown: "---\nid: task-368.session_1\n---\nagain" });
+    expect(elsewhere.status, elsewhere.text).toBe(201);
+    expect(elsewhere.json.session).toMatchObject({ id: "task-368.session_1", project: "gamma", markdown: "---\nid: task-368.session_1\n---\nagain" });
   });
 
   it.each([

@@ -4,13 +4,14 @@ import { TEST_MAX_BODY_BYTES, testWorld } from "./world";
 
 export type Era = "legacy" | "auto";
 
-/** The five resource templates the server lists. */
+/** The six resource templates the server lists (a session document by project and id, and by id alone). */
 export const TEMPLATES = [
   "baton://context/{project}",
   "baton://handoff/{project}/latest",
   "baton://memory/{project}/active",
   "baton://memory/{project}/{taskId}",
   "baton://session/{id}",
+  "baton://session/{project}/{id}",
 ];
 
 // What each project holds before the tests: learnings, handoffs, task memory and the session queue.

@@ -1,16 +1,16 @@
 import { expectProjectOk, requireServer, resolveProject } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
-import { expectOk } from "../http/api-client";
 import { parseOptions } from "../output/parse-options";
 import { readListedFile, uniquePaths } from "./read-listed-file";
+import { callSession } from "./session-call";
 import { DEFAULT_MAX_CHARS, renderPickup } from "./render-pickup";
 
 type Session = { id: string; project: string; markdown: string; specs: string[]; files: string[] };
 
 /**
- * `baton pickup [id]`: claims the next queued session document of the project (or the one named),
- * prints it and the files it lists, read fresh from the repository. Always text: this output is
- * made to be read by an agent.
+ * `baton pickup [id]`: claims the next queued session document of the project (or the one named, in
+ * the project: see callSession), prints it and the files it lists, read fresh from the repository.
+ * Always text: this output is made to be read by an agent.
  */
 export async function runPickup(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -20,13 +20,13 @@ export async function runPickup(args: string[]): Promise<number> {
   );
   const maxChars = values["max-chars"] === undefined ? DEFAULT_MAX_CHARS : Number(values["max-chars"]);
   if (!Number.isInteger(maxChars) || maxChars < 500) throw new CliError("--max-chars must be a whole number of at least 500.", EXIT.usage);
-  const { config, call } = requireServer();
+  const server = requireServer();
+  const { config, call } = server;
   const id = positionals[0];
 
   let session: Session;
   if (id) {
-    const res = await call("POST", `/api/sessions/${encodeURIComponent(id)}/claim`);
-    session = expectOk<{ session: Session }>(res, `cannot claim session "${id}"`).session;
+    session = await callSession<Session>(server, values.project, id, "claim", `cannot claim session "${id}"`);
   } else {
     const project = await resolveProject(config, values.project);
     const res = await call("POST", `/api/projects/${encodeURIComponent(project.slug)}/sessions/claim`);

@@ -1,11 +1,11 @@
 import { SESSION_STATUSES } from "../../../lib/rules";
 import { expectProjectOk, requireServer, resolveProject } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
-import { expectOk } from "../http/api-client";
 import { splitFrontMatter } from "../markdown/split-front-matter";
 import { parseOptions } from "../output/parse-options";
 import { printResult } from "../output/print";
 import { runPickup } from "./pickup";
+import { callSession } from "./session-call";
 import { PRIORITY_NAMES, sessionNew, type Session } from "./session-new";
 
 const DEFAULT_LIST_LIMIT = "50";
@@ -41,14 +41,12 @@ async function sessionList(args: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-/** `baton session complete|release <id>`: a claimed document done, or back in the queue. */
+/** `baton session complete|release <id> [--project SLUG]`: a claimed document done, or back in the queue. */
 async function sessionFinish(verb: "complete" | "release", args: string[]): Promise<number> {
-  const { positionals } = parseOptions(args, {}, 1);
+  const { values, positionals } = parseOptions(args, { project: { type: "string" } }, 1);
   const id = positionals[0];
   if (!id) throw new CliError(`a session id is required: baton session ${verb} <id> (pickup printed it: "Session claimed: <id>").`, EXIT.usage);
-  const { call } = requireServer();
-  const res = await call("POST", `/api/sessions/${encodeURIComponent(id)}/${verb}`);
-  const { session } = expectOk<{ session: Session }>(res, `cannot ${verb} session "${id}"`);
+  const session = await callSession<Session>(requireServer(), values.project, id, verb, `cannot ${verb} session "${id}"`);
   printResult(
     { session },
     verb === "complete" ? `Session ${session.id} in ${session.project} is done.` : `Session ${session.id} in ${session.project} is back in the queue (todo).`,

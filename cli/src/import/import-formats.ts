@@ -125,7 +125,10 @@ export async function importTaskMemories(ctx: ImportContext, items: Found["memor
   }
 }
 
-/** An spx session with its file name as the front matter `id`, so importing it twice is a 409, not a second copy. */
+/**
+ * An spx session with its file name as the front matter `id`, so importing it twice is a 409 (then
+ * compared with what is stored: the same document is "already there", another one is a failure), not a second copy.
+ */
 export function withSessionId(text: string, id: string): string {
   const { front } = splitFrontMatter(text);
   if (front !== null) {
@@ -135,6 +138,13 @@ export function withSessionId(text: string, id: string): string {
     return `${text.slice(0, firstBreak)}id: ${JSON.stringify(id)}${eol}${text.slice(firstBreak)}`;
   }
   return `---\nid: ${JSON.stringify(id)}\n---\n${text}`;
+}
+
+/** The markdown of a project's session document, to tell an earlier import of the same file from another document with its id. */
+async function storedSession(call: ApiCall, slug: string, id: string): Promise<string | null> {
+  const res = await call("GET", `/api/projects/${encodeURIComponent(slug)}/sessions/${encodeURIComponent(id)}`);
+  if (res.status === 404) return null;
+  return expectOk<{ session: { markdown: string } }>(res, `cannot read session ${id} of ${slug}`).session.markdown;
 }
 
 export async function importSpx(ctx: ImportContext, items: Found["spx"]): Promise<void> {
@@ -149,10 +159,13 @@ export async function importSpx(ctx: ImportContext, items: Found["spx"]): Promis
       const id = TASK_ID_PATTERN.test(item.id) ? item.id : item.id.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 100);
       const slug = await ctx.projectFor({ repoDir: item.repoDir });
       const markdown = withSessionId(readFileSync(item.file, "utf8"), id);
+      // The id the server keys it by: the file's own front matter id when it has one, else the file name.
+      const docId = frontMatterScalars(splitFrontMatter(markdown).front ?? "").id ?? id;
       const res = await ctx.call("POST", `/api/projects/${encodeURIComponent(slug)}/sessions`, { markdown });
-      if (res.status === 409) ctx.summary.sessions.unchanged++;
-      else if (res.status === 201) ctx.summary.sessions.added++;
-      else throw new Error(errorMessage(res));
+      if (res.status === 201) ctx.summary.sessions.added++;
+      else if (res.status !== 409) throw new Error(errorMessage(res));
+      else if ((await storedSession(ctx.call, slug, docId)) === markdown) ctx.summary.sessions.unchanged++;
+      else throw new Error(`${slug} already has another session document with the id "${docId}": not imported (give the file another id and import again)`);
     } catch (error) {
       ctx.summary.sessions.failed++;
       fail(ctx, item.file, error);

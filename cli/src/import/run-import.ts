@@ -34,7 +34,8 @@ async function projectOfDir(dir: string): Promise<string> {
  * `baton import <path> [--project SLUG]`: the formats people already have, recognised by layout
  * (see detect-formats.ts). Idempotent through the server: seed items by their seed.json id,
  * handoffs by session id (skipped when unchanged), task memory compared before writing, spx
- * sessions by their file name as the document id (a repeat is a 409, counted as already there).
+ * sessions by their file name as the document id (a repeat is a 409: already there when the project
+ * holds the same document, a failure when it holds another one with that id).
  */
 export async function runImport(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, { project: { type: "string" } }, 1);

@@ -62,12 +62,15 @@ function selectViews(db: DbOrTx) {
 
 export type NewSessionDoc = SessionDocFields & { projectId: string; createdBy: string };
 
-/** Queues a document; false when the id is taken (the primary key decides, so a race cannot store both). */
+/**
+ * Queues a document; false when its project already has one with this id (the primary key, project
+ * and id, decides, so a race cannot store both). Another project's ids never get in the way.
+ */
 export async function insertSessionDoc(db: DbOrTx, params: NewSessionDoc): Promise<boolean> {
   const inserted = await db
     .insert(sessionDocs)
     .values({ ...params, status: "todo" })
-    .onConflictDoNothing({ target: sessionDocs.id })
+    .onConflictDoNothing({ target: [sessionDocs.projectId, sessionDocs.id] })
     .returning({ id: sessionDocs.id });
   return inserted.length === 1;
 }
@@ -77,12 +80,16 @@ export async function findSessionDoc(db: DbOrTx, params: { projectId: string; id
   return row && toView(row);
 }
 
-/** A document by id, only when its project is one the user is a member of. */
-export async function findSessionDocForUser(db: DbOrTx, params: { userId: string; id: string }): Promise<SessionDocView | undefined> {
-  const [row] = await selectViews(db)
+/**
+ * The documents with this id in the projects the user is a member of (ids are unique per project, so
+ * there may be several), in slug order. Never a row of another project.
+ */
+export async function findSessionDocsForUser(db: DbOrTx, params: { userId: string; id: string }): Promise<SessionDocView[]> {
+  const rows = await selectViews(db)
     .innerJoin(projectMembers, memberOf(sessionDocs.projectId, params.userId))
-    .where(eq(sessionDocs.id, params.id));
-  return row && toView(row);
+    .where(eq(sessionDocs.id, params.id))
+    .orderBy(asc(projects.slug));
+  return rows.map(toView);
 }
 
 export type SessionQueueKey = { priority: number; createdAt: Date; id: string };

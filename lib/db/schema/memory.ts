@@ -127,11 +127,15 @@ export const handoffs = sqliteTable(
   ],
 );
 
-/** A queued unit of work: markdown with YAML front matter, claimed by one agent at a time. */
+/**
+ * A queued unit of work: markdown with YAML front matter, claimed by one agent at a time. Its id is
+ * unique within its project only: a global id would let one project squat another's ids and tell
+ * whether an id exists in a project the caller cannot see.
+ */
 export const sessionDocs = sqliteTable(
   "session_docs",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     projectId: text("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
@@ -150,7 +154,7 @@ export const sessionDocs = sqliteTable(
     completedAt: timestamp("completed_at"),
     ...timestamps,
   },
-  (t) => [index("session_docs_queue_idx").on(t.projectId, t.status, t.priority, t.createdAt)],
+  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("session_docs_queue_idx").on(t.projectId, t.status, t.priority, t.createdAt)],
 );
 
 export const taskMemories = sqliteTable(

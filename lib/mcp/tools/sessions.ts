@@ -12,11 +12,16 @@ import { WRITES, registerTool } from "../register-tool";
 const pickupInput = z
   .object({
     id: sessionIdParam.optional().describe("The session document to claim. Omit to claim the next queued one of the project."),
-    project: slugSchema.optional().describe("Project whose queue to take the next document from (highest priority, then oldest)."),
+    project: slugSchema
+      .optional()
+      .describe("The document's project; with no id, the project whose queue to take the next document from (highest priority, then oldest). Needed with id when several of your projects have a document with that id."),
   })
   .refine((a) => a.id !== undefined || a.project !== undefined, { message: "Give id (a session document) or project (take the next one)." });
 
-const finishInput = z.object({ id: sessionIdParam.describe("The claimed session document (its id, as pickup_session returned it).") });
+const finishInput = z.object({
+  id: sessionIdParam.describe("The claimed session document (its id, as pickup_session returned it)."),
+  project: slugSchema.optional().describe("Its project, as pickup_session returned it; needed when several of your projects have a document with that id."),
+});
 
 /** The two ways a claimed document leaves its claimer: done, or back in the queue. */
 const FINISH = {
@@ -49,7 +54,9 @@ export function registerSessionWriteTools(server: McpServer, env: McpEnv): void 
       annotations: WRITES,
     },
     async (args) => {
-      const session = args.id ? await claimSession(env.db, env.principal, args.id) : await claimNextSession(env.db, env.principal, args.project!);
+      const session = args.id
+        ? await claimSession(env.db, env.principal, { project: args.project, id: args.id })
+        : await claimNextSession(env.db, env.principal, args.project!);
       const out = sessionOutSchema.parse(session);
       const facts = [`priority ${out.priority}`, out.branch ? `branch ${out.branch}` : null, out.workingDirectory ? `directory ${out.workingDirectory}` : null];
       const paths = [...out.specs.map((p) => `- spec: ${p}`), ...out.files.map((p) => `- file: ${p}`)];
@@ -62,8 +69,8 @@ export function registerSessionWriteTools(server: McpServer, env: McpEnv): void 
     },
   );
   for (const [name, tool] of Object.entries(FINISH)) {
-    registerTool(server, name, { title: tool.title, description: tool.description, inputSchema: finishInput, annotations: WRITES }, async ({ id }) => {
-      const out = sessionOutSchema.parse(await tool.finish(env.db, env.principal, id));
+    registerTool(server, name, { title: tool.title, description: tool.description, inputSchema: finishInput, annotations: WRITES }, async (ref) => {
+      const out = sessionOutSchema.parse(await tool.finish(env.db, env.principal, ref));
       return toolText(`Session ${out.id} in ${out.project} is now ${tool.after}.`, { session: out });
     });
   }

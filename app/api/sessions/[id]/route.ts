@@ -1,8 +1,3 @@
-import { guard } from "@/lib/auth/guard";
-import { sessionOutSchema } from "@/lib/sessions/session-schemas";
-import { getSession } from "@/lib/sessions/sessions";
+import { sessionRoute } from "@/lib/sessions/session-routes";
 
-export const GET = guard<{ id: string }>("read", async ({ db, principal, params }) => {
-  const session = await getSession(db, principal, params.id);
-  return Response.json({ ok: true, session: sessionOutSchema.parse(session) });
-});
+export const GET = sessionRoute("read");

@@ -1,0 +1,3 @@
+import { sessionRoute } from "@/lib/sessions/session-routes";
+
+export const POST = sessionRoute("release");
