@@ -20,7 +20,8 @@ export async function runPickup(args: string[]): Promise<number> {
   );
   const maxChars = values["max-chars"] === undefined ? DEFAULT_MAX_CHARS : Number(values["max-chars"]);
   if (!Number.isInteger(maxChars) || maxChars < 500) throw new CliError("--max-chars must be a whole number of at least 500.", EXIT.usage);
-  const { config, call } = requireServer();
+  const ctx = requireServer();
+  const { config, call } = ctx;
   const id = positionals[0];
 
   let session: Session;
@@ -28,7 +29,7 @@ export async function runPickup(args: string[]): Promise<number> {
     const res = await call("POST", `/api/sessions/${encodeURIComponent(id)}/claim`);
     session = expectOk<{ session: Session }>(res, `cannot claim session "${id}"`).session;
   } else {
-    const project = await resolveProject(config, values.project);
+    const project = await resolveProject(ctx, values.project);
     const res = await call("POST", `/api/projects/${encodeURIComponent(project.slug)}/sessions/claim`);
     session = expectProjectOk<{ session: Session }>(res, "nothing to pick up", project).session;
   }
