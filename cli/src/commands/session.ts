@@ -28,7 +28,7 @@ async function sessionList(args: string[]): Promise<number> {
     throw new CliError(`--status must be ${SESSION_STATUSES.join(", ")}, not "${values.status}".`, EXIT.usage);
   }
   const ctx = requireServer();
-  const { config, call } = ctx;
+  const { call } = ctx;
   const project = await resolveProject(ctx, values.project);
   const params = new URLSearchParams({ limit: values.limit ?? DEFAULT_LIST_LIMIT });
   if (values.status) params.set("status", values.status);
