@@ -32,6 +32,13 @@ async function hook(name: string, sessionId: string, cwd: string, extra: Record<
   return { ...result, home };
 }
 
+/** The project the server recorded the session's start in (slug; null: personal), once the bookkeeping is written. */
+const startedIn = (sessionId: string) =>
+  waitFor("the session's start to be recorded", async () => {
+    const rows = await world.sql("SELECT p.slug FROM session_projects s LEFT JOIN projects p ON p.id = s.project_id WHERE s.session_id = ?", [sessionId]);
+    return rows.length ? { slug: (rows[0]!.slug as string | null) ?? null } : null;
+  }).then((r) => r.slug);
+
 /** Where a session's handoffs went: the projects (of all three) holding one under its id, as their owners see them. */
 async function handoffHomes(sessionId: string): Promise<string[]> {
   const homes: string[] = [];
@@ -42,8 +49,11 @@ async function handoffHomes(sessionId: string): Promise<string[]> {
   return homes;
 }
 
-/** The project the prompt stage answered for, asking exactly what the prompt hook asked (its URL, recorded) in JSON. */
-async function promptProject(sessionId: string, cwd: string, url = world.server.url): Promise<string | null> {
+/**
+ * The project the prompt stage answered for, asking exactly what the prompt hook asked (its URL,
+ * recorded) in JSON. The hook sends as `project` only what is configured, never its guess.
+ */
+async function promptProject(sessionId: string, cwd: string, url = world.server.url, configured: string | null = null): Promise<string | null> {
   const proxy = await recordingProxy(url);
   try {
     await hook("prompt", sessionId, cwd, { prompt: "How do we deploy the kiwi service?" }, proxy.url);
@@ -53,7 +63,7 @@ async function promptProject(sessionId: string, cwd: string, url = world.server.
   const asked = proxy.requests.find((r) => r.url.startsWith("/api/context/prompt?"));
   expect(asked, "the prompt hook asked the prompt stage").toBeDefined();
   const query = new URLSearchParams(asked!.url.split("?")[1]);
-  expect(query.get("project"), "a guessed slug is never sent as the project").toBeNull();
+  expect(query.get("project"), "a guessed slug is never sent as the project").toBe(configured);
   query.set("format", "json");
   return (await as("ana")("GET", `/api/context/prompt?${query}`)).json.project?.slug ?? null;
 }
@@ -88,8 +98,8 @@ describe("the attack from finding 1: a project named like the repository", () =>
   ])("$name: start, prompt, pre-compact and end all land in alpha", async ({ member, session }) => {
     if (member) await joinWebApp();
     const start = hookContext((await hook("session-start", session, repo, { source: "startup" })).stdout);
-    expect(start).toContain("Did: alpha's own deploy work.");
     expect(start).not.toContain("bo's plan for web-app");
+    expect(await startedIn(session)).toBe("alpha");
     expect(await promptProject(session, repo)).toBe("alpha");
     await hook("pre-compact", session, repo, { trigger: "auto" });
     expect(await handoffHomes(session)).toEqual(["alpha"]);
@@ -107,7 +117,7 @@ describe("the order of the rules", () => {
     writeFileSync(path.join(configured, ".baton.json"), JSON.stringify({ project: "beta" }));
     const session = "c0f10001-0000-4000-8000-000000000001";
     await hook("session-start", session, configured, { source: "startup" });
-    expect(await promptProject(session, configured)).toBe("beta");
+    expect(await promptProject(session, configured, world.server.url, "beta")).toBe("beta");
     await hook("pre-compact", session, configured, { trigger: "auto" });
     expect(await handoffHomes(session)).toEqual(["beta"]);
   });
@@ -135,7 +145,7 @@ describe("a session follows its start", () => {
     await matcher("m-moving-alpha", "alpha", "cwd", "moving/app");
     await hook("session-start", session, dir, { source: "startup" });
     // What the start decided is written with the served-context bookkeeping, then read by any instance.
-    await waitFor("the session's project to be recorded", async () => (await world.sql("SELECT 1 FROM session_projects WHERE session_id = ?", [session])).length > 0);
+    expect(await startedIn(session)).toBe("alpha");
     await world.sql("DELETE FROM project_matchers WHERE id = 'm-moving-alpha'");
     await matcher("m-moving-beta", "beta", "cwd", "moving/app");
     const other = world.servers[1]!.url;
@@ -156,6 +166,7 @@ describe("a session follows its start", () => {
     const lonely = makeRepo(path.join(tmp.dir, "src", "lonely"), { commits: ["x"] });
     const start = hookContext((await hook("session-start", session, lonely, { source: "startup" })).stdout);
     expect(start).toContain("so this context is personal only");
+    expect(await startedIn(session)).toBeNull();
     const log = await sessionEnd(session, lonely);
     expect(log).toContain("no handoff is stored");
     expect(await handoffHomes(session)).toEqual([]);
