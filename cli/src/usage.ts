@@ -37,7 +37,7 @@ each file listed in its specs and files, read from the repository. An id is uniq
 with no project configured, an id the guessed project does not have is looked for in all of yours.
   --no-inject      print the document alone
   --max-chars N    cut the output at N characters (default 100000)
-  --project SLUG   the project (default: .baton.json, the git remote, the directory name)`,
+  --project SLUG   the project (default: .baton.json, else the one the server matches to this repository)`,
   },
   session: {
     synopsis: `  baton session new [--spec P]... [--file P]... [--priority P] [--title T] [--tag T]... [-m TEXT]
@@ -50,7 +50,7 @@ list       the project's queue in pickup order
 pickup     claims the next (or the named) document and prints it with the files it lists
 complete   marks a document you hold (or, as an owner, anyone's) done
 release    puts it back in the queue
-  --project SLUG   the project (default: .baton.json, the git remote, the directory name)`,
+  --project SLUG   the project (default: .baton.json, else the one the server matches to this repository)`,
   },
   handoff: {
     synopsis: `  baton handoff write [-m TEXT] [--branch B] [--session-id ID]   a handoff for the next session
@@ -64,7 +64,7 @@ show   prints the project's latest handoff (on --branch B if it has one).
     details: `start <taskId>   makes it your active task, writes backlog/memory/<taskId>.md and imports it in CLAUDE.md
 stop [taskId]    saves the memory file to the server, clears the active task, removes the import
 show [taskId]    prints the task's memory (your active task's by default)
-  --project SLUG   the project (default: .baton.json, the git remote, the directory name)`,
+  --project SLUG   the project (default: .baton.json, else the one the server matches to this repository)`,
   },
   learnings: {
     synopsis: `  baton learnings [query] [--project SLUG] [--kind K] [--all]`,
@@ -88,7 +88,8 @@ changes nothing.
     synopsis: `  baton import <path> [--project SLUG]  seed.json, Amplifier handoffs, backlog/memory, .spx/sessions`,
     details: `Imports what sits at or below <path>, idempotently: a pai-seed seed.json, Amplifier
 projects/<slug>/sessions/<id>/handoff.md, backlog/memory/<task-id>.md, .spx/sessions/todo/*.md.
-  --project SLUG   the project for task memory and spx sessions (default: derived from the repository)`,
+  --project SLUG   the project for task memory and spx sessions (default: .baton.json, else the server's
+                   match for the repository, else one named like it, created)`,
   },
   mcp: {
     synopsis: `  baton mcp                             MCP over stdio, bridged to the server's /api/mcp`,

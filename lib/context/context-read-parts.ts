@@ -50,7 +50,7 @@ export type Snapshot = { version: string; project: MemberProject | null; seed: S
 
 /** What a snapshot depends on: the user, the token's projects, the hints that choose the project (a named one alone when named), the task. */
 export function snapshotKey(userId: string, projectIds: string[] | null, q: ContextQuery): string {
-  const chooses = q.project ? [q.project] : [q.cwd ?? null, q.remote ?? null];
+  const chooses = q.project ? [q.project] : [q.cwd ?? null, q.remote ?? null, q.guess ?? null];
   return JSON.stringify([userId, projectIds, ...chooses, q.task ?? null]);
 }
 

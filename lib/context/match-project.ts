@@ -25,28 +25,29 @@ function cwdMatchLength(cwd: string, pattern: string): number {
   return tail.every((s, i) => s === p[i]) ? p.length : 0;
 }
 
-export type Matcher = { slug: string; kind: "cwd" | "remote"; pattern: string };
+export type Matcher = { slug: string; kind: "cwd" | "remote"; pattern: string; joinedAt: number };
 
-/** The slug whose matcher fits best (a remote beats a directory; a longer directory match beats a shorter), or null. */
-export function matchProject(matchers: Matcher[], hints: { cwd: string | null; remote: string | null }): string | null {
-  if (hints.remote) {
-    const remote = normaliseRemote(hints.remote);
-    const hit = matchers.find((m) => m.kind === "remote" && normaliseRemote(m.pattern) === remote);
-    if (hit) return hit.slug;
-  }
-  if (hints.cwd) {
-    let best: { slug: string; length: number } | null = null;
-    for (const m of matchers) {
-      if (m.kind !== "cwd") continue;
-      const length = cwdMatchLength(hints.cwd, m.pattern);
-      if (length && (!best || length > best.length)) best = { slug: m.slug, length };
-    }
-    if (best) return best.slug;
-  }
-  return null;
+/** How specifically a matcher fits: a remote beats any directory, a longer directory suffix a shorter; 0: it does not fit. */
+function fit(m: Matcher, hints: { cwd: string | null; remote: string | null }): number {
+  if (m.kind === "remote") return hints.remote && normaliseRemote(m.pattern) === normaliseRemote(hints.remote) ? Number.MAX_SAFE_INTEGER : 0;
+  return hints.cwd ? cwdMatchLength(hints.cwd, m.pattern) : 0;
 }
 
-/** The directory's own name, the last resort the CLI also uses. */
+/**
+ * The slug whose matcher fits best, or null. Ties (two projects mapping the same remote, or the same
+ * directory suffix) go to the project the user joined first: a project joined later cannot take over
+ * sessions that already had a home.
+ */
+export function matchProject(matchers: Matcher[], hints: { cwd: string | null; remote: string | null }): string | null {
+  let best: { slug: string; fit: number; joinedAt: number } | null = null;
+  for (const m of matchers) {
+    const f = fit(m, hints);
+    if (f && (!best || f > best.fit || (f === best.fit && m.joinedAt < best.joinedAt))) best = { slug: m.slug, fit: f, joinedAt: m.joinedAt };
+  }
+  return best?.slug ?? null;
+}
+
+/** The directory's own name: the guess when a client sends none. */
 export function directoryName(cwd: string): string | null {
   return segments(cwd).at(-1)?.toLowerCase() ?? null;
 }

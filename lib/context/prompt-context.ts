@@ -5,7 +5,7 @@ import { metaRead } from "../db/queries/context";
 import { servedRead } from "../db/queries/session-served";
 import { queryEmbedder } from "../embeddings/query-embedder";
 import type { ContextLearning } from "./context-types";
-import { chooseProject, hintsNameProject, projectChoicesFor } from "./choose-project";
+import { sessionProject, sessionProjectReads } from "./choose-project";
 import { packSections } from "./pack-context";
 import type { PromptQuery } from "./prompt-query";
 import { promptMatch, promptWords, relevantUnseen } from "./prompt-learnings";
@@ -58,13 +58,13 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   const r = await readAll(db, {
     token: principal.tokenCheck?.read,
     meta: metaRead(db),
-    choices: hintsNameProject(q) ? projectChoicesFor(db, principal, q) : undefined,
+    ...sessionProjectReads(db, principal, q),
     served: servedRead(db, { userId: principal.userId, sessionId: q.sessionId, since }),
     counts: words.counts,
   });
   // A token taken as remembered is checked before anything read with it is used.
   principal.tokenCheck?.settle(r.token);
-  const project = r.choices ? chooseProject(r.choices, principal, q) : null;
+  const project = sessionProject(r, principal, q);
   const served = r.served;
   const matched = promptMatch(q.q, words.terms, r.counts, r.meta.storeSize);
   const projectOut = project ? { slug: project.slug, name: project.name } : null;

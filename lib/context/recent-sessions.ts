@@ -1,3 +1,4 @@
+import type { MemberProject } from "../db/queries/projects";
 import { BoundedCache } from "./bounded-cache";
 
 /**
@@ -12,7 +13,7 @@ export const MAX_SESSIONS = 5_000;
 
 /** `compactedAt`: when this instance served the session's context after a compaction (see rememberServed). */
 type Remembered = { ids: Set<string>; at: number; compactedAt: number | null };
-const holder = globalThis as unknown as { __batonRecentSessions?: BoundedCache<string, Remembered> };
+const holder = globalThis as unknown as { __batonRecentSessions?: BoundedCache<string, Remembered>; __batonSessionStarts?: BoundedCache<string, Started> };
 const sessions = (holder.__batonRecentSessions ??= new BoundedCache<string, Remembered>(MAX_SESSIONS));
 
 const keyOf = (userId: string, sessionId: string) => `${userId}\u0000${sessionId}`;
@@ -44,4 +45,18 @@ export function compactedSince(userId: string, sessionId: string, now = Date.now
 export function recentlyServed(userId: string, sessionId: string, now = Date.now()): string[] {
   const entry = remembered(keyOf(userId, sessionId), now);
   return entry ? [...entry.ids] : [];
+}
+
+/** The project a session's start was served for here (null: personal), until session_projects surely has it. */
+type Started = { project: MemberProject | null; at: number };
+const starts = (holder.__batonSessionStarts ??= new BoundedCache<string, Started>(MAX_SESSIONS));
+
+export function rememberStart(userId: string, sessionId: string, project: MemberProject | null, now = Date.now()): void {
+  starts.set(keyOf(userId, sessionId), { project, at: now });
+}
+
+/** The project the session started in here within KEEP_MS of `now`; undefined: ask the table. */
+export function startedIn(userId: string, sessionId: string, now = Date.now()): { project: MemberProject | null } | undefined {
+  const entry = starts.get(keyOf(userId, sessionId));
+  return entry && now - entry.at <= KEEP_MS ? { project: entry.project } : undefined;
 }

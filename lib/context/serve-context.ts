@@ -7,6 +7,7 @@ import { BoundedCache } from "./bounded-cache";
 import type { ContextQuery } from "./context-query";
 import { gatherContext } from "./gather-context";
 import { recordServed } from "./served-log";
+import type { MemberProject } from "../db/queries/projects";
 import { countTokensByLine } from "./tokenizer";
 import { queryEmbedder } from "../embeddings/query-embedder";
 
@@ -16,6 +17,8 @@ export type ServedContext = {
   etag: string;
   built: BuiltContext;
   project: { id: string; slug: string; name: string } | null;
+  /** The project as chosen, which the session is then in (recorded per session id). */
+  chosen: MemberProject | null;
   shownLearningIds: string[];
   /** Whether this answer came from the cache (sent as the x-baton-cache header). */
   cached: boolean;
@@ -106,8 +109,14 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
     );
     served = (await rendered).served;
   }
-  if (served.paused) return served;
+  const session = q.sessionId ? { sessionId: q.sessionId, startsSession: true, chosen: served.chosen } : null;
+  // A paused project's session is still in it (its handoffs go there): only that is recorded.
+  if (served.paused) {
+    if (session) recordServed(db, { ...unserved(principal, q, now), ...session, projectId: served.project?.id ?? null, served: false });
+    return served;
+  }
   recordServed(db, {
+    ...session,
     userId: principal.userId,
     projectId: served.project?.id ?? null,
     tokenId: principal.tokenId,
@@ -121,6 +130,18 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
   });
   return served;
 }
+
+/** A record of a start that served nothing. */
+const unserved = (principal: Principal, q: ContextQuery, now: number) => ({
+  userId: principal.userId,
+  tokenId: principal.tokenId,
+  source: q.source ?? null,
+  budget: q.budget,
+  tokenEstimate: 0,
+  learningsShown: 0,
+  learningIds: [],
+  at: new Date(now),
+});
 
 async function render(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }, now: Date): Promise<Rendered> {
   const { data, project, version } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
@@ -143,6 +164,7 @@ async function render(db: Db, principal: Principal, q: ContextQuery, env: { dash
     contentType: q.format === "text" ? "text/plain; charset=utf-8" : "application/json",
     built,
     project: project ? { id: project.id, ...projectOut! } : null,
+    chosen: project,
     shownLearningIds: data.learnings.slice(0, built.learningsShown).map((l) => l.id),
     cached: false,
     paused,

@@ -1,9 +1,11 @@
 import type { Db } from "../db/client";
 import { recordServedBatch } from "../db/queries/context";
 import { onShutdown } from "../shutdown/on-shutdown";
-import { rememberServed } from "./recent-sessions";
+import type { MemberProject } from "../db/queries/projects";
+import { rememberServed, rememberStart } from "./recent-sessions";
 
-type Entry = Parameters<typeof recordServedBatch>[1][number];
+/** `chosen`: a session start's project as chosen, remembered here until the table has it. */
+type Entry = Parameters<typeof recordServedBatch>[1][number] & { chosen?: MemberProject | null };
 
 // Served-context bookkeeping (the log and last-injected times) is buffered and written once a second
 // in one transaction: a busy server then does one write a second instead of two per request. A graceful
@@ -34,7 +36,8 @@ function flush(db: Db): Promise<void> {
 
 export function recordServed(db: Db, entry: Entry): void {
   // The prompt stage reads what a session was given before it is written (and, on a replica, synced back).
-  if (entry.sessionId) rememberServed(entry.userId, entry.sessionId, entry.learningIds, entry.at.getTime(), entry.source === "compact");
+  if (entry.sessionId && entry.served !== false) rememberServed(entry.userId, entry.sessionId, entry.learningIds, entry.at.getTime(), entry.source === "compact");
+  if (entry.sessionId && entry.startsSession) rememberStart(entry.userId, entry.sessionId, entry.chosen ?? null, entry.at.getTime());
   buffer.entries.push(entry);
   if (buffer.entries.length >= MAX_BUFFER) void flush(db);
   else if (!buffer.timer) {

@@ -21,6 +21,7 @@ export const newHandoffSchema = z.object({
     .regex(/^[^\p{Cc}\s]+$/u, { message: "A session id has no spaces or control characters." })
     .optional(),
   branch: branchSchema.optional(),
+  /** A display name to keep beside the author (signedAs); the author is always the token's user. */
   author: z
     .string()
     .trim()
@@ -52,6 +53,7 @@ export const handoffOutSchema = z.object({
   sessionId: z.string().nullable(),
   branch: z.string().nullable(),
   author: z.string(),
+  signedAs: z.string().nullable(),
   createdAt: isoDate,
 });
 export type HandoffOut = z.output<typeof handoffOutSchema>;

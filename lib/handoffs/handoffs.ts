@@ -1,6 +1,8 @@
 import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
+import { resolveSessionProject } from "../context/choose-project";
+import { sessionHintsSchema } from "../context/project-query";
 import type { Db } from "../db/client";
 import { findLatestHandoff, listHandoffs, upsertHandoff, type HandoffRecord } from "../db/queries/handoffs";
 import { getUser } from "../db/queries/users";
@@ -22,7 +24,8 @@ export async function writeHandoff(
 ): Promise<{ handoff: ProjectHandoff; created: boolean }> {
   const project = await requireProject(db, principal, slug, "write");
   const data = newHandoffSchema.parse(input);
-  const author = data.author ?? (await getUser(db, { userId: principal.userId }))?.name ?? "unknown";
+  // The author is who holds the token: a name the client sends is kept beside it, never instead of it.
+  const author = (await getUser(db, { userId: principal.userId }))?.name ?? "unknown";
   const result = await upsertHandoff(db, {
     projectId: project.id,
     userId: principal.userId,
@@ -31,12 +34,24 @@ export async function writeHandoff(
     sessionId: data.sessionId ?? null,
     branch: data.branch ?? null,
     author,
+    signedAs: data.author && data.author !== author ? data.author : null,
     createdAt: new Date(),
   });
   if (result.outcome === "taken") {
     throw new ApiError("conflict", `The handoff of session "${data.sessionId}" in "${slug}" was written by someone else; use another session id.`);
   }
   return { handoff: { ...result.handoff, project: project.slug }, created: result.outcome === "created" };
+}
+
+/**
+ * A handoff a hook posts for a session (POST /api/handoffs): filed under the project the session is
+ * in as the server decides it (lib/context/choose-project.ts: the project its start was served for,
+ * else the hints resolved the same way), never under a slug the client picked. null: the session is
+ * in no project of the user's, and there is no project handoff.
+ */
+export async function writeSessionHandoff(db: Db, principal: Principal, input: unknown): Promise<{ handoff: ProjectHandoff; created: boolean } | null> {
+  const project = await resolveSessionProject(db, principal, sessionHintsSchema.parse(input));
+  return project ? writeHandoff(db, principal, project.slug, input) : null;
 }
 
 export async function listProjectHandoffs(

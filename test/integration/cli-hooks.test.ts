@@ -56,8 +56,9 @@ describe("baton hook session-start", () => {
       expect(proxy.requests).toHaveLength(1);
       const sent = new URL(proxy.requests[0]!.url, "http://x");
       expect(sent.pathname).toBe("/api/context");
+      // No project is configured: the slug taken from the remote is only a guess; the server decides.
       expect(Object.fromEntries(sent.searchParams)).toEqual({
-        project: "web",
+        guess: "web",
         format: "claude",
         mode: "full",
         source: "startup",
@@ -127,7 +128,7 @@ describe("baton hook session-start", () => {
     }
   });
 
-  it("outside git, with a directory no project is named after, falls back to the personal context", async () => {
+  it("outside git, with a directory no project is named after, gets the personal context in one request", async () => {
     const plain = path.join(tmp.dir, "notes");
     mkdirSync(plain, { recursive: true });
     const proxy = await recordingProxy(server.url);
@@ -139,8 +140,9 @@ describe("baton hook session-start", () => {
         input: stdinFor(plain, { source: "not-a-source" }),
       });
       expect(result.code).toBe(0);
-      expect(proxy.requests.map((r) => new URL(r.url, "http://x").searchParams.get("project"))).toEqual(["notes", null]);
-      const last = new URL(proxy.requests[1]!.url, "http://x").searchParams;
+      expect(proxy.requests.map((r) => new URL(r.url, "http://x").searchParams.get("guess"))).toEqual(["notes"]);
+      const last = new URL(proxy.requests[0]!.url, "http://x").searchParams;
+      expect(last.get("project")).toBeNull();
       expect(last.get("source")).toBeNull();
       expect(last.get("branch")).toBeNull();
       const context = hookContext(result.stdout);

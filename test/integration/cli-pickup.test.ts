@@ -158,7 +158,7 @@ describe("baton session new, then baton pickup", () => {
       { name: "already claimed", args: ["pickup", "bare"], code: 3, stderr: /already claimed by you/ },
       { name: "no such session", args: ["pickup", "nope"], code: 4, stderr: /No session document "nope"/ },
       { name: "empty queue", args: ["pickup"], code: 4, stderr: /Nothing is queued in "web"/ },
-      { name: "project from the directory name, unknown", args: ["pickup"], cwd: () => makeRepo(path.join(tmp.dir, "src", "nowhere")), code: 4, stderr: /project "nowhere" taken from the directory; set another with --project/ },
+      { name: "no project of the user's matches the repository", args: ["pickup"], cwd: () => makeRepo(path.join(tmp.dir, "src", "nowhere")), code: 4, stderr: /no project of yours matches this repository \(directory .*nowhere\): pass --project/ },
       { name: "bad --max-chars", args: ["pickup", "--max-chars", "lots"], code: 2, stderr: /--max-chars/ },
       { name: "unknown option", args: ["pickup", "--bogus"], code: 2, stderr: /bogus/ },
       { name: "bad token", args: ["pickup"], env: () => ({ BATON_URL: server.url, BATON_TOKEN: "baton_wrong" }), code: 6, stderr: /not valid/ },

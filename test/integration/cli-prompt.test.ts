@@ -83,7 +83,7 @@ describe("baton hook prompt in a session started by baton hook session-start", (
       expect(proxy.requests).toHaveLength(1);
       const sent = new URL(proxy.requests[0]!.url, "http://x");
       expect(sent.pathname).toBe("/api/context/prompt");
-      expect(Object.fromEntries([...sent.searchParams].filter(([k]) => k !== "q"))).toEqual({ project: "web", format: "claude", sessionId: "s-secret", cwd: repo, remote: "git@github.com:acme/web.git" });
+      expect(Object.fromEntries([...sent.searchParams].filter(([k]) => k !== "q"))).toEqual({ guess: "web", format: "claude", sessionId: "s-secret", cwd: repo, remote: "git@github.com:acme/web.git" });
       const q = sent.searchParams.get("q")!;
       expect(q).not.toContain("ghp_");
       expect(q).not.toContain("withheld");

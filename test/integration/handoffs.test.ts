@@ -13,7 +13,7 @@ const { databaseUrl, as } = world;
 const pause = (ms = 3) => new Promise((r) => setTimeout(r, ms));
 
 describe("POST /api/projects/{slug}/handoffs", () => {
-  it("stores a handoff (201) and answers without internal ids; author defaults to the user's name", async () => {
+  it("stores a handoff (201) and answers without internal ids; the author is the user's name", async () => {
     const res = await as("ana")("POST", "/api/projects/alpha/handoffs", { markdown: "# Done\nShipped the guard.", branch: "main" });
     expect(res.status, res.text).toBe(201);
     expect(res.json).toEqual({
@@ -25,15 +25,25 @@ describe("POST /api/projects/{slug}/handoffs", () => {
         sessionId: null,
         branch: "main",
         author: "ana",
+        signedAs: null,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       },
     });
   });
 
-  it("keeps an explicit author", async () => {
-    const res = await as("bo")("POST", "/api/projects/alpha/handoffs", { markdown: "x", author: "claude (bo's laptop)" });
+  it("the author is always the token's user: a name the client signs with is kept beside it, in the list and the context too", async () => {
+    // issue 21, finding 1: a handoff signed `author: "Alice"` must not read as Alice's.
+    const res = await as("bo")("POST", "/api/projects/alpha/handoffs", { markdown: "Did: forged signature.", author: "ana", sessionId: "forged", branch: "forged" });
     expect(res.status).toBe(201);
-    expect(res.json.handoff.author).toBe("claude (bo's laptop)");
+    expect(res.json.handoff).toMatchObject({ author: "bo", signedAs: "ana" });
+    const listed = (await as("ana")("GET", "/api/projects/alpha/handoffs?branch=forged")).json.items;
+    expect(listed).toMatchObject([{ author: "bo", signedAs: "ana" }]);
+    const context = (await as("ana")("GET", "/api/context?project=alpha&branch=forged&format=text")).text;
+    expect(context).toMatch(/by bo\b/);
+    expect(context).not.toMatch(/by ana\b/);
+    // Its own name is no signature worth keeping.
+    const own = await as("bo")("POST", "/api/projects/alpha/handoffs", { markdown: "x", author: "bo" });
+    expect(own.json.handoff).toMatchObject({ author: "bo", signedAs: null });
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveProject, repoNameOfRemote, toSlug } from "@/cli/src/config/derive-project";
+import { guessSlug, projectHints, repoNameOfRemote, toSlug } from "@/cli/src/config/derive-project";
 
 describe("the project a directory belongs to", () => {
   it.each([
@@ -23,11 +23,16 @@ describe("the project a directory belongs to", () => {
     expect(toSlug(name)).toBe(slug);
   });
 
-  it("prefers configuration, then the remote, then the directory", () => {
+  it("guesses from the remote, then the directory", () => {
     const base = { repoRoot: "/home/ana/src/My Web", cwd: "/home/ana/src/My Web/pkg" };
-    expect(deriveProject({ ...base, configured: "web", remote: "git@x:a/b.git" })).toEqual({ slug: "web", from: "config" });
-    expect(deriveProject({ ...base, configured: null, remote: "git@x:a/b.git" })).toEqual({ slug: "b", from: "git remote" });
-    expect(deriveProject({ ...base, configured: null, remote: null })).toEqual({ slug: "my-web", from: "directory" });
-    expect(deriveProject({ configured: null, remote: null, repoRoot: null, cwd: "/tmp/notes" })).toEqual({ slug: "notes", from: "directory" });
+    expect(guessSlug({ ...base, remote: "git@x:a/b.git" })).toBe("b");
+    expect(guessSlug({ ...base, remote: null })).toBe("my-web");
+    expect(guessSlug({ remote: null, repoRoot: null, cwd: "/tmp/notes" })).toBe("notes");
+  });
+
+  it("sends the configured slug as the project and the guess apart, never the guess as the project", () => {
+    const where = { repoRoot: "/src/web-app", cwd: "/src/web-app", remote: "git@github.com:acme/web-app.git" };
+    expect(projectHints({ ...where, configured: null })).toEqual({ guess: "web-app", cwd: "/src/web-app", remote: "git@github.com:acme/web-app.git" });
+    expect(projectHints({ ...where, configured: "alpha" })).toEqual({ project: "alpha", guess: "web-app", cwd: "/src/web-app", remote: "git@github.com:acme/web-app.git" });
   });
 });

@@ -21,8 +21,9 @@ async function handoffWrite(args: string[]): Promise<number> {
   });
   const markdown = values.message ?? (await readStdin({ silenceMs: PIPE_SILENCE_MS }));
   if (!markdown.trim()) throw new CliError("the handoff is empty: give -m TEXT, or the markdown on stdin.", EXIT.usage);
-  const { config, call } = requireServer();
-  const project = await resolveProject(config, values.project);
+  const ctx = requireServer();
+  const { config, call } = ctx;
+  const project = await resolveProject(ctx, values.project);
   const branch = values.branch ?? (config.repoRoot ? await currentBranch(config.cwd, 3000) : null);
   const body = { markdown, ...(branch ? { branch } : {}), ...(values["session-id"] ? { sessionId: values["session-id"] } : {}) };
   const res = await call("POST", `/api/projects/${encodeURIComponent(project.slug)}/handoffs`, body);
@@ -33,8 +34,9 @@ async function handoffWrite(args: string[]): Promise<number> {
 
 async function handoffShow(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { project: { type: "string" }, branch: { type: "string" } });
-  const { config, call } = requireServer();
-  const project = await resolveProject(config, values.project);
+  const ctx = requireServer();
+  const { config, call } = ctx;
+  const project = await resolveProject(ctx, values.project);
   const branch = values.branch ?? (config.repoRoot ? await currentBranch(config.cwd, 3000) : null);
   const query = branch ? `?branch=${encodeURIComponent(branch)}` : "";
   const res = await call("GET", `/api/projects/${encodeURIComponent(project.slug)}/handoffs/latest${query}`);

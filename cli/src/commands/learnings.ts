@@ -13,12 +13,13 @@ export async function runLearnings(args: string[]): Promise<number> {
     { project: { type: "string" }, kind: { type: "string" }, limit: { type: "string" }, all: { type: "boolean" } },
     1,
   );
-  const { config, call } = requireServer();
+  const ctx = requireServer();
+  const { config, call } = ctx;
   const params = new URLSearchParams({ limit: values.limit ?? "50" });
   if (positionals[0]) params.set("q", positionals[0]);
   if (values.kind) params.set("kind", values.kind);
   if (!values.all) {
-    const project = values.project || config.project ? await resolveProject(config, values.project) : null;
+    const project = values.project || config.project ? await resolveProject(ctx, values.project) : null;
     if (project) params.set("project", project.slug);
   }
   const { items } = expectOk<{ items: Learning[] }>(await call("GET", `/api/learnings?${params}`), "cannot list learnings");

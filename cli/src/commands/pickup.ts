@@ -28,7 +28,7 @@ export async function runPickup(args: string[]): Promise<number> {
   if (id) {
     session = await callSession<Session>(server, values.project, id, "claim", `cannot claim session "${id}"`);
   } else {
-    const project = await resolveProject(config, values.project);
+    const project = await resolveProject(server, values.project);
     const res = await call("POST", `/api/projects/${encodeURIComponent(project.slug)}/sessions/claim`);
     session = expectProjectOk<{ session: Session }>(res, "nothing to pick up", project).session;
   }

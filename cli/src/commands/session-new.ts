@@ -58,7 +58,8 @@ export async function sessionNew(args: string[]): Promise<number> {
     message: { type: "string", short: "m" },
     project: { type: "string" },
   });
-  const { config, call } = requireServer();
+  const ctx = requireServer();
+  const { config, call } = ctx;
   const root = config.repoRoot ?? config.cwd;
   const specs = (values.spec ?? []).map((p) => repoRelative(root, config.cwd, p, "--spec"));
   const files = (values.file ?? []).map((p) => repoRelative(root, config.cwd, p, "--file"));
@@ -67,7 +68,7 @@ export async function sessionNew(args: string[]): Promise<number> {
   // The server refuses a document with nothing below its front matter; saying so here names the options.
   if (!title && !body.trim()) throw new CliError("the session document says nothing to do: give --title, -m TEXT, or the text on stdin.", EXIT.usage);
   for (const p of [...specs, ...files]) if (!existsSync(path.join(root, p))) note(`warning: ${p} does not exist (yet); pickup will say so.`);
-  const project = await resolveProject(config, values.project);
+  const project = await resolveProject(ctx, values.project);
   const branch = config.repoRoot ? await currentBranch(config.cwd, 3000) : null;
 
   const markdown =

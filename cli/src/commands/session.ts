@@ -27,8 +27,9 @@ async function sessionList(args: string[]): Promise<number> {
   if (values.status && !(SESSION_STATUSES as readonly string[]).includes(values.status)) {
     throw new CliError(`--status must be ${SESSION_STATUSES.join(", ")}, not "${values.status}".`, EXIT.usage);
   }
-  const { config, call } = requireServer();
-  const project = await resolveProject(config, values.project);
+  const ctx = requireServer();
+  const { call } = ctx;
+  const project = await resolveProject(ctx, values.project);
   const params = new URLSearchParams({ limit: values.limit ?? DEFAULT_LIST_LIMIT });
   if (values.status) params.set("status", values.status);
   const res = await call("GET", `/api/projects/${encodeURIComponent(project.slug)}/sessions?${params}`);

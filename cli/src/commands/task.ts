@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ErrorReason } from "../../../lib/api/error-codes";
-import { expectProjectOk, requireServer, resolveProject, type ServerContext } from "../config/server-context";
-import type { DerivedProject } from "../config/derive-project";
+import { expectProjectOk, requireServer, resolveProject, type CommandProject, type ServerContext } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
 import { expectOk } from "../http/api-client";
 import { splitFrontMatter } from "../markdown/split-front-matter";
@@ -45,7 +44,7 @@ function writeIfChanged(file: string, before: string | null, after: string): boo
   return true;
 }
 
-async function start(ctx: ServerContext, project: DerivedProject, taskId: string, root: string): Promise<number> {
+async function start(ctx: ServerContext, project: CommandProject, taskId: string, root: string): Promise<number> {
   const base = `/api/projects/${encodeURIComponent(project.slug)}`;
   expectProjectOk(await ctx.call("PUT", `${base}/active-task`, { taskId }), `cannot set the active task`, project);
   const memory = await serverMemory(ctx, project.slug, taskId);
@@ -78,7 +77,7 @@ async function start(ctx: ServerContext, project: DerivedProject, taskId: string
   return EXIT.ok;
 }
 
-async function stop(ctx: ServerContext, project: DerivedProject, taskId: string | undefined, root: string): Promise<number> {
+async function stop(ctx: ServerContext, project: CommandProject, taskId: string | undefined, root: string): Promise<number> {
   const base = `/api/projects/${encodeURIComponent(project.slug)}`;
   const claudeMd = path.join(root, "CLAUDE.md");
   const before = readIfExists(claudeMd);
@@ -111,7 +110,7 @@ async function stop(ctx: ServerContext, project: DerivedProject, taskId: string 
   return EXIT.ok;
 }
 
-async function show(ctx: ServerContext, project: DerivedProject, taskId: string | undefined, root: string): Promise<number> {
+async function show(ctx: ServerContext, project: CommandProject, taskId: string | undefined, root: string): Promise<number> {
   const base = `/api/projects/${encodeURIComponent(project.slug)}`;
   const { activeTask } = expectProjectOk<{ activeTask: { taskId: string } | null }>(await ctx.call("GET", `${base}/active-task`), "cannot read the active task", project);
   const id = taskId ?? activeTask?.taskId;
@@ -136,7 +135,7 @@ export async function runTask(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(rest, { project: { type: "string" } }, 1);
   const taskId = sub === "start" ? checkedTaskId(positionals[0]) : positionals[0] === undefined ? undefined : checkedTaskId(positionals[0]);
   const ctx = requireServer();
-  const project = await resolveProject(ctx.config, values.project);
+  const project = await resolveProject(ctx, values.project);
   const root = ctx.config.repoRoot ?? ctx.config.cwd;
   if (sub === "start") return start(ctx, project, taskId!, root);
   if (sub === "stop") return stop(ctx, project, taskId, root);

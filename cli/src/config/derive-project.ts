@@ -1,5 +1,5 @@
 import path from "node:path";
-import { SLUG_MAX, SLUG_PATTERN } from "../../../lib/rules";
+import { MAX_QUERY_CHARS, SLUG_MAX, SLUG_PATTERN } from "../../../lib/rules";
 
 /** Lowercase letters, digits and dashes, as a project slug must be; null when nothing is left. */
 export function toSlug(name: string): string | null {
@@ -24,14 +24,28 @@ export function repoNameOfRemote(remote: string): string | null {
   return name ?? null;
 }
 
-export type DerivedProject = { slug: string; from: "config" | "git remote" | "directory" };
-
-/** The project: as configured, else the git remote's repository name, else the directory's name. */
-export function deriveProject(input: { configured: string | null; remote: string | null; repoRoot: string | null; cwd: string }): DerivedProject | null {
-  if (input.configured) return { slug: input.configured, from: "config" };
+/**
+ * The slug a repository is most likely named by: the git remote's repository name, else the
+ * directory's name. Only ever sent as a guess: the server takes it last, among the user's own projects.
+ */
+export function guessSlug(input: { remote: string | null; repoRoot: string | null; cwd: string }): string | null {
   const fromRemote = input.remote ? repoNameOfRemote(input.remote) : null;
-  const remoteSlug = fromRemote ? toSlug(fromRemote) : null;
-  if (remoteSlug) return { slug: remoteSlug, from: "git remote" };
-  const dirSlug = toSlug(path.basename(input.repoRoot ?? input.cwd));
-  return dirSlug ? { slug: dirSlug, from: "directory" } : null;
+  return (fromRemote ? toSlug(fromRemote) : null) ?? toSlug(path.basename(input.repoRoot ?? input.cwd));
+}
+
+/** What a client sends about where it runs (SPEC §3); the server decides the project from it (lib/context/choose-project.ts). */
+export type ProjectHints = { project?: string; guess?: string; cwd?: string; remote?: string };
+
+/**
+ * The hints as sent: the configured slug (`.baton.json` or the user's config) as `project`, and
+ * separately the guess, the directory and the remote; a value too long for the server is left out.
+ */
+export function projectHints(input: { configured: string | null; remote: string | null; repoRoot: string | null; cwd: string }): ProjectHints {
+  const hints: ProjectHints = {};
+  if (input.configured) hints.project = input.configured;
+  const guess = guessSlug(input);
+  if (guess) hints.guess = guess;
+  if (input.cwd.length <= MAX_QUERY_CHARS) hints.cwd = input.cwd;
+  if (input.remote && input.remote.length <= MAX_QUERY_CHARS) hints.remote = input.remote;
+  return hints;
 }

@@ -1,7 +1,7 @@
 import { CliError, EXIT } from "../exit-codes";
 import { ApiFailure, apiClient, expectOk, type ApiCall, type ApiResponse } from "../http/api-client";
 import { note } from "../output/print";
-import { deriveProject, isSlug, type DerivedProject } from "./derive-project";
+import { isSlug, projectHints } from "./derive-project";
 import { git } from "./git-info";
 import { loadConfig, type BatonConfig } from "./load-config";
 
@@ -21,25 +21,39 @@ export function requireServer(cwd = process.cwd()): ServerContext {
   return { config, url: config.url, token: config.token, call: apiClient({ url: config.url, token: config.token, timeoutMs: Math.max(config.timeoutMs, COMMAND_TIMEOUT_MS) }) };
 }
 
-/** `--project`, else configuration, else the git remote's repository name, else the directory name. */
-export async function resolveProject(config: BatonConfig, flag: string | undefined): Promise<DerivedProject> {
+/** A command's project: named (`--project` or configuration), or the one the server resolved for this repository. */
+export type CommandProject = { slug: string; from: "named" | "server" };
+
+/**
+ * `--project`, else configuration, else the project the server resolves for this repository as it
+ * does for a session (its matchers among the user's projects, then the guessed slug among them):
+ * a slug guessed here is never taken as the project.
+ */
+export async function resolveProject(ctx: ServerContext, flag: string | undefined): Promise<CommandProject> {
+  const { config, call } = ctx;
   if (flag) {
     if (!isSlug(flag)) throw new CliError(`--project must be a project slug (lowercase letters, digits, dashes), not "${flag}".`, EXIT.usage);
-    return { slug: flag, from: "config" };
+    return { slug: flag, from: "named" };
   }
+  if (config.project) return { slug: config.project, from: "named" };
   const remote = config.repoRoot ? await git(["remote", "get-url", "origin"], config.cwd, 3000) : null;
-  const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd: config.cwd });
-  if (!project) throw new CliError("cannot tell the project: pass --project, or put {\"project\": \"slug\"} in .baton.json.", EXIT.usage);
-  return project;
+  const hints = projectHints({ configured: null, remote, repoRoot: config.repoRoot, cwd: config.cwd });
+  const res = await call("GET", `/api/context/project?${new URLSearchParams(hints)}`);
+  const { project } = expectOk<{ project: { slug: string } | null }>(res, "cannot tell the project");
+  if (!project) {
+    const tried = [remote ? `origin ${remote}` : null, `directory ${config.cwd}`].filter(Boolean).join(", ");
+    throw new CliError(`no project of yours matches this repository (${tried}): pass --project, put {"project": "slug"} in .baton.json, or add a matcher to the project on the server.`, EXIT.notFound);
+  }
+  return { slug: project.slug, from: "server" };
 }
 
-/** A 404 on a derived project says where the name came from and how to name another. */
-export function projectHint(project: DerivedProject): string {
-  return project.from === "config" ? "" : ` (project "${project.slug}" taken from the ${project.from}; set another with --project or .baton.json)`;
+/** A 404 on a project the server chose says so, and how to name another. */
+export function projectHint(project: CommandProject): string {
+  return project.from === "named" ? "" : ` (project "${project.slug}" matched to this repository by the server; set another with --project or .baton.json)`;
 }
 
 /** `expectOk` for a request about `project`: a 404 also says where the project's name came from. */
-export function expectProjectOk<T = Record<string, unknown>>(res: ApiResponse, what: string, project: DerivedProject): T {
+export function expectProjectOk<T = Record<string, unknown>>(res: ApiResponse, what: string, project: CommandProject): T {
   try {
     return expectOk<T>(res, what);
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { ProjectHints } from "../config/derive-project";
 import { Unreachable, type ApiCall } from "../http/api-client";
 import { redactValue, SecretRedactor, type Redacted } from "../transcript/redact-secrets";
 import { hookLog } from "./hook-log";
@@ -44,12 +45,16 @@ export async function deliver(call: ApiCall | null, outgoing: Outgoing[], option
   return counts;
 }
 
-/** A session's handoff, posted under its id: the server keeps one per session, the newest. */
-export function handoffRequest(markdown: string, project: string, sessionId: string | null, branch: string | null): Outgoing {
+/**
+ * A session's handoff, posted under its id (the server keeps one per session, the newest) with what
+ * the hook knows of where the session runs: the server files it under the project the session's start
+ * was served for, else the one the hints resolve to, and stores nothing when there is none.
+ */
+export function handoffRequest(markdown: string, hints: ProjectHints, sessionId: string | null, branch: string | null): Outgoing {
   return {
     method: "POST",
-    path: `/api/projects/${encodeURIComponent(project)}/handoffs`,
-    body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}) },
+    path: "/api/handoffs",
+    body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}), ...hints },
     what: `the handoff of session ${sessionId ?? "(no id)"}`,
   };
 }

@@ -1,17 +1,15 @@
-import type { DerivedProject } from "../config/derive-project";
+import type { ProjectHints } from "../config/derive-project";
 import type { ApiCall, ApiResponse } from "../http/api-client";
 
-/**
- * GET `route` for the session's project, by the time `deadline`. A project guessed from the remote or
- * the directory may not exist on the server: then the server resolves it from cwd and remote (its
- * matchers), or answers for the personal scope.
- */
-export async function getForProject(call: ApiCall, route: string, project: DerivedProject | null, params: URLSearchParams, deadline: number): Promise<ApiResponse> {
-  const get = (query: string) => call("GET", `${route}?${query}`, undefined, { timeoutMs: deadline - Date.now() });
-  if (!project) return get(`${params}`);
-  const res = await get(`project=${encodeURIComponent(project.slug)}&${params}`);
-  if ((res.status === 404 || res.status === 403) && project.from !== "config") return get(`${params}`);
-  return res;
+/** `params` with the session's project hints added: the server decides the project from them. */
+export function withHints(params: URLSearchParams, hints: ProjectHints): URLSearchParams {
+  for (const [key, value] of Object.entries(hints)) if (value) params.set(key, value);
+  return params;
+}
+
+/** GET `route` with the hints, by the time `deadline`: one request, the server resolves the project. */
+export function getForProject(call: ApiCall, route: string, hints: ProjectHints, params: URLSearchParams, deadline: number): Promise<ApiResponse> {
+  return call("GET", `${route}?${withHints(params, hints)}`, undefined, { timeoutMs: deadline - Date.now() });
 }
 
 /** The `additionalContext` of the server's hook JSON (undefined when the answer is not that JSON). */

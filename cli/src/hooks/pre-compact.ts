@@ -1,4 +1,4 @@
-import { deriveProject } from "../config/derive-project";
+import { projectHints } from "../config/derive-project";
 import { currentBranch, git } from "../config/git-info";
 import { loadConfig } from "../config/load-config";
 import { apiClient, type ApiCall } from "../http/api-client";
@@ -63,12 +63,13 @@ export async function runPreCompact(): Promise<void> {
     return answerOnce("");
   }
   const markdown = checkpointOf(stringField(parsed.input.transcript_path, MAX_PATH), sessionId, cwd);
-  // The remote only derives the project: not asked when one is configured.
+  // The server files the checkpoint where the session started; the remote is a hint for when that start
+  // never reached it, not asked when a project is configured.
   const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : git(["remote", "get-url", "origin"], cwd, GIT_MS)]) : [null, null];
-  const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
-  if (markdown && project) {
+  if (markdown) {
+    const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
     const call = apiClient({ url: config.url, token: config.token, timeoutMs: limit });
-    await send(call, handoffRequest(markdown, project.slug, sessionId, branch), startedAt + limit - PRINT_MS);
+    await send(call, handoffRequest(markdown, hints, sessionId, branch), startedAt + limit - PRINT_MS);
   }
   answerOnce("");
 }

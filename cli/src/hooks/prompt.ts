@@ -1,8 +1,8 @@
-import { deriveProject } from "../config/derive-project";
+import { projectHints } from "../config/derive-project";
 import { git } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, type ApiResponse } from "../http/api-client";
-import { MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, PROMPT_HINT_CHARS } from "../../../lib/rules";
+import { MAX_SESSION_ID_CHARS, PROMPT_HINT_CHARS } from "../../../lib/rules";
 import { REDACTION_MARKERS, SecretRedactor } from "../transcript/redact-secrets";
 import { additionalContext, getForProject, hookText } from "./fetch-for-project";
 import { answerBy, answerOnce } from "./hook-exit";
@@ -37,13 +37,6 @@ export function promptHint(prompt: string): string {
   return redacted.replace(/\s+/g, " ").trim().slice(0, PROMPT_HINT_CHARS).trim();
 }
 
-/** The request's query: the session, the prompt, and where the session runs (for the project). */
-function promptParams(sessionId: string, prompt: string, cwd: string, remote: string | null): URLSearchParams {
-  const params = new URLSearchParams({ format: "claude", sessionId, q: prompt });
-  if (cwd.length <= MAX_QUERY_CHARS) params.set("cwd", cwd);
-  if (remote && remote.length <= MAX_QUERY_CHARS) params.set("remote", remote);
-  return params;
-}
 
 /** The server's hook JSON when it holds context, else nothing. */
 function outputOf(res: ApiResponse): string {
@@ -85,12 +78,14 @@ export async function runPrompt(): Promise<void> {
   const config = cwd === process.cwd() ? early : loadConfig(cwd);
   const request = readRequest(parsed.input, config);
   if (!request) return answerOnce("");
-  // A configured project is named as it is: the server reads the remote only to find one.
+  // The server answers for the project the session started in; the hints matter only when that start
+  // never reached it, and then a configured project decides without the remote.
   const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
-  const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
+  const project = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
   const call = apiClient({ url: request.url, token: request.token, timeoutMs: limit });
   try {
-    const res = await getForProject(call, "/api/context/prompt", project, promptParams(request.sessionId, request.prompt, cwd, remote), deadline);
+    const params = new URLSearchParams({ format: "claude", sessionId: request.sessionId, q: request.prompt });
+    const res = await getForProject(call, "/api/context/prompt", project, params, deadline);
     answerOnce(outputOf(res));
   } catch (error) {
     hookLog(`prompt: ${(error as Error).message ?? String(error)}`);

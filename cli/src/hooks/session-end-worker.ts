@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
-import { deriveProject } from "../config/derive-project";
+import { projectHints, type ProjectHints } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, Unreachable, type ApiCall } from "../http/api-client";
@@ -46,16 +46,20 @@ function readJob(file: string): Job | null {
   }
 }
 
-/** Whether the project exists for this token: true, false, or null when the server cannot say now. */
-async function projectExists(call: ApiCall | null, slug: string): Promise<boolean | null> {
-  if (!call) return null;
+/**
+ * The session's project as the server decides it (the one its start was served for, else the hints
+ * resolved): its slug, null for none (personal), or undefined when the server cannot say now.
+ */
+async function serverProject(call: ApiCall | null, hints: ProjectHints, sessionId: string | null): Promise<string | null | undefined> {
+  if (!call) return undefined;
+  const query = new URLSearchParams({ ...hints, ...(sessionId ? { sessionId } : {}) });
   try {
-    const res = await call("GET", `/api/projects/${encodeURIComponent(slug)}`, undefined, { timeoutMs: REQUEST_MS });
-    if (res.status === 200) return true;
-    if (res.status === 404 || res.status === 403) return false;
-    return null;
+    const res = await call("GET", `/api/context/project?${query}`, undefined, { timeoutMs: REQUEST_MS });
+    if (res.status === 200) return (res.json as { project?: { slug?: string } | null }).project?.slug ?? null;
+    hookLog(`session-end worker: the server could not say the session's project (${res.status}): ${res.text.slice(0, 200)}`);
+    return res.status === 404 || res.status === 403 ? null : undefined;
   } catch (error) {
-    if (error instanceof Unreachable) return null;
+    if (error instanceof Unreachable) return undefined;
     throw error;
   }
 }
@@ -114,14 +118,18 @@ function readEndedSession(input: HookInput): EndedSession {
   return { sessionId: stringField(input.session_id, MAX_SESSION_ID_CHARS), transcriptPath, transcript, lastAssistantMessage, withheld: redactor.summary() };
 }
 
-/** The session's project when the server has it (null: personal), and the branch git reports. */
-async function locate(where: Connection): Promise<{ project: string | null; branch: string | null }> {
+/**
+ * Where the session ran: what the server says its project is (null: personal, or not known now), the
+ * hints the handoff carries (the server files it by them, later too when it is spooled), whether a
+ * handoff is to be posted (not when the server says there is no project), and the branch git reports.
+ */
+async function locate(where: Connection, sessionId: string | null): Promise<{ project: string | null; hints: ProjectHints; postHandoff: boolean; branch: string | null }> {
   const { cwd, config, call } = where;
-  const hints = config.repoRoot ? await gitHints(cwd, GIT_MS) : NO_GIT_HINTS;
-  const derived = deriveProject({ configured: config.project, remote: hints.remote, repoRoot: config.repoRoot, cwd });
-  const exists = derived ? await projectExists(call, derived.slug) : false;
-  if (derived && exists === false) hookLog(`session-end worker: no project "${derived.slug}" (from ${derived.from}) on the server; the handoff is not stored, proposals are personal`);
-  return { project: derived && exists !== false ? derived.slug : null, branch: hints.branch };
+  const git = config.repoRoot ? await gitHints(cwd, GIT_MS) : NO_GIT_HINTS;
+  const hints = projectHints({ configured: config.project, remote: git.remote, repoRoot: config.repoRoot, cwd });
+  const project = await serverProject(call, hints, sessionId);
+  if (project === null) hookLog("session-end worker: the session is in no project of yours on the server; no handoff is stored, proposals are personal");
+  return { project: project ?? null, hints, postHandoff: project !== null, branch: git.branch };
 }
 
 /** The configured summariser's handoff, else (or when it gives none) the one extracted from the transcript. */
@@ -172,8 +180,8 @@ async function processJob(jobFile: string): Promise<void> {
   const where = connect(job);
   if (where.call) await flushEarlier(where.call);
   const ended = readEndedSession(job.input);
-  const { project, branch } = await locate(where);
-  const markdown = await writeHandoff(where, ended);
-  const handoff = markdown && project ? [handoffRequest(markdown, project, ended.sessionId, branch ?? ended.transcript.branch)] : [];
+  const { project, hints, postHandoff, branch } = await locate(where, ended.sessionId);
+  const markdown = postHandoff ? await writeHandoff(where, ended) : null;
+  const handoff = markdown ? [handoffRequest(markdown, hints, ended.sessionId, branch ?? ended.transcript.branch)] : [];
   await sendWithProposals(job, where.call, ended, project, handoff);
 }

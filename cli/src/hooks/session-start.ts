@@ -1,4 +1,4 @@
-import { deriveProject } from "../config/derive-project";
+import { projectHints } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS, type GitHints } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
@@ -58,8 +58,8 @@ async function flushPending(call: ApiCall, deadline: number): Promise<void> {
   if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-start: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}${flushed.stoppedBy ? ` (stopped: ${flushed.stoppedBy})` : ""}`);
 }
 
-/** The context request's query: the format and mode, then every hint short enough for the server to take. */
-function contextParams(input: HookInput, cwd: string, hints: GitHints, config: BatonConfig): URLSearchParams {
+/** The context request's query: the format and mode, then every hint short enough for the server to take (the project's hints apart). */
+function contextParams(input: HookInput, hints: GitHints, config: BatonConfig): URLSearchParams {
   const params = new URLSearchParams({ format: "claude", mode: config.mode });
   const setHint = (key: string, value: string | null | undefined) => {
     if (value && value.length <= MAX_QUERY_CHARS) params.set(key, value);
@@ -67,9 +67,7 @@ function contextParams(input: HookInput, cwd: string, hints: GitHints, config: B
   const source = stringField(input.source, 20);
   if (source && SOURCES.has(source)) params.set("source", source);
   setHint("sessionId", stringField(input.session_id, MAX_SESSION_ID_CHARS));
-  setHint("cwd", cwd);
   setHint("branch", hints.branch);
-  setHint("remote", hints.remote);
   setHint("q", hints.subjects.slice(0, 3).join(" · ").slice(0, MAX_QUERY_CHARS));
   if (config.task && TASK_ID_PATTERN.test(config.task)) params.set("task", config.task);
   const imported = importedTask(config.repoRoot);
@@ -128,10 +126,10 @@ export async function runSessionStart(): Promise<void> {
   // Within half the time at most: the context is what the session waits for.
   await flushPending(call, Math.min(deadline - 200, startedAt + timeoutMs / 2));
 
-  const project = deriveProject({ configured: config.project, remote: hints.remote, repoRoot: config.repoRoot, cwd });
-  const params = contextParams(input, cwd, hints, config);
+  // The server decides the project: the configured one, else its matchers, else the guess (SPEC §3).
+  const project = projectHints({ configured: config.project, remote: hints.remote, repoRoot: config.repoRoot, cwd });
   try {
-    answerWith(await getForProject(call, "/api/context", project, params, deadline), server.url);
+    answerWith(await getForProject(call, "/api/context", project, contextParams(input, hints, config), deadline), server.url);
   } catch (error) {
     answerFailure(error, server.url, timeoutMs);
   }

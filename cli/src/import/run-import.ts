@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { deriveProject, isSlug, toSlug } from "../config/derive-project";
+import { guessSlug, isSlug, projectHints, toSlug } from "../config/derive-project";
 import { git } from "../config/git-info";
 import { loadConfig } from "../config/load-config";
 import { requireServer } from "../config/server-context";
@@ -21,13 +21,21 @@ async function ensureProject(call: ApiCall, slug: string, summary: ImportSummary
   summary.projectsCreated.push(slug);
 }
 
-/** The project a folder's files belong to, as the hooks would derive it there. */
-async function projectOfDir(dir: string): Promise<string> {
+/**
+ * The project a folder's files belong to: the configured one, else the one the server resolves there
+ * for a session (its matchers among the user's projects, then the guess among them), else the guessed
+ * slug, for a project the import then creates.
+ */
+async function projectOfDir(call: ApiCall, dir: string): Promise<string> {
   const config = loadConfig(dir);
+  if (config.project) return config.project;
   const remote = config.repoRoot ? await git(["remote", "get-url", "origin"], dir, 3000) : null;
-  const project = deriveProject({ configured: config.project, remote, repoRoot: config.repoRoot, cwd: dir });
-  if (!project) throw new Error(`cannot tell the project of ${dir}: pass --project`);
-  return project.slug;
+  const where = { configured: null, remote, repoRoot: config.repoRoot, cwd: dir };
+  const res = await call("GET", `/api/context/project?${new URLSearchParams(projectHints(where))}`);
+  const resolved = expectOk<{ project: { slug: string } | null }>(res, `cannot tell the project of ${dir}`).project?.slug;
+  const slug = resolved ?? guessSlug(where);
+  if (!slug) throw new Error(`cannot tell the project of ${dir}: pass --project`);
+  return slug;
 }
 
 /**
@@ -67,7 +75,7 @@ export async function runImport(args: string[]): Promise<number> {
       }
       if (!slug && hint.repoDir) {
         const dir = path.resolve(hint.repoDir);
-        if (!dirProjects.has(dir)) dirProjects.set(dir, projectOfDir(dir));
+        if (!dirProjects.has(dir)) dirProjects.set(dir, projectOfDir(call, dir));
         slug = await dirProjects.get(dir)!;
       }
       if (!slug) throw new Error("cannot tell the project: pass --project");

@@ -5,7 +5,7 @@ import { read } from "./batch-reads";
 import { byKind } from "./learning-counts";
 import { memberProjectColumns } from "./projects";
 import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
-import { sessionServedWrites } from "./session-served";
+import { sessionServedWrites, type SessionServedEntry } from "./session-served";
 import { countsOwners, memberOf, ofProject, personalAndProject, userInProject, visibleTo, type Owner } from "./scope";
 import {
   activeTasks,
@@ -47,14 +47,15 @@ export async function contextVersion(db: DbOrTx): Promise<string> {
 }
 
 /**
- * The user's projects a session could belong to, each with its matchers: the one named (`slug`), or
- * every project with a matcher and the one named like the directory. lib/context/choose-project.ts picks.
+ * The projects of the user's (members only) a session could belong to, each with its matchers and
+ * when the user joined it: the one configured (`slug`), or every one with a matcher and the one named
+ * like the guess. lib/context/choose-project.ts picks.
  */
-export function projectChoicesRead(db: Db, params: { userId: string; slug?: string; dirSlug: string | null }) {
-  const where = params.slug ? eq(projects.slug, params.slug) : or(isNotNull(projectMatchers.id), params.dirSlug ? eq(projects.slug, params.dirSlug) : undefined);
+export function projectChoicesRead(db: Db, params: { userId: string; slug?: string; guess: string | null }) {
+  const where = params.slug ? eq(projects.slug, params.slug) : or(isNotNull(projectMatchers.id), params.guess ? eq(projects.slug, params.guess) : undefined);
   return read(
     db
-      .select({ ...memberProjectColumns, matcherKind: projectMatchers.kind, matcherPattern: projectMatchers.pattern })
+      .select({ ...memberProjectColumns, joinedAt: projectMembers.createdAt, matcherKind: projectMatchers.kind, matcherPattern: projectMatchers.pattern })
       .from(projects)
       .innerJoin(projectMembers, memberOf(projects.id, params.userId))
       .leftJoin(projectMatchers, eq(projectMatchers.projectId, projects.id))
@@ -143,18 +144,20 @@ export function learningCountsRead(db: Db, params: Owner) {
  */
 export async function recordServedBatch(
   db: Db,
-  entries: { userId: string; projectId: string | null; tokenId: string | null; source: string | null; sessionId?: string | null; budget: number; tokenEstimate: number; learningsShown: number; learningIds: string[]; at: Date }[],
+  entries: (SessionServedEntry & { tokenId: string | null; budget: number; tokenEstimate: number; learningsShown: number; served?: false })[],
 ): Promise<void> {
   if (!entries.length) return;
   const groups = new Map<string, ServedGroup>();
-  for (const e of entries) {
+  // `served: false`: a start whose project paused injection, recorded only as the session's project.
+  const served = entries.filter((e) => e.served !== false);
+  for (const e of served) {
     const key = `${e.userId}\u0000${e.projectId ?? ""}`;
     const group = groups.get(key) ?? { userId: e.userId, projectId: e.projectId, ids: new Set<string>(), at: e.at };
     for (const id of e.learningIds) group.ids.add(id);
     if (e.at > group.at) group.at = e.at;
     groups.set(key, group);
   }
-  const [first, ...rest] = [logInsert(db, entries), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()])];
+  const [first, ...rest] = [...(served.length ? [logInsert(db, served)] : []), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()])];
   // Never read into a context: an embedded replica need not sync before its next read.
   await asBookkeeping(() => db.batch([first!, ...rest]));
 }

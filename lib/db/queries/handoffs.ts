@@ -9,6 +9,7 @@ export type HandoffRecord = {
   sessionId: string | null;
   branch: string | null;
   author: string;
+  signedAs: string | null;
   createdAt: Date;
 };
 
@@ -18,6 +19,7 @@ const handoffColumns = {
   sessionId: handoffs.sessionId,
   branch: handoffs.branch,
   author: handoffs.author,
+  signedAs: handoffs.signedAs,
   createdAt: handoffs.createdAt,
 };
 
@@ -41,6 +43,7 @@ export async function upsertHandoff(db: DbOrTx, params: HandoffWrite): Promise<U
     sessionId: params.sessionId,
     branch: params.branch,
     author: params.author,
+    signedAs: params.signedAs,
     createdAt: params.createdAt,
   };
   if (params.sessionId === null) {
@@ -56,6 +59,7 @@ export async function upsertHandoff(db: DbOrTx, params: HandoffWrite): Promise<U
         markdown: sql`excluded.markdown`,
         branch: sql`excluded.branch`,
         author: sql`excluded.author`,
+        signedAs: sql`excluded.signed_as`,
         createdAt: sql`excluded.created_at`,
       },
       setWhere: sql`${handoffs.userId} = excluded.user_id`,

@@ -3,11 +3,22 @@ import { SESSION_SERVED_RETENTION_DAYS } from "../../rules";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../client";
 import { read } from "./batch-reads";
-import { sessionServed } from "../schema";
+import { memberProjectColumns, type MemberProject } from "./projects";
+import { memberOf } from "./scope";
+import { projectMembers, projects, sessionProjects, sessionServed } from "../schema";
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export type SessionServedEntry = { userId: string; sessionId?: string | null; source: string | null; learningIds: string[]; at: Date };
+export type SessionServedEntry = {
+  userId: string;
+  sessionId?: string | null;
+  source: string | null;
+  learningIds: string[];
+  at: Date;
+  /** A session-start context: its project (projectId, null: personal) is the session's from now on. */
+  startsSession?: boolean;
+  projectId: string | null;
+};
 
 const keyOf = (e: { userId: string; sessionId: string }) => `${e.userId}\u0000${e.sessionId}`;
 
@@ -37,9 +48,41 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
         select value ->> 0, value ->> 1, value -> 2, value ->> 3 from json_each(${JSON.stringify(served)})`),
     );
   }
-  // Along the served_at index: finds nothing most of the time, and costs about that.
-  writes.push(db.delete(sessionServed).where(lt(sessionServed.servedAt, new Date(now.getTime() - SESSION_SERVED_RETENTION_DAYS * DAY_MS))));
+  const started = entries.flatMap((e) => (e.sessionId && e.startsSession ? [[e.userId, e.sessionId, e.projectId, e.at.getTime()]] : []));
+  if (started.length) {
+    // The latest start of a session decides (a resume in another repository moves it); `where true` lets SQLite parse the upsert after a select.
+    writes.push(
+      db.run(sql`insert into ${sessionProjects} (user_id, session_id, project_id, served_at)
+        select value ->> 0, value ->> 1, value ->> 2, value ->> 3 from json_each(${JSON.stringify(started)}) where true
+        on conflict (user_id, session_id) do update set project_id = excluded.project_id, served_at = excluded.served_at
+        where excluded.served_at >= ${sessionProjects.servedAt}`),
+    );
+  }
+  // Along the served_at indexes: finds nothing most of the time, and costs about that.
+  const expired = new Date(now.getTime() - SESSION_SERVED_RETENTION_DAYS * DAY_MS);
+  writes.push(db.delete(sessionServed).where(lt(sessionServed.servedAt, expired)));
+  writes.push(db.delete(sessionProjects).where(lt(sessionProjects.servedAt, expired)));
   return writes;
+}
+
+/**
+ * The project one user's session started in, as one read of a batch: undefined when no start of it
+ * was recorded; `project` null for a personal start, or when the user is no longer a member of the
+ * project it started in (nothing of theirs flows there any more).
+ */
+export function sessionProjectRead(db: Db, params: { userId: string; sessionId: string }) {
+  const query = db
+    .select({ projectId: sessionProjects.projectId, ...memberProjectColumns, member: projectMembers.userId })
+    .from(sessionProjects)
+    .leftJoin(projects, eq(projects.id, sessionProjects.projectId))
+    .leftJoin(projectMembers, memberOf(projects.id, params.userId))
+    .where(and(eq(sessionProjects.userId, params.userId), eq(sessionProjects.sessionId, params.sessionId)));
+  return read(query, (rows): { project: MemberProject | null } | undefined => {
+    const row = rows[0];
+    if (!row) return undefined;
+    if (!row.projectId || !row.member || !row.id) return { project: null };
+    return { project: { id: row.id, slug: row.slug!, name: row.name!, role: row.role!, injectionPaused: row.injectionPaused!, createdAt: row.createdAt! } };
+  });
 }
 
 /** The ids of the learnings one user's session was given, as written so far (`since`: from then on only), as one read of a batch. */

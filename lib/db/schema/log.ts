@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp } from "./columns";
 import { projects } from "./projects";
@@ -42,6 +42,25 @@ export const sessionServed = sqliteTable(
     servedAt: timestamp("served_at").notNull(),
   },
   (t) => [index("session_served_session_idx").on(t.userId, t.sessionId), index("session_served_at_idx").on(t.servedAt)],
+);
+
+/**
+ * Which project a host session's start context was served for (null: the personal context), so its
+ * prompts, its checkpoint and its end land where its start did, whatever the hints say later. Written
+ * with the served-context bookkeeping (no round trip of its own); forgotten with session_served.
+ */
+export const sessionProjects = sqliteTable(
+  "session_projects",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull(),
+    // A deleted project forgets its sessions: they are resolved again.
+    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    servedAt: timestamp("served_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.sessionId] }), index("session_projects_at_idx").on(t.servedAt)],
 );
 
 /** Small facts about the installation itself (the first-run setup claim, for one). */

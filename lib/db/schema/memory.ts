@@ -111,8 +111,10 @@ export const handoffs = sqliteTable(
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
-    /** Who wrote it, as the posting client named them; defaults to the user's name. */
+    /** Who wrote it: the name of the user whose token posted it, never what the client says. */
     author: text("author").notNull(),
+    /** The name the client signed it with, when it sent one: kept beside the author, never shown as the author. */
+    signedAs: text("signed_as"),
     markdown: text("markdown").notNull(),
     sessionId: text("session_id"),
     branch: text("branch"),

@@ -17,7 +17,7 @@ const writeInput = z.object({
   ),
   sessionId: handoffFields.sessionId.describe("Your session id. Writing again with the same id replaces that handoff instead of adding one."),
   branch: handoffFields.branch.describe("Git branch the work is on; the next session on the same branch gets this handoff first."),
-  author: handoffFields.author.describe("Name shown as author (default: the token owner's name)."),
+  author: handoffFields.author.describe("A display name kept beside the author; the author shown is always the token owner's name."),
 });
 
 /** Writing tools: registered only for tokens with the write scope. */
