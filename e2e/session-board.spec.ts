@@ -4,14 +4,15 @@ import { Api, createUser, signedInPage, type TestUser } from "./seed";
 
 const doc = (id: string, title: string) => `---\nid: ${id}\n---\n# ${title}\n\nDo the thing.\n`;
 
-/** Adds someone to a project through its settings page, as its owner (the admin) does. */
+/** Invites someone through the project's settings page, as its owner (the admin) does; they accept with their token. */
 async function addMember(page: Page, slug: string, user: TestUser, role: "member" | "viewer") {
   await page.goto(`/settings/projects/${slug}`);
   const form = page.getByRole("region", { name: "Members" });
   await form.getByLabel("Email").fill(user.email);
   await form.getByLabel("Role", { exact: true }).selectOption(role);
-  await form.getByRole("button", { name: "Add member" }).click();
-  await expect(form.getByRole("status")).toHaveText(`${user.email} added as ${role}.`);
+  await form.getByRole("button", { name: "Invite" }).click();
+  await expect(form.getByRole("status")).toHaveText(`Invitation sent to ${user.email}.`);
+  await new Api(user.token).call("POST", `/api/invites/${slug}/accept`);
 }
 
 const card = (page: Page | Locator, id: string) => page.getByRole("article", { name: `Session ${id}` });
