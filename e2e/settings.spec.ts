@@ -46,29 +46,36 @@ test.describe("settings", () => {
     expect((await api.context({ cwd: `/home/ada/src/${slug}-dir` })) as unknown).toMatchObject({ project: null });
   });
 
-  test("members: add an existing user, refuse an unknown email with how to create it, change role, keep the last owner", async ({ page }, testInfo) => {
+  test("members: invite by email with the same answer for any email, accept, change role, keep the last owner", async ({ page }, testInfo) => {
     const slug = unique("team");
     await new Api().project(slug, "Team project");
     const bo = createUser("bo");
     await page.goto(`/settings/projects/${slug}`);
     await expect(memberRow(page, ADMIN.email)).toContainText("(you)");
-
-    // Someone without an account: the page says how the operator creates it.
     const form = page.getByRole("region", { name: "Members" });
-    await form.getByLabel("Email").fill("nobody-yet@example.test");
-    await form.getByRole("button", { name: "Add member" }).click();
-    await expect(form.getByRole("alert")).toContainText("No account for nobody-yet@example.test yet");
-    await expect(form.getByRole("alert")).toContainText("baton admin create-user --email nobody-yet@example.test");
-    await expect(form.getByLabel("Email")).toHaveValue("nobody-yet@example.test");
+    const pending = page.getByRole("table", { name: "Pending invitations" });
 
+    // Someone without an account and someone with one get the same answer: the form tells nobody who has an account.
+    await form.getByLabel("Email").fill("nobody-yet@example.test");
+    await form.getByRole("button", { name: "Invite" }).click();
+    await expect(form.getByRole("status")).toHaveText("Invitation sent to nobody-yet@example.test.");
     await form.getByLabel("Email").fill(bo.email);
     await form.getByLabel("Role", { exact: true }).selectOption("viewer");
-    await form.getByRole("button", { name: "Add member" }).click();
-    await expect(form.getByRole("status")).toHaveText(`${bo.email} added as viewer.`);
-    await expect(memberRow(page, bo.email).getByLabel(`Role of ${bo.email}`)).toHaveValue("viewer");
+    await form.getByRole("button", { name: "Invite" }).click();
+    await expect(form.getByRole("status")).toHaveText(`Invitation sent to ${bo.email}.`);
+    await expect(pending.getByRole("row")).toHaveCount(3);
+    await expect(memberRow(page, bo.email)).toHaveCount(0);
     await snap(page, testInfo, "settings-members");
 
-    // Bo sees the project, as a viewer.
+    // Invited is not a member: bo does not see the project until accepting.
+    await new Api(bo.token).call("GET", `/api/projects/${slug}`, undefined, [404]);
+    await pending.getByRole("button", { name: "Revoke the invitation of nobody-yet@example.test" }).click();
+    await expect(pending.getByRole("row")).toHaveCount(2);
+    await new Api(bo.token).call("POST", `/api/invites/${slug}/accept`);
+    await page.reload();
+    await expect(memberRow(page, bo.email).getByLabel(`Role of ${bo.email}`)).toHaveValue("viewer");
+    await expect(pending).toHaveCount(0);
+
     const projects = await new Api(bo.token).call<{ items: { slug: string; role: string }[] }>("GET", "/api/projects");
     expect(projects.items.find((p) => p.slug === slug)?.role).toBe("viewer");
 
@@ -87,6 +94,8 @@ test.describe("settings", () => {
     await expect(memberRow(page, ADMIN.email).getByRole("alert")).toContainText("needs at least one owner");
     await memberRow(page, ADMIN.email).getByRole("button", { name: `Remove ${ADMIN.email}` }).click();
     await expect(memberRow(page, ADMIN.email).getByRole("alert").filter({ hasText: "before removing the last one" })).toBeVisible();
+    await page.getByRole("button", { name: `Leave ${slug}` }).click();
+    await expect(page.getByRole("region", { name: "Leave this project" }).getByRole("alert")).toContainText("You are the last owner");
 
     await memberRow(page, bo.email).getByRole("button", { name: `Remove ${bo.email}` }).click();
     await expect(memberRow(page, bo.email)).toHaveCount(0);

@@ -34,17 +34,19 @@ test.describe.serial("a viewer", () => {
     await api().handoff(slug, { markdown: "A handoff the viewer reads.", branch: "main" });
   });
 
-  test("added as a viewer through the members page, reads everything and can change nothing", async ({ page, browser }, testInfo) => {
-    // The owner adds them with the viewer role.
+  test("invited as a viewer through the members page, accepts, reads everything and can change nothing", async ({ page, browser }, testInfo) => {
+    // The owner invites them with the viewer role; they accept on their home page.
     await page.goto(`/settings/projects/${slug}`);
     const members = page.getByRole("region", { name: "Members" });
     await members.getByLabel("Email").fill(viewer.email);
     await members.getByLabel("Role", { exact: true }).selectOption("viewer");
-    await members.getByRole("button", { name: "Add member" }).click();
-    await expect(members.getByRole("status")).toHaveText(`${viewer.email} added as viewer.`);
+    await members.getByRole("button", { name: "Invite" }).click();
+    await expect(members.getByRole("status")).toHaveText(`Invitation sent to ${viewer.email}.`);
 
     const vp = await signedInPage(browser, viewer);
     await vp.goto("/");
+    await vp.getByRole("table", { name: "Invitations" }).getByRole("button", { name: `Accept ${slug}` }).click();
+    await expect(vp.getByRole("table", { name: "Invitations" })).toHaveCount(0);
     await expect(vp.getByRole("row").filter({ hasText: slug })).toContainText("viewer");
 
     // Proposals: visible, marked view only, no buttons, and the keys do nothing.
@@ -71,7 +73,8 @@ test.describe.serial("a viewer", () => {
     await expect(vp.getByTestId("handoff")).toContainText("A handoff the viewer reads.");
     await vp.goto(`/settings/projects/${slug}`);
     await expect(vp.getByTestId("your-role")).toHaveText("viewer");
-    await expect(vp.getByRole("button")).toHaveText(["Sign out"]);
+    // Leaving is the one thing a viewer may do here.
+    await expect(vp.getByRole("button")).toHaveText(["Sign out", `Leave ${slug}`]);
     await expect(vp.getByRole("table", { name: "Members" })).toContainText(viewer.email);
     await snap(vp, testInfo, "viewer-project-settings");
 

@@ -35,6 +35,13 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 export const PROJECT_ROLES = ["owner", "member", "viewer"] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
 
+/**
+ * An invitation to a project (issue 21): membership needs the invitee's yes. Only a pending one can be
+ * accepted, declined or revoked; the others are kept as the record of what was decided.
+ */
+export const INVITATION_STATUSES = ["pending", "accepted", "declined", "revoked"] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
 export const MATCHER_KINDS = ["cwd", "remote"] as const;
 export type MatcherKind = (typeof MATCHER_KINDS)[number];
 
@@ -118,7 +125,7 @@ export const SESSION_SERVED_RETENTION_DAYS = 14;
 /** What the audit trail records (issue 13): who did which of these to what, and when. */
 export const AUDIT_ACTIONS = ["add", "accept", "reject", "edit", "pin", "supersede", "undo", "delete"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-export const AUDIT_SUBJECTS = ["learning", "proposal", "handoff", "member", "token"] as const;
+export const AUDIT_SUBJECTS = ["learning", "proposal", "handoff", "member", "invitation", "token"] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 /** How much of a subject's text the trail keeps: enough to recognise it once the subject is deleted. */
 export const AUDIT_LABEL_CHARS = 80;

@@ -1,20 +1,23 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CreateProjectForm } from "@/components/projects/create-project-form";
+import { InvitationsList } from "@/components/projects/invitations-list";
 import { requireUser } from "@/lib/auth/session";
+import { listMyInvitations } from "@/lib/projects/invitations";
 import { listProjects } from "@/lib/projects/projects";
 
 export const metadata: Metadata = { title: "Projects" };
 
 export default async function ProjectsPage() {
   const { db, principal, user } = await requireUser();
-  const projects = await listProjects(db, principal);
+  const [projects, invitations] = await Promise.all([listProjects(db, principal), listMyInvitations(db, principal)]);
   return (
     <div className="stack-lg">
       <section>
         <h1>Projects</h1>
         <p className="muted">Signed in as {user.name}. A project holds a team&apos;s handoffs, session queue and shared learnings.</p>
       </section>
+      <InvitationsList invitations={invitations} />
       {projects.length ? (
         <table className="table">
           <thead>

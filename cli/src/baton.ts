@@ -20,6 +20,7 @@ const COMMANDS = {
   handoff: async () => (await import("./commands/handoff")).runHandoff,
   task: async () => (await import("./commands/task")).runTask,
   learnings: async () => (await import("./commands/learnings")).runLearnings,
+  invites: async () => (await import("./commands/invites")).runInvites,
   install: async () => (await import("./commands/install-claude")).runInstall,
   import: async () => (await import("./import/run-import")).runImport,
   // `baton mcp`, the stdio bridge to /api/mcp: cli/src/mcp/ belongs to the MCP work.

@@ -74,6 +74,16 @@ show [taskId]    prints the task's memory (your active task's by default)
   --limit N        how many (default 50)
   --all            ignore the project in .baton.json`,
   },
+  invites: {
+    synopsis: `  baton invites                         invitations to projects waiting for your answer
+  baton invites accept|decline <project>`,
+    details: `Nobody joins a project without saying yes: an owner invites your email (dashboard, project settings),
+and you become a member when you accept.
+list (default)       each pending invitation: project, role, who invited you, when
+accept <project>     join the project with the role you were invited as
+decline <project>    say no; nothing of yours ever reaches the project
+Leave a project later from its settings page in the dashboard.`,
+  },
   install: {
     synopsis: `  baton install claude [--dry-run] [--command PREFIX] [--url URL]`,
     details: `Merges Baton's hooks (SessionStart, UserPromptSubmit, PreCompact, SessionEnd) into .claude/settings.json

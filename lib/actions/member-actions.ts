@@ -1,22 +1,14 @@
 "use server";
 
 import { z } from "zod";
-import { addMember, changeMemberRole, removeMember } from "../projects/members";
+import { redirect } from "next/navigation";
+import { changeMemberRole, leaveProject, removeMember } from "../projects/members";
 import { slugSchema } from "../projects/project-schemas";
 import { formAction } from "./form-action";
 
 // Each action checks the form, then the domain checks the fields and that the signed-in user owns the project.
 
 const projectSettings = ({ slug }: { slug: string }) => [`/settings/projects/${slug}`];
-
-export const addMemberAction = formAction(
-  z.object({ slug: slugSchema, email: z.string().trim(), role: z.string() }),
-  async ({ slug, ...input }, { db, principal }) => {
-    const member = await addMember(db, principal, slug, input);
-    return { message: `${member.email} added as ${member.role}.` };
-  },
-  { revalidate: projectSettings, echo: ["email"] },
-);
 
 export const changeMemberRoleAction = formAction(
   z.object({ slug: slugSchema, userId: z.string(), role: z.string() }),
@@ -35,3 +27,9 @@ export const removeMemberAction = formAction(
   },
   { revalidate: projectSettings },
 );
+
+export const leaveProjectAction = formAction(z.object({ slug: slugSchema }), async ({ slug }, { db, principal }) => {
+  await leaveProject(db, principal, slug);
+  // The project's pages answer 404 to someone who left: back to the list of their projects.
+  redirect("/");
+});

@@ -3,21 +3,15 @@ import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { deleteMember, findMember, insertMember, listMembers as listMemberRows, updateMemberRole, type MemberRow } from "../db/queries/members";
-import { findUserByEmail, getUser } from "../db/queries/users";
+import { deleteMember, findMember, listMembers as listMemberRows, updateMemberRole, type MemberRow } from "../db/queries/members";
+import { getUser } from "../db/queries/users";
 import { PROJECT_ROLES } from "../rules";
 import { requireProject } from "./projects";
 
 // Members of a project: anyone in it may see who else is; only owners change who is and with what role,
-// and a project never loses its last owner.
-//
-// Inviting someone who has no account yet is not a pending invitation (that would need a table and
-// mail): the operator creates the account with `baton admin create-user`, and an owner adds it here.
+// anyone may leave, and a project never loses its last owner. Nobody becomes a member without saying
+// yes: owners invite (./invitations.ts), the invitee accepts.
 
-export const addMemberSchema = z.object({
-  email: z.email({ message: "Enter the person's email address." }).max(254),
-  role: z.enum(PROJECT_ROLES),
-});
 export const changeRoleSchema = z.object({ userId: z.string().min(1).max(100), role: z.enum(PROJECT_ROLES) });
 export const removeMemberSchema = z.object({ userId: z.string().min(1).max(100) });
 
@@ -29,23 +23,6 @@ export function createUserCommand(email: string): string {
 export async function listMembers(db: Db, principal: Principal, slug: string): Promise<MemberRow[]> {
   const project = await requireProject(db, principal, slug, "read");
   return listMemberRows(db, { projectId: project.id });
-}
-
-export async function addMember(db: Db, principal: Principal, slug: string, input: unknown): Promise<MemberRow> {
-  const project = await requireProject(db, principal, slug, "owner");
-  const { email, role } = addMemberSchema.parse(input);
-  const user = await findUserByEmail(db, { email });
-  if (!user) {
-    throw new ApiError(
-      "not_found",
-      `No account for ${email} yet. Whoever runs this Baton server creates it with: ${createUserCommand(email)} — then add it here.`,
-    );
-  }
-  if (!(await insertMember(db, { projectId: project.id, userId: user.id, role }))) {
-    throw new ApiError("conflict", `${user.email} is a member of "${slug}" already; change their role instead.`);
-  }
-  await recordAudit(db, principal.userId, { action: "add", subject: "member", subjectId: user.id, label: user.email, projectId: project.id, detail: `as ${role}` });
-  return { userId: user.id, name: user.name, email: user.email, role, createdAt: new Date() };
 }
 
 export async function changeMemberRole(db: Db, principal: Principal, slug: string, input: unknown): Promise<void> {
@@ -70,6 +47,16 @@ export async function removeMember(db: Db, principal: Principal, slug: string, i
   }
   if (!(await findMember(db, { projectId: project.id, userId }))) throw new ApiError("not_found", `That person is not a member of "${slug}".`);
   throw new ApiError("conflict", `"${slug}" needs at least one owner: make someone else an owner before removing the last one.`);
+}
+
+/** A member leaves the project (any role); the last owner cannot, until someone else is an owner. */
+export async function leaveProject(db: Db, principal: Principal, slug: string): Promise<void> {
+  const project = await requireProject(db, principal, slug, "read");
+  if (!(await deleteMember(db, { projectId: project.id, userId: principal.userId }))) {
+    if (!(await findMember(db, { projectId: project.id, userId: principal.userId }))) throw new ApiError("not_found", `You are not a member of "${slug}".`);
+    throw new ApiError("conflict", `You are the last owner of "${slug}": make someone else an owner before you leave.`);
+  }
+  await recordMember(db, principal, { action: "delete", userId: principal.userId, projectId: project.id, detail: `left (was ${project.role})` });
 }
 
 /** A change to someone's membership, named by their email in the trail. */

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { sessionPrincipal } from "@/lib/auth/principal";
 import { openDatabase } from "@/lib/db/client";
-import { addMember, changeMemberRole, removeMember } from "@/lib/projects/members";
+import { acceptInvitation, inviteMember } from "@/lib/projects/invitations";
+import { changeMemberRole, removeMember } from "@/lib/projects/members";
 import { AUDIT_LABEL_CHARS } from "@/lib/rules";
 import { emailOf, testWorld } from "../support/world";
 
@@ -57,9 +58,11 @@ describe("the audit trail", () => {
     const db = openDatabase(world.databaseUrl);
     try {
       const ana = sessionPrincipal(await userId("ana"));
-      await addMember(db.db, ana, "alpha", { email: emailOf("dee"), role: "owner" });
       const dee = sessionPrincipal(await userId("dee"));
-      await addMember(db.db, dee, "alpha", { email: emailOf("cy"), role: "viewer" });
+      await inviteMember(db.db, ana, "alpha", { email: emailOf("dee"), role: "owner" });
+      await acceptInvitation(db.db, dee, "alpha");
+      await inviteMember(db.db, dee, "alpha", { email: emailOf("cy"), role: "viewer" });
+      await acceptInvitation(db.db, sessionPrincipal(await userId("cy")), "alpha");
       await changeMemberRole(db.db, dee, "alpha", { userId: await userId("cy"), role: "member" });
       await removeMember(db.db, dee, "alpha", { userId: await userId("cy") });
     } finally {
@@ -70,12 +73,14 @@ describe("the audit trail", () => {
     await raw.execute("PRAGMA foreign_keys = ON");
     await raw.execute({ sql: "DELETE FROM users WHERE email = ?", args: [emailOf("dee")] });
     raw.close();
-    const items = (await trail()).items.slice(0, 4);
+    const items = (await trail()).items.slice(0, 6);
     expect(items.map((e) => [e.action, e.subject.kind, e.subject.label, e.detail, e.actor.name, e.actor.email])).toEqual([
       ["delete", "member", emailOf("cy"), "was member", "dee", emailOf("dee")],
       ["edit", "member", emailOf("cy"), "role viewer → member", "dee", emailOf("dee")],
-      ["add", "member", emailOf("cy"), "as viewer", "dee", emailOf("dee")],
-      ["add", "member", emailOf("dee"), "as owner", "ana", emailOf("ana")],
+      ["accept", "invitation", emailOf("cy"), "as viewer", "cy", emailOf("cy")],
+      ["add", "invitation", emailOf("cy"), "as viewer", "dee", emailOf("dee")],
+      ["accept", "invitation", emailOf("dee"), "as owner", "dee", emailOf("dee")],
+      ["add", "invitation", emailOf("dee"), "as owner", "ana", emailOf("ana")],
     ]);
   });
 

@@ -21,15 +21,15 @@ export async function createUserWithToken(
   return token.stdout.trim();
 }
 
-/** Makes `member` a member of `slug` with a role, straight in the database (membership routes come later). */
-export async function addMember(databaseUrl: string, slug: string, memberEmail: string, role: "owner" | "member" | "viewer") {
-  const db = createClient({ url: databaseUrl });
-  await db.execute({
-    sql: `INSERT INTO project_members (project_id, user_id, role, created_at)
-          SELECT p.id, u.id, ?, 0 FROM projects p, users u WHERE p.slug = ? AND u.email = ?`,
-    args: [role, slug, memberEmail],
-  });
-  db.close();
+/**
+ * Makes someone a member of `slug` the one way there is: its owner invites their email, they accept
+ * (issue 21: nobody joins without saying yes).
+ */
+export async function joinProject(baseUrl: string, slug: string, tokens: { owner: string; member: string }, memberEmail: string, role: "owner" | "member" | "viewer") {
+  const invited = await apiClient(baseUrl, tokens.owner)("POST", `/api/projects/${slug}/invitations`, { email: memberEmail, role });
+  expect(invited.status, invited.text).toBe(202);
+  const accepted = await apiClient(baseUrl, tokens.member)("POST", `/api/invites/${slug}/accept`);
+  expect(accepted.status, accepted.text).toBe(200);
 }
 
 /** Counts rows of every table: a snapshot to compare before and after a refused write. */

@@ -2,7 +2,7 @@ import { createClient, type InValue } from "@libsql/client";
 import { afterAll, beforeAll } from "vitest";
 import type { ProjectRole, TokenScope } from "../../lib/rules";
 import { apiClient, type ApiClient } from "./api";
-import { addMember, createProject, createUserWithToken } from "./fixtures";
+import { createProject, createUserWithToken, joinProject } from "./fixtures";
 import { startServer, tempDir, type RunningServer } from "./server";
 
 /**
@@ -115,7 +115,10 @@ export class World {
   async #makeCast(cast: Cast): Promise<void> {
     for (const user of cast.users) this.tokens[user] = await createUserWithToken(this.databaseUrl, emailOf(user));
     for (const [slug, owner] of Object.entries(cast.projects)) await createProject(this.server.url, this.tokens[owner]!, slug);
-    for (const { project, user, role } of cast.members) await addMember(this.databaseUrl, project, emailOf(user), role);
+    for (const { project, user, role } of cast.members) {
+      const tokens = { owner: this.tokens[cast.projects[project]!]!, member: this.tokens[user]! };
+      await joinProject(this.server.url, project, tokens, emailOf(user), role);
+    }
     for (const [name, { user, scope, projects }] of Object.entries(cast.tokens)) {
       this.tokens[name] = await createUserWithToken(this.databaseUrl, emailOf(user), { scope, projects, existing: true });
     }

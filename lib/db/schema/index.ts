@@ -8,4 +8,4 @@ export * from "./audit";
 export * from "./counts";
 
 // The column value types, for the query layer that names them beside the tables; the lists are rules.
-export type { LearningKind, MatcherKind, ProjectRole, ProposalStatus, SessionStatus, TokenScope } from "../../rules";
+export type { InvitationStatus, LearningKind, MatcherKind, ProjectRole, ProposalStatus, SessionStatus, TokenScope } from "../../rules";

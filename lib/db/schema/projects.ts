@@ -1,6 +1,7 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
-import { MATCHER_KINDS, PROJECT_ROLES } from "../../rules";
+import { INVITATION_STATUSES, MATCHER_KINDS, PROJECT_ROLES } from "../../rules";
 import { timestamp, timestamps } from "./columns";
 
 export const projects = sqliteTable("projects", {
@@ -30,6 +31,37 @@ export const projectMembers = sqliteTable(
   (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index("project_members_user_idx").on(t.userId)],
 );
 
+/**
+ * Who was asked to join a project, by email, and what they decided. A row of project_members means an
+ * accepted member; a pending invitation grants nothing, so every query scoped by membership leaves the
+ * invitee out until they accept. The email is stored lowercase and matched against the account's
+ * email when it is read, so an invitation to someone without an account waits until one exists.
+ * Kept by id with a status (not deleted when decided), so invitation links can later hang a hashed
+ * single-use token and an expiry on the same row.
+ */
+export const projectInvitations = sqliteTable(
+  "project_invitations",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: PROJECT_ROLES }).notNull(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    status: text("status", { enum: INVITATION_STATUSES }).notNull().default("pending"),
+    createdAt: timestamp("created_at")
+      .notNull()
+      .$defaultFn(() => new Date()),
+    decidedAt: timestamp("decided_at"),
+  },
+  (t) => [
+    // One pending invitation per email and project: inviting again while one waits adds nothing.
+    uniqueIndex("project_invitations_pending").on(t.projectId, t.email).where(sql`status = 'pending'`),
+    index("project_invitations_email_idx").on(t.email, t.status),
+  ],
+);
+
 /** Maps a working directory (path suffix) or a git remote to a project when a hook does not name one. */
 export const projectMatchers = sqliteTable(
   "project_matchers",
@@ -49,3 +81,4 @@ export const projectMatchers = sqliteTable(
 
 export type Project = typeof projects.$inferSelect;
 export type ProjectMember = typeof projectMembers.$inferSelect;
+export type ProjectInvitation = typeof projectInvitations.$inferSelect;

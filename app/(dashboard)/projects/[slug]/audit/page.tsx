@@ -33,7 +33,7 @@ export default async function AuditPage({ params, searchParams }: { params: Para
   if (!page.items.length) {
     return (
       <EmptyState title="Nothing recorded yet.">
-        <p>Accepting, rejecting, editing and deleting learnings and proposals, and changes to the members, are recorded here.</p>
+        <p>Accepting, rejecting, editing and deleting learnings and proposals, invitations and their answers, and changes to the members, are recorded here.</p>
       </EmptyState>
     );
   }

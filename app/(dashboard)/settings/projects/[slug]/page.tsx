@@ -1,18 +1,20 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AddMatcherForm } from "@/components/settings/add-matcher-form";
-import { AddMemberForm } from "@/components/settings/add-member-form";
 import { InjectionForm } from "@/components/settings/injection-form";
+import { InviteMemberForm } from "@/components/settings/invite-member-form";
 import { MemberRoleForm } from "@/components/settings/member-role-form";
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { removeMatcherAction } from "@/lib/actions/matcher-actions";
-import { removeMemberAction } from "@/lib/actions/member-actions";
+import { revokeInvitationAction } from "@/lib/actions/invitation-actions";
+import { leaveProjectAction, removeMemberAction } from "@/lib/actions/member-actions";
 import { requireUser } from "@/lib/auth/session";
 import { orNotFound } from "@/lib/dashboard/load-project";
 import { listProjectMatchers } from "@/lib/projects/matchers";
+import { listProjectInvitations } from "@/lib/projects/invitations";
 import { createUserCommand, listMembers } from "@/lib/projects/members";
 import { requireProject } from "@/lib/projects/projects";
 
@@ -29,6 +31,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
     Promise.all([requireProject(db, principal, slug), listMembers(db, principal, slug), listProjectMatchers(db, principal, slug)]),
   );
   const owner = project.role === "owner";
+  const invitations = owner ? await listProjectInvitations(db, principal, slug) : [];
   return (
     <div className="stack-lg">
       <PageHeader title={`${project.name}: settings`} actions={<Link href={`/projects/${slug}`}>Project overview →</Link>}>
@@ -39,12 +42,15 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
       </PageHeader>
       <InjectionForm slug={slug} paused={project.injectionPaused} owner={owner} />
       <MembersSection slug={slug} members={members} owner={owner} userId={user.id} />
+      {owner ? <InvitationsSection slug={slug} invitations={invitations} /> : null}
+      <LeaveSection slug={slug} />
       <MatchersSection slug={slug} matchers={matchers} owner={owner} />
     </div>
   );
 }
 
 type Members = Awaited<ReturnType<typeof listMembers>>;
+type Invitations = Awaited<ReturnType<typeof listProjectInvitations>>;
 type Matchers = Awaited<ReturnType<typeof listProjectMatchers>>;
 
 /** Who is in the project; an owner changes roles, removes and adds members here. */
@@ -73,15 +79,58 @@ function MembersSection({ slug, members, owner, userId }: { slug: string; member
       </DataTable>
       {owner ? (
         <div className="card stack-sm">
-          <h3>Add a member</h3>
-          <AddMemberForm slug={slug} />
+          <h3>Invite someone</h3>
+          <InviteMemberForm slug={slug} />
           <p className="hint">
-            Someone without an account yet: whoever runs this server creates it with{" "}
-            <code>{createUserCommand("their@email")}</code>, then you add them here. (Baton sends no mail, so there are no
-            pending invitations.)
+            They become a member when they accept, on their Baton home page or with <code>baton invites accept {slug}</code>;
+            until then nothing of theirs reaches this project. Someone without an account yet sees the invitation once whoever
+            runs this server creates it: <code>{createUserCommand("their@email")}</code>.
           </p>
         </div>
       ) : null}
+    </section>
+  );
+}
+
+/** Invitations not yet answered (owners): who, as what, invited by whom; an owner can revoke one. */
+function InvitationsSection({ slug, invitations }: { slug: string; invitations: Invitations }) {
+  return (
+    <section className="stack" aria-labelledby="invitations">
+      <h2 id="invitations">Pending invitations</h2>
+      {invitations.length ? (
+        <DataTable label="Pending invitations" columns={["Email", "Role", "Invited by", "Sent"]} actions>
+          {invitations.map((i) => (
+            <tr key={i.id}>
+              <td>{i.email}</td>
+              <td>{i.role}</td>
+              <td>{i.invitedBy?.name ?? "a former account"}</td>
+              <td>
+                <time dateTime={i.createdAt.toISOString()}>{i.createdAt.toISOString().slice(0, 10)}</time>
+              </td>
+              <td>
+                <ActionForm action={revokeInvitationAction} fields={{ slug, id: i.id }} variant="danger">
+                  Revoke<span className="visually-hidden"> the invitation of {i.email}</span>
+                </ActionForm>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      ) : (
+        <p className="muted">No invitations waiting for an answer.</p>
+      )}
+    </section>
+  );
+}
+
+/** Anyone may leave; the last owner is told to hand ownership on first. */
+function LeaveSection({ slug }: { slug: string }) {
+  return (
+    <section className="stack-sm" aria-labelledby="leave">
+      <h2 id="leave">Leave this project</h2>
+      <p className="muted">Its handoffs, sessions and learnings stop reaching your agents, and yours stop reaching it.</p>
+      <ActionForm action={leaveProjectAction} fields={{ slug }} variant="danger">
+        Leave {slug}
+      </ActionForm>
     </section>
   );
 }

@@ -1,15 +1,15 @@
 "use client";
 
 import { useActionState } from "react";
-import { addMemberAction } from "@/lib/actions/member-actions";
+import { inviteMemberAction } from "@/lib/actions/invitation-actions";
 import { initialFormState } from "@/lib/actions/form-state";
 import { Field } from "../ui/field";
 import { FormMessage } from "../ui/form-message";
 import { SubmitButton } from "../ui/submit-button";
 
-/** Adds someone who has an account, by email, with a role. */
-export function AddMemberForm({ slug }: { slug: string }) {
-  const [state, action] = useActionState(addMemberAction, initialFormState);
+/** Invites someone by email with a role; they become a member when they accept. */
+export function InviteMemberForm({ slug }: { slug: string }) {
+  const [state, action] = useActionState(inviteMemberAction, initialFormState);
   return (
     <div className="stack-sm">
       <FormMessage state={state} />
@@ -24,7 +24,7 @@ export function AddMemberForm({ slug }: { slug: string }) {
             <option value="owner">owner: also manages the project</option>
           </select>
         </div>
-        <SubmitButton>Add member</SubmitButton>
+        <SubmitButton>Invite</SubmitButton>
       </form>
     </div>
   );
