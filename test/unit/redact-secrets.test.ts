@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildHandoff } from "@/cli/src/transcript/build-handoff";
 import { parseTranscript } from "@/cli/src/transcript/parse-transcript";
-import { PRIVATE_MARKER, SecretRedactor } from "@/cli/src/transcript/redact-secrets";
+import { PRIVATE_MARKER, SecretRedactor } from "@/lib/secrets/redact-secrets";
 import { redactTranscript } from "@/cli/src/transcript/redact-transcript";
 import { NOT_SECRETS, SECRET_CORPUS } from "../fixtures/secrets/secret-corpus";
 

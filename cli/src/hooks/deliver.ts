@@ -1,5 +1,5 @@
 import { Unreachable, type ApiCall } from "../http/api-client";
-import { redactValue, SecretRedactor, type Redacted } from "../transcript/redact-secrets";
+import { redactValue, SecretRedactor, type Redacted } from "../../../lib/secrets/redact-secrets";
 import { hookLog } from "./hook-log";
 import { hopeless, writeSpool, type SpooledRequest } from "./spool";
 
