@@ -18,6 +18,7 @@ for (const half of ["development", "heldout"] as const) {
 }
 const lines = loadOrdinaryLines();
 const fps = falsePositives(lines);
-console.log(`ordinary text: ${fps.length} false positive lines in ${lines.length}`);
+const bySecretRules = fps.filter((fp) => fp.by === "secret rules").length;
+console.log(`ordinary text: ${fps.length} false positive lines in ${lines.length} (secret rules ${bySecretRules}, unclosed <private> ${fps.length - bySecretRules})`);
 if (verbose) for (const fp of fps) console.log(`  ${fp.line}\n  → ${fp.redacted}`);
 console.log(`speed: ${linesPerSecond(lines).toLocaleString("en")} lines/s`);

@@ -35,12 +35,19 @@ export function recall(samples: SecretSample[]): Recall {
   return { found, total: samples.length, recall: found / samples.length, byFamily, missed };
 }
 
-/** Lines of ordinary text the redactor changed: each is a false positive. */
-export function falsePositives(lines: string[]): { line: string; redacted: string }[] {
-  const changed: { line: string; redacted: string }[] = [];
+export type FalsePositive = { line: string; redacted: string; by: "secret rules" | "private block" };
+
+/**
+ * Lines of ordinary text the redactor changed: each is a false positive. `by` tells the secret rules
+ * from an unclosed `<private>` (which withholds to the end of its text by design, also where prose
+ * only names the tag).
+ */
+export function falsePositives(lines: string[]): FalsePositive[] {
+  const changed: FalsePositive[] = [];
   for (const line of lines) {
-    const redacted = new SecretRedactor().text(line);
-    if (redacted !== line) changed.push({ line, redacted });
+    const redactor = new SecretRedactor();
+    const redacted = redactor.text(line);
+    if (redacted !== line) changed.push({ line, redacted, by: redactor.counts.secrets ? "secret rules" : "private block" });
   }
   return changed;
 }
