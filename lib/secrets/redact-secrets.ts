@@ -63,8 +63,8 @@ const NOT_A_VALUE = /^["']?(?:\$|<|\[withheld|\[private|\*{3}|%\w+%|process\.env
  * symbols; a type, identifier, member expression, call or short number does not.
  */
 const CODE_VALUE = /^(?:[A-Za-z_$]+(?:\.[A-Za-z_$]+)*|\d{1,7}|[A-Za-z_$][\w$.]*[(<].*|\{.*)$/;
-/** A short quoted word is a name or a prefix (`TOKEN_PREFIX = "baton_"`), not a secret. */
-const QUOTED_WORD = /^\\?["'][A-Za-z_$]{1,11}\\?["']$/;
+/** A quoted prefix (`TOKEN_PREFIX = "baton_"`) names a token's shape, not a token. */
+const QUOTED_WORD = /^\\?["'][A-Za-z]{1,11}[_-]\\?["']$/;
 const notAValue = (value: string) => NOT_A_VALUE.test(value) || CODE_VALUE.test(value) || QUOTED_WORD.test(value);
 
 const PRIVATE_BLOCK = /<private>[\s\S]*?(?:<\/private>|$)/gi;

@@ -54,10 +54,16 @@ function entropy(token: string): number {
   return bits;
 }
 
+/** 0 lower case, 1 upper case, 2 digit, 3 anything else. */
+function charClass(code: number): number {
+  if (code >= 97 && code <= 122) return 0;
+  if (code >= 65 && code <= 90) return 1;
+  return code >= 48 && code <= 57 ? 2 : 3;
+}
+
 function classSwitches(token: string): number {
-  const cls = (ch: string) => (/[a-z]/.test(ch) ? 0 : /[A-Z]/.test(ch) ? 1 : /[0-9]/.test(ch) ? 2 : 3);
   let switches = 0;
-  for (let i = 1; i < token.length; i++) if (cls(token[i]!) !== cls(token[i - 1]!)) switches++;
+  for (let i = 1; i < token.length; i++) if (charClass(token.charCodeAt(i)) !== charClass(token.charCodeAt(i - 1))) switches++;
   return switches / token.length;
 }
 
@@ -67,9 +73,8 @@ function secretShaped(token: string): "hex" | "random" | null {
   if (HEX.test(token)) return HEX_SECRET_LENGTHS.has(token.length) ? "hex" : null;
   const prefixed = PREFIXED_HEX.exec(token)?.[1];
   if (prefixed) return HEX_SECRET_LENGTHS.has(prefixed.length) ? "hex" : null;
+  if (!/\d/.test(token) || !/[A-Z]/.test(token) || !/[a-z]/.test(token)) return null;
   if (token.split(/[/.]/).every((segment) => WORDLIKE_SEGMENT.test(segment))) return null;
-  if (!/\d/.test(token) || !/[a-z]/i.test(token)) return null;
-  if (!/[A-Z]/.test(token) || !/[a-z]/.test(token)) return null;
   if (classSwitches(token) < MIN_CLASS_SWITCHES) return null;
   const floor = Math.min(MAX_ENTROPY_FLOOR, ENTROPY_PER_LOG_LENGTH * Math.log2(token.length));
   return entropy(token) >= floor ? "random" : null;

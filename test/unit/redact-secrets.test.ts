@@ -47,8 +47,13 @@ describe("SecretRedactor", () => {
     "const token = await findTokenByHash(db, { tokenHash });",
     "password: z.string().min(8, { message: \"Use at least 8 characters.\" })",
     "const TOKEN_CACHE_MS = 5000;",
+    'export const TOKEN_PREFIX = "baton_";',
   ])("leaves %j alone (generic rule)", (text) => {
     expect(new SecretRedactor().text(text)).toBe(text);
+  });
+
+  it("still withholds a quoted word after a secret name", () => {
+    expect(new SecretRedactor().text('{"password": "hunter"}')).toBe('{"password": [withheld: secret]}');
   });
 
   it("keeps the name of an assignment, the user of a URL and the scheme", () => {
