@@ -8,6 +8,7 @@ import { findLatestHandoff, listHandoffs, upsertHandoff, type HandoffRecord } fr
 import { getUser } from "../db/queries/users";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { requireProject } from "../projects/projects";
+import { withholdSecrets } from "../secrets/withhold-secrets";
 import { newHandoffSchema, type HandoffListQuery } from "./handoff-schemas";
 
 export type ProjectHandoff = HandoffRecord & { project: string };
@@ -23,7 +24,7 @@ export async function writeHandoff(
   input: unknown,
 ): Promise<{ handoff: ProjectHandoff; created: boolean }> {
   const project = await requireProject(db, principal, slug, "write");
-  const data = newHandoffSchema.parse(input);
+  const data = withholdSecrets(newHandoffSchema.parse(input));
   // The author is who holds the token: a name the client sends is kept beside it, never instead of it.
   const author = (await getUser(db, { userId: principal.userId }))?.name ?? "unknown";
   const result = await upsertHandoff(db, {

@@ -15,6 +15,7 @@ import {
 import { searchLearnings } from "../db/queries/learning-search";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
+import { withholdSecrets } from "../secrets/withhold-secrets";
 import { ftsQuery } from "./fts-query";
 import { learningPatchSchema, learningQuerySchema, newLearningSchema } from "./learning-schemas";
 
@@ -46,7 +47,7 @@ export async function getLearning(db: Db, principal: Principal, id: string): Pro
 }
 
 export async function createLearning(db: Db, principal: Principal, input: unknown): Promise<LearningRow> {
-  const data = newLearningSchema.parse(input);
+  const data = withholdSecrets(newLearningSchema.parse(input));
   const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
   const id = crypto.randomUUID();
   await insertLearning(db, {
@@ -81,7 +82,7 @@ async function writableScope(db: Db, principal: Principal, id: string) {
 export const auditSubject = (l: LearningRow, label = l.content) => ({ subject: "learning" as const, subjectId: l.id, label, projectId: l.projectId, ownerUserId: l.userId });
 
 export async function editLearning(db: Db, principal: Principal, id: string, input: unknown): Promise<LearningRow> {
-  const { pinned, superseded, ...patch } = learningPatchSchema.parse(input);
+  const { pinned, superseded, ...patch } = withholdSecrets(learningPatchSchema.parse(input));
   const { current, scope } = await writableScope(db, principal, id);
   const confirmedAt = patch.confirmed === undefined || patch.confirmed === current.confirmed ? undefined : patch.confirmed ? new Date() : null;
   const fields = Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined);

@@ -18,6 +18,7 @@ import {
 import { ftsQuery } from "../learnings/fts-query";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
+import { withholdSecrets } from "../secrets/withhold-secrets";
 import { combineConfidence, isNearDuplicate } from "./near-duplicate";
 import { acceptSchema, newProposalSchema, proposalQuerySchema, reviewSchema } from "./proposal-schemas";
 import { supersedeFor } from "./supersede";
@@ -33,7 +34,7 @@ export type ProposeResult =
  * existing pending proposal's confidence is raised, or, for a learning, nothing new is stored.
  */
 export async function propose(db: Db, principal: Principal, input: unknown): Promise<ProposeResult> {
-  const data = newProposalSchema.parse(input);
+  const data = withholdSecrets(newProposalSchema.parse(input));
   const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
   const scope = { userId: principal.userId, projectId };
 
@@ -127,7 +128,7 @@ async function scopes(db: Db, principal: Principal) {
 }
 
 export async function acceptProposal(db: Db, principal: Principal, id: string, input: unknown): Promise<DecisionResult> {
-  const { content, supersedes } = acceptSchema.parse(input ?? {});
+  const { content, supersedes } = withholdSecrets(acceptSchema.parse(input ?? {}));
   const projectIds = await scopes(db, principal);
   return db.transaction((tx) => decide(tx, principal, projectIds, { id, action: "accept", content, supersedes }));
 }
@@ -139,7 +140,7 @@ export async function rejectProposal(db: Db, principal: Principal, id: string): 
 
 /** Bulk review: every decision applies, or none does (one transaction). */
 export async function reviewProposals(db: Db, principal: Principal, input: unknown): Promise<DecisionResult[]> {
-  const decisions = reviewSchema.parse(input);
+  const decisions = withholdSecrets(reviewSchema.parse(input));
   const ids = new Set<string>();
   for (const d of decisions) {
     if (ids.has(d.id)) throw new ApiError("bad_request", `Proposal ${d.id} appears twice in the review.`);

@@ -3,6 +3,7 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { findTaskMemory, upsertTaskMemory, type TaskMemoryRecord } from "../db/queries/tasks";
 import { requireProject } from "../projects/projects";
+import { withholdSecrets } from "../secrets/withhold-secrets";
 import { taskIdSchema, taskMemoryBodySchema } from "./task-schemas";
 
 export type ProjectTaskMemory = TaskMemoryRecord & { project: string };
@@ -19,7 +20,7 @@ export async function getTaskMemory(db: Db, principal: Principal, slug: string, 
 export async function putTaskMemory(db: Db, principal: Principal, slug: string, taskId: string, input: unknown): Promise<ProjectTaskMemory> {
   const project = await requireProject(db, principal, slug, "write");
   const id = taskIdSchema.parse(taskId);
-  const { markdown } = taskMemoryBodySchema.parse(input);
+  const { markdown } = withholdSecrets(taskMemoryBodySchema.parse(input));
   const memory = await upsertTaskMemory(db, { projectId: project.id, taskId: id, markdown, userId: principal.userId, now: new Date() });
   return { ...memory, project: project.slug };
 }

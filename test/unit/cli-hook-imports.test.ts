@@ -39,6 +39,8 @@ describe("the hook chunks", () => {
     const { external, chunks } = staticClosure(m, output!);
     expect(external.filter((p) => !p.startsWith("node:"))).toEqual([]);
     const bytes = chunks.reduce((n, c) => n + readFileSync(path.join(ROOT, c)).length, 0);
-    expect(bytes).toBeLessThan(40_000);
+    // 48 KB: the pre-compact hook's redactor grew by about 5 KB with the generic rule for secrets in
+    // prose (issue 21); a hook loads nothing else, so what it parses stays well under a millisecond.
+    expect(bytes).toBeLessThan(48_000);
   });
 });

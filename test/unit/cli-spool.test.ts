@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { Unreachable, type ApiCall } from "@/cli/src/http/api-client";
 import { flushSpool, pendingSpool, writeSpool } from "@/cli/src/hooks/spool";
-import { redactValue, SecretRedactor } from "@/cli/src/transcript/redact-secrets";
+import { redactValue, SecretRedactor } from "@/lib/secrets/redact-secrets";
 
 const root = mkdtempSync(path.join(tmpdir(), "baton-spool-unit-"));
 const previousCache = process.env.XDG_CACHE_HOME;

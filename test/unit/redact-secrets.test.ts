@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildHandoff } from "@/cli/src/transcript/build-handoff";
 import { parseTranscript } from "@/cli/src/transcript/parse-transcript";
-import { PRIVATE_MARKER, SecretRedactor } from "@/cli/src/transcript/redact-secrets";
+import { PRIVATE_MARKER, SecretRedactor } from "@/lib/secrets/redact-secrets";
 import { redactTranscript } from "@/cli/src/transcript/redact-transcript";
 import { NOT_SECRETS, SECRET_CORPUS } from "../fixtures/secrets/secret-corpus";
 
@@ -19,6 +19,41 @@ describe("SecretRedactor", () => {
     const redactor = new SecretRedactor();
     expect(redactor.text(text)).toBe(text);
     expect(redactor.summary()).toBeNull();
+  });
+
+  // The generic rule (issue 21): a credential in prose, without a NAME=value shape.
+  it.each([
+    ["the issue's AWS key in prose", "…with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "…with secret [withheld: secret]"],
+    ["a key after its value", "Xk3n9Qz2LmP8vR7tW1yBa4 is the HMAC key", "[withheld: secret] is the HMAC key"],
+    ["hex right after a secret word", "Twilio auth token: 22957a5241b90c48e6562163ea0e7d49", "Twilio auth token: [withheld: secret]"],
+    ["a password in a sentence", "the password is Plum-Velvet-93! for now", "the password is [withheld: password] for now"],
+  ])("withholds %s", (_name, text, expected) => {
+    expect(new SecretRedactor().text(text)).toBe(expected);
+  });
+
+  it.each([
+    "commit 3f2a9c1d4e5b6a7f8091a2b3c4d5e6f708192a3b fixed the token refresh",
+    "the token hash is 0e1353fbdb3f6b0a8129ac1c8c92632ff5f77c2548b13c279726a36a58162975",
+    '"integrity": "sha512-Y3dgX/6lE2QhQb+Gxy0WZxfg9MEm/JBjamZpS2IklP7xIQoKN4hzAm7KcMVGtaVDt3neE9OKBC7vAfonA/Lr1A==" (lockfile key)',
+    "the API key id is 6f1c2a3b-4d5e-4f60-8a1b-2c3d4e5f6a7b",
+    "the secret is in packages/api-keys/src/v2/rotateKeys.ts",
+    "secret sauce: https://example.com/docs/v2/auth/tokens",
+    "the key version is 2.4.1-beta.3+build.20261126",
+    "the key ProductionDeployKey2024 is used by CI",
+    "public key ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl ana@laptop",
+    "the key colour is #ff00aa, the accent #123456",
+    "the password must be at least 8 characters",
+    "export function api(baseUrl: string, token: string): Api {",
+    "const token = await findTokenByHash(db, { tokenHash });",
+    "password: z.string().min(8, { message: \"Use at least 8 characters.\" })",
+    "const TOKEN_CACHE_MS = 5000;",
+    'export const TOKEN_PREFIX = "baton_";',
+  ])("leaves %j alone (generic rule)", (text) => {
+    expect(new SecretRedactor().text(text)).toBe(text);
+  });
+
+  it("still withholds a quoted word after a secret name", () => {
+    expect(new SecretRedactor().text('{"password": "hunter"}')).toBe('{"password": [withheld: secret]}');
   });
 
   it("keeps the name of an assignment, the user of a URL and the scheme", () => {

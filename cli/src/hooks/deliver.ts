@@ -1,6 +1,6 @@
 import type { ProjectHints } from "../config/derive-project";
 import { Unreachable, type ApiCall } from "../http/api-client";
-import { redactValue, SecretRedactor, type Redacted } from "../transcript/redact-secrets";
+import { redactValue, SecretRedactor, type Redacted } from "../../../lib/secrets/redact-secrets";
 import { hookLog } from "./hook-log";
 import { hopeless, writeSpool, type SpooledRequest } from "./spool";
 

@@ -5,7 +5,7 @@ import { apiClient, type ApiCall } from "../http/api-client";
 import { MAX_SESSION_ID_CHARS } from "../../../lib/rules";
 import { buildHandoff } from "../transcript/build-handoff";
 import { readTranscript } from "../transcript/read-transcript";
-import { SecretRedactor } from "../transcript/redact-secrets";
+import { SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
 import { deliver, handoffRequest, type Outgoing } from "./deliver";
 import { answerBy, answerOnce } from "./hook-exit";

@@ -3,7 +3,7 @@ import { git } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, type ApiResponse } from "../http/api-client";
 import { MAX_SESSION_ID_CHARS, PROMPT_HINT_CHARS } from "../../../lib/rules";
-import { REDACTION_MARKERS, SecretRedactor } from "../transcript/redact-secrets";
+import { REDACTION_MARKERS, SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { additionalContext, getForProject, hookText } from "./fetch-for-project";
 import { answerBy, answerOnce } from "./hook-exit";
 import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";

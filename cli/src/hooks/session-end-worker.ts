@@ -9,7 +9,7 @@ import { buildHandoff } from "../transcript/build-handoff";
 import { extractProposals, proposalKey, type Proposal } from "../transcript/extract-proposals";
 import { parseTranscript, type Transcript } from "../transcript/parse-transcript";
 import { readTranscript } from "../transcript/read-transcript";
-import { SecretRedactor } from "../transcript/redact-secrets";
+import { SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
 import { hookCwd, MAX_PATH, stringField, type HookInput } from "./hook-input";
 import { cacheDir, hookLog } from "./hook-log";

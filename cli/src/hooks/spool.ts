@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
-import type { Redacted } from "../transcript/redact-secrets";
+import type { Redacted } from "../../../lib/secrets/redact-secrets";
 import { cacheDir, hookLog } from "./hook-log";
 
 /**

@@ -1,4 +1,4 @@
-import type { SecretRedactor } from "./redact-secrets";
+import type { SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import type { Transcript, TranscriptEvent } from "./parse-transcript";
 
 /**

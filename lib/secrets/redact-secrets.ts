@@ -9,6 +9,7 @@
  * and reports ranges, not replacements. Shapes follow gitleaks' rules and the providers' documented
  * token formats.
  */
+import { secretsInProse } from "./secret-in-prose";
 
 /** A credential shape: `label` names it in the marker; `keep` is a capture group kept verbatim (a name, a scheme). */
 type Pattern = { label: string; re: RegExp; keep?: number; named?: true };
@@ -39,6 +40,7 @@ const PATTERNS: Pattern[] = [
   { label: "Anthropic key", re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   // A digit required: kebab-case words after "sk-" are not keys.
   { label: "OpenAI key", re: /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}/g },
+  { label: "SendGrid key", re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g },
   { label: "npm token", re: /\bnpm_[A-Za-z0-9]{36}\b/g },
   { label: "Google API key", re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { label: "Baton token", re: /\bbaton_[A-Za-z0-9_-]{32,}/g },
@@ -46,20 +48,45 @@ const PATTERNS: Pattern[] = [
   { label: "Azure key", re: /\b((?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=)[A-Za-z0-9%+/=_-]{16,}/g, keep: 1 },
   { label: "bearer token", re: /\b(Bearer\s+)[A-Za-z0-9._~+/-]{16,}=*/g, keep: 1 },
   // scheme://user:password@host keeps the scheme and the user.
-  { label: "password", re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]+:)[^\s@/"'<>]+(?=@)/gi, keep: 1 },
+  // The user may be empty (redis://:password@host).
+  { label: "password", re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]*:)[^\s@/"'<>]+(?=@)/gi, keep: 1 },
   // Prose says "the token expired": only an assignment or a command-line flag names a value.
   { label: "secret", re: new RegExp(String.raw`((?<![A-Za-z0-9])\\?["']?${SECRET_NAME}\\?["']?\s*(?:=|:(?!//))\s*)${SECRET_VALUE}`, "gi"), keep: 1, named: true },
   { label: "secret", re: new RegExp(String.raw`((?<![\w-])--${SECRET_NAME}(?:=|\s+))${SECRET_VALUE}`, "gi"), keep: 1, named: true },
 ];
 
 /** Values after a secret-looking name that are no secret: a variable reference, a placeholder, a marker of ours. */
-const NOT_A_VALUE = /^["']?(?:\$|<|\[withheld|\[private|\*{3}|%\w+%|process\.env|os\.environ|env\(|secrets\.)/i;
+const NOT_A_VALUE = /^["']?(?:\$|<|\[withheld|\[private|\*{3}|%\w+%|process\.env|os\.environ|env\(|secrets\.)|…/i;
+/**
+ * Code that names a secret without holding one: `token: string`, `password: params.passwordHash`,
+ * `secret = generateSecret()`, `token={state.token}`, `TOKEN_CACHE_MS = 5000`. A secret has digits or
+ * symbols; a type, identifier, member expression, call or short number does not.
+ */
+const CODE_VALUE = /^(?:[A-Za-z_$]+(?:\.[A-Za-z_$]+)*|\d{1,7}|[A-Za-z_$][\w$.]*[(<].*|\{.*)$/;
+/** A quoted prefix (`TOKEN_PREFIX = "baton_"`) names a token's shape, not a token. */
+const QUOTED_WORD = /^\\?["'][A-Za-z]{1,11}[_-]\\?["']$/;
+const notAValue = (value: string) => NOT_A_VALUE.test(value) || CODE_VALUE.test(value) || QUOTED_WORD.test(value);
 
 const PRIVATE_BLOCK = /<private>[\s\S]*?(?:<\/private>|$)/gi;
 export const PRIVATE_MARKER = "[private: withheld]";
 const marker = (label: string) => `[withheld: ${label}]`;
 /** The markers redaction leaves, for text that is searched rather than read (a prompt sent as a hint). */
 export const REDACTION_MARKERS = /\[(?:withheld: [^\]]{1,40}|private: withheld)\]/g;
+
+/** Replaces the spans the generic rule found, right to left so earlier offsets hold; overlaps merge. */
+function withholdInProse(text: string, secrets: Set<string>): string {
+  const spans = secretsInProse(text).sort((a, b) => b.start - a.start);
+  let out = text;
+  let floor = Infinity;
+  for (const span of spans) {
+    const end = Math.min(span.end, floor);
+    if (end <= span.start) continue;
+    secrets.add(text.slice(span.start, end));
+    out = out.slice(0, span.start) + marker(span.label) + out.slice(end);
+    floor = span.start;
+  }
+  return out;
+}
 
 /**
  * Redacts every text it is given and counts what it withheld across them all: distinct secrets and
@@ -78,19 +105,20 @@ export class SecretRedactor {
       out = out.replace(re, (match: string, ...groups: unknown[]) => {
         const kept = keep ? String(groups[keep - 1] ?? "") : "";
         const secret = match.slice(kept.length);
-        if (named && NOT_A_VALUE.test(secret)) return match;
+        if (named && notAValue(secret)) return match;
         this.secrets.add(secret);
         return kept + marker(label);
       });
     }
-    return out;
+    return withholdInProse(out, this.secrets);
   }
 
   /** Every string inside a JSON-like value, redacted; the shape is kept. */
   deep<T>(value: T): T {
     if (typeof value === "string") return this.text(value) as T;
     if (Array.isArray(value)) return value.map((v) => this.deep(v)) as T;
-    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.deep(v)])) as T;
+    // Plain objects only: a Date or a Map keeps what it is.
+    if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.deep(v)])) as T;
     return value;
   }
 

@@ -1,0 +1,132 @@
+/**
+ * The generic rule beside the named patterns: a credential written in prose ("…with secret
+ * wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY") has no name the named patterns know. A token is withheld when
+ * its shape is a secret's (long, mixed character classes, high Shannon entropy, not a hash, UUID, path or
+ * identifier) and a word such as key, secret, token or password stands a few words before or after it.
+ * Tuned on test/fixtures/secrets/development.json and ordinary.txt; measured by bench/secrets.ts.
+ */
+
+/** Words that say a nearby value is a credential. Identifiers are split first: apiKey, AWS_SECRET_KEY. */
+const SECRET_WORDS = new Set(["key", "secret", "token", "password", "passwd", "pwd", "passphrase", "credential", "credentials", "auth", "bearer", "apikey"]);
+/** Words that say a value right after them is something else: "token hash 5e88…", "commit a1b2…". */
+const NOT_SECRET_WORDS = new Set(["hash", "hashes", "sha", "sha1", "sha256", "sha512", "digest", "checksum", "commit", "integrity", "fingerprint", "id", "uuid", "etag", "trace", "span", "request", "version", "cursor", "prefix", "name", "type"]);
+/** Password words: a short value right after one is enough ("the password is Plum-Velvet-93!"). */
+const PASSWORD_WORDS = new Set(["password", "passwd", "pwd", "passphrase"]);
+/** Little words between a secret word and its value: "the key is …", "secret for prod: …". */
+const LINKING_WORDS = new Set(["is", "was", "to", "of", "for", "as", "be", "now", "new", "the", "a", "an", "my", "our", "value", "here", "this", "it", "s"]);
+
+const WORDS_BEFORE = 5;
+const WORDS_AFTER = 4;
+const WINDOW_CHARS = 80;
+const MIN_PASSWORD = 6;
+/** Shannon entropy floor in bits a character: random base62 of 20 characters has about 4.0, an identifier 3.3. */
+const MAX_ENTROPY_FLOOR = 4.0;
+const ENTROPY_PER_LOG_LENGTH = 0.85;
+/** Hex secrets (32 hex: Twilio, Datadog; 64: webhook secrets) only right after a secret word: hex is mostly hashes. */
+const HEX_SECRET_LENGTHS = new Set([32, 64]);
+/** Random strings switch between upper case, lower case and digits often; identifiers (camelCase) rarely. */
+const MIN_CLASS_SWITCHES = 0.2;
+
+/** Characters of base64, base64url, hex and the separators of token formats (SG.x.y, 8Q~, hvs.). */
+const CANDIDATE = /(?<![A-Za-z0-9+/=_.~-])[A-Za-z0-9+/=_.~-]{16,1024}(?![A-Za-z0-9+/=_.~-])/g;
+const PASSWORD_VALUE = /^[^\s"'`<>(){}[\],;]{6,64}/;
+const HEX = /^[0-9a-f]+$/i;
+/** A short lower-case prefix before hex (key-…, a provider's tag): the hex decides. */
+const PREFIXED_HEX = /^[a-z]{2,8}(?:[_-][a-z0-9]{1,3})?[_-]([0-9a-f]+)$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INTEGRITY = /^(?:sha1|sha256|sha384|sha512|md5)-/i;
+/** An SSH public key's body (ssh-ed25519 AAAAC3NzaC1…, ssh-rsa AAAAB3NzaC1…): public, however random. */
+const SSH_PUBLIC_KEY = /^AAAA[A-Z0-9]3NzaC1/;
+/** An identifier that ends in a number: ProductionDeployKey2024, useAuthTokenRefresh2. */
+const IDENTIFIER = /^[a-z]*(?:[A-Z][a-z]{2,})+[_-]?\d{0,4}$/;
+/** A path or a dotted name segment: lower case, or a capital then lower case (src/components/Button.tsx). */
+const WORDLIKE_SEGMENT = /^[A-Z]?[a-z0-9_.-]*$/;
+
+function words(text: string): string[] {
+  return text.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+function entropy(token: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of token) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / token.length) * Math.log2(n / token.length);
+  return bits;
+}
+
+/** 0 lower case, 1 upper case, 2 digit, 3 anything else. */
+function charClass(code: number): number {
+  if (code >= 97 && code <= 122) return 0;
+  if (code >= 65 && code <= 90) return 1;
+  return code >= 48 && code <= 57 ? 2 : 3;
+}
+
+function classSwitches(token: string): number {
+  let switches = 0;
+  for (let i = 1; i < token.length; i++) if (charClass(token.charCodeAt(i)) !== charClass(token.charCodeAt(i - 1))) switches++;
+  return switches / token.length;
+}
+
+/** Whether a token looks like a random secret and not like a hash, a UUID, a path or an identifier. */
+function secretShaped(token: string): "hex" | "random" | null {
+  if (UUID.test(token) || INTEGRITY.test(token) || SSH_PUBLIC_KEY.test(token) || IDENTIFIER.test(token)) return null;
+  if (HEX.test(token)) return HEX_SECRET_LENGTHS.has(token.length) ? "hex" : null;
+  const prefixed = PREFIXED_HEX.exec(token)?.[1];
+  if (prefixed) return HEX_SECRET_LENGTHS.has(prefixed.length) ? "hex" : null;
+  if (!/\d/.test(token) || !/[A-Z]/.test(token) || !/[a-z]/.test(token)) return null;
+  if (token.split(/[/.]/).every((segment) => WORDLIKE_SEGMENT.test(segment))) return null;
+  if (classSwitches(token) < MIN_CLASS_SWITCHES) return null;
+  const floor = Math.min(MAX_ENTROPY_FLOOR, ENTROPY_PER_LOG_LENGTH * Math.log2(token.length));
+  return entropy(token) >= floor ? "random" : null;
+}
+
+/** The words a value is introduced by: what stands before it on its line, the linking words skipped. */
+function introducedBy(before: string[]): string[] {
+  let end = before.length;
+  while (end > 0 && LINKING_WORDS.has(before[end - 1]!)) end--;
+  return before.slice(0, end);
+}
+
+function nearSecretWord(text: string, start: number, end: number): { adjacent: boolean; near: boolean; password: boolean } {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const lineEnd = text.indexOf("\n", end);
+  const before = introducedBy(words(text.slice(Math.max(lineStart, start - WINDOW_CHARS), start)));
+  const after = words(text.slice(end, Math.min(lineEnd < 0 ? text.length : lineEnd, end + WINDOW_CHARS))).slice(0, WORDS_AFTER);
+  const last = before.at(-1);
+  if (last && NOT_SECRET_WORDS.has(last)) return { adjacent: false, near: false, password: false };
+  const adjacent = !!last && SECRET_WORDS.has(last);
+  const near = adjacent || before.slice(-WORDS_BEFORE).some((w) => SECRET_WORDS.has(w)) || after.some((w) => SECRET_WORDS.has(w));
+  return { adjacent, near, password: !!last && PASSWORD_WORDS.has(last) };
+}
+
+/** A short password after a password word: letters with a digit or a symbol, not code, a path or a URL. */
+function passwordShaped(value: string): boolean {
+  if (/^[/$.~{[]|^%\w+%$|:\/\/|\.[a-z]+\(|^\d+$/i.test(value)) return false;
+  return /[a-z]/i.test(value) && /[\d!#%*&@^+=?-]/.test(value);
+}
+
+export type ProseSecret = { start: number; end: number; label: "secret" | "password" };
+
+/** Spans of `text` holding a credential the named patterns do not know. */
+export function secretsInProse(text: string): ProseSecret[] {
+  const spans: ProseSecret[] = [];
+  for (const match of text.matchAll(CANDIDATE)) {
+    const token = match[0].replace(/[.=~_-]+$/, (tail) => (tail.startsWith("=") ? tail : ""));
+    const start = match.index;
+    const end = start + token.length;
+    const shape = secretShaped(token);
+    if (!shape) continue;
+    const context = nearSecretWord(text, start, end);
+    if (shape === "hex" ? context.adjacent : context.near) spans.push({ start, end, label: "secret" });
+  }
+  for (const match of text.matchAll(/\b(?:password|passwd|pwd|passphrase)\b/gi)) {
+    const rest = text.slice(match.index + match[0].length);
+    const gap = /^(?:\s*(?:[:=]|is|was|to|now)?\s*)+/i.exec(rest)![0];
+    // A full stop or comma ends the sentence, not the password.
+    const value = PASSWORD_VALUE.exec(rest.slice(gap.length))?.[0].replace(/[.,?]$/, "");
+    if (!value || value.length < MIN_PASSWORD || !passwordShaped(value)) continue;
+    const start = match.index + match[0].length + gap.length;
+    spans.push({ start, end: start + value.length, label: "password" });
+  }
+  return spans;
+}
