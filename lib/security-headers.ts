@@ -29,8 +29,8 @@ export function securityHeaders(policy: string): Record<string, string> {
  * A dashboard page's policy. Scripts run only with this request's nonce (Next.js puts it on its own
  * scripts and inline payloads; 'strict-dynamic' lets them load the chunks they import), so an injected
  * <script> or on* attribute never runs. Styles: the stylesheet and nonced <style> elements, plus style
- * attributes (React renders `style={…}` as attributes, and an attribute cannot carry a nonce; it runs no
- * code). No upgrade-insecure-requests: teams reach Baton over plain HTTP on their network, where it
+ * attributes, which cannot carry a nonce and run no code (rendered markdown aligns table columns with
+ * them: hast-util-to-jsx-runtime's tableCellAlignToStyle). No upgrade-insecure-requests: teams reach Baton over plain HTTP on their network, where it
  * would send every asset to an https:// that is not there. `next dev` evaluates code to rebuild error
  * stacks and injects styles without a nonce, so development alone allows both.
  */
