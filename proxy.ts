@@ -3,6 +3,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { decodePathSegments } from "./lib/api/path-segments";
 import { PATH_HEADER } from "./lib/auth/path-header";
 import { badRequestPage } from "./lib/dashboard/bad-request-page";
+import { newNonce, pagePolicy, securityHeaders } from "./lib/security-headers";
 
 // Pages that need no session, static files, and the public CLI downloads (cli/baton.mjs and install.sh,
 // fetched before anyone has signed in): the sign-in redirect skips them.
@@ -15,25 +16,39 @@ const FORM_TYPE = /^\s*(?:multipart\/form-data|application\/x-www-form-urlencode
  * Rejects what Next.js cannot serve well: a path that is not valid percent-encoded UTF-8 and a form
  * posted to a page that does not parse (a styled 400 page; Next.js would answer a bare 500). Then sends a visitor without a session cookie to
  * sign-in before any dashboard page renders: only a convenience redirect, since every page, action and
- * route checks the session itself.
+ * route checks the session itself. Every answer gets the security headers, its policy with a nonce of its
+ * own: Next.js reads the policy from the request while rendering and puts the nonce on each script it
+ * writes, which is why every page renders per request (app/layout.tsx).
  */
 export async function proxy(request: NextRequest) {
+  const nonce = newNonce();
+  const headers = securityHeaders(pagePolicy(nonce));
+  return withHeaders(await route(request, nonce, headers["content-security-policy"]!), headers);
+}
+
+async function route(request: NextRequest, nonce: string, policy: string): Promise<Response> {
   const { pathname } = request.nextUrl;
-  if (!decodePathSegments(pathname)) return badRequestPage("This address cannot be read: part of it is not valid percent-encoded text.");
+  if (!decodePathSegments(pathname)) return badRequestPage("This address cannot be read: part of it is not valid percent-encoded text.", nonce);
   if (request.method === "POST" && FORM_TYPE.test(request.headers.get("content-type") ?? "") && !(await isReadableForm(request))) {
-    return badRequestPage("The form sent with this request cannot be read.");
+    return badRequestPage("The form sent with this request cannot be read.", nonce);
   }
-  if (PUBLIC_PATH.test(pathname)) return NextResponse.next();
+  const forwarded = new Headers(request.headers);
+  forwarded.set("content-security-policy", policy);
+  if (PUBLIC_PATH.test(pathname)) return NextResponse.next({ request: { headers: forwarded } });
   if (getSessionCookie(request)) {
     // The cookie may be stale; the page then redirects to sign-in itself, and needs the path to come back to.
-    const headers = new Headers(request.headers);
-    headers.set(PATH_HEADER, pathname + request.nextUrl.search);
-    return NextResponse.next({ request: { headers } });
+    forwarded.set(PATH_HEADER, pathname + request.nextUrl.search);
+    return NextResponse.next({ request: { headers: forwarded } });
   }
   const url = new URL("/sign-in", request.url);
   const next = pathname + request.nextUrl.search;
   if (next !== "/") url.searchParams.set("next", next);
   return NextResponse.redirect(url);
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 /** Reads a copy of the body: the page's server action still gets the original. */

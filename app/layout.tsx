@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { InsecureConnectionBanner } from "@/components/layout/insecure-connection-banner";
 import "./globals.css";
 
@@ -7,7 +8,10 @@ export const metadata: Metadata = {
   description: "The context hub for your coding agents.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page renders per request, never at build time: only then can Next.js put the request's CSP
+  // nonce (proxy.ts) on the page's scripts, and the policy refuses scripts without it.
+  await connection();
   return (
     <html lang="en">
       <body>

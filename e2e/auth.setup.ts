@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test as setup } from "@playwright/test";
-import { ADMIN, ADMIN_STATE, ADMIN_TOKEN_FILE, createToken, snap } from "./fixtures";
+import { ADMIN, ADMIN_STATE, ADMIN_TOKEN_FILE, createToken, expect, snap, test as setup } from "./fixtures";
 
 setup("first run: setup creates the admin and signs in", async ({ page, browser }, testInfo) => {
   // A fresh install sends every page to /setup (via /sign-in).

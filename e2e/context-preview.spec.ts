@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { snap, unique } from "./fixtures";
+import { expect, snap, test, unique } from "./fixtures";
 import { Api } from "./seed";
 
 test.describe("context preview", () => {

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { ADMIN, createProject, createToken, signIn, snap, unique } from "./fixtures";
+import { ADMIN, createProject, createToken, expect, signIn, snap, test, unique } from "./fixtures";
 
 type ProjectsBody = { ok: true; items: { slug: string; name: string; role: string; createdAt: string }[]; nextCursor: string | null };
 type ErrorBody = { ok: false; error: { code: string; message: string } };

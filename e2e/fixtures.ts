@@ -1,4 +1,53 @@
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+
+/**
+ * Every spec's `test` (import it from here, not from @playwright/test; eslint.config.mjs holds to it):
+ * Playwright's, with each browser context of the test watched for Content Security Policy violations.
+ * A violation fails the test: a script the policy refused is a page that does not work for its users,
+ * even when the test's own steps happened to pass. `cspViolations` lists them for a test that provokes
+ * one on purpose (and clears it).
+ */
+export const test = base.extend<{ cspViolations: string[] }>({
+  cspViolations: [
+    async ({ browser, context }, use) => {
+      const violations: string[] = [];
+      const unwatch = await watchContexts(browser, context, violations);
+      await use(violations);
+      unwatch();
+      expect(violations, "Content Security Policy violations").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+/** What Chromium logs when the policy refuses something (the DOM event is reported the same way). */
+const VIOLATION = /Content Security Policy|Refused to (?:execute|load|apply|evaluate|frame|connect)/;
+
+/** Watches `context` and every context the test opens itself (`browser.newContext`, `browser.newPage`). */
+async function watchContexts(browser: Browser, context: BrowserContext, violations: string[]): Promise<() => void> {
+  const watch = async (watched: BrowserContext) => {
+    watched.on("console", (message) => {
+      if (message.type() === "error" && VIOLATION.test(message.text())) violations.push(`${message.location().url || "page"}: ${message.text()}`);
+    });
+    // Catches what Chromium does not log, reported through the console listener above.
+    await watched.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) =>
+        console.error(`Content Security Policy violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`),
+      );
+    });
+  };
+  const newContext = browser.newContext;
+  browser.newContext = async (options) => {
+    const opened = await newContext.call(browser, options);
+    await watch(opened);
+    return opened;
+  };
+  await watch(context);
+  return () => {
+    browser.newContext = newContext;
+  };
+}
 
 /**
  * Shared by playwright.config.ts and the tests. E2E_PORT lets two runs (two engineers, two build

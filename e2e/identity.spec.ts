@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { BASE_URL, snap } from "./fixtures";
+import { BASE_URL, expect, snap, test } from "./fixtures";
 import { Api, createUser, signedInPage } from "./seed";
 
 type Seed = { seed: { identity: Record<string, unknown> } };

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { ADMIN, LAN_URL, PORT, signIn, snap } from "./fixtures";
+import { ADMIN, expect, LAN_URL, PORT, signIn, snap, test } from "./fixtures";
 
 // The `lan` project: Chromium reaches the server as http://baton.test:<port>, a LAN name over plain
 // HTTP, where a Secure cookie would be dropped and every page would bounce back to sign-in.

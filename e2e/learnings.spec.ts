@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { KIND_OF_SEED_CATEGORY } from "../lib/rules";
-import { ADMIN_STATE, snap, unique } from "./fixtures";
+import { ADMIN_STATE, expect, snap, test, unique } from "./fixtures";
 import { Api } from "./seed";
 
 const cards = (page: Page) => page.getByTestId("learning");

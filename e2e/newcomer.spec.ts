@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { snap, unique } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, snap, test, unique } from "./fixtures";
 import { Api } from "./seed";
 
 // What a newcomer trips over first: the new-project form, a small screen, a wrong address, the tab's icon,

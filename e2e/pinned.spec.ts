@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { ADMIN_STATE, snap, unique } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { ADMIN_STATE, expect, snap, test, unique } from "./fixtures";
 import { Api } from "./seed";
 
 // Pinning on the learnings page, and superseding from the review queue, with and without JavaScript.

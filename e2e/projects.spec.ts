@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { snap, unique } from "./fixtures";
+import { expect, snap, test, unique } from "./fixtures";
 import { Api } from "./seed";
 
 const doc = (id: string, title: string, extra: string) => `---\nid: ${id}\n${extra}\n---\n# ${title}\n\nDo the thing.\n`;

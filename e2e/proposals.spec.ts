@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { ADMIN_STATE, snap, unique } from "./fixtures";
+import type { Locator, Page } from "@playwright/test";
+import { ADMIN_STATE, expect, snap, test, unique } from "./fixtures";
 import { Api, createUser, signedInPage } from "./seed";
 
 const api = () => new Api();

@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { snap, unique } from "./fixtures";
+import type { Locator, Page } from "@playwright/test";
+import { expect, snap, test, unique } from "./fixtures";
 import { Api, createUser, signedInPage, type TestUser } from "./seed";
 
 const doc = (id: string, title: string) => `---\nid: ${id}\n---\n# ${title}\n\nDo the thing.\n`;

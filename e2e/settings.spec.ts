@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, BASE_URL, snap, unique } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { ADMIN, BASE_URL, expect, snap, test, unique } from "./fixtures";
 import { Api, createUser } from "./seed";
 
 const memberRow = (page: Page, email: string) => page.getByRole("table", { name: "Members" }).getByRole("row").filter({ hasText: email });

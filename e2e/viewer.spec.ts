@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { ADMIN_STATE, snap, unique } from "./fixtures";
+import type { Browser, Page } from "@playwright/test";
+import { ADMIN_STATE, expect, snap, test, unique } from "./fixtures";
 import { Api, createUser, signedInPage, type TestUser } from "./seed";
 
 /**

@@ -1,6 +1,10 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { NO_CONTENT_POLICY, securityHeaders } from "../security-headers";
 import { checkApiRequest, methodNotAllowed } from "./check-api-request";
+
+/** What Next.js would have sent with these answers too (next.config.ts): they never reach it. */
+const SECURITY_HEADERS = securityHeaders(NO_CONTENT_POLICY);
 
 /**
  * Methods the Fetch API will not build a Request for. Next.js turns every request into one before the
@@ -57,7 +61,7 @@ function normalisedPath(url: string): string {
 }
 
 async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.writeHead(response.status, { ...SECURITY_HEADERS, ...Object.fromEntries(response.headers) });
   res.end(await response.text());
   req.resume();
 }
@@ -69,7 +73,8 @@ function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
     return;
   }
   const body = JSON.stringify({ ok: false, error: { code: "bad_request", message: `The request could not be read as HTTP (${error.code ?? "malformed"}).` } });
+  const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join("");
   socket.end(
-    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${security}Connection: close\r\n\r\n${body}`,
   );
 }

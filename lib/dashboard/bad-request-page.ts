@@ -18,9 +18,9 @@ h1 { font-size: 1.5rem; margin: 1rem 0 0.25rem; }
 p { color: var(--muted); }
 a { color: var(--accent); }`;
 
-const page = (reason: string) => `<!DOCTYPE html>
+const page = (reason: string, nonce: string) => `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Bad request · Baton</title><style>${STYLE}</style></head>
+<title>Bad request · Baton</title><style nonce="${nonce}">${STYLE}</style></head>
 <body><main><div class="card">
 <p class="brand"><span aria-hidden="true">◆</span> Baton</p>
 <h1>Bad request</h1>
@@ -31,6 +31,7 @@ const page = (reason: string) => `<!DOCTYPE html>
 /** Why the request was refused, as whole sentences of plain text (no markup). */
 export type BadRequestReason = "This address cannot be read: part of it is not valid percent-encoded text." | "The form sent with this request cannot be read.";
 
-export function badRequestPage(reason: BadRequestReason): Response {
-  return new Response(page(reason), { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+/** `nonce` is the one in the answer's Content-Security-Policy, which admits the page's own styles. */
+export function badRequestPage(reason: BadRequestReason, nonce: string): Response {
+  return new Response(page(reason, nonce), { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }
