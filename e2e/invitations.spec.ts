@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { ADMIN, snap, unique } from "./fixtures";
+import { ADMIN, expect, snap, test, unique } from "./fixtures";
 import { Api, createUser, signedInPage } from "./seed";
 
 // Membership by consent (issue 21): an owner's invitation waits on the invitee's home page until they
