@@ -115,7 +115,7 @@ describe("proposals", () => {
 });
 
 /** A POST exactly as given: Content-Length only when `length` says so, else the body is sent chunked. */
-function rawPost(url: string, token: string, options: { type?: string; body: string; length: boolean }): Promise<{ status: number; json: any }> {
+function rawPost(url: string, token: string, options: { type?: string; body: string; length: boolean }): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (options.type) headers["content-type"] = options.type;

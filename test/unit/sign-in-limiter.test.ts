@@ -51,7 +51,7 @@ describe("SignInLimiter", () => {
 describe("FailureWindow", () => {
   it("when full, forgets unlocked keys that failed longest ago; with every key locked, a newcomer is not kept", () => {
     const table = new FailureWindow(2, 60_000, 3);
-    for (const key of ["a", "b"]) table.record(key, 0), table.record(key, 0);
+    for (const key of ["a", "b", "a", "b"]) table.record(key, 0);
     table.record("c", 1);
     table.record("d", 2);
     expect(table.size).toBe(3);
