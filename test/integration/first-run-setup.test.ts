@@ -1,4 +1,5 @@
 import { createClient } from "@libsql/client";
+import { networkInterfaces } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { send, submitPageForm } from "../support/page-form";
 import { startServer, tempDir, type RunningServer } from "../support/server";
@@ -14,8 +15,8 @@ afterAll(async () => {
   tmp.remove();
 });
 
-async function freshServer(name: string): Promise<RunningServer> {
-  const server = await startServer({ databaseUrl: `file:${tmp.dir}/${name}.db` });
+async function freshServer(name: string, listen?: string): Promise<RunningServer> {
+  const server = await startServer({ databaseUrl: `file:${tmp.dir}/${name}.db`, listen });
   servers.push(server);
   return server;
 }
@@ -86,7 +87,20 @@ describe("first-run setup from another machine", () => {
   });
 });
 
+/** This machine's address on a network, if it has one: a connection to it comes from it, not from loopback. */
+const networkAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i?.family === "IPv4" && !i.internal)?.address;
+
 describe("first-run setup on the server's own machine", () => {
+  it.skipIf(!networkAddress)("is refused without the code on a socket that is not loopback, even with a loopback Host", async () => {
+    const server = await freshServer("network", "0.0.0.0");
+    const { reply } = await submitPageForm(server.port, "/setup", admin("mallory@example.com"), { host: `127.0.0.1:${server.port}` }, networkAddress);
+    expect(reply.body).toContain("needs the setup code");
+    expect(await users(server)).toEqual([]);
+  });
+
+
   it.each(["127.0.0.1", "localhost"])("works as before at %s, without a code", async (name) => {
     const server = await freshServer(`local-${name}`);
     const { reply } = await submitPageForm(server.port, "/setup", admin("ana@example.com"), { host: `${name}:${server.port}` });
