@@ -119,7 +119,8 @@ function rawPost(url: string, token: string, options: { type?: string; body: str
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (options.type) headers["content-type"] = options.type;
-    if (options.length) headers["content-length"] = String(Buffer.byteLength(options.body));
+    // Node would send an empty body as Content-Length: 0; a streaming client sends it chunked.
+    headers[options.length ? "content-length" : "transfer-encoding"] = options.length ? String(Buffer.byteLength(options.body)) : "chunked";
     const req = request(url, { method: "POST", headers }, (res) => {
       let text = "";
       res.on("data", (d) => (text += d));
