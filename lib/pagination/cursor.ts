@@ -16,8 +16,8 @@ const MAX_CURSOR_CHARS = 1_000;
 
 /** What the parts of a sort key can be, each bounded as the column it continues after. */
 export const cursorPart = {
-  /** A time in epoch milliseconds, within the range a Date holds. */
-  time: z.number().int().min(0).max(8.64e15),
+  /** A time in epoch milliseconds, within the range a Date holds (an import may date a row before 1970). */
+  time: z.number().int().min(-8.64e15).max(8.64e15),
   /** A row number or an offset into a ranked list. */
   count: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   /** A whole number of either sign (a session document's priority). */
