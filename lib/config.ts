@@ -42,6 +42,7 @@ const envSchema = z.object({
     .default(DEFAULT_DATABASE_TIMEOUT_MS),
   BATON_SECRET: z.string().min(32, { message: "must be at least 32 characters" }).optional(),
   BATON_BASE_URL: z.url({ message: "must be an absolute URL such as https://baton.example.com" }).optional(),
+  BATON_TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
   BATON_MAX_BODY_BYTES: z.coerce
     .number({ message: "must be a number of bytes" })
     .int()
@@ -75,6 +76,11 @@ export type Config = {
   databaseTimeoutMs: number;
   secret: string;
   baseUrl: string | undefined;
+  /**
+   * Whether a reverse proxy in front of the server says who the client is (the last X-Forwarded-For
+   * hop): only where every request comes through it, or anyone could name any address.
+   */
+  trustProxy: boolean;
   maxBodyBytes: number;
   /** Requests a minute per API token, counted across every instance on the database; 0: no limit. */
   rateLimit: number;
@@ -121,6 +127,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     secret: e.BATON_SECRET ?? embeddedSecret(e.DATABASE_URL, database),
     baseUrl: e.BATON_BASE_URL?.replace(/\/+$/, ""),
+    trustProxy: e.BATON_TRUST_PROXY,
     maxBodyBytes: e.BATON_MAX_BODY_BYTES,
     rateLimit: e.BATON_RATE_LIMIT,
     embeddings: e.EMBEDDINGS_URL ? { url: embeddingsEndpoint(e.EMBEDDINGS_URL), model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY } : null,

@@ -1,7 +1,9 @@
 import path from "node:path";
 import { guardHttpServer } from "./api/guard-http-server";
+import { issueSetupCode } from "./auth/setup-code";
 import { ConfigError, formatConfigError, getConfig } from "./config";
 import { connectDatabase, getDb, openPrimary } from "./db/client";
+import { countUsers } from "./db/queries/users";
 import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
 import { migrate } from "./db/migrate";
@@ -36,6 +38,9 @@ export async function startup(): Promise<void> {
     await connectDatabase();
     console.log(`baton: ${database} database ready, ${migrationsLine(result.applied.length, result.total)}`);
     installGracefulShutdown();
+    if ((await countUsers(getDb())) === 0) {
+      console.log(`baton: first-run setup: open /setup on this machine, or from another with the setup code ${issueSetupCode()}`);
+    }
     // The tokenizer's tables take ~0.2 s to load: pay it now, not in the first agent's session start.
     const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
     countTokens("warm up");

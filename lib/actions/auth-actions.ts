@@ -6,8 +6,13 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
 import { authFor } from "../auth/auth";
+import { clientAddress } from "../auth/connection-security";
 import { createFirstUser } from "../auth/create-user";
+import { sameOriginPath } from "../auth/same-origin-path";
+import { dropSetupCode, setupAllowed } from "../auth/setup-code";
 import { signInLimiter } from "../auth/sign-in-limiter";
+import { getConfig } from "../config";
+import { serverOrigin } from "../dashboard/server-origin";
 import { getDb } from "../db/client";
 import { publicFormAction } from "./form-action";
 
@@ -20,13 +25,8 @@ const signInForm = z.object({
 
 /** The new user's fields are checked by createFirstUser; the form only has to agree with itself. */
 const setupForm = z
-  .object({ name: z.string(), email: z.string(), password: z.string(), confirm: z.string() })
+  .object({ name: z.string(), email: z.string(), password: z.string(), confirm: z.string(), code: z.string().max(100).optional() })
   .refine((f) => f.password === f.confirm, { path: ["confirm"], message: "The passwords differ." });
-
-function safeNext(next: string | undefined): string {
-  // Only paths on this site: "//evil.example" and absolute URLs are open redirects.
-  return next?.startsWith("/") && !next.startsWith("//") ? next : "/";
-}
 
 /** Signs in through the instance whose cookie suits this connection (see authFor). */
 async function signIn(email: string, password: string): Promise<void> {
@@ -38,25 +38,33 @@ export const signInAction = publicFormAction(
   signInForm,
   async ({ email, password, next }) => {
     // auth.api calls skip better-auth's HTTP rate limiting, so failed attempts are counted here.
-    const wait = signInLimiter.retryAfter(email);
-    if (wait > 0) throw new ApiError("rate_limited", `Too many failed sign-ins for this email. Try again in ${Math.ceil(wait / 60_000)} min.`);
+    const attempt = { email, client: clientAddress(await headers(), getConfig().trustProxy) };
+    const refusal = signInLimiter.refusal(attempt);
+    if (refusal) {
+      const from = refusal.reason === "email" ? "for this email" : "from this address";
+      throw new ApiError("rate_limited", `Too many failed sign-ins ${from}. Try again in ${Math.ceil(refusal.waitMs / 60_000)} min.`);
+    }
     try {
       await signIn(email, password);
     } catch (error) {
       if (!(error instanceof APIError)) throw error;
-      signInLimiter.recordFailure(email);
+      signInLimiter.recordFailure(attempt);
       throw new ApiError("unauthorized", "Wrong email or password.");
     }
-    signInLimiter.recordSuccess(email);
-    redirect(safeNext(next));
+    signInLimiter.recordSuccess(attempt);
+    redirect(sameOriginPath(next, await serverOrigin()));
   },
   { echo: ["email"] },
 );
 
 export const setupAction = publicFormAction(
   setupForm,
-  async ({ name, email, password }) => {
+  async ({ name, email, password, code }) => {
+    if (!setupAllowed(await headers(), code)) {
+      throw new ApiError("forbidden", "Setting up from another machine needs the setup code the server printed on its console when it started.");
+    }
     await createFirstUser(getDb(), { name, email, password });
+    dropSetupCode();
     await signIn(email, password);
     redirect("/");
   },

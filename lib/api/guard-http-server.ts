@@ -1,5 +1,6 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { stampConnection } from "../auth/connection-security";
 import { NO_CONTENT_POLICY, securityHeaders } from "../security-headers";
 import { checkApiRequest, methodNotAllowed } from "./check-api-request";
 
@@ -24,7 +25,8 @@ const guarded = Symbol.for("baton.guardHttpServer");
  * that is not valid percent-encoding (400; Next.js: a bare 500), that no route serves (404) or a
  * method its route does not export (405 with Allow; Next.js: an empty 405). Checking the API here, not
  * in the proxy, keeps Next.js's middleware off the hot path of every hook request. Installed once per
- * process, on every HTTP server, before the first request.
+ * process, on every HTTP server, before the first request. It also writes what the socket says into
+ * every request's headers (stampConnection), which nothing after it can learn otherwise.
  */
 export function guardHttpServer(): void {
   const proto = Server.prototype as Server & { [guarded]?: true };
@@ -34,6 +36,7 @@ export function guardHttpServer(): void {
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === "request") {
       const [req, res] = args as [IncomingMessage, ServerResponse];
+      stampConnection(req);
       const method = req.method ?? "GET";
       // An API path answers for itself (no route exports TRACE or TRACK); a page takes GET and POST.
       const refused =

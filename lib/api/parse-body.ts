@@ -1,18 +1,27 @@
 import type { z } from "zod";
 import { ApiError } from "./errors";
 
+const JSON_TYPE = /^application\/(.+\+)?json\b/i;
+
 /**
  * Reads a JSON body within a byte limit and parses it with a zod schema. Over the limit → 413; not
- * JSON → 415 or 400; wrong shape → 400 with the zod issues.
+ * JSON → 415 or 400; wrong shape → 400 with the zod issues. A route whose body may be left out says
+ * `optional`: an empty body (no bytes, or blanks) is then `undefined` for the schema, whatever
+ * Content-Type came with it, since clients send JSON's type on every request, with or without a body.
  */
-export async function parseBody<S extends z.ZodType>(request: Request, schema: S, maxBytes: number): Promise<z.output<S>> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
-  }
+export async function parseBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  maxBytes: number,
+  options: { optional?: boolean } = {},
+): Promise<z.output<S>> {
+  const isJson = JSON_TYPE.test(request.headers.get("content-type") ?? "");
+  if (!isJson && !options.optional) throw unsupportedType();
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const text = await readLimited(request, maxBytes);
+  if (options.optional && text.trim() === "") return schema.parse(undefined);
+  if (!isJson) throw unsupportedType();
   let json: unknown;
   let hasNul = false;
   try {
@@ -26,6 +35,10 @@ export async function parseBody<S extends z.ZodType>(request: Request, schema: S
   // SQLite text ends at a NUL: a stored document would come back silently cut. Refuse it outright.
   if (hasNul) throw new ApiError("bad_request", "The body contains a NUL character (\\u0000), which Baton cannot store.");
   return schema.parse(json);
+}
+
+function unsupportedType(): ApiError {
+  return new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
 }
 
 function tooLarge(maxBytes: number): ApiError {

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { decodeCursor } from "../api/cursor";
+import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { limitParam } from "../api/parse-query";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
@@ -36,7 +36,7 @@ const toEntry = (row: AuditRow): AuditEntry => ({
 export async function listProjectAudit(db: Db, principal: Principal, slug: string, query: z.input<typeof auditQuerySchema>): Promise<Page<AuditEntry>> {
   const project = await requireProject(db, principal, slug, "owner");
   const q = auditQuerySchema.parse(query);
-  const before = decodeCursor(q.cursor, ["number"]) as [number] | undefined;
+  const before = decodeCursor(q.cursor, [cursorPart.count]);
   const page = await fetchPage(q.limit, (limit) => listAuditRows(db, { projectId: project.id, limit, before: before?.[0] }), (last) => [last.id]);
   return { items: page.items.map(toEntry), nextCursor: page.nextCursor };
 }

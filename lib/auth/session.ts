@@ -3,10 +3,12 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { cache } from "react";
+import { serverOrigin } from "../dashboard/server-origin";
 import { getDb, type Db } from "../db/client";
 import { countUsers, type PublicUser } from "../db/queries/users";
 import { authFor } from "./auth";
 import { PATH_HEADER } from "./path-header";
+import { sameOriginPath } from "./same-origin-path";
 import { sessionPrincipal, type Principal } from "./principal";
 
 /** The signed-in user of this request, or null. Cached for the request. */
@@ -23,8 +25,8 @@ export async function requireUser(): Promise<{ user: PublicUser; principal: Prin
   const db = getDb();
   if (!user) {
     if ((await countUsers(db)) === 0) redirect("/setup");
-    const path = (await headers()).get(PATH_HEADER);
-    redirect(path && path.startsWith("/") && !path.startsWith("//") && path !== "/" ? `/sign-in?next=${encodeURIComponent(path)}` : "/sign-in");
+    const next = sameOriginPath((await headers()).get(PATH_HEADER), await serverOrigin());
+    redirect(next !== "/" ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in");
   }
   return { user, db, principal: sessionPrincipal(user.id) };
 }

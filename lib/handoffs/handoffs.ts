@@ -1,4 +1,4 @@
-import { decodeCursor } from "../api/cursor";
+import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import { resolveSessionProject } from "../context/choose-project";
@@ -62,7 +62,7 @@ export async function listProjectHandoffs(
   query: HandoffListQuery,
 ): Promise<Page<ProjectHandoff>> {
   const project = await requireProject(db, principal, slug, "read");
-  const key = decodeCursor(query.cursor, ["number", "string"]) as [number, string] | undefined;
+  const key = decodeCursor(query.cursor, [cursorPart.time, cursorPart.id]);
   const after = key ? { createdAt: new Date(key[0]), id: key[1] } : undefined;
   const page = await fetchPage(
     query.limit,

@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
@@ -13,6 +12,7 @@ import {
   type LearningRow,
 } from "../db/queries/learnings";
 import { searchLearnings } from "../db/queries/learning-search";
+import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
 import { withholdSecrets } from "../secrets/withhold-secrets";
@@ -33,10 +33,10 @@ export async function listLearnings(db: Db, principal: Principal, query: z.input
   const match = q.q ? ftsQuery(q.q) : null;
 
   if (match) {
-    const [offset] = (decodeCursor(q.cursor, ["number"]) as [number] | undefined) ?? [0];
+    const [offset] = decodeCursor(q.cursor, [cursorPart.count]) ?? [0];
     return fetchPage(q.limit, (limit) => searchLearnings(db, { ...filter, limit, match, offset }), () => [offset + q.limit]);
   }
-  const before = decodeCursor(q.cursor, ["number", "number"]) as [number, number] | undefined;
+  const before = decodeCursor(q.cursor, [cursorPart.time, cursorPart.count]);
   return fetchPage(q.limit, (limit) => listRecentLearnings(db, { ...filter, limit, before }), (last) => [last.createdAt.getTime(), last.seq]);
 }
 

@@ -1,4 +1,4 @@
-import { encodeCursor } from "../api/cursor";
+import { encodeCursor } from "./cursor";
 
 /** One page of a list, and the cursor of the next one (null on the last page). */
 export type Page<T> = { items: T[]; nextCursor: string | null };

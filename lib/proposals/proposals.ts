@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import { decodeCursor } from "../api/cursor";
 import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
@@ -16,6 +15,7 @@ import {
   type ProposalRow,
 } from "../db/queries/proposals";
 import { ftsQuery } from "../learnings/fts-query";
+import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
 import { withholdSecrets } from "../secrets/withhold-secrets";
@@ -64,7 +64,7 @@ export async function listProposals(
   const q = proposalQuerySchema.parse(query);
   const projectIds = await projectIdsFor(db, principal, "read");
   const projectId = q.project ? (await requireProject(db, principal, q.project)).id : undefined;
-  const before = decodeCursor(q.cursor, ["number", "string"]) as [number, string] | undefined;
+  const before = decodeCursor(q.cursor, [cursorPart.time, cursorPart.id]);
   return fetchPage(
     q.limit,
     (limit) => listProposalRows(db, { userId: principal.userId, projectIds, projectId, status: q.status, limit, before }),

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { decodeCursor } from "../api/cursor";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { countQueue, DEFAULT_QUEUE_SORT, listQueue, queueSorts, type QueueFilter, type QueueKey, type QueueSort } from "../db/queries/proposal-queue";
+import { countQueue, DEFAULT_QUEUE_SORT, listQueue, queueSorts, type QueueFilter, type QueueSort } from "../db/queries/proposal-queue";
 import type { ProposalRow } from "../db/queries/proposals";
+import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage } from "../pagination/fetch-page";
 import { slugSchema } from "../projects/project-schemas";
 import { listProjects, requireProject } from "../projects/projects";
@@ -46,7 +46,7 @@ export async function reviewQueue(db: Db, principal: Principal, query: ReviewQue
   else if (q.project) only = { projectId: (await requireProject(db, principal, q.project)).id };
 
   const filter: QueueFilter = { userId: principal.userId, projectIds: readIds, only };
-  const after = decodeCursor(q.cursor, ["number", "number", "string"]) as QueueKey | undefined;
+  const after = decodeCursor(q.cursor, [cursorPart.fraction, cursorPart.time, cursorPart.id]);
   const [page, total] = await Promise.all([
     fetchPage(q.limit, (limit) => listQueue(db, { ...filter, sort: q.sort, limit, after }), (last) => [last.confidence, last.createdAt.getTime(), last.id]),
     countQueue(db, filter),

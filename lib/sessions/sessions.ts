@@ -1,4 +1,4 @@
-import { decodeCursor } from "../api/cursor";
+import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
@@ -44,7 +44,7 @@ export async function listSessions(
   query: SessionListQuery,
 ): Promise<Page<SessionDocView>> {
   const project = await requireProject(db, principal, slug, "read");
-  const key = decodeCursor(query.cursor, ["number", "number", "string"]) as [number, number, string] | undefined;
+  const key = decodeCursor(query.cursor, [cursorPart.integer, cursorPart.time, cursorPart.id]);
   const after = key ? { priority: key[0], createdAt: new Date(key[1]), id: key[2] } : undefined;
   return fetchPage(
     query.limit,

@@ -1,5 +1,5 @@
 import { createClient } from "@libsql/client";
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
@@ -94,6 +94,8 @@ describe.each(shapes)("baton admin backup and restore: $name", (shape) => {
     expect(JSON.parse(backup.stdout)).toMatchObject({ ok: true, backup: { file, method: shape.name === "embedded" ? "vacuum-into" : "snapshot-copy" } });
     expect(ackedDuring).toBeGreaterThan(0);
     expect(await integrity(file)).toBe("ok");
+    // Password and token hashes, all content: the owner's alone (the umask would leave it 0644).
+    expect(statSync(file).mode & 0o777).toBe(0o600);
 
     const targetUrl = await shape.target();
     const restore = await admin(targetUrl, ["restore", file]);

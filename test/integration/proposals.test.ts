@@ -1,10 +1,13 @@
+import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../support/api";
 import { tableCounts } from "../support/fixtures";
 import { testWorld, WEB_TEAM } from "../support/world";
 
 // ana owns web, where bo is a member and vi a viewer.
-const { databaseUrl, as } = testWorld(WEB_TEAM);
+const world = testWorld(WEB_TEAM);
+const { databaseUrl, as, tokens } = world;
+const server = () => world.server;
 const [ana, bo, viewer] = [as("ana"), as("bo"), as("vi")];
 
 async function propose(client: ApiClient, body: Record<string, unknown>) {
@@ -108,5 +111,44 @@ describe("proposals", () => {
     const res = await ana("POST", path.replace("ID", target), body);
     expect(res.status).toBe(400);
     expect(await tableCounts(databaseUrl)).toEqual(before);
+  });
+});
+
+/** A POST exactly as given: Content-Length only when `length` says so, else the body is sent chunked. */
+function rawPost(url: string, token: string, options: { type?: string; body: string; length: boolean }): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (options.type) headers["content-type"] = options.type;
+    // Node would send an empty body as Content-Length: 0; a streaming client sends it chunked.
+    headers[options.length ? "content-length" : "transfer-encoding"] = options.length ? String(Buffer.byteLength(options.body)) : "chunked";
+    const req = request(url, { method: "POST", headers }, (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
+    });
+    req.on("error", reject);
+    req.end(options.body || undefined);
+  });
+}
+
+describe("accept's body is optional", () => {
+  const JSON_TYPE = "application/json";
+  it.each<{ what: string; type?: string; body: string; length: boolean; status: number }>([
+    { what: "JSON type, empty body, chunked", type: JSON_TYPE, body: "", length: false, status: 200 },
+    { what: "JSON type, Content-Length: 0", type: JSON_TYPE, body: "", length: true, status: 200 },
+    { what: "JSON type, blanks only", type: JSON_TYPE, body: " \n", length: true, status: 200 },
+    { what: "no type, empty body", body: "", length: false, status: 200 },
+    { what: "text type, empty body", type: "text/plain", body: "", length: true, status: 200 },
+    { what: "JSON type, {}", type: JSON_TYPE, body: "{}", length: true, status: 200 },
+    { what: "JSON type, malformed", type: JSON_TYPE, body: "{", length: true, status: 400 },
+    { what: "JSON type, malformed, chunked", type: JSON_TYPE, body: "{\"content\":", length: false, status: 400 },
+    { what: "JSON type, unknown field", type: JSON_TYPE, body: "{\"nope\":1}", length: true, status: 400 },
+    { what: "text type, a body", type: "text/plain", body: "edited", length: true, status: 415 },
+  ])("$what → $status", async ({ type, body, length, status }) => {
+    const proposed = await propose(ana, { content: `Optional body probe ${Math.random()}: keep migrations reversible` });
+    const res = await rawPost(`${server().url}/api/proposals/${proposed.json.proposal.id}/accept`, tokens.ana!, { type, body, length });
+    expect(res.status, JSON.stringify(res.json)).toBe(status);
+    if (status === 200) expect(res.json.proposal.status).toBe("accepted");
+    else expect(res.json).toMatchObject({ ok: false, error: { code: expect.any(String), message: expect.any(String) } });
   });
 });

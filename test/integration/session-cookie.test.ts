@@ -1,5 +1,5 @@
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { send, submitPageForm } from "../support/page-form";
 import { startServer, type RunningServer } from "../support/server";
 import { emailOf, testWorld } from "../support/world";
 
@@ -17,55 +17,15 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => behindProxy?.stop());
 
-type Reply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
-
-/** One HTTP request with any Host header (fetch would not send a made-up Host). */
-function send(server: RunningServer, path: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer }): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: server.port, path, method: options.method ?? "GET", headers: options.headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on("error", reject);
-    req.end(options.body);
-  });
-}
-
-const unescapeHtml = (s: string) =>
-  s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-
-/** The hidden inputs of the sign-in page's form: what a browser without JavaScript posts back. */
-function hiddenFields(html: string): [string, string][] {
-  const fields: [string, string][] = [];
-  for (const [tag] of html.matchAll(/<input[^>]*>/g)) {
-    if (!/type="hidden"/.test(tag)) continue;
-    const name = /name="([^"]*)"/.exec(tag)?.[1];
-    if (name) fields.push([unescapeHtml(name), unescapeHtml(/value="([^"]*)"/.exec(tag)?.[1] ?? "")]);
-  }
-  return fields;
-}
-
 /**
  * Signs ana in through the real sign-in form, posted as a browser without JavaScript posts it, from
  * `origin` (its host sent as Host, and X-Forwarded-Proto as a TLS proxy would set it). Returns the
  * session cookie's Set-Cookie line.
  */
 async function signIn(server: RunningServer, origin: string, forwardedProto?: string): Promise<string> {
-  const headers: Record<string, string> = { host: new URL(origin).host, ...(forwardedProto ? { "x-forwarded-proto": forwardedProto } : {}) };
-  const page = await send(server, "/sign-in", { headers });
+  const headers: Record<string, string> = { host: new URL(origin).host, origin, ...(forwardedProto ? { "x-forwarded-proto": forwardedProto } : {}) };
+  const { page, reply } = await submitPageForm(server.port, "/sign-in", { email: emailOf("ana"), password: PASSWORD }, headers);
   expect(page.status, page.body.slice(0, 500)).toBe(200);
-  const form = new FormData();
-  for (const [name, value] of hiddenFields(page.body)) form.append(name, value);
-  form.append("email", emailOf("ana"));
-  form.append("password", PASSWORD);
-  const encoded = new Request("http://form.invalid", { method: "POST", body: form });
-  const reply = await send(server, "/sign-in", {
-    method: "POST",
-    headers: { ...headers, origin, "content-type": encoded.headers.get("content-type")! },
-    body: Buffer.from(await encoded.arrayBuffer()),
-  });
   expect(reply.status, reply.body.slice(0, 500)).toBe(303);
   const cookies = [reply.headers["set-cookie"] ?? []].flat();
   const session = cookies.find((c) => /session_token=/.test(c));
@@ -101,7 +61,7 @@ describe("the session cookie on sign-in", () => {
     const plain = (await signIn(world.server, "http://baton.lan:3000")).split(";")[0]!;
     const secure = (await signIn(world.server, "https://baton.lan", "https")).split(";")[0]!;
     const projects = (cookie: string, proto: string) =>
-      send(world.server, "/api/projects", { headers: { host: "baton.lan", cookie, "x-forwarded-proto": proto } });
+      send(world.server.port, "/api/projects", { headers: { host: "baton.lan", cookie, "x-forwarded-proto": proto } });
     expect((await projects(plain, "http")).status).toBe(200);
     expect((await projects(secure, "https")).status).toBe(200);
   });

@@ -37,9 +37,10 @@ export type RunningServer = {
  * Starts the real built server (`next start`, the same as production) in its own process group on a
  * free port, and waits until /api/health answers. Needs `npm run build` first.
  */
-export async function startServer(options: { databaseUrl: string; env?: Record<string, string> }): Promise<RunningServer> {
+export async function startServer(options: { databaseUrl: string; env?: Record<string, string>; listen?: string }): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // `listen: "0.0.0.0"` as `npm start` does, for a request that must come from another address.
+  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", options.listen ?? "127.0.0.1"], {
     cwd: ROOT,
     detached: true,
     env: { ...cleanEnv(), DATABASE_URL: options.databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...options.env },

@@ -22,6 +22,7 @@ describe("parseConfig", () => {
     { env: { DATABASE_URL: file, DATABASE_SYNC_URL: "http://db:8080" }, variable: "BATON_SECRET" },
     { env: { DATABASE_URL: file, DATABASE_SYNC_INTERVAL: "0" }, variable: "DATABASE_SYNC_INTERVAL" },
     { env: { DATABASE_URL: file, DATABASE_TIMEOUT_MS: "soon" }, variable: "DATABASE_TIMEOUT_MS" },
+    { env: { DATABASE_URL: file, BATON_TRUST_PROXY: "maybe" }, variable: "BATON_TRUST_PROXY" },
   ])("refuses $env with one line naming $variable", ({ env, variable }) => {
     let error: unknown;
     try {
@@ -43,6 +44,8 @@ describe("parseConfig", () => {
     expect(a.maxBodyBytes).toBe(1024 * 1024);
     expect(a.rateLimit).toBe(600);
     expect(parseConfig({ DATABASE_URL: file, BATON_RATE_LIMIT: "0" }).rateLimit).toBe(0);
+    expect(a.trustProxy).toBe(false);
+    expect(parseConfig({ DATABASE_URL: file, BATON_TRUST_PROXY: "true" }).trustProxy).toBe(true);
   });
 
   it("selects a remote libSQL server with its auth token", () => {

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { SetupForm } from "@/components/auth/setup-form";
+import { isLoopbackDirect } from "@/lib/auth/connection-security";
 import { needsSetup } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Set up" };
@@ -12,7 +14,8 @@ export default async function SetupPage() {
     <>
       <h1>Welcome to Baton</h1>
       <p className="muted">Create the first account. It becomes the admin of this server; add others later.</p>
-      <SetupForm />
+      {/* From another machine, the setup code proves the person setting up can see the server's console. */}
+      <SetupForm askForCode={!isLoopbackDirect(await headers())} />
     </>
   );
 }

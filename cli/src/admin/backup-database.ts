@@ -1,5 +1,5 @@
 import type { Client } from "@libsql/client";
-import { existsSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { CliError, EXIT } from "../exit-codes";
 import { copyDatabase } from "./copy-database";
@@ -13,7 +13,8 @@ export type BackupResult = { file: string; bytes: number; method: "vacuum-into" 
  * is copied by SQLite itself (VACUUM INTO reads one snapshot and writes a compact file); a libSQL
  * server offers no file to a client (its admin API is the operator's, and Turso has none), so its
  * schema and rows are read inside one read transaction, a snapshot, into a new file. Written under a
- * temporary name and renamed once it passes integrity_check: FILE is a good backup or absent.
+ * temporary name and renamed once it passes integrity_check: FILE is a good backup or absent. Readable
+ * by its owner alone, from the first byte: it holds password and token hashes and everything stored.
  */
 export async function backupDatabase(source: Client, file: string, migrationsWhen: number): Promise<BackupResult> {
   const target = path.resolve(file);
@@ -21,6 +22,8 @@ export async function backupDatabase(source: Client, file: string, migrationsWhe
   const partial = `${target}.partial`;
   rmSync(partial, { force: true });
   try {
+    // SQLite writes into an empty file it is given and keeps its mode (its journal takes the same one).
+    closeSync(openSync(partial, "wx", 0o600));
     const method = source.protocol === "file" ? "vacuum-into" : "snapshot-copy";
     if (method === "vacuum-into") await source.execute({ sql: "VACUUM INTO ?", args: [partial] });
     else await snapshotInto(source, partial);

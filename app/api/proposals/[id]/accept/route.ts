@@ -5,8 +5,7 @@ import { decisionJson } from "@/lib/proposals/decision-response";
 import { acceptProposal } from "@/lib/proposals/proposals";
 
 export const POST = guard<{ id: string }>("write", async ({ request, db, principal, params, maxBodyBytes }) => {
-  // The edited content is optional, so an empty body is fine.
-  const hasBody = request.headers.get("content-length") !== "0" && request.body !== null && request.headers.has("content-type");
-  const body = hasBody ? await parseBody(request, z.unknown(), maxBodyBytes) : {};
+  // The edited content is optional, so the body is too.
+  const body = await parseBody(request, z.unknown(), maxBodyBytes, { optional: true });
   return Response.json({ ok: true, ...decisionJson(await acceptProposal(db, principal, params.id, body)) });
 });
