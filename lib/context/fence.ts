@@ -69,6 +69,11 @@ export function quoteLines(markdown: string): string[] {
   return lines.map((line) => (line.trim() ? `> ${defuse(line)}` : ">"));
 }
 
+/** Who wrote a team text, as a heading names them: "by you" for the reader themself. */
+export function byline(author: string | null | undefined, self = false): string {
+  return `by ${self ? "you" : author ? author : "a former member"}`;
+}
+
 /**
  * The line above a quote: what it is and the facts about who wrote it and when, e.g.
  * `Handoff (2 h ago, branch main, by bo), quoted:`. Facts are defused, since names come from people.

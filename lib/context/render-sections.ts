@@ -1,5 +1,5 @@
 import type { ContextData, ContextLearning, ContextOptions, SectionName } from "./context-types";
-import { defuseLine, quoteHeading, quoteLines } from "./fence";
+import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { normaliseRemote } from "./match-project";
 import { proposalIndexLine } from "./proposal-index";
@@ -76,9 +76,6 @@ function identity(data: ContextData): SectionDraft | null {
   return { name: "identity", header: () => "## Identity", items };
 }
 
-/** Who wrote a team text, as a heading names them: "you" for the user themself. */
-const byWhom = (author: string | null, self: boolean) => `by ${self ? "you" : author ? author : "a former member"}`;
-
 /**
  * Task memory and handoffs are written by people (teammates too), so they are quoted under a heading
  * naming who wrote them and when (lib/context/fence.ts), never given as lines of Baton's own.
@@ -94,7 +91,7 @@ function task(data: ContextData): SectionDraft | null {
   }
   return {
     name: "task",
-    header: () => quoteHeading(`## Active task: ${t.taskId}, memory`, [byWhom(t.author, t.bySelf), updated]),
+    header: () => quoteHeading(`## Active task: ${t.taskId}, memory`, [byline(t.author, t.bySelf), updated]),
     items: quoteLines(t.markdown),
     omitted: (n) => `… ${n} more lines of this task's memory: \`baton task show ${t.taskId}\``,
   };
@@ -103,7 +100,7 @@ function task(data: ContextData): SectionDraft | null {
 function handoff(data: ContextData): SectionDraft | null {
   const h = data.handoff;
   if (!h) return null;
-  const facts = [relativeTime(h.createdAt, data.now), h.branch ? `branch ${h.branch}` : null, `by ${h.author}`];
+  const facts = [relativeTime(h.createdAt, data.now), h.branch ? `branch ${h.branch}` : null, byline(h.author)];
   const header = h.checkpoint ? quoteHeading("## This session before its compaction", ["checkpoint", ...facts]) : quoteHeading("## Last handoff", facts);
   return {
     name: "handoff",

@@ -1,6 +1,7 @@
 import "server-only";
 import { ResourceTemplate, type McpServer, type Resource, type Variables } from "@modelcontextprotocol/server";
 import { ApiError } from "../api/errors";
+import { byline, fenced } from "../context/fence";
 import type { MemberProject } from "../db/queries/projects";
 import { latestHandoff } from "../handoffs/handoffs";
 import { listProjects } from "../projects/projects";
@@ -92,8 +93,11 @@ function registerContext(server: McpServer, env: ResourceEnv): void {
 
 async function memoryContents(env: ResourceEnv, uri: URL, slug: string, taskId: string) {
   const memory = await getTaskMemory(env.db, env.principal, slug, taskId);
-  const meta = { project: memory.project, taskId: memory.taskId, updatedAt: memory.updatedAt.toISOString() };
-  return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: memory.markdown, _meta: meta }] };
+  const updatedAt = memory.updatedAt.toISOString();
+  const meta = { project: memory.project, taskId: memory.taskId, updatedAt, updatedBy: memory.updatedBy, updatedByYou: memory.updatedByYou };
+  // People write task memory (teammates too): it is quoted under who wrote it and when (lib/context/fence.ts).
+  const text = fenced(`Memory of ${memory.taskId} in ${memory.project}`, [byline(memory.updatedBy, memory.updatedByYou), `updated ${updatedAt}`], memory.markdown);
+  return { contents: [{ uri: uri.href, mimeType: "text/markdown", text, _meta: meta }] };
 }
 
 function registerActiveMemory(server: McpServer, env: ResourceEnv): void {
@@ -168,8 +172,10 @@ function registerLatestHandoff(server: McpServer, env: ResourceEnv): void {
       read(uri, async () => {
         const { handoff } = await latestHandoff(db, principal, one(vars.project), undefined);
         const { project, id, author, branch, sessionId } = handoff;
-        const meta = { project, id, author, branch, sessionId, createdAt: handoff.createdAt.toISOString() };
-        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: handoff.markdown, _meta: meta }] };
+        const createdAt = handoff.createdAt.toISOString();
+        const meta = { project, id, author, branch, sessionId, createdAt };
+        const text = fenced(`Handoff in ${project}`, [byline(author), `at ${createdAt}`, branch && `branch ${branch}`], handoff.markdown);
+        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text, _meta: meta }] };
       }),
   );
 }
@@ -204,8 +210,10 @@ function registerSession(server: McpServer, env: ResourceEnv): void {
       read(uri, async () => {
         const s = await getSession(env.db, env.principal, one(vars.id));
         const { project, status, priority, branch, specs, files, claimedBy } = s;
-        const meta = { project, status, priority, branch, specs, files, claimedBy, claimedAt: s.claimedAt?.toISOString() ?? null, createdAt: s.createdAt.toISOString() };
-        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: s.markdown, _meta: meta }] };
+        const createdAt = s.createdAt.toISOString();
+        const meta = { project, status, priority, branch, specs, files, claimedBy, claimedAt: s.claimedAt?.toISOString() ?? null, createdAt, author: s.author };
+        const text = fenced(`Session document ${s.id} in ${project}`, [byline(s.author), `queued ${createdAt}`], s.markdown);
+        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text, _meta: meta }] };
       }),
   );
 }
