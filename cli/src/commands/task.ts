@@ -76,7 +76,7 @@ async function start(ctx: ServerContext, project: DerivedProject, taskId: string
     ? `CLAUDE.md ${changed ? "now imports" : "already imports"} @${rel}.`
     : `CLAUDE.md does not import it: ${memory?.updatedBy ?? "someone else"} wrote the memory last, so the session-start context carries it as quoted text${changed ? " (the earlier import was removed)" : ""}.`;
   printResult(
-    { taskId, project: project.slug, memoryFile: file, memorySource, memoryStored: !memory, claudeMd: changed ? "updated" : "unchanged", imported: importIt },
+    { taskId, project: project.slug, memoryFile: file, memorySource, memoryStored: !memory, claudeMd: changed ? "updated" : "unchanged", imported: importIt, memoryWrittenBy: memory ? memory.updatedBy : null },
     () =>
       [
         `Active task in ${project.slug}: ${taskId}.`,
