@@ -20,10 +20,12 @@ export const FORGEABLE_DELIMITERS: { name: string; pattern: RegExp; defuse: (mat
     defuse: (m) => m.replace(/</g, "‹").replace(/>/g, "›"),
   },
   {
-    // Markdown headings ("## Relevant learnings", "## Last handoff" …): a quoted line may not start a
-    // section of its own, wherever a heading marker would stand after the text was joined into one line.
-    name: "markdown heading markers",
-    pattern: /(?<=^|[\s>])#{1,6}(?=[ \t]|$)/gm,
+    // The section headings Baton writes (lib/context/render-sections.ts, the prompt stage's), wherever
+    // they stand once the text is quoted or folded onto one line. Other headings cost nothing to keep:
+    // they are quoted like every line. A new section's title belongs here too.
+    name: "Baton's section headings",
+    pattern:
+      /#{1,6}(?=[ \t]+(?:Identity|Baton setup|Active task|Last handoff|This session before|Relevant learnings|Recent learnings|Learnings relevant|Pending proposals|Session state)\b)/gi,
     defuse: (m) => m.replace(/#/g, "\\#"),
   },
   {

@@ -29,6 +29,7 @@ describe("defuse", () => {
     ["front matter", "---\nid: s-1\n---"],
     ["a table", "| a | b |\n|---|---|"],
     ["a code fence", "```ts\nconst a = b;\n```"],
+    ["headings Baton does not write", "# Task 368\n## Goal\n### Asked"],
   ])("leaves %s alone", (_name, text) => {
     expect(defuse(text)).toBe(text);
   });
@@ -84,6 +85,6 @@ describe("the context quotes team-written text", () => {
 
   it("says 'by you' for the user's own memory", () => {
     const own = buildContext(contextData(), contextOptions(), countTokens);
-    expect(own.context).toContain("## Active task: task-368, memory (by you, updated 3 h ago), quoted:\n> \\# Task 368");
+    expect(own.context).toContain("## Active task: task-368, memory (by you, updated 3 h ago), quoted:\n> # Task 368");
   });
 });
