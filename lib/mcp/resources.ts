@@ -114,7 +114,8 @@ function registerActiveMemory(server: McpServer, env: ResourceEnv): void {
     }),
     {
       title: "Active task memory",
-      description: "The memory (markdown) of your active task in a project; follows the active task when it changes.",
+      description:
+        "The memory (markdown) of your active task in a project, quoted line by line under who wrote it last and when; follows the active task when it changes.",
       mimeType: "text/markdown",
     },
     (uri, vars) =>
@@ -142,7 +143,7 @@ function registerMemory(server: McpServer, env: ResourceEnv): void {
     }),
     {
       title: "Task memory",
-      description: "The memory (markdown) of one task in a project, by task id such as task-368. Listed for your active tasks.",
+      description: "The memory (markdown) of one task in a project, by task id such as task-368, quoted under who wrote it last and when. Listed for your active tasks.",
       mimeType: "text/markdown",
     },
     (uri, vars) => read(uri, () => memoryContents(env, uri, one(vars.project), one(vars.taskId))),
@@ -165,7 +166,8 @@ function registerLatestHandoff(server: McpServer, env: ResourceEnv): void {
     }),
     {
       title: "Latest handoff",
-      description: "The most recent end-of-session handoff (markdown) of a project, whoever wrote it; author, branch and time are in _meta.",
+      description:
+        "The most recent end-of-session handoff (markdown) of a project, whoever wrote it, quoted line by line under its author, time and branch (also in _meta).",
       mimeType: "text/markdown",
     },
     (uri, vars) =>
@@ -203,7 +205,7 @@ function registerSession(server: McpServer, env: ResourceEnv): void {
     {
       title: "Session document",
       description:
-        "A queued unit of work (markdown with YAML front matter: id, priority, specs, files…). Reading does not claim it; the pickup_session tool does. Lists the queue and the documents you hold.",
+        "A queued unit of work (markdown with YAML front matter: id, priority, specs, files…), quoted under who queued it and when. Reading does not claim it; the pickup_session tool does. Lists the queue and the documents you hold.",
       mimeType: "text/markdown",
     },
     (uri, vars) =>
