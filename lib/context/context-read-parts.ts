@@ -26,7 +26,7 @@ export const NO_SECTION_READS = { memory: undefined, queued: undefined, proposal
 
 /** The sections' data but the handoff (which depends on the branch): the task's memory, the queue, proposals, counts. */
 export type Sections = {
-  memory?: { taskId: string; markdown: string; updatedAt: Date };
+  memory?: { taskId: string; markdown: string; updatedAt: Date; author: string | null; bySelf: boolean };
   queued: number;
   proposals: { items: { id: string; kind: LearningKind; content: string; confidence: number }[]; total: number };
   counts: Record<LearningKind, number>;

@@ -30,8 +30,11 @@ export type ContextData = {
   dashboardUrl: string;
   identity: ContextIdentity | null;
   project: { slug: string; name: string } | null;
-  /** `imported`: the repository's CLAUDE.md imports this memory already, so the agent has it. */
-  activeTask: { taskId: string; markdown: string; updatedAt: Date; imported?: boolean } | null;
+  /**
+   * `imported`: the repository's CLAUDE.md imports this memory already, so the agent has it.
+   * `author`: the name of who last wrote it (null once that account is gone); `bySelf`: the user themself.
+   */
+  activeTask: { taskId: string; markdown: string; updatedAt: Date; author: string | null; bySelf: boolean; imported?: boolean } | null;
   /**
    * Set when the request gave a working directory or remote and no project of the user's matched
    * them: what was tried, so the context can say so.

@@ -105,7 +105,9 @@ export async function gatherContext(
       dashboardUrl: env.dashboardUrl,
       identity: identityOf(seed?.identity),
       project: project ? { slug: project.slug, name: project.name } : null,
-      activeTask: memory ? { taskId: memory.taskId, markdown: memory.markdown, updatedAt: memory.updatedAt, imported: q.taskImported === memory.taskId } : null,
+      // CLAUDE.md's import is read as instructions, so it counts only for a memory the user wrote themself
+      // (baton task start imports no other); anyone else's is carried here, quoted.
+      activeTask: memory ? { ...memory, imported: memory.bySelf && q.taskImported === memory.taskId } : null,
       unmapped: !q.project && !project && (q.cwd || q.remote) ? { remote: q.remote ?? null, cwd: q.cwd ?? null } : null,
       handoff: sections.handoff ?? null,
       learnings: learnings.learnings,

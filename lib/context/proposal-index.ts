@@ -1,4 +1,5 @@
 import type { LearningKind } from "./context-types";
+import { defuse } from "./fence";
 
 export const PROPOSAL_CONTENT_CHARS = 40;
 
@@ -9,7 +10,10 @@ export function cutContent(content: string, max = PROPOSAL_CONTENT_CHARS): strin
   return chars.length <= max ? oneLine : `${chars.slice(0, max).join("").trimEnd()}…`;
 }
 
-/** One line of the compact proposals index: `a1b2c pattern "Always run the tests before commi…" 0.72`. */
+/**
+ * One line of the compact proposals index: `a1b2c pattern "Always run the tests before commi…" 0.72`.
+ * Agents propose through MCP too, so the content is defused (lib/context/fence.ts) before it is cut.
+ */
 export function proposalIndexLine(p: { id: string; kind: LearningKind; content: string; confidence: number }): string {
-  return `- ${p.id.replace(/-/g, "").slice(0, 5)} ${p.kind} "${cutContent(p.content)}" ${p.confidence.toFixed(2)}`;
+  return `- ${p.id.replace(/-/g, "").slice(0, 5)} ${p.kind} "${cutContent(defuse(p.content))}" ${p.confidence.toFixed(2)}`;
 }

@@ -1,4 +1,5 @@
 import type { ContextData, ContextLearning, ContextOptions, SectionName } from "./context-types";
+import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { normaliseRemote } from "./match-project";
 import { proposalIndexLine } from "./proposal-index";
@@ -27,14 +28,6 @@ export type SectionDraft = {
 };
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
-
-/** Markdown as items: its lines, without trailing blank ones. */
-function markdownLines(markdown: string): string[] {
-  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
-  while (lines.length && !lines.at(-1)!.trim()) lines.pop();
-  while (lines.length && !lines[0]!.trim()) lines.shift();
-  return lines;
-}
 
 function setup(data: ContextData): SectionDraft {
   return {
@@ -83,17 +76,23 @@ function identity(data: ContextData): SectionDraft | null {
   return { name: "identity", header: () => "## Identity", items };
 }
 
+/**
+ * Task memory and handoffs are written by people (teammates too), so they are quoted under a heading
+ * naming who wrote them and when (lib/context/fence.ts), never given as lines of Baton's own.
+ */
 function task(data: ContextData): SectionDraft | null {
   const t = data.activeTask;
   if (!t) return null;
-  // The agent reads the memory file through CLAUDE.md already: the same lines twice would only cost tokens.
+  const updated = `updated ${relativeTime(t.updatedAt, data.now)}`;
+  // The agent reads the memory file through CLAUDE.md already (the CLI imports only a memory the
+  // user wrote themself): the same lines twice would only cost tokens.
   if (t.imported) {
-    return { name: "task", header: () => `## Active task: ${t.taskId} (memory updated ${relativeTime(t.updatedAt, data.now)}; CLAUDE.md imports it from backlog/memory/${t.taskId}.md)`, items: [] };
+    return { name: "task", header: () => `## Active task: ${t.taskId} (memory ${updated}; CLAUDE.md imports it from backlog/memory/${t.taskId}.md)`, items: [] };
   }
   return {
     name: "task",
-    header: () => `## Active task: ${t.taskId} (memory updated ${relativeTime(t.updatedAt, data.now)})`,
-    items: markdownLines(t.markdown),
+    header: () => quoteHeading(`## Active task: ${t.taskId}, memory`, [byline(t.author, t.bySelf), updated]),
+    items: quoteLines(t.markdown),
     omitted: (n) => `… ${n} more lines of this task's memory: \`baton task show ${t.taskId}\``,
   };
 }
@@ -101,20 +100,24 @@ function task(data: ContextData): SectionDraft | null {
 function handoff(data: ContextData): SectionDraft | null {
   const h = data.handoff;
   if (!h) return null;
-  const facts = [relativeTime(h.createdAt, data.now), h.branch ? `branch ${h.branch}` : null, `by ${oneLine(h.author)}`].filter(Boolean);
-  const header = h.checkpoint ? `## This session before its compaction (checkpoint, ${facts.join(", ")})` : `## Last handoff (${facts.join(", ")})`;
+  const facts = [relativeTime(h.createdAt, data.now), h.branch ? `branch ${h.branch}` : null, byline(h.author)];
+  const header = h.checkpoint ? quoteHeading("## This session before its compaction", ["checkpoint", ...facts]) : quoteHeading("## Last handoff", facts);
   return {
     name: "handoff",
     header: () => header,
-    items: markdownLines(h.markdown),
+    items: quoteLines(h.markdown),
     omitted: (n) => `… ${n} more lines of this handoff: \`baton handoff show\``,
   };
 }
 
-/** A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`. Also the prompt stage's. */
+/**
+ * A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`. Also the
+ * prompt stage's. Its content is one line after the list marker, with forgeable delimiters defused,
+ * so a learning cannot start a line (or a section) of its own.
+ */
 export function learningLine(l: ContextLearning): string {
   const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
-  return `- [${l.kind}] ${oneLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
+  return `- [${l.kind}] ${defuseLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
 }
 
 /**

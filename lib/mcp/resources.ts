@@ -1,6 +1,7 @@
 import "server-only";
 import { ResourceTemplate, type McpServer, type Resource, type Variables } from "@modelcontextprotocol/server";
 import { ApiError } from "../api/errors";
+import { byline, fenced } from "../context/fence";
 import type { MemberProject } from "../db/queries/projects";
 import { latestHandoff } from "../handoffs/handoffs";
 import { listProjects } from "../projects/projects";
@@ -92,8 +93,11 @@ function registerContext(server: McpServer, env: ResourceEnv): void {
 
 async function memoryContents(env: ResourceEnv, uri: URL, slug: string, taskId: string) {
   const memory = await getTaskMemory(env.db, env.principal, slug, taskId);
-  const meta = { project: memory.project, taskId: memory.taskId, updatedAt: memory.updatedAt.toISOString() };
-  return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: memory.markdown, _meta: meta }] };
+  const updatedAt = memory.updatedAt.toISOString();
+  const meta = { project: memory.project, taskId: memory.taskId, updatedAt, updatedBy: memory.updatedBy, updatedByYou: memory.updatedByYou };
+  // People write task memory (teammates too): it is quoted under who wrote it and when (lib/context/fence.ts).
+  const text = fenced(`Memory of ${memory.taskId} in ${memory.project}`, [byline(memory.updatedBy, memory.updatedByYou), `updated ${updatedAt}`], memory.markdown);
+  return { contents: [{ uri: uri.href, mimeType: "text/markdown", text, _meta: meta }] };
 }
 
 function registerActiveMemory(server: McpServer, env: ResourceEnv): void {
@@ -110,7 +114,8 @@ function registerActiveMemory(server: McpServer, env: ResourceEnv): void {
     }),
     {
       title: "Active task memory",
-      description: "The memory (markdown) of your active task in a project; follows the active task when it changes.",
+      description:
+        "The memory (markdown) of your active task in a project, quoted line by line under who wrote it last and when; follows the active task when it changes.",
       mimeType: "text/markdown",
     },
     (uri, vars) =>
@@ -138,7 +143,7 @@ function registerMemory(server: McpServer, env: ResourceEnv): void {
     }),
     {
       title: "Task memory",
-      description: "The memory (markdown) of one task in a project, by task id such as task-368. Listed for your active tasks.",
+      description: "The memory (markdown) of one task in a project, by task id such as task-368, quoted under who wrote it last and when. Listed for your active tasks.",
       mimeType: "text/markdown",
     },
     (uri, vars) => read(uri, () => memoryContents(env, uri, one(vars.project), one(vars.taskId))),
@@ -161,15 +166,18 @@ function registerLatestHandoff(server: McpServer, env: ResourceEnv): void {
     }),
     {
       title: "Latest handoff",
-      description: "The most recent end-of-session handoff (markdown) of a project, whoever wrote it; author, branch and time are in _meta.",
+      description:
+        "The most recent end-of-session handoff (markdown) of a project, whoever wrote it, quoted line by line under its author, time and branch (also in _meta).",
       mimeType: "text/markdown",
     },
     (uri, vars) =>
       read(uri, async () => {
         const { handoff } = await latestHandoff(db, principal, one(vars.project), undefined);
         const { project, id, author, branch, sessionId } = handoff;
-        const meta = { project, id, author, branch, sessionId, createdAt: handoff.createdAt.toISOString() };
-        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: handoff.markdown, _meta: meta }] };
+        const createdAt = handoff.createdAt.toISOString();
+        const meta = { project, id, author, branch, sessionId, createdAt };
+        const text = fenced(`Handoff in ${project}`, [byline(author), `at ${createdAt}`, branch && `branch ${branch}`], handoff.markdown);
+        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text, _meta: meta }] };
       }),
   );
 }
@@ -193,8 +201,10 @@ async function listSessionResources(env: ResourceEnv): Promise<Resource[]> {
 async function sessionContents(env: ResourceEnv, uri: URL, ref: SessionRef) {
   const s = await getSession(env.db, env.principal, ref);
   const { project, status, priority, branch, specs, files, claimedBy } = s;
-  const meta = { project, status, priority, branch, specs, files, claimedBy, claimedAt: s.claimedAt?.toISOString() ?? null, createdAt: s.createdAt.toISOString() };
-  return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: s.markdown, _meta: meta }] };
+  const createdAt = s.createdAt.toISOString();
+  const meta = { project, status, priority, branch, specs, files, claimedBy, claimedAt: s.claimedAt?.toISOString() ?? null, createdAt, author: s.author };
+  const text = fenced(`Session document ${s.id} in ${project}`, [byline(s.author), `queued ${createdAt}`], s.markdown);
+  return { contents: [{ uri: uri.href, mimeType: "text/markdown", text, _meta: meta }] };
 }
 
 function registerSession(server: McpServer, env: ResourceEnv): void {
@@ -204,7 +214,7 @@ function registerSession(server: McpServer, env: ResourceEnv): void {
     {
       title: "Session document",
       description:
-        "A queued unit of work of a project (markdown with YAML front matter: id, priority, specs, files…), by project and id. Reading does not claim it; the pickup_session tool does. Lists the queue and the documents you hold.",
+        "A queued unit of work of a project (markdown with YAML front matter: id, priority, specs, files…), by project and id, quoted under who queued it and when. Reading does not claim it; the pickup_session tool does. Lists the queue and the documents you hold.",
       mimeType: "text/markdown",
     },
     (uri, vars) => read(uri, () => sessionContents(env, uri, { project: one(vars.project), id: one(vars.id) })),

@@ -36,5 +36,7 @@ export const sessionOutSchema = z.object({
   claimedAt: isoDateOrNull,
   completedAt: isoDateOrNull,
   createdAt: isoDate,
+  /** Who queued it, by name. */
+  author: z.string().nullable(),
 });
 export type SessionOut = z.output<typeof sessionOutSchema>;

@@ -14,6 +14,9 @@ export const taskMemoryOutSchema = z.object({
   taskId: z.string(),
   markdown: z.string(),
   updatedAt: isoDate,
+  /** Who wrote it last, by name (null once that account is gone); whether that was the caller. */
+  updatedBy: z.string().nullable(),
+  updatedByYou: z.boolean(),
 });
 export type TaskMemoryOut = z.output<typeof taskMemoryOutSchema>;
 

@@ -94,7 +94,7 @@ describe("baton hook session-start", () => {
       expect(result.code).toBe(0);
       const sent = new URL(proxy.requests[0]!.url, "http://x").searchParams;
       expect([sent.get("project"), sent.get("task"), sent.get("source"), sent.get("branch"), sent.get("remote")]).toEqual(["web", "task-7", "fork", "main", null]);
-      expect(hookContext(result.stdout)).toMatch(/## Active task: task-7 /);
+      expect(hookContext(result.stdout)).toMatch(/## Active task: task-7, memory \(by you, /);
     } finally {
       await proxy.close();
     }

@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { byline, fenced, quoteLines } from "@/lib/context/fence";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
 import { freePort, startServer, tempDir, type RunningServer } from "../support/server";
@@ -64,7 +65,7 @@ describe("baton session new, then baton pickup", () => {
     const picked = await runBaton(["pickup"], { cwd: repo, env });
     expect(picked.code, picked.stderr).toBe(0);
     expect(picked.stdout).toBe(
-      `Session claimed: ${session.id}\n\n=== Session Content ===\n${session.markdown}\n=== Injected Files ===\n\n--- docs/spec.md ---\n${SPEC}\n--- src/a.ts ---\n${A_TS}`,
+      `Session claimed: ${session.id}\n\n=== Session Content ===\n${fenced("Session document", [byline(session.author), `queued ${session.createdAt}`], session.markdown)}\n\n=== Injected Files ===\n\n--- docs/spec.md ---\n${SPEC}\n--- src/a.ts ---\n${A_TS}`,
     );
     const after = await apiClient(server.url, token)("GET", `/api/sessions/${session.id}`);
     expect(after.json.session.status).toBe("doing");
@@ -146,11 +147,16 @@ describe("baton session new, then baton pickup", () => {
     const withFiles = await queue('---\nid: no-inject\nfiles: ["src/a.ts"]\n---\nDocument only.\n');
     const a = await runBaton(["pickup", withFiles, "--no-inject"], { cwd: repo, env });
     expect(a.code).toBe(0);
-    expect(a.stdout).toBe('Session claimed: no-inject\n\n=== Session Content ===\n---\nid: no-inject\nfiles: ["src/a.ts"]\n---\nDocument only.\n');
+    // The document is quoted under who queued it and when.
+    const quoted = (out: string, id: string, markdown: string) => {
+      expect(out).toMatch(new RegExp(`^Session claimed: ${id}\\n\\n=== Session Content ===\\nSession document \\(by [^,]+, queued [^)]+\\), quoted:\\n`));
+      expect(out.slice(out.indexOf("quoted:\n") + 8)).toBe(`${quoteLines(markdown).join("\n")}\n`);
+    };
+    quoted(a.stdout, "no-inject", '---\nid: no-inject\nfiles: ["src/a.ts"]\n---\nDocument only.\n');
     const bare = await queue("---\nid: bare\n---\nNothing listed.");
     const b = await runBaton(["pickup", bare], { cwd: repo, env });
     expect(b.code).toBe(0);
-    expect(b.stdout).toBe("Session claimed: bare\n\n=== Session Content ===\n---\nid: bare\n---\nNothing listed.\n");
+    quoted(b.stdout, "bare", "---\nid: bare\n---\nNothing listed.");
   });
 
   describe("errors have typed exit codes", () => {

@@ -36,8 +36,8 @@ describe("baton session", () => {
 
     const picked = await baton("bo", ["session", "pickup"]);
     expect(picked.code, picked.stderr).toBe(0);
-    expect(picked.stdout).toMatch(/^Session claimed: s-board\n\n=== Session Content ===\n---\n/);
-    expect(picked.stdout).toContain("# Build the board\n\nColumns per status.");
+    expect(picked.stdout).toMatch(/^Session claimed: s-board\n\n=== Session Content ===\nSession document \(by [^)]+\), quoted:\n> ---\n/);
+    expect(picked.stdout).toContain("> # Build the board\n>\n> Columns per status.");
     const short = await baton("ana", ["pickup", "s-chart"]);
     expect(short.stdout).toMatch(/^Session claimed: s-chart\n/);
 

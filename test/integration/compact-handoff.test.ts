@@ -14,7 +14,7 @@ describe("the compact context's checkpoint", () => {
     const posted = await world.as("bo")("POST", "/api/projects/web/handoffs", { markdown: "BO WROTE THIS checkpoint", sessionId: "shared-id", branch: "main" });
     expect(posted.status).toBe(201);
     // bo's own session: it leads.
-    expect((await compact("bo", "shared-id")).text).toMatch(/^## This session before its compaction \(checkpoint, [^)]*by bo\)\nBO WROTE THIS/);
+    expect((await compact("bo", "shared-id")).text).toMatch(/^## This session before its compaction \(checkpoint, [^)]*by bo\), quoted:\n> BO WROTE THIS/);
     // ana's session of the same id: no checkpoint of hers, so the team's latest handoff, as any context shows it.
     const ana = (await compact("ana", "shared-id")).text;
     expect(ana).not.toContain("This session before its compaction");

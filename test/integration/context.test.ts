@@ -42,8 +42,8 @@ describe("GET /api/context", () => {
     expect(body.context.length).toBeLessThanOrEqual(9500);
     const headings = [...body.context.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
     expect(headings[0]).toBe("Identity");
-    expect(headings[1]).toMatch(/^Active task: task-368 \(memory updated (just now|\d+ min ago)\)$/);
-    expect(headings[2]).toMatch(/^Last handoff \((just now|\d+ min ago), branch main, by ana\)$/);
+    expect(headings[1]).toMatch(/^Active task: task-368, memory \(by (you|ana), updated (just now|\d+ min ago)\), quoted:$/);
+    expect(headings[2]).toMatch(/^Last handoff \((just now|\d+ min ago), branch main, by ana\), quoted:$/);
     expect(headings[3]).toMatch(/^Relevant learnings \(\d+\/\d+\)$/);
     expect(headings[4]).toBe("Pending proposals (2)");
     expect(headings[5]).toBe("Session state");

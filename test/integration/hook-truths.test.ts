@@ -147,9 +147,9 @@ describe("task memory and CLAUDE.md", () => {
     // Elsewhere (no CLAUDE.md import) the memory itself is the context's.
     const other = repoWith("tasks-elsewhere", { batonJson: { project: "gamma" } });
     const elsewhere = hookContext((await sessionStart(other)).stdout);
-    expect(elsewhere).toMatch(/^## Active task: task-5 \(memory updated [^)]+\)\n# task-5\n\n## Goal/m);
+    expect(elsewhere).toMatch(/^## Active task: task-5, memory \(by you, updated [^)]+\), quoted:\n> # task-5\n>\n> ## Goal/m);
     const wrongTask = await as("ana")("GET", "/api/context?project=gamma&format=text&taskImported=task-6");
-    expect(wrongTask.text).toContain("## Goal");
+    expect(wrongTask.text).toContain("> ## Goal");
     expect((await as("ana")("GET", "/api/context?project=gamma&taskImported=..%2Fetc")).status).toBe(400);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { quoteLines } from "@/lib/context/fence";
 import { TEMPLATES, mcpTestWorld } from "../support/mcp-world";
 
 // The MCP resources: listed by what each token may read, read byte for byte, refused as MCP errors.
@@ -53,15 +54,17 @@ describe("resources", () => {
   });
 
   it.each([
-    { uri: "baton://memory/alpha/active", expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368", project: "alpha" } },
-    { uri: "baton://memory/alpha/task-368", expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368" } },
-    { uri: "baton://handoff/alpha/latest", expected: "Did: login form.\nNext: token revoke.\n", meta: { branch: "main", sessionId: "h1", author: "ana" } },
-    { uri: "baton://session/alpha/s-high", expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { status: "todo", specs: ["docs/spec.md"] } },
-    { uri: "baton://session/s-high", expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { project: "alpha" } },
-  ])("reads $uri: the stored markdown byte for byte, facts in _meta", async ({ uri, expected, meta }) => {
+    { uri: "baton://memory/alpha/active", heading: /^Memory of task-368 in alpha \(by you, updated [^)]+\), quoted:$/, expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368", project: "alpha", updatedBy: "ana", updatedByYou: true } },
+    { uri: "baton://memory/alpha/task-368", heading: /^Memory of task-368 in alpha \(by you, /, expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368" } },
+    { uri: "baton://handoff/alpha/latest", heading: /^Handoff in alpha \(by ana, at [^,]+, branch main\), quoted:$/, expected: "Did: login form.\nNext: token revoke.\n", meta: { branch: "main", sessionId: "h1", author: "ana" } },
+    { uri: "baton://session/alpha/s-high", heading: /^Session document s-high in alpha \(by \w+, queued [^)]+\), quoted:$/, expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { status: "todo", specs: ["docs/spec.md"] } },
+    { uri: "baton://session/s-high", heading: /^Session document s-high in alpha \(by \w+, queued [^)]+\), quoted:$/, expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { project: "alpha" } },
+  ])("reads $uri: the stored markdown quoted under who wrote it and when, facts in _meta", async ({ uri, heading, expected, meta }) => {
     const res = await readText("ana", uri);
     expect(res.count).toBe(1);
-    expect(res.text).toBe(expected);
+    const [first, ...rest] = res.text.split("\n");
+    expect(first).toMatch(heading);
+    expect(rest).toEqual(quoteLines(expected));
     expect(res.mimeType).toBe("text/markdown");
     expect(res.meta).toMatchObject(meta);
   });

@@ -63,7 +63,7 @@ describe("tools", () => {
   it("get_task_memory reads the active task by default, or the one named", async () => {
     const active = await call("ana", "get_task_memory", { project: "alpha" });
     expect(active.isError, toolText(active)).toBeFalsy();
-    expect(toolText(active)).toContain("Memory of task-368 (your active task) in alpha");
+    expect(toolText(active)).toContain("Memory of task-368 (your active task) in alpha (by you, updated ");
     expect(toolText(active)).toContain("- [ ] revoke button");
     expect(active.structuredContent).toMatchObject({ active: true, memory: { taskId: "task-368", project: "alpha" } });
     const named = await call("vi", "get_task_memory", { project: "alpha", taskId: "task-368" });

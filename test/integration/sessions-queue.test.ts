@@ -48,6 +48,7 @@ describe("POST /api/projects/{slug}/sessions", () => {
         claimedAt: null,
         completedAt: null,
         createdAt: "2025-01-31T09:00:00.000Z",
+        author: "ana",
       },
     });
     const again = await as("bo")("GET", "/api/projects/alpha/sessions/task-368.session_1");

@@ -22,13 +22,15 @@ describe("task memory", () => {
     expect(first.status, first.text).toBe(200);
     expect(first.json).toEqual({
       ok: true,
-      memory: { project: "alpha", taskId: "task-368", markdown: "# task-368\n- started", updatedAt: expect.any(String) },
+      memory: { project: "alpha", taskId: "task-368", markdown: "# task-368\n- started", updatedAt: expect.any(String), updatedBy: "ana", updatedByYou: true },
     });
     const second = await as("bo")("PUT", memoryPath("alpha", "task-368"), { markdown: "# task-368\n- started\n- guard done" });
     expect(second.status).toBe(200);
     expect(second.json.memory.updatedAt >= first.json.memory.updatedAt).toBe(true);
+    expect(second.json.memory).toMatchObject({ updatedBy: "bo", updatedByYou: true });
+    // Who wrote it last is named, and whether it was the reader (baton task start imports only the reader's own).
     const read = await as("vi")("GET", memoryPath("alpha", "task-368"));
-    expect(read.json).toEqual(second.json);
+    expect(read.json).toEqual({ ok: true, memory: { ...second.json.memory, updatedByYou: false } });
   });
 
   it.each([

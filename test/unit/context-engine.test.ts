@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/build-context";
 import type { ContextOptions } from "@/lib/context/context-types";
+import { defuseLine } from "@/lib/context/fence";
 import { cutContent, proposalIndexLine } from "@/lib/context/proposal-index";
 import { relativeTime } from "@/lib/context/relative-time";
 import { countTokens } from "@/lib/context/tokenizer";
@@ -125,7 +126,7 @@ describe("budgets hold for any store (property)", () => {
         (d, budget, maxChars, mode, source) => {
           const input = data({
             identity: d.identity,
-            activeTask: d.task ? { ...d.task, updatedAt: hoursAgo(1) } : null,
+            activeTask: d.task ? { ...d.task, updatedAt: hoursAgo(1), author: "ana", bySelf: false } : null,
             handoff: d.handoff ? { ...d.handoff, author: "ana", createdAt: hoursAgo(5), matchedBranch: true } : null,
             learnings: d.learnings.map((l, i) => ({ ...l, id: `l${i}`, kind: "insight" as const })),
             learningCounts: kindCounts(0, d.learnings.length + 5, d.selfKnowledge),
@@ -138,7 +139,8 @@ describe("budgets hold for any store (property)", () => {
           expect(built.context.length).toBeLessThanOrEqual(maxChars);
           expect(built.tokenEstimate).toBe(countTokens(built.context));
           const sources = new Set([
-            ...input.learnings.map((l) => l.content.replace(/\s+/g, " ").trim()),
+            // Learnings are listed defused (lib/context/fence.ts), quoted lines carry "> ".
+            ...input.learnings.map((l) => defuseLine(l.content)),
             ...(input.handoff?.markdown.split("\n") ?? []),
             ...(input.activeTask?.markdown.split("\n") ?? []),
           ]);

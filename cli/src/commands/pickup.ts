@@ -5,7 +5,7 @@ import { readListedFile, uniquePaths } from "./read-listed-file";
 import { callSession } from "./session-call";
 import { DEFAULT_MAX_CHARS, renderPickup } from "./render-pickup";
 
-type Session = { id: string; project: string; markdown: string; specs: string[]; files: string[] };
+type Session = { id: string; project: string; markdown: string; specs: string[]; files: string[]; author?: string | null; createdAt?: string };
 
 /**
  * `baton pickup [id]`: claims the next queued session document of the project (or the one named, in
@@ -36,6 +36,6 @@ export async function runPickup(args: string[]): Promise<number> {
   const root = config.repoRoot ?? config.cwd;
   const inject = !values["no-inject"];
   const files = inject ? uniquePaths(session.specs ?? [], session.files ?? []).map((p) => readListedFile(root, p)) : [];
-  process.stdout.write(renderPickup({ id: session.id, markdown: session.markdown, files, inject, maxChars }));
+  process.stdout.write(renderPickup({ id: session.id, markdown: session.markdown, author: session.author ?? null, createdAt: session.createdAt, files, inject, maxChars }));
   return EXIT.ok;
 }

@@ -1,3 +1,4 @@
+import { byline, fenced } from "../../../lib/context/fence";
 import type { ListedFile } from "./read-listed-file";
 
 export const DEFAULT_MAX_CHARS = 100_000;
@@ -37,11 +38,22 @@ function truncationNote(maxChars: number, cut: { label: string; shownLines: numb
 /**
  * Pickup's output, in the format agents already know from spx: the claim line, the document, then
  * each listed file under `--- path ---`. Never longer than `maxChars`: what does not fit is cut at a
- * line end and named in a closing note.
+ * line end and named in a closing note. Whoever queued the document wrote it (a teammate, often), so
+ * it is quoted under who and when, its lines unable to forge these markers (lib/context/fence.ts).
  */
-export function renderPickup(input: { id: string; markdown: string; files: ListedFile[]; inject: boolean; maxChars: number }): string {
+export function renderPickup(input: {
+  id: string;
+  markdown: string;
+  /** Who queued the document, by name, and when (ISO); null once that account is gone. */
+  author: string | null;
+  createdAt?: string;
+  files: ListedFile[];
+  inject: boolean;
+  maxChars: number;
+}): string {
+  const doc = fenced("Session document", [byline(input.author), input.createdAt && `queued ${input.createdAt}`], input.markdown);
   const pieces: Piece[] = [
-    { label: "the session document", text: `Session claimed: ${input.id}\n\n=== Session Content ===\n${withNewline(input.markdown)}`, headerLines: 3 },
+    { label: "the session document", text: `Session claimed: ${input.id}\n\n=== Session Content ===\n${withNewline(doc)}`, headerLines: 4 },
   ];
   if (input.inject && input.files.length) {
     pieces.push({ label: "", text: "\n=== Injected Files ===\n", headerLines: 2 });

@@ -10,7 +10,7 @@ import { printResult } from "../output/print";
 import { blockTask, removeTaskBlock, upsertTaskBlock } from "./claude-md-block";
 import { TASK_ID_PATTERN, TASK_ID_RULE } from "../../../lib/rules";
 
-type Memory = { taskId: string; markdown: string; updatedAt: string };
+type Memory = { taskId: string; markdown: string; updatedAt: string; updatedBy: string | null; updatedByYou: boolean };
 
 export function memoryTemplate(taskId: string): string {
   return `# ${taskId}\n\n## Goal\n\n## Notes\n\n## Next\n`;
@@ -62,17 +62,26 @@ async function start(ctx: ServerContext, project: CommandProject, taskId: string
     const markdown = localBody?.trim() ? localBody : memoryTemplate(taskId);
     expectOk(await ctx.call("PUT", `${base}/tasks/${encodeURIComponent(taskId)}/memory`, { markdown }), "cannot store the memory");
   }
+  // Claude Code reads CLAUDE.md's imports as instructions: a memory someone else wrote last is not
+  // imported (an import left from before goes), and the session-start context carries it, quoted.
+  const importIt = !memory || memory.updatedByYou;
   const claudeMd = path.join(root, "CLAUDE.md");
   const before = readIfExists(claudeMd);
-  const changed = writeIfChanged(claudeMd, before, upsertTaskBlock(before ?? "", taskId));
+  const after = importIt ? upsertTaskBlock(before ?? "", taskId) : before === null ? null : removeTaskBlock(before);
+  const changed = after !== null && writeIfChanged(claudeMd, before, after);
   const rel = path.relative(root, file).split(path.sep).join("/");
   const stored = memory ? "already on the server" : "stored on the server now";
-  printResult({ taskId, project: project.slug, memoryFile: file, memorySource, memoryStored: !memory, claudeMd: changed ? "updated" : "unchanged" }, () =>
-    [
-      `Active task in ${project.slug}: ${taskId}.`,
-      `Memory: ${rel} (${memorySource === "local file" ? "kept as it was" : `written from the ${memorySource}`}; ${stored}).`,
-      `CLAUDE.md ${changed ? "now imports" : "already imports"} @${rel}.`,
-    ].join("\n"),
+  const importLine = importIt
+    ? `CLAUDE.md ${changed ? "now imports" : "already imports"} @${rel}.`
+    : `CLAUDE.md does not import it: ${memory?.updatedBy ?? "someone else"} wrote the memory last, so the session-start context carries it as quoted text${changed ? " (the earlier import was removed)" : ""}.`;
+  printResult(
+    { taskId, project: project.slug, memoryFile: file, memorySource, memoryStored: !memory, claudeMd: changed ? "updated" : "unchanged", imported: importIt, memoryWrittenBy: memory ? memory.updatedBy : null },
+    () =>
+      [
+        `Active task in ${project.slug}: ${taskId}.`,
+        `Memory: ${rel} (${memorySource === "local file" ? "kept as it was" : `written from the ${memorySource}`}; ${stored}).`,
+        importLine,
+      ].join("\n"),
   );
   return EXIT.ok;
 }

@@ -21,6 +21,7 @@ import {
   seeds,
   sessionDocs,
   taskMemories,
+  users,
 } from "../schema";
 
 // What GET /api/context reads, as batch items (lib/db/queries/batch-reads.ts): one per section's data,
@@ -67,15 +68,25 @@ export function seedRead(db: Db, params: { userId: string }) {
   return read(db.select().from(seeds).where(eq(seeds.userId, params.userId)), (rows) => rows[0]);
 }
 
-/** The memory of the task named, else of the user's active task in the project. */
+/**
+ * The memory of the task named, else of the user's active task in the project, with who last wrote
+ * it (the context names a teammate's memory as theirs: lib/context/fence.ts).
+ */
 export function taskMemoryRead(db: Db, params: { userId: string; projectId: string; taskId?: string }) {
   const active = db.select({ taskId: activeTasks.taskId }).from(activeTasks).where(userInProject(activeTasks, params));
   return read(
     db
-      .select({ taskId: taskMemories.taskId, markdown: taskMemories.markdown, updatedAt: taskMemories.updatedAt })
+      .select({
+        taskId: taskMemories.taskId,
+        markdown: taskMemories.markdown,
+        updatedAt: taskMemories.updatedAt,
+        author: users.name,
+        bySelf: sql<number>`coalesce(${taskMemories.updatedBy} = ${params.userId}, 0)`,
+      })
       .from(taskMemories)
+      .leftJoin(users, eq(users.id, taskMemories.updatedBy))
       .where(and(ofProject(taskMemories, params.projectId), eq(taskMemories.taskId, params.taskId ?? sql`(${active})`))),
-    (rows) => rows[0],
+    (rows) => (rows[0] ? { ...rows[0], bySelf: Boolean(rows[0].bySelf) } : undefined),
   );
 }
 

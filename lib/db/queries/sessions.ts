@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
 import { projectMembers, projects, sessionDocs, users, type SessionStatus } from "../schema";
 import { memberOf, ofProject } from "./scope";
@@ -25,7 +26,11 @@ export type SessionDocView = SessionDocFields & {
   claimedBy: { name: string; email: string } | null;
   claimedAt: Date | null;
   completedAt: Date | null;
+  /** Who queued it, by name (null once that account is gone): a teammate's text is quoted as theirs. */
+  author: string | null;
 };
+
+const creators = alias(users, "creators");
 
 const viewColumns = {
   id: sessionDocs.id,
@@ -44,6 +49,7 @@ const viewColumns = {
   claimedAt: sessionDocs.claimedAt,
   completedAt: sessionDocs.completedAt,
   createdAt: sessionDocs.createdAt,
+  author: creators.name,
 };
 
 type ViewRow = Omit<SessionDocView, "claimedBy"> & { claimerName: string | null; claimerEmail: string | null };
@@ -57,7 +63,8 @@ function selectViews(db: DbOrTx) {
     .select(viewColumns)
     .from(sessionDocs)
     .innerJoin(projects, eq(projects.id, sessionDocs.projectId))
-    .leftJoin(users, eq(users.id, sessionDocs.claimedBy));
+    .leftJoin(users, eq(users.id, sessionDocs.claimedBy))
+    .leftJoin(creators, eq(creators.id, sessionDocs.createdBy));
 }
 
 export type NewSessionDoc = SessionDocFields & { projectId: string; createdBy: string };

@@ -1,17 +1,20 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client";
-import { activeTasks, taskMemories } from "../schema";
+import { activeTasks, taskMemories, users } from "../schema";
 import { ofProject, userInProject } from "./scope";
 
 export type TaskMemoryRecord = { taskId: string; markdown: string; updatedAt: Date };
+/** With who wrote it last: their user id and name (null once that account is gone). */
+export type AuthoredTaskMemory = TaskMemoryRecord & { updatedByUserId: string | null; updatedByName: string | null };
 export type ActiveTaskRecord = { taskId: string; setAt: Date };
 
 const memoryColumns = { taskId: taskMemories.taskId, markdown: taskMemories.markdown, updatedAt: taskMemories.updatedAt };
 
-export async function findTaskMemory(db: DbOrTx, params: { projectId: string; taskId: string }): Promise<TaskMemoryRecord | undefined> {
+export async function findTaskMemory(db: DbOrTx, params: { projectId: string; taskId: string }): Promise<AuthoredTaskMemory | undefined> {
   const [row] = await db
-    .select(memoryColumns)
+    .select({ ...memoryColumns, updatedByUserId: taskMemories.updatedBy, updatedByName: users.name })
     .from(taskMemories)
+    .leftJoin(users, eq(users.id, taskMemories.updatedBy))
     .where(and(ofProject(taskMemories, params.projectId), eq(taskMemories.taskId, params.taskId)));
   return row;
 }

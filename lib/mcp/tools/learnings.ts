@@ -1,6 +1,7 @@
 import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { defuseLine } from "../../context/fence";
 import type { LearningRow } from "../../db/queries/learnings";
 import { learningOutSchema } from "../../learnings/learning-schemas";
 import { editLearning, listLearnings } from "../../learnings/learnings";
@@ -40,9 +41,10 @@ function learningLine(l: LearningRow): string {
   const facts = [l.kind, l.project ?? "personal", l.confirmed ? "confirmed" : "unconfirmed", l.pinned ? "pinned" : null].filter(Boolean);
   // A superseded learning is still found, marked, with what replaced it: agents must not act on it.
   const superseded = l.supersededAt
-    ? ` — superseded${l.supersededBy ? ` by ${l.supersededBy}` : ""}${l.supersededByContent ? `: ${JSON.stringify(l.supersededByContent)}` : ""}, no longer in use`
+    ? ` — superseded${l.supersededBy ? ` by ${l.supersededBy}` : ""}${l.supersededByContent ? `: ${JSON.stringify(defuseLine(l.supersededByContent))}` : ""}, no longer in use`
     : "";
-  return `- [${facts.join(" · ")}] ${l.content} (id ${l.id})${superseded}`;
+  // One line after the list marker, delimiters defused: a teammate's learning cannot pass for this answer's text.
+  return `- [${facts.join(" · ")}] ${defuseLine(l.content)} (id ${l.id})${superseded}`;
 }
 
 export function registerLearningTools(server: McpServer, env: McpEnv): void {
@@ -83,7 +85,7 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
       const result = await propose(env.db, env.principal, args);
       if (result.merged === "learning") {
         const l = result.learning;
-        return toolText(`Already known, nothing stored: learning ${l.id} says ${JSON.stringify(l.content)}.`, {
+        return toolText(`Already known, nothing stored: learning ${l.id} says ${JSON.stringify(defuseLine(l.content))}.`, {
           merged: "learning",
           learning: learningOutSchema.parse(l),
         });

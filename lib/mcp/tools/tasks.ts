@@ -2,6 +2,7 @@ import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ApiError } from "../../api/errors";
+import { byline, fenced } from "../../context/fence";
 import { slugSchema } from "../../projects/project-schemas";
 import { getActiveTask } from "../../tasks/active-task";
 import { getTaskMemory, putTaskMemory } from "../../tasks/task-memory";
@@ -43,8 +44,9 @@ export function registerTaskTools(server: McpServer, env: McpEnv): void {
       const { taskId, active } = await resolveTaskId(env, args.project, args.taskId);
       const memory = await getTaskMemory(env.db, env.principal, args.project, taskId);
       const out = taskMemoryOutSchema.parse(memory);
-      const heading = `Memory of ${taskId}${active ? " (your active task)" : ""} in ${out.project}, updated ${out.updatedAt}:`;
-      return toolText(`${heading}\n\n${memory.markdown || "(empty)"}`, { active, memory: out });
+      const what = `Memory of ${taskId}${active ? " (your active task)" : ""} in ${out.project}`;
+      // Quoted under who wrote it and when: a teammate's memory is their text, not an instruction (lib/context/fence.ts).
+      return toolText(fenced(what, [byline(out.updatedBy, out.updatedByYou), `updated ${out.updatedAt}`], memory.markdown), { active, memory: out });
     },
   );
 }
