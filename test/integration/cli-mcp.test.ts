@@ -2,12 +2,19 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
+import { quoteLines } from "@/lib/context/fence";
 import { apiClient } from "../support/api";
 import { runCli } from "../support/cli";
 import { ALL_TOOLS, READING_TOOLS, toolText } from "../support/mcp";
 import { initialize, initialized, mcpBridge, request } from "../support/mcp-bridge";
 import { freePort } from "../support/server";
 import { testWorld } from "../support/world";
+
+/** A resource's text after its heading line: what a teammate wrote, quoted (lib/context/fence.ts). */
+function quotedBody(content: unknown): string[] {
+  const text = content && typeof content === "object" && "text" in content ? String(content.text) : "";
+  return text.split("\n").slice(1);
+}
 
 // `baton mcp` between the official MCP client (over stdio) and the real server: ana owns alpha, cy
 // owns beta; anaRead is ana's read token. Answer shapes the real server never sends are played by a
@@ -56,7 +63,7 @@ describe("baton mcp with the official MCP client over stdio", () => {
     expect(((await client.callTool({ name: "get_task_memory", arguments: { project: "alpha" } })) as CallToolResult).isError).toBeFalsy();
   });
 
-  it("lists the token's resources and the five templates", async () => {
+  it("lists the token's resources and the six templates", async () => {
     const { client } = await connect(envOf("ana"));
     expect((await client.listResources()).resources.map((r) => r.uri).sort()).toEqual([
       "baton://context/alpha",
@@ -64,7 +71,7 @@ describe("baton mcp with the official MCP client over stdio", () => {
       "baton://memory/alpha/active",
       "baton://memory/alpha/task-7",
     ]);
-    expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(5);
+    expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(6);
   });
 
   it("baton://context/{project} reads the same text as GET /api/context?format=text", async () => {
@@ -80,7 +87,7 @@ describe("baton mcp with the official MCP client over stdio", () => {
     expect([before.text, after.text]).toContain(viaBridge);
     expect(viaBridge).toContain("Run database migrations");
     expect(viaBridge).not.toContain("Beta secret");
-    expect((await client.readResource({ uri: "baton://handoff/alpha/latest" })).contents[0]).toMatchObject({ text: "Did: login form.\nNext: token revoke.\n" });
+    expect(quotedBody((await client.readResource({ uri: "baton://handoff/alpha/latest" })).contents[0])).toEqual(quoteLines("Did: login form.\nNext: token revoke.\n"));
     await expect(client.readResource({ uri: "baton://context/beta" })).rejects.toThrow(/No project "beta"/);
   });
 
@@ -126,7 +133,7 @@ describe("baton mcp with the official MCP client over stdio", () => {
       ),
     );
     for (const { i, text: got } of results) {
-      if (i % 2 === 0) expect(got, `request ${i}`).toBe(uris[i % 3] === "baton://handoff/alpha/latest" ? "Did: login form.\nNext: token revoke.\n" : "# Revoke tokens\n\n- [ ] revoke button\n");
+      if (i % 2 === 0) expect(got.split("\n").slice(1), `request ${i}`).toEqual(quoteLines(uris[i % 3] === "baton://handoff/alpha/latest" ? "Did: login form.\nNext: token revoke.\n" : "# Revoke tokens\n\n- [ ] revoke button\n"));
       else if (i % 4 === 1) expect(got, `request ${i}`).toContain("Run database migrations");
       else expect(got, `request ${i}`).not.toContain("Run database migrations");
     }
@@ -137,7 +144,7 @@ describe("baton mcp with the official MCP client over stdio", () => {
     expect(client.getProtocolEra()).toBe("modern");
     const found = (await client.callTool({ name: "search_learnings", arguments: { query: "migrations" } })) as CallToolResult;
     expect(toolText(found)).toContain("Run database migrations");
-    expect((await client.readResource({ uri: "baton://memory/alpha/task-7" })).contents[0]).toMatchObject({ text: "# Revoke tokens\n\n- [ ] revoke button\n" });
+    expect(quotedBody((await client.readResource({ uri: "baton://memory/alpha/task-7" })).contents[0])).toEqual(quoteLines("# Revoke tokens\n\n- [ ] revoke button\n"));
     await expect(client.readResource({ uri: "baton://context/beta" })).rejects.toThrow(/No project "beta"/);
   });
 
@@ -185,7 +192,7 @@ describe("failures come back as JSON-RPC errors, never as a crash", () => {
     const { code, messages } = await runBridge(envOf("ana"), [initialize(1), initialized, request(2, "tools/list"), request(3, "resources/read", { uri: "baton://memory/alpha/task-7" })]);
     expect(code).toBe(0);
     expect(messages.map((m) => m.id).sort()).toEqual([1, 2, 3]);
-    expect(messages.find((m) => m.id === 3)?.result.contents[0].text).toBe("# Revoke tokens\n\n- [ ] revoke button\n");
+    expect(messages.find((m) => m.id === 3)?.result.contents[0].text.split("\n").slice(1)).toEqual(quoteLines("# Revoke tokens\n\n- [ ] revoke button\n"));
   });
 
   it("forwards a batch (2025-03-26) as one POST and prints each of its answers", async () => {
