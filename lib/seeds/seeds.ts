@@ -1,11 +1,11 @@
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { insertLearningsIfNew, listPersonalLearnings, type LearningRow, type NewLearningRow } from "../db/queries/learnings";
+import { countKnownLearningIds, countUserLearnings, insertLearningsIfNew, listPersonalLearnings, type LearningRow, type NewLearningRow } from "../db/queries/learnings";
 import { insertProposalsIfNew, listPersonalProposals, type NewProposalRow, type ProposalRow } from "../db/queries/proposals";
 import { findSeed, upsertSeed } from "../db/queries/seeds";
-import { KIND_INFO, KIND_OF_SEED_CATEGORY, SEED_CATEGORIES } from "../rules";
-import { emptyLearned, identityUpdateSchema, seedFileSchema, unknownKeys, type SeedItem, type SeedProposal } from "./seed-file";
+import { KIND_INFO, KIND_OF_SEED_CATEGORY, MAX_IMPORT_ROWS, MAX_LEARNINGS_PER_USER, SEED_CATEGORIES, type LearningKind } from "../rules";
+import { emptyLearned, identityUpdateSchema, seedFileSchema, unknownKeys, type SeedFile, type SeedItem, type SeedProposal } from "./seed-file";
 
 const ITEM_KEYS = ["id", "content", "source", "extractedAt", "confirmedAt", "confirmed", "tags", "pinned", "supersededAt"] as const;
 const PROPOSAL_KEYS = ["id", "type", "content", "source", "extractedAt", "status", "method", "confidence", "decidedAt"] as const;
@@ -13,40 +13,105 @@ const PROPOSAL_KEYS = ["id", "type", "content", "source", "extractedAt", "status
 export type ImportSummary = { learningsAdded: number; learningsSkipped: number; proposalsAdded: number; proposalsSkipped: number };
 
 /**
+ * Rows written per statement. One statement holds the database's write lock from start to end, and
+ * with the full-text, count and version triggers a row costs some 0.1 ms: 500 rows keep every other
+ * user's writes waiting well under a second (bench/import-load.ts), while a 190,000-row store still
+ * goes in at ~380 statements. 500 rows bind ~10,000 parameters, a third of SQLite's cap.
+ */
+const IMPORT_BATCH_ROWS = 500;
+
+/**
  * Imports a pai-seed seed.json for the user: identity and state replace the stored ones, learned items
  * and proposals are added unless already imported (matched by their seed.json id), so importing the
- * same file twice adds nothing. All or nothing: a malformed file is a 400 naming the field, and a
- * failure midway rolls everything back.
+ * same file twice adds nothing. A malformed file (a 400 naming the field), one over MAX_IMPORT_ROWS or
+ * one that would take the user past MAX_LEARNINGS_PER_USER (413) is refused before anything is
+ * written. The rows then go in IMPORT_BATCH_ROWS at a time, each batch one statement of its own, so
+ * other users' writes get the database between batches; a failure midway keeps the batches written,
+ * and running the same import again finishes it (each batch skips the ids already there).
  */
 export async function importSeed(db: Db, principal: Principal, input: unknown): Promise<ImportSummary> {
+  refuseOverRowLimit(input);
   const file = seedFileSchema.parse(input);
   const userId = principal.userId;
-  const learningRows: NewLearningRow[] = [];
-  for (const category of SEED_CATEGORIES) {
-    for (const item of file.learned[category]) learningRows.push(learningFromItem(userId, KIND_OF_SEED_CATEGORY[category], item));
-  }
-  const proposalRows = file.state.proposals.map((p) => proposalFromSeed(userId, p));
-  const state = unknownKeys(file.state, ["proposals"]);
-  const rootExtra = unknownKeys(file, ["version", "identity", "learned", "state"]);
-  const { version, identity, learned } = file;
-
-  return db.transaction(async (tx) => {
-    await upsertSeed(tx, {
-      userId,
-      version,
-      identity,
-      state,
-      extra: { root: rootExtra, learned: unknownKeys(learned, SEED_CATEGORIES) },
-    });
-    const learningsAdded = await insertLearningsIfNew(tx, learningRows);
-    const proposalsAdded = await insertProposalsIfNew(tx, proposalRows);
-    return {
-      learningsAdded,
-      learningsSkipped: learningRows.length - learningsAdded,
-      proposalsAdded,
-      proposalsSkipped: proposalRows.length - proposalsAdded,
-    };
+  const learned = seedItems(file);
+  await refuseOverCap(db, userId, learned);
+  const { version, identity } = file;
+  await upsertSeed(db, {
+    userId,
+    version,
+    identity,
+    state: unknownKeys(file.state, ["proposals"]),
+    extra: { root: unknownKeys(file, ["version", "identity", "learned", "state"]), learned: unknownKeys(file.learned, SEED_CATEGORIES) },
   });
+  let learningsAdded = 0;
+  for (const batch of batches(learned)) {
+    learningsAdded += await insertLearningsIfNew(db, batch.map(({ kind, item }) => learningFromItem(userId, kind, item)));
+    await otherRequestsFirst();
+  }
+  let proposalsAdded = 0;
+  for (const batch of batches(file.state.proposals)) {
+    proposalsAdded += await insertProposalsIfNew(db, batch.map((p) => proposalFromSeed(userId, p)));
+    await otherRequestsFirst();
+  }
+  return {
+    learningsAdded,
+    learningsSkipped: learned.length - learningsAdded,
+    proposalsAdded,
+    proposalsSkipped: file.state.proposals.length - proposalsAdded,
+  };
+}
+
+/** The file's learned items with their kind, in file order (references into the parsed file, no copies). */
+function seedItems(file: SeedFile): { kind: LearningKind; item: SeedItem }[] {
+  return SEED_CATEGORIES.flatMap((category) => file.learned[category].map((item) => ({ kind: KIND_OF_SEED_CATEGORY[category], item })));
+}
+
+function* batches<T>(items: T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += IMPORT_BATCH_ROWS) yield items.slice(i, i + IMPORT_BATCH_ROWS);
+}
+
+/**
+ * Lets the requests that arrived during a batch run before the next one: an embedded database runs a
+ * statement synchronously on this thread, so without a turn of the event loop they would wait for
+ * the whole import.
+ */
+function otherRequestsFirst(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Counted on the raw body, before the schema copies a single item: an oversized file costs no parse. */
+function refuseOverRowLimit(input: unknown): void {
+  const length = (value: unknown) => (Array.isArray(value) ? value.length : 0);
+  const record = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
+  const learned = record(record(input).learned);
+  const rows = SEED_CATEGORIES.reduce((n, category) => n + length(learned[category]), 0) + length(record(record(input).state).proposals);
+  if (rows > MAX_IMPORT_ROWS) {
+    throw new ApiError(
+      "payload_too_large",
+      `The seed has ${rows} learned items and proposals; one import takes at most ${MAX_IMPORT_ROWS}. Nothing was imported: split the file (baton import does so by itself).`,
+    );
+  }
+}
+
+/**
+ * Refuses an import whose new learnings would take the user past MAX_LEARNINGS_PER_USER. Items the user
+ * already has (a repeated import) are not new: they are looked up only when the plain sum is over.
+ */
+async function refuseOverCap(db: Db, userId: string, learned: { item: SeedItem }[]): Promise<void> {
+  const stored = await countUserLearnings(db, { userId });
+  if (stored + learned.length <= MAX_LEARNINGS_PER_USER) return;
+  const ids = [...new Set(learned.map(({ item }) => item.id))];
+  let known = 0;
+  for (let i = 0; i < ids.length; i += IMPORT_BATCH_ROWS) {
+    known += await countKnownLearningIds(db, { userId, externalIds: ids.slice(i, i + IMPORT_BATCH_ROWS) });
+  }
+  const adding = ids.length - known;
+  if (stored + adding > MAX_LEARNINGS_PER_USER) {
+    throw new ApiError(
+      "payload_too_large",
+      `You have ${stored} learnings and this seed would add ${adding}; a user may hold at most ${MAX_LEARNINGS_PER_USER}. Nothing was imported.`,
+    );
+  }
 }
 
 function learningFromItem(userId: string, kind: NewLearningRow["kind"], item: SeedItem): NewLearningRow {
