@@ -31,15 +31,20 @@ const settings = { learnings: Number(values.learnings), everyMs: Number(values.e
 
 type Post = { startedAt: number; ms: number; status: number };
 
-/** One POST over node:http (no connect timeout: a stalled server shows as a long latency, not an error). */
-function postJson(agent: Agent, url: string, token: string, body: string): Promise<number> {
+/**
+ * One POST over node:http, which has no connect or headers timeout: a stalled server shows as a long
+ * latency, not an error. Status 0: the connection failed.
+ */
+function postJson(agent: Agent, url: string, token: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve) => {
     const req = request(url, { method: "POST", agent, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-      res.on("error", () => resolve(0));
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on("error", () => resolve({ status: 0, text }));
     });
-    req.on("error", () => resolve(0));
+    req.on("error", (error) => resolve({ status: 0, text: error.message }));
     req.end(body);
   });
 }
@@ -52,7 +57,7 @@ function writer(base: string, token: string) {
   const post = async (): Promise<Post> => {
     const startedAt = performance.now();
     const body = JSON.stringify({ kind: "insight", content: `B's note ${n++}: the staging deploy needs the cache warmed first` });
-    const status = await postJson(agent, `${base}/api/learnings`, token, body);
+    const { status } = await postJson(agent, `${base}/api/learnings`, token, body);
     return { startedAt, ms: performance.now() - startedAt, status };
   };
   const timer = setInterval(() => posts.push(post()), settings.everyMs);
@@ -103,19 +108,14 @@ try {
   const sampler = setInterval(() => (peak = Math.max(peak, groupMemory(pgid).rssMb)), 50);
   const during = writer(base, tokenB);
   const started = performance.now();
-  const res = await fetch(`${base}/api/seed/import`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${bench.token}`, "content-type": "application/json" },
-    body,
-  });
-  const answer = await res.text();
+  const res = await postJson(new Agent(), `${base}/api/seed/import`, bench.token, body);
   const seconds = (performance.now() - started) / 1000;
   const importing = latency((await during.stop()).filter((p) => p.startedAt >= started && p.startedAt <= started + seconds * 1000));
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 2000));
   const after = groupMemory(pgid).rssMb;
 
-  console.log(`import: ${res.status} in ${seconds.toFixed(1)} s · ${answer.slice(0, 200)}`);
+  console.log(`import: ${res.status} in ${seconds.toFixed(1)} s · ${res.text.slice(0, 200)}`);
   console.log(`B's writes, no import:     ${fmt(alone)}`);
   console.log(`B's writes, during import: ${fmt(importing)}`);
   console.log(`server RSS: ${before.toFixed(0)} MB before · ${peak.toFixed(0)} MB peak · ${after.toFixed(0)} MB 2 s after`);

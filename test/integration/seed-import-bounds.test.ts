@@ -24,11 +24,13 @@ afterAll(async () => {
 });
 
 /** A seed.json of `n` learnings (ids `<prefix>-<i>`, spread over the three kinds) and `proposals` proposals. */
-function seedOf(n: number, options: { prefix?: string; proposals?: number } = {}) {
+function seedOf(n: number, options: { prefix?: string; proposals?: number; tiny?: boolean } = {}) {
   const prefix = options.prefix ?? "l";
   const categories = ["patterns", "insights", "selfKnowledge"] as const;
   const learned = { patterns: [] as object[], insights: [] as object[], selfKnowledge: [] as object[] };
-  for (let i = 0; i < n; i++) learned[categories[i % 3]!].push({ id: `${prefix}-${i}`, content: `Learning ${prefix} ${i}: keep the build cache warm` });
+  // Tiny items: a row limit's worth within the body limit.
+  const content = (i: number) => (options.tiny ? "x" : `Learning ${prefix} ${i}: keep the build cache warm`);
+  for (let i = 0; i < n; i++) learned[categories[i % 3]!].push({ id: `${prefix}-${i}`, content: content(i) });
   const proposals = Array.from({ length: options.proposals ?? 0 }, (_, i) => ({ id: `p-${i}`, type: "insight", content: `Proposal ${i}` }));
   return { version: "1.0.0", identity: { principalName: "Ana", aiName: "Bee" }, learned, state: { proposals } };
 }
@@ -45,7 +47,7 @@ async function query(sql: string, args: (string | number)[] = []) {
 /** The user's learnings: how many, and how many distinct external ids among them. */
 async function stored(email: string): Promise<{ learnings: number; distinct: number; proposals: number }> {
   const [row] = await query(
-    `SELECT count(*) AS learnings, count(DISTINCT l.external_id) AS distinct_ids,
+    `SELECT count(l.seq) AS learnings, count(DISTINCT l.external_id) AS distinct_ids,
        (SELECT count(*) FROM proposals p WHERE p.user_id = u.id) AS proposals
      FROM users u LEFT JOIN learnings l ON l.user_id = u.id WHERE u.email = ?`,
     [email],
@@ -57,8 +59,8 @@ describe("seed import bounds", () => {
   it("an import over the row limit is refused (413 naming the limit) and nothing is written", async () => {
     const api = apiClient(server.url, await createUserWithToken(databaseUrl, "big@example.com"));
     const cases = [
-      { name: "learnings alone", seed: seedOf(MAX_IMPORT_ROWS + 1) },
-      { name: "learnings and proposals together", seed: seedOf(MAX_IMPORT_ROWS - 5, { proposals: 6 }) },
+      { name: "learnings alone", seed: seedOf(MAX_IMPORT_ROWS + 1, { tiny: true }) },
+      { name: "learnings and proposals together", seed: seedOf(MAX_IMPORT_ROWS - 5, { proposals: 6, tiny: true }) },
     ];
     for (const { name, seed } of cases) {
       const before = await tableCounts(databaseUrl);
@@ -68,7 +70,7 @@ describe("seed import bounds", () => {
       expect(res.json.error.message, name).toContain(String(MAX_IMPORT_ROWS));
       expect(await tableCounts(databaseUrl), name).toEqual(before);
     }
-  });
+  }, 60_000);
 
   it("a multi-batch import stores every learning and proposal once; again, it adds nothing", async () => {
     const api = apiClient(server.url, await createUserWithToken(databaseUrl, "multi@example.com"));
@@ -90,10 +92,12 @@ describe("seed import bounds", () => {
 
   it("the per-user learning cap holds: refused naming how many, nothing written; a repeat of stored items is not new", async () => {
     const email = "full@example.com";
-    const api = apiClient(server.url, await createUserWithToken(databaseUrl, email));
-    expect((await api("POST", "/api/seed/import", seedOf(10, { prefix: "mine" }))).status).toBe(200);
+    const token = await createUserWithToken(databaseUrl, email);
+    expect((await apiClient(server.url, token)("POST", "/api/seed/import", seedOf(10, { prefix: "mine" }))).status).toBe(200);
     // The rest of the way to 20 short of the cap, written straight into the database (an import that
-    // big would take the test a minute).
+    // big would take the test a minute) while the server is stopped: the fill holds the write lock for
+    // longer than the server's writes wait.
+    await server.stop();
     const fill = MAX_LEARNINGS_PER_USER - 20 - 10;
     await query(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
@@ -102,6 +106,8 @@ describe("seed import bounds", () => {
       [fill, email],
     );
     expect((await stored(email)).learnings).toBe(MAX_LEARNINGS_PER_USER - 20);
+    server = await startServer({ databaseUrl });
+    const api = apiClient(server.url, token);
 
     const before = await tableCounts(databaseUrl);
     const over = await api("POST", "/api/seed/import", seedOf(21, { prefix: "new" }));
@@ -121,7 +127,7 @@ describe("seed import bounds", () => {
     // At the cap, a repeat still answers (nothing new), and one more is refused.
     expect((await api("POST", "/api/seed/import", mixed)).json.imported).toMatchObject({ learningsAdded: 0, learningsSkipped: 30 });
     expect((await api("POST", "/api/seed/import", seedOf(1, { prefix: "one-more" }))).status).toBe(413);
-  });
+  }, 120_000);
 
   it("an import cut off by the server dying midway keeps what it wrote; run again, it ends with exactly the full set", async () => {
     const email = "cut@example.com";
@@ -149,7 +155,7 @@ describe("seed import bounds", () => {
     expect(await stored(email)).toEqual({ learnings: 60_000, distinct: 60_000, proposals: 50 });
     const [fts] = await query("SELECT count(*) AS n FROM learnings_fts WHERE learnings_fts MATCH 'warm'");
     expect(Number(fts!.n)).toBeGreaterThanOrEqual(60_000);
-  });
+  }, 240_000);
 
   it(`baton import sends a seed.json of more than ${IMPORT_PART_ROWS} rows in parts, and a second run adds nothing`, async () => {
     const token = await createUserWithToken(databaseUrl, "parts@example.com");
@@ -165,5 +171,5 @@ describe("seed import bounds", () => {
     expect(await stored("parts@example.com")).toEqual({ learnings: rows - 100, distinct: rows - 100, proposals: 100 });
     const exported = await apiClient(server.url, token)("GET", "/api/seed");
     expect(exported.json.seed.futureKey).toEqual({ kept: true });
-  });
+  }, 180_000);
 });
