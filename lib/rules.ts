@@ -78,6 +78,17 @@ export const MAX_QUERY_CHARS = 2_000;
 export const MAX_NAME_CHARS = 100;
 export const MAX_SOURCE_CHARS = 200;
 
+/**
+ * Imports are bounded (issue 21): one seed import may carry at most MAX_IMPORT_ROWS learned items and
+ * proposals together, and a user may hold at most MAX_LEARNINGS_PER_USER learnings. Both leave room
+ * above the 200,000-learning stores people bring (the largest seen was 190,000 learnings in 13.9 MB);
+ * beyond them an import is refused whole, before anything is written. `baton import` sends a larger
+ * seed.json in parts of IMPORT_PART_ROWS rows, so the row limit bounds one request's work, not a file.
+ */
+export const MAX_IMPORT_ROWS = 250_000;
+export const MAX_LEARNINGS_PER_USER = 250_000;
+export const IMPORT_PART_ROWS = 20_000;
+
 /** libSQL cuts text at a NUL character, so no stored text may contain one. */
 export const NUL_RULE = "The text contains a NUL character (\\u0000), which cannot be stored.";
 export function containsNul(text: string): boolean {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { MAX_PAGE_SIZE, TASK_ID_PATTERN } from "../../../lib/rules";
+import { IMPORT_PART_ROWS, MAX_PAGE_SIZE, SEED_CATEGORIES, TASK_ID_PATTERN } from "../../../lib/rules";
 import { Unreachable, errorMessage, expectOk, type ApiCall } from "../http/api-client";
 import { frontMatterList, frontMatterScalars, splitFrontMatter } from "../markdown/split-front-matter";
 import type { Found } from "./detect-formats";
@@ -11,6 +11,8 @@ export type ImportContext = {
   /** The project a file belongs to (created on the server when missing). */
   projectFor: (hint: { slug?: string; repoDir?: string }) => Promise<string>;
   tick: (label: string) => void;
+  /** Adds steps to the progress bar: a seed sent in parts is a step per part. */
+  more: (steps: number) => void;
 };
 
 const SESSION_ID = /^[^\p{Cc}\s]{1,200}$/u;
@@ -20,18 +22,50 @@ function fail(ctx: ImportContext, file: string, error: unknown): void {
   ctx.summary.errors.push({ file, message: error instanceof Error ? error.message : String(error) });
 }
 
+type SeedJson = { learned?: Record<string, unknown>; state?: Record<string, unknown> } & Record<string, unknown>;
+
+/**
+ * A seed.json as the requests that carry it: the file itself when it holds at most IMPORT_PART_ROWS
+ * learned items and proposals, else parts of that many, each a seed.json of its own (same version,
+ * identity, state and unknown keys, a slice of the items). The server imports each part idempotently,
+ * so a part that fails is sent again by running the import again, and no request is large.
+ */
+export function seedParts(seed: SeedJson): SeedJson[] {
+  const learned = seed.learned && typeof seed.learned === "object" ? seed.learned : {};
+  const lists = [...SEED_CATEGORIES.map((c) => learned[c]), seed.state?.proposals];
+  if (!lists.every((l) => l === undefined || Array.isArray(l))) return [seed]; // malformed: the server names the field
+  const items = lists.flatMap((list, i) => ((list as unknown[] | undefined) ?? []).map((item) => ({ list: i, item })));
+  if (items.length <= IMPORT_PART_ROWS) return [seed];
+  const parts: SeedJson[] = [];
+  for (let at = 0; at < items.length; at += IMPORT_PART_ROWS) {
+    const slice = items.slice(at, at + IMPORT_PART_ROWS);
+    const of = (i: number) => slice.filter((s) => s.list === i).map((s) => s.item);
+    parts.push({
+      ...seed,
+      learned: { ...learned, ...Object.fromEntries(SEED_CATEGORIES.map((c, i) => [c, of(i)])) },
+      state: { ...seed.state, proposals: of(SEED_CATEGORIES.length) },
+    });
+  }
+  return parts;
+}
+
 export async function importSeeds(ctx: ImportContext, files: string[]): Promise<void> {
   for (const file of files) {
     try {
-      const seed: unknown = JSON.parse(readFileSync(file, "utf8"));
-      const res = await ctx.call("POST", "/api/seed/import", seed);
-      const { imported } = expectOk<{ imported: Omit<ImportSummary["seed"], "files"> }>(res, "the seed was refused");
+      const parts = seedParts(JSON.parse(readFileSync(file, "utf8")) as SeedJson);
+      ctx.more(parts.length - 1);
       const s = ctx.summary.seed;
       s.files++;
-      s.learningsAdded += imported.learningsAdded;
-      s.learningsSkipped += imported.learningsSkipped;
-      s.proposalsAdded += imported.proposalsAdded;
-      s.proposalsSkipped += imported.proposalsSkipped;
+      for (const [i, part] of parts.entries()) {
+        const res = await ctx.call("POST", "/api/seed/import", part);
+        const where = parts.length > 1 ? ` (part ${i + 1} of ${parts.length}; what went before is stored: run the import again to finish)` : "";
+        const { imported } = expectOk<{ imported: Omit<ImportSummary["seed"], "files"> }>(res, `the seed was refused${where}`);
+        s.learningsAdded += imported.learningsAdded;
+        s.learningsSkipped += imported.learningsSkipped;
+        s.proposalsAdded += imported.proposalsAdded;
+        s.proposalsSkipped += imported.proposalsSkipped;
+        if (i < parts.length - 1) ctx.tick("seed");
+      }
     } catch (error) {
       fail(ctx, file, error);
     }

@@ -1,7 +1,7 @@
 /** A one-line progress bar on a terminal; nothing at all when stdout is not one. */
-export function progressBar(total: number): { tick: (label: string) => void; done: () => void } {
+export function progressBar(total: number): { tick: (label: string) => void; more: (steps: number) => void; done: () => void } {
   const out = process.stdout;
-  if (!out.isTTY || total === 0) return { tick: () => {}, done: () => {} };
+  if (!out.isTTY || total === 0) return { tick: () => {}, more: () => {}, done: () => {} };
   const width = 24;
   let count = 0;
   let last = 0;
@@ -19,6 +19,10 @@ export function progressBar(total: number): { tick: (label: string) => void; don
         last = now;
         draw(label);
       }
+    },
+    /** Steps found on the way (a large seed.json is sent in parts). */
+    more(steps) {
+      total += steps;
     },
     done() {
       out.write("\r\x1b[2K");

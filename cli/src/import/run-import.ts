@@ -67,6 +67,7 @@ export async function runImport(args: string[]): Promise<number> {
     call,
     summary,
     tick: bar.tick,
+    more: bar.more,
     async projectFor(hint: { slug?: string; repoDir?: string }): Promise<string> {
       let slug = values.project;
       if (!slug && hint.slug) {

@@ -1,8 +1,7 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
 import { learnings, projects, type LearningKind } from "../schema";
-import { insertEach } from "./insert-each";
 import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
 
 // Learnings one at a time and in lists; full-text search is in learning-search.ts, what a context
@@ -157,9 +156,31 @@ export async function insertLearning(db: DbOrTx, row: NewLearningRow): Promise<v
   await db.insert(learnings).values(values(row));
 }
 
-/** Inserts imported learnings; those whose external id the user already has are skipped. Returns how many were new. */
-export function insertLearningsIfNew(db: DbOrTx, rows: NewLearningRow[]): Promise<number> {
-  return insertEach(rows, (row) => db.insert(learnings).values(values(row)).onConflictDoNothing().returning({ id: learnings.id }));
+/**
+ * Inserts one batch of imported learnings in one statement; those whose external id the user already
+ * has are skipped. Returns how many were new. The caller keeps the batch small: one statement holds the
+ * write lock from start to end, and SQLite caps the parameters one statement may bind.
+ */
+export async function insertLearningsIfNew(db: DbOrTx, rows: NewLearningRow[]): Promise<number> {
+  if (!rows.length) return 0;
+  const added = await db.insert(learnings).values(rows.map(values)).onConflictDoNothing().returning({ id: learnings.id });
+  return added.length;
+}
+
+/** How many learnings a user has written, personal and in projects: what the per-user cap counts. */
+export async function countUserLearnings(db: DbOrTx, params: { userId: string }): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(learnings).where(eq(learnings.userId, params.userId));
+  return row?.n ?? 0;
+}
+
+/** How many of these external ids (a batch's worth) the user's learnings already carry. */
+export async function countKnownLearningIds(db: DbOrTx, params: { userId: string; externalIds: string[] }): Promise<number> {
+  if (!params.externalIds.length) return 0;
+  const [row] = await db
+    .select({ n: count() })
+    .from(learnings)
+    .where(and(eq(learnings.userId, params.userId), inArray(learnings.externalId, params.externalIds)));
+  return row?.n ?? 0;
 }
 
 /** Updates a learning within the scope the caller may write; false when there is none. */

@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { projects, proposals, type LearningKind, type ProposalStatus } from "../schema";
-import { insertEach } from "./insert-each";
 import type { NewLearnedItem } from "./learnings";
 import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
 
@@ -99,9 +98,14 @@ export async function insertProposal(db: DbOrTx, row: NewProposalRow): Promise<v
   await db.insert(proposals).values(values(row));
 }
 
-/** Imported proposals; those whose external id the user already has are skipped. Returns how many were new. */
-export function insertProposalsIfNew(db: DbOrTx, rows: NewProposalRow[]): Promise<number> {
-  return insertEach(rows, (row) => db.insert(proposals).values(values(row)).onConflictDoNothing().returning({ id: proposals.id }));
+/**
+ * Inserts one batch of imported proposals in one statement; those whose external id the user already
+ * has are skipped. Returns how many were new. The caller keeps the batch small, as for learnings.
+ */
+export async function insertProposalsIfNew(db: DbOrTx, rows: NewProposalRow[]): Promise<number> {
+  if (!rows.length) return 0;
+  const added = await db.insert(proposals).values(rows.map(values)).onConflictDoNothing().returning({ id: proposals.id });
+  return added.length;
 }
 
 export async function mergeIntoProposal(
