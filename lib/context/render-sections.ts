@@ -3,7 +3,7 @@ import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { normaliseRemote } from "./match-project";
 import { proposalIndexLine } from "./proposal-index";
-import { relativeTime } from "./relative-time";
+import { relativeTime, shortAge } from "./relative-time";
 
 /**
  * A section before packing: a header, then items the packer keeps from the top while they fit, and
@@ -110,14 +110,15 @@ function handoff(data: ContextData): SectionDraft | null {
   };
 }
 
-/** A teammate's learning's facts, compact (`by bo`, `3 d ago`): the context's, the prompt stage's, MCP's. */
+/** A teammate's learning's facts, compact (`by bo`, `3d`): the context's, the prompt stage's, MCP's. */
 export function writtenBy(name: string | null, at: Date, now: Date): string[] {
-  return [defuseLine(byline(name)), relativeTime(at, now)];
+  // Names come from people: defused, and a blank one is no name.
+  return [byline(name ? defuseLine(name) || null : null), shortAge(at, now)];
 }
 
 /**
  * A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`, and a
- * teammate's with who wrote it and when (`…, by bo, 3 d ago`). Also the prompt stage's. Its content is
+ * teammate's with who wrote it and how long ago (`…, by bo, 3d`). Also the prompt stage's. Its content is
  * one line after the list marker, with forgeable delimiters defused, so a learning cannot start a line
  * (or a section) of its own; the writer's name comes from a person too, so it is defused the same way.
  */
