@@ -22,6 +22,11 @@ export type ContextLearning = {
   relevance: number | null;
   /** In every context of its scope, ahead of the ranked ones. */
   pinned?: boolean;
+  /**
+   * Set when someone else than the reader wrote it (a teammate, in a project): who (null once that
+   * account is gone) and when, so the agent can weigh it. The reader's own carry nothing.
+   */
+  writer?: { name: string | null; at: Date };
 };
 
 export type ContextData = {

@@ -7,7 +7,7 @@ import { readContext, type ContextReads } from "./context-reads";
 import type { ContextData, ContextIdentity } from "./context-types";
 import type { ContextQuery } from "./context-query";
 import { fuseMatches } from "./fuse-rankings";
-import { rankLearnings } from "./rank-learnings";
+import { contextLearning, rankLearnings } from "./rank-learnings";
 
 /**
  * How many learnings to read: as many as the budget could possibly show (a learning's line is rarely
@@ -63,9 +63,10 @@ async function rankedLearnings(db: Db, reads: ContextReads, options: { owner: Ow
   // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
   // shares no word with the hints can still be among them).
   const matched = new Set(matches.map((l) => l.id));
-  const ranked = rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))]);
+  const reader = options.owner.userId;
+  const ranked = rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))], reader);
   // Pinned ones lead, whatever the hints: the packer keeps them first and says so when they do not fit.
-  const first = reads.sections.pinned.map((l) => ({ id: l.id, kind: l.kind, content: l.content, confirmed: l.confirmed, relevance: null, pinned: true }));
+  const first = reads.sections.pinned.map((l) => contextLearning(l, reader, null, true));
   return { ...ranked, learnings: [...first, ...ranked.learnings] };
 }
 

@@ -29,11 +29,11 @@ const TOKENS_PER_LEARNING = 15;
 const MIN_CANDIDATES = 10;
 
 /** The learnings as one section, packed into the budget and the character limit; nothing fits → empty. */
-export function buildPromptContext(learnings: ContextLearning[], limits: { budget: number; maxChars: number }, count: (text: string) => number) {
+export function buildPromptContext(learnings: ContextLearning[], limits: { budget: number; maxChars: number; now: Date }, count: (text: string) => number) {
   const draft: SectionDraft = {
     name: "learnings",
     header: (shown) => `## Learnings relevant to this prompt (${shown} not given earlier in this session)`,
-    items: learnings.map(learningLine),
+    items: learnings.map((l) => learningLine(l, limits.now)),
     omitted: (n) => `${n} more relevant ${n === 1 ? "learning" : "learnings"}: \`baton learnings\``,
   };
   const packed = packSections(learnings.length ? [draft] : [], { ...limits, count });
@@ -74,7 +74,7 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
   const limit = Math.max(MIN_CANDIDATES, Math.ceil(q.budget / TOKENS_PER_LEARNING));
   const relevant = await relevantUnseen(db, owner, matched, { limit, exclude: served, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth });
-  const built = buildPromptContext(relevant, q, countTokens);
+  const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokens);
   if (!built.shown.length) return empty;
   const learningIds = built.shown.map((l) => l.id);
   recordServed(db, {

@@ -70,5 +70,5 @@ export async function relevantUnseen(
   ]);
   const strong = bm25.filter((c) => fresh(c) && c.score !== undefined && -c.score >= minScore);
   const close = nearest.filter((c) => fresh(c) && c.distance <= MAX_PROMPT_VECTOR_DISTANCE);
-  return rankLearnings(fuseMatches(strong, close)).learnings.slice(0, options.limit);
+  return rankLearnings(fuseMatches(strong, close), owner.userId).learnings.slice(0, options.limit);
 }

@@ -12,3 +12,19 @@ export function relativeTime(then: Date, now: Date): string {
   if (days < 60) return `${days} d ago`;
   return `on ${then.toISOString().slice(0, 10)}`;
 }
+
+/**
+ * The same age, compact, for lines repeated many times in a budget (a teammate's learning): "now",
+ * "25min", "2h", "3d", "5mo", "2y". A full date would cost 13 tokens a line where this costs 8 with
+ * the writer's name (bench/byline-cost.ts). Coarse like relativeTime, for the same reason.
+ */
+export function shortAge(then: Date, now: Date): string {
+  const minutes = Math.floor((now.getTime() - then.getTime()) / 60_000);
+  if (minutes < 1) return "now";
+  if (minutes < 60) return `${minutes}min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  if (days < 60) return `${days}d`;
+  return days < 730 ? `${Math.floor(days / 30)}mo` : `${Math.floor(days / 365)}y`;
+}

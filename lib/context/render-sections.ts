@@ -3,7 +3,7 @@ import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { normaliseRemote } from "./match-project";
 import { proposalIndexLine } from "./proposal-index";
-import { relativeTime } from "./relative-time";
+import { relativeTime, shortAge } from "./relative-time";
 
 /**
  * A section before packing: a header, then items the packer keeps from the top while they fit, and
@@ -110,13 +110,21 @@ function handoff(data: ContextData): SectionDraft | null {
   };
 }
 
+/** A teammate's learning's facts, compact (`by bo`, `3d`): the context's, the prompt stage's, MCP's. */
+export function writtenBy(name: string | null, at: Date, now: Date): string[] {
+  // Names come from people: defused, and a blank one is no name.
+  return [byline(name ? defuseLine(name) || null : null), shortAge(at, now)];
+}
+
 /**
- * A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`. Also the
- * prompt stage's. Its content is one line after the list marker, with forgeable delimiters defused,
- * so a learning cannot start a line (or a section) of its own.
+ * A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`, and a
+ * teammate's with who wrote it and how long ago (`…, by bo, 3d`). Also the prompt stage's. Its content is
+ * one line after the list marker, with forgeable delimiters defused, so a learning cannot start a line
+ * (or a section) of its own; the writer's name comes from a person too, so it is defused the same way.
  */
-export function learningLine(l: ContextLearning): string {
-  const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed"].filter(Boolean);
+export function learningLine(l: ContextLearning, now: Date): string {
+  const writer = l.writer ? writtenBy(l.writer.name, l.writer.at, now) : [];
+  const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed", ...writer].filter(Boolean);
   return `- [${l.kind}] ${defuseLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
 }
 
@@ -134,7 +142,7 @@ function learnings(data: ContextData): SectionDraft | null {
   return {
     name: "learnings",
     header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)}${pinned ? `, ${Math.min(shown, pinned)} pinned` : ""})`,
-    items: data.learnings.map(learningLine),
+    items: data.learnings.map((l) => learningLine(l, data.now)),
     omitted: (n) => {
       const left = Math.max(0, pinned - (data.learnings.length - n));
       return [left ? `${notFit(left)}.` : "", n > left ? `${n - left} more learnings: \`baton learnings\`` : ""].filter(Boolean).join(" ");

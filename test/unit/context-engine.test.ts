@@ -106,7 +106,16 @@ const arbData = fc.record({
   identity: fc.option(fc.record({ aiName: text, principalName: text, catchphrase: fc.option(text, { nil: undefined }) }), { nil: null }),
   task: fc.option(fc.record({ taskId: fc.constantFrom("task-1", "t-2"), markdown: text }), { nil: null }),
   handoff: fc.option(fc.record({ markdown: fc.array(text, { maxLength: 40 }).map((l) => l.join("\n")), branch: fc.option(fc.constantFrom("main", "feat/x"), { nil: null }) }), { nil: null }),
-  learnings: fc.array(fc.record({ content: text, confirmed: fc.boolean(), relevance: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }) }), { maxLength: 120 }),
+  learnings: fc.array(
+    fc.record({
+      content: text,
+      confirmed: fc.boolean(),
+      relevance: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
+      // A teammate's learning names its writer (any name, a gone account: null) and age.
+      writer: fc.option(fc.record({ name: fc.option(text, { nil: null }), at: fc.constantFrom(hoursAgo(0), hoursAgo(3), hoursAgo(24 * 9), hoursAgo(24 * 400)) }), { nil: undefined }),
+    }),
+    { maxLength: 120 },
+  ),
   proposals: fc.array(fc.record({ content: text, confidence: fc.double({ min: 0, max: 1, noNaN: true }) }), { maxLength: 30 }),
   extraProposals: fc.nat(50),
   queued: fc.nat(20),
@@ -145,7 +154,7 @@ describe("budgets hold for any store (property)", () => {
             ...(input.activeTask?.markdown.split("\n") ?? []),
           ]);
           for (const line of built.context.split("\n")) {
-            const learning = /^- \[insight\] (.*?)(?: \((?:[\d.]+(?:, )?)?(?:unconfirmed)?\))?$/.exec(line);
+            const learning = /^- \[insight\] (.*?)(?: \((?:[\d.]+(?:, )?)?(?:unconfirmed)?(?:(?:, )?by .*, (?:now|\d+(?:min|h|d|mo|y)))?\))?$/.exec(line);
             if (learning) expect([...sources].some((s) => s.startsWith(learning[1]!))).toBe(true);
           }
         },

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
-import { appMeta, learningCounts, learnings, type LearningKind } from "../schema";
+import { appMeta, learningCounts, learnings, users, type LearningKind } from "../schema";
 import { read } from "./batch-reads";
 import { ofProject, personalAndProject, personalOf, visibleTo, type Owner } from "./scope";
 
@@ -27,8 +27,19 @@ export type LearningCandidateRow = {
   createdAt: Date;
   /** Space-separated, as stored. */
   tags: string;
+  /** Who wrote it: a context names a teammate as the writer (null: that account is gone). */
+  userId: string;
+  author: string | null;
   score?: number;
 };
+
+/**
+ * The name of a learning's writer, as a scalar subquery on the users' primary key: a context names
+ * teammates without a statement (or a round trip) of its own, and only for the rows it reads.
+ */
+export function writerName(userId: Column): SQL<string | null> {
+  return sql<string | null>`(select ${users.name} from ${users} where ${users.id} = ${userId})`;
+}
 
 const candidateColumns = {
   id: learnings.id,
@@ -38,6 +49,8 @@ const candidateColumns = {
   confirmed: learnings.confirmed,
   createdAt: learnings.createdAt,
   tags: learnings.tags,
+  userId: learnings.userId,
+  author: writerName(learnings.userId),
 };
 
 /**
@@ -132,7 +145,19 @@ export type SearchParams = Owner & {
   tagWeight: number;
 };
 
-type SearchRow = { what: number; id: string; seq: number; kind: LearningKind; content: string; confirmed: number; created_at: number; tags: string; score: number };
+type SearchRow = {
+  what: number;
+  id: string;
+  seq: number;
+  kind: LearningKind;
+  content: string;
+  confirmed: number;
+  created_at: number;
+  tags: string;
+  user_id: string;
+  author: string | null;
+  score: number;
+};
 
 /**
  * The FTS candidates of hint words in one statement, so a context needs no round trip between counting
@@ -165,10 +190,11 @@ export function searchRead(db: Db, params: SearchParams) {
       where learnings_fts match (select ${searched} from expr) order by score limit ${FTS_WINDOW})
     select * from (
       select 0 as what, ${learnings.id} as id, ${learnings.seq} as seq, ${learnings.kind} as kind, ${learnings.content} as content,
-        ${learnings.confirmed} as confirmed, ${learnings.createdAt} as created_at, ${learnings.tags} as tags, best.score as score
+        ${learnings.confirmed} as confirmed, ${learnings.createdAt} as created_at, ${learnings.tags} as tags,
+        ${learnings.userId} as user_id, ${writerName(learnings.userId)} as author, best.score as score
       from best join ${learnings} on ${learnings.seq} = best.rowid where ${scope} order by best.score, ${learnings.createdAt} desc limit ${params.limit})
-    union all select 1, term, null, null, null, null, null, null, n from df where fresh
-    union all select 2, q, null, null, null, null, null, null, null from expr)`;
+    union all select 1, term, null, null, null, null, null, null, null, null, n from df where fresh
+    union all select 2, q, null, null, null, null, null, null, null, null, null from expr)`;
   return read(db.all<SearchRow>(query), (rows): Searched => ({
     candidates: rows.filter((r) => r.what === 0).map(candidateOf),
     counted: new Map(rows.filter((r) => r.what === 1).map((r) => [r.id, Number(r.score)])),
@@ -185,6 +211,8 @@ function candidateOf(r: SearchRow): LearningCandidateRow {
     confirmed: Boolean(Number(r.confirmed)),
     createdAt: new Date(Number(r.created_at)),
     tags: r.tags,
+    userId: r.user_id,
+    author: r.author,
     score: Number(r.score),
   };
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
 import { appMeta, learnings, type LearningKind } from "../schema";
-import { rankable } from "./context-candidates";
+import { rankable, writerName } from "./context-candidates";
 import { personalAndProject, visibleTo } from "./scope";
 
 // The vector table's width is the embedding model's, known only at run time, so it is made here (by
@@ -61,13 +61,13 @@ export async function bumpContextVersion(db: DbOrTx): Promise<void> {
 export async function nearestLearnings(
   db: DbOrTx,
   params: { vector: number[]; userId: string; projectId: string | null; k: number },
-): Promise<{ id: string; kind: LearningKind; content: string; confirmed: boolean; createdAt: Date; distance: number }[]> {
+): Promise<{ id: string; kind: LearningKind; content: string; confirmed: boolean; createdAt: Date; userId: string; author: string | null; distance: number }[]> {
   const vector = JSON.stringify(params.vector);
   const l = alias(learnings, "l");
   const scope = and(visibleTo(l, personalAndProject(params)), rankable(l));
   // vector_top_k searches the whole index; the scope is applied to its answer, so it is asked for extra.
-  const rows = await db.all<{ id: string; kind: string; content: string; confirmed: number; created_at: number; distance: number }>(sql`
-    SELECT l.id, l.kind, l.content, l.confirmed, l.created_at, vector_distance_cos(lv.embedding, vector32(${vector})) AS distance
+  const rows = await db.all<{ id: string; kind: string; content: string; confirmed: number; created_at: number; user_id: string; author: string | null; distance: number }>(sql`
+    SELECT l.id, l.kind, l.content, l.confirmed, l.created_at, l.user_id, ${writerName(l.userId)} AS author, vector_distance_cos(lv.embedding, vector32(${vector})) AS distance
     FROM vector_top_k('learning_vectors_idx', vector32(${vector}), ${params.k * 4}) AS v
     JOIN learning_vectors lv ON lv.seq = v.id
     JOIN learnings l ON l.seq = v.id
@@ -80,6 +80,8 @@ export async function nearestLearnings(
     content: r.content,
     confirmed: Boolean(r.confirmed),
     createdAt: new Date(Number(r.created_at)),
+    userId: r.user_id,
+    author: r.author,
     distance: Number(r.distance),
   }));
 }

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL } from "dr
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
 import { learnings, projects, type LearningKind } from "../schema";
+import { writerName } from "./context-candidates";
 import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
 
 // Learnings one at a time and in lists; full-text search is in learning-search.ts, what a context
@@ -19,6 +20,8 @@ export type LearningRow = {
   project: string | null;
   projectId: string | null;
   userId: string;
+  /** The writer's name (null once that account is gone). */
+  author: string | null;
   externalId: string | null;
   extra: Record<string, unknown> | null;
   createdAt: Date;
@@ -52,6 +55,7 @@ export const learningColumns = {
   project: projects.slug,
   projectId: learnings.projectId,
   userId: learnings.userId,
+  author: writerName(learnings.userId),
   externalId: learnings.externalId,
   extra: learnings.extra,
   createdAt: learnings.createdAt,

@@ -2,6 +2,7 @@ import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { defuseLine } from "../../context/fence";
+import { writtenBy } from "../../context/render-sections";
 import type { LearningRow } from "../../db/queries/learnings";
 import { learningOutSchema } from "../../learnings/learning-schemas";
 import { editLearning, listLearnings } from "../../learnings/learnings";
@@ -37,8 +38,10 @@ const pinInput = z.object({
   pinned: z.boolean().default(true).describe("true (default) pins it; false unpins it."),
 });
 
-function learningLine(l: LearningRow): string {
-  const facts = [l.kind, l.project ?? "personal", l.confirmed ? "confirmed" : "unconfirmed", l.pinned ? "pinned" : null].filter(Boolean);
+/** A learning as search_learnings lists it; a teammate's names its writer and age, as the context does. */
+function learningLine(l: LearningRow, reader: string, now: Date): string {
+  const writer = l.userId !== reader ? writtenBy(l.author, l.createdAt, now) : [];
+  const facts = [l.kind, l.project ?? "personal", l.confirmed ? "confirmed" : "unconfirmed", l.pinned ? "pinned" : null, ...writer].filter(Boolean);
   // A superseded learning is still found, marked, with what replaced it: agents must not act on it.
   const superseded = l.supersededAt
     ? ` — superseded${l.supersededBy ? ` by ${l.supersededBy}` : ""}${l.supersededByContent ? `: ${JSON.stringify(defuseLine(l.supersededByContent))}` : ""}, no longer in use`
@@ -63,7 +66,9 @@ export function registerLearningTools(server: McpServer, env: McpEnv): void {
       const n = `${page.items.length} ${page.items.length === 1 ? "learning" : "learnings"}`;
       const heading = args.query ? `${n} matching ${JSON.stringify(args.query)}, best first` : `${n}, most recent first`;
       const more = page.nextCursor ? `\nMore: call again with cursor ${JSON.stringify(page.nextCursor)}.` : "";
-      const text = page.items.length ? `${heading}:\n${page.items.map(learningLine).join("\n")}${more}` : "No learnings found.";
+      const now = new Date();
+      const lines = page.items.map((l) => learningLine(l, env.principal.userId, now));
+      const text = page.items.length ? `${heading}:\n${lines.join("\n")}${more}` : "No learnings found.";
       return toolText(text, { items: page.items.map((l) => learningOutSchema.parse(l)), nextCursor: page.nextCursor });
     },
   );
