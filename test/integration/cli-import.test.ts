@@ -175,6 +175,18 @@ describe("baton import of spx sessions: ids are per project, and what is not sto
     expect((await apiClient(server.url, bo)("GET", "/api/projects/elsewhere/sessions/2026-02-01_09-00-00")).json.session.markdown).toContain("Bo's work.");
   });
 
+  it("a session file holding a secret is stored withheld, and a second import finds it already there", async () => {
+    const folder = spxFolder("spx-secret", "2026-02-03_09-00-00", "# Deploy\n\nUse the key with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY for staging.\n");
+    for (const expected of [{ added: 1 }, { unchanged: 1 }]) {
+      const result = await runBaton(["import", folder, "--project", "web"], { cwd: tmp.dir, env });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      expect(summaryOf(result.stdout).summary.sessions).toEqual({ ...noSessions, ...expected });
+    }
+    const stored = (await apiClient(server.url, token)("GET", "/api/projects/web/sessions/2026-02-03_09-00-00")).json.session.markdown as string;
+    expect(stored).not.toContain("wJalrXUtnFEMI");
+    expect(stored).toContain("[withheld:");
+  });
+
   it("another document with the same id in the project is a failure: counted, named, exit 1; not 'already there'", async () => {
     const api = apiClient(server.url, token);
     expect((await api("POST", "/api/projects/web/sessions", { markdown: "---\nid: 2026-02-02_09-00-00\n---\nQueued by hand." })).status).toBe(201);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { IMPORT_PART_ROWS, MAX_PAGE_SIZE, SEED_CATEGORIES, TASK_ID_PATTERN } from "../../../lib/rules";
+import { withholdSecrets } from "../../../lib/secrets/withhold-secrets";
 import { Unreachable, errorMessage, expectOk, type ApiCall } from "../http/api-client";
 import { frontMatterList, frontMatterScalars, splitFrontMatter } from "../markdown/split-front-matter";
 import type { Found } from "./detect-formats";
@@ -192,7 +193,8 @@ export async function importSpx(ctx: ImportContext, items: Found["spx"]): Promis
     try {
       const id = TASK_ID_PATTERN.test(item.id) ? item.id : item.id.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 100);
       const slug = await ctx.projectFor({ repoDir: item.repoDir });
-      const markdown = withSessionId(readFileSync(item.file, "utf8"), id);
+      // Withheld here as the server would withhold it: secrets stay home, and a second import compares equal.
+      const markdown = withholdSecrets(withSessionId(readFileSync(item.file, "utf8"), id));
       // The id the server keys it by: the file's own front matter id when it has one, else the file name.
       const docId = frontMatterScalars(splitFrontMatter(markdown).front ?? "").id ?? id;
       const res = await ctx.call("POST", `/api/projects/${encodeURIComponent(slug)}/sessions`, { markdown });
