@@ -1,4 +1,4 @@
-import { expect, snap, test, unique } from "./fixtures";
+import { ADMIN, expect, snap, test, unique } from "./fixtures";
 import { Api } from "./seed";
 
 const doc = (id: string, title: string, extra: string) => `---\nid: ${id}\n${extra}\n---\n# ${title}\n\nDo the thing.\n`;
@@ -74,7 +74,9 @@ test.describe("a project's pages", () => {
     const entries = page.getByRole("list", { name: "Handoffs, newest first" }).getByTestId("handoff");
     await expect(entries).toHaveCount(2);
     const newest = entries.first();
-    await expect(newest.locator(".handoff-author")).toHaveText("bo");
+    // The author is whoever's token wrote it; the name the client sent is shown beside it, never instead.
+    await expect(newest.locator(".handoff-author")).toHaveText(ADMIN.name);
+    await expect(newest.locator(".handoff-signed-as")).toHaveText("signed as bo");
     await expect(newest).toContainText("branch feat/board");
     await expect(newest).toContainText(`session ${slug}-s2`);
     await expect(newest.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
