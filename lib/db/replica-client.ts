@@ -14,8 +14,9 @@ import { Worker } from "node:worker_threads";
  * over HTTP with a timeout. Nothing on the request path can block on the network.
  *
  * A writer reads its own writes: after this instance writes, the next read waits (asynchronously,
- * at most `timeoutMs`) for a sync that began after the write. Other instances see the write within
- * one sync interval.
+ * at most `timeoutMs`) for a sync that began after the write, unless the last sync failed (then the
+ * primary is away and reads answer as the file is until a sync succeeds again). Other instances see
+ * the write within one sync interval.
  */
 export type ReplicaOptions = {
   file: string;
@@ -119,6 +120,13 @@ class ReplicaClient implements Client {
   private writes = 0;
   private synced = 0;
   private pending: Promise<boolean> | null = null;
+  /**
+   * Set when a sync failed or was late, cleared by the next one that succeeds. Meanwhile reads answer
+   * from the local file at once and a sync is retried in the background: a stalled primary holds the
+   * worker's synchronous sync, so waiting on every read would cost each read, and each of a context's
+   * read batches, the full timeout (two batches: 3 s for a 1.5 s timeout).
+   */
+  private unreachable = false;
 
   constructor(
     private readonly reader: Client,
@@ -182,7 +190,10 @@ class ReplicaClient implements Client {
 
   private async wrote<T>(work: Promise<T>): Promise<T> {
     try {
-      return await work;
+      const result = await work;
+      // The primary answered: the next read waits for a sync again, so it reads this write back.
+      this.unreachable = false;
+      return result;
     } finally {
       // Even a failed write may have reached the primary.
       if (!bookkeepingScope.getStore()) this.writes++;
@@ -195,6 +206,10 @@ class ReplicaClient implements Client {
    * is, so reads stay up while the primary is away.
    */
   private async local(): Promise<Client> {
+    if (this.unreachable) {
+      if (this.synced < this.writes) void this.syncOnce();
+      return this.reader;
+    }
     while (this.synced < this.writes) {
       if (!(await this.syncOnce())) break;
     }
@@ -207,8 +222,10 @@ class ReplicaClient implements Client {
       try {
         await this.worker.sync(this.timeoutMs);
         this.synced = Math.max(this.synced, covers);
+        this.unreachable = false;
         return true;
       } catch {
+        this.unreachable = true;
         return false;
       } finally {
         this.pending = null;
