@@ -1,9 +1,7 @@
-import { createClient, type Client } from "@libsql/client";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import type { Client } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
-import { migrate } from "@/lib/db/migrate";
-import { ROOT, tempDir } from "../support/server";
+import { migratedBefore } from "../support/migration-step";
+import { tempDir } from "../support/server";
 
 /**
  * A session document's id became unique per project (primary key project_id, id): the table is rebuilt,
@@ -22,14 +20,8 @@ const contextVersion = async (c: Client) => Number((await c.execute("SELECT valu
 
 describe("the session document id per project migration", () => {
   it("keeps every document, then takes one id in two projects; the context_version triggers still fire", async () => {
-    const folder = path.join(tmp.dir, "drizzle");
-    cpSync(path.join(ROOT, "drizzle"), folder, { recursive: true });
-    const journalFile = path.join(folder, "meta/_journal.json");
-    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    const at = journal.entries.findIndex((e) => e.tag.endsWith("_session_doc_id_per_project"));
-    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
-    db = createClient({ url: `file:${tmp.dir}/old.db` });
-    await migrate(db, folder);
+    const step = await migratedBefore(tmp.dir, "_session_doc_id_per_project");
+    db = step.db;
     await db.execute("INSERT INTO projects (id, slug, name, created_at, updated_at) VALUES ('p1', 'one', 'One', 0, 0), ('p2', 'two', 'Two', 0, 0)");
     const doc = (id: string, project: string, status: string) =>
       db!.execute({
@@ -40,8 +32,7 @@ describe("the session document id per project migration", () => {
     await doc("s2", "p2", "doing");
     await expect(doc("s1", "p2", "todo")).rejects.toThrow(/UNIQUE|PRIMARY/);
 
-    writeFileSync(journalFile, JSON.stringify(journal));
-    await migrate(db, folder);
+    await step.migrateRest();
     const rows = await db.execute("SELECT id, project_id, markdown, priority, specs, status, created_at FROM session_docs ORDER BY id");
     expect(rows.rows.map((r) => ({ ...r }))).toEqual([
       { id: "s1", project_id: "p1", markdown: "# s1", priority: 1, specs: '["a.md"]', status: "todo", created_at: 5 },

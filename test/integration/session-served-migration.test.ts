@@ -1,9 +1,7 @@
-import { createClient, type Client } from "@libsql/client";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import type { Client } from "@libsql/client";
 import { afterAll, describe, expect, it } from "vitest";
-import { migrate } from "@/lib/db/migrate";
-import { ROOT, tempDir } from "../support/server";
+import { migratedBefore } from "../support/migration-step";
+import { tempDir } from "../support/server";
 
 /**
  * session_served went from a row per learning a session was given to a row per time it was given some
@@ -20,20 +18,13 @@ afterAll(() => {
 
 describe("the session_served lists migration", () => {
   it("turns a session's rows into its lists, one per time it was served", async () => {
-    const folder = path.join(tmp.dir, "drizzle");
-    cpSync(path.join(ROOT, "drizzle"), folder, { recursive: true });
-    const journalFile = path.join(folder, "meta/_journal.json");
-    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    const at = journal.entries.findIndex((e) => e.tag.endsWith("_session_served_lists"));
-    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
-    db = createClient({ url: `file:${tmp.dir}/old.db` });
-    await migrate(db, folder);
+    const step = await migratedBefore(tmp.dir, "_session_served_lists");
+    db = step.db;
     await db.execute("INSERT INTO users (id, name, email, created_at, updated_at) VALUES ('u1', 'u', 'u@example.com', 0, 0)");
     await db.execute(
       "INSERT INTO session_served (user_id, session_id, learning_id, served_at) VALUES ('u1', 's1', 'a', 10), ('u1', 's1', 'b', 10), ('u1', 's1', 'c', 20), ('u1', 's2', 'a', 10)",
     );
-    writeFileSync(journalFile, JSON.stringify(journal));
-    await migrate(db, folder);
+    await step.migrateRest();
     const rows = await db.execute("SELECT session_id, served_at, learning_ids FROM session_served ORDER BY session_id, served_at");
     expect(rows.rows.map((r) => [r.session_id, Number(r.served_at), JSON.parse(String(r.learning_ids)).sort()])).toEqual([
       ["s1", 10, ["a", "b"]],
