@@ -2,11 +2,11 @@ import path from "node:path";
 import { guardHttpServer } from "./api/guard-http-server";
 import { issueSetupCode } from "./auth/setup-code";
 import { ConfigError, formatConfigError, getConfig } from "./config";
-import { connectDatabase, getDb, openPrimary } from "./db/client";
+import { connectDatabase, getClient, getDb, openPrimary } from "./db/client";
 import { countUsers } from "./db/queries/users";
 import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
-import { migrate } from "./db/migrate";
+import { awaitSchema, migrate } from "./db/migrate";
 import { installGracefulShutdown } from "./shutdown/graceful-shutdown";
 
 /** What this start did to the schema: "none pending" on every start but the first after an update. */
@@ -36,6 +36,7 @@ export async function startup(): Promise<void> {
     const result = await migrate(migrations, path.join(process.cwd(), "drizzle")).finally(() => migrations.close());
     // After migrating: an embedded replica's first sync then brings the schema with it.
     await connectDatabase();
+    await awaitSchema(getClient(), result.latest);
     console.log(`baton: ${database} database ready, ${migrationsLine(result.applied.length, result.total)}`);
     installGracefulShutdown();
     if ((await countUsers(getDb())) === 0) {

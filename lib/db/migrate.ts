@@ -5,7 +5,8 @@ import path from "node:path";
 
 type JournalEntry = { idx: number; when: number; tag: string };
 
-export type MigrationResult = { applied: string[]; total: number };
+/** `latest`: the created_at of the newest migration in the folder (what a caught-up copy records). */
+export type MigrationResult = { applied: string[]; total: number; latest: number };
 
 /**
  * Applies drizzle-kit's migrations in drizzle/, recording them in drizzle's own __drizzle_migrations
@@ -54,8 +55,26 @@ export async function migrate(client: Client, folder: string): Promise<Migration
       applied.push(m.tag);
     }
     await tx.commit();
-    return { applied, total: migrations.length };
+    return { applied, total: migrations.length, latest: migrations.at(-1)?.when ?? 0 };
   } finally {
     tx.close();
+  }
+}
+
+/**
+ * Waits until `client` reads the schema a migration wrote through another connection: a sqld replica
+ * (DATABASE_URL at a replica, which forwards the migration's writes to its primary) answers reads from
+ * its own copy, which may lag the primary by a moment after the first start on a new database.
+ */
+export async function awaitSchema(client: Client, latest: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const seen = await client
+      .execute("SELECT max(created_at) AS latest FROM __drizzle_migrations")
+      .then((r) => Number(r.rows[0]?.latest ?? 0))
+      .catch(() => 0);
+    if (seen >= latest) return;
+    if (Date.now() > deadline) throw new Error(`the database did not show the migrated schema within ${timeoutMs / 1000} s (is the replica following its primary?)`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -1,7 +1,8 @@
 import { createClient } from "@libsql/client";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { migrate } from "@/lib/db/migrate";
+import { awaitSchema, migrate } from "@/lib/db/migrate";
 import { ROOT, tempDir } from "../support/server";
 
 const folder = path.join(ROOT, "drizzle");
@@ -44,5 +45,25 @@ describe("migrate", () => {
     await db.execute("DELETE FROM learnings WHERE id = 'l1'");
     expect(await match("commit")).toEqual([]);
     db.close();
+  });
+
+  it("waits until a second connection reads the schema another one migrated, and says so when it never does", async () => {
+    const url = `file:${tmp.dir}/lagging.db`;
+    const writer = createClient({ url, timeout: 5000 });
+    const reader = createClient({ url, timeout: 5000 });
+    let migrated = false;
+    const migration = new Promise<number>((resolve) =>
+      setTimeout(() => void migrate(writer, folder).then((r) => ((migrated = true), resolve(r.latest))), 300),
+    );
+    const latest = Number(JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")).entries.at(-1).when);
+    await awaitSchema(reader, latest, 10_000);
+    expect(migrated).toBe(true);
+    expect(await migration).toBe(latest);
+    const users = await reader.execute("SELECT count(*) AS n FROM users");
+    expect(Number(users.rows[0]!.n)).toBe(0);
+
+    const empty = createClient({ url: `file:${tmp.dir}/never.db` });
+    await expect(awaitSchema(empty, latest, 300)).rejects.toThrow(/did not show the migrated schema/);
+    for (const c of [writer, reader, empty]) c.close();
   });
 });
