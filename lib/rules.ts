@@ -140,3 +140,21 @@ export const AUDIT_SUBJECTS = ["learning", "proposal", "handoff", "member", "inv
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 /** How much of a subject's text the trail keeps: enough to recognise it once the subject is deleted. */
 export const AUDIT_LABEL_CHARS = 80;
+
+/** Every coding agent Baton has an adapter for (a folder each under cli/src/agents/). */
+export const AGENT_NAMES = ["claude", "codex", "gemini", "copilot", "opencode"] as const;
+export type AgentName = (typeof AGENT_NAMES)[number];
+
+/** How people call each agent: in handoff bylines, the dashboard, `baton doctor`. */
+export const AGENT_LABELS: Record<AgentName, string> = {
+  claude: "Claude Code",
+  codex: "Codex CLI",
+  gemini: "Gemini CLI",
+  copilot: "Copilot CLI",
+  opencode: "opencode",
+};
+
+export const isAgentName = (value: unknown): value is AgentName => typeof value === "string" && (AGENT_NAMES as readonly string[]).includes(value);
+
+/** The longest model name a hook may report with a handoff or proposal. */
+export const MAX_MODEL_CHARS = 100;

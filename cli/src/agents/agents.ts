@@ -1,0 +1,21 @@
+import type { AgentName } from "../../../lib/rules";
+import type { HookAdapter, Installer, TranscriptReader } from "./agent";
+
+/**
+ * The table of agents: each one's adapter, loaded when used, so a hook loads only its agent's small
+ * hook module. A sixth agent is one folder and one line here (and its name in agent-names.ts).
+ */
+type Adapter = {
+  hook: () => Promise<HookAdapter>;
+  transcript: () => Promise<TranscriptReader>;
+  installer: () => Promise<Installer>;
+};
+
+// Partial until every agent's folder is in.
+export const AGENTS: Partial<Record<AgentName, Adapter>> = {
+  claude: {
+    hook: async () => (await import("./claude/hook")).claudeHook,
+    transcript: async () => (await import("./claude/transcript")).claudeTranscript,
+    installer: async () => (await import("./claude/install")).claudeInstaller,
+  },
+};
