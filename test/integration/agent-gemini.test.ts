@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillerSeed } from "../support/filler-seed";
@@ -40,14 +40,14 @@ const handoffs = async () => (await world.as("ana")("GET", "/api/projects/web/ha
 const proposals = async () => (await world.as("ana")("GET", "/api/proposals?limit=100")).json.items as Proposal[];
 
 beforeAll(async () => {
-  // Installs @google/gemini-cli from npm into .tools/ the first time (scripts/test.sh does it up front).
-  execFileSync("bash", [path.join(ROOT, "scripts/ensure-agents.sh")], { stdio: ["ignore", "ignore", "inherit"] });
-  gemini = path.join(ROOT, ".tools/gemini/node_modules/.bin/gemini");
   repo = makeRepo(path.join(tmp.dir, "src", "web"), { remote: "git@github.com:acme/web.git", commits: ["Add the token list"] });
   home = path.join(tmp.dir, "home");
   expect((await world.as("ana")("POST", "/api/projects/web/handoffs", { markdown: MARKER, branch: "main" })).status).toBe(201);
   expect((await world.as("ana")("POST", "/api/learnings", { kind: "insight", content: FLAMINGO, project: "web", createdAt: "2025-01-01T00:00:00.000Z" })).status).toBe(201);
   expect((await world.as("ana")("POST", "/api/seed/import", fillerSeed(150))).status).toBe(200);
+  // Installs @google/gemini-cli from npm into .tools/ the first time (scripts/test.sh does it up front).
+  execFileSync("bash", [path.join(ROOT, "scripts/ensure-agents.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+  gemini = path.join(ROOT, ".tools/gemini/node_modules/.bin/gemini");
   model = await startGeminiDouble([
     { call: "write_file", args: { file_path: path.join(repo, "notes.txt"), content: "Keys rotate every Tuesday.\n" } },
     { call: "run_shell_command", args: { command: CHECK, description: "Check the build" } },
@@ -89,6 +89,11 @@ describe("Baton in the real Gemini CLI", () => {
     expect(session.stdout).toContain("the build check passes now");
     expect(readFileSync(path.join(repo, "notes.txt"), "utf8")).toBe("Keys rotate every Tuesday.\n");
     expect(model.requests.length).toBeGreaterThanOrEqual(4);
+    // The transcript this run wrote; RECORD_GEMINI_TRANSCRIPT=<file> keeps it (test/fixtures/agents/gemini/session-e2e.jsonl).
+    const chats = path.join(home, ".gemini", "tmp");
+    const files = readdirSync(chats, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
+    expect(files).toHaveLength(1);
+    if (process.env.RECORD_GEMINI_TRANSCRIPT) writeFileSync(process.env.RECORD_GEMINI_TRANSCRIPT, readFileSync(path.join(chats, files[0]!), "utf8").replaceAll(tmp.dir, "/tmp/baton-agent-gemini"));
 
     // (a) The SessionStart hook's context, in the first request, wrapped by Gemini CLI.
     const first = JSON.stringify(model.requests[0]!.body.contents);
@@ -112,12 +117,8 @@ describe("Baton in the real Gemini CLI", () => {
     // (d) Which agent made them, where the server records it.
     if ("agent" in latest) expect(latest.agent).toBe("gemini");
     if ("agent" in made) expect(made.agent).toBe("gemini");
-
-    // Keep the transcript this run wrote, for the reader's unit test (test/fixtures/agents/gemini).
-    const chats = path.join(home, ".gemini", "tmp");
-    const files = readdirSync(chats, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
-    expect(files).toHaveLength(1);
-    if (process.env.RECORD_GEMINI_TRANSCRIPT) writeFileSync(process.env.RECORD_GEMINI_TRANSCRIPT, readFileSync(path.join(chats, files[0]!), "utf8").replaceAll(tmp.dir, "/tmp/baton-agent-gemini"));
-    expect(existsSync(path.join(home, ".cache/baton/hook.log"))).toBe(true);
+    // AfterAgent (stop) wrote it at the turn's end, SessionEnd wrote it again: one handoff for the session.
+    expect((await handoffs()).filter((h) => h.markdown.includes("notes.txt"))).toHaveLength(1);
+    expect(readFileSync(path.join(home, ".cache/baton/hook.log"), "utf8")).toMatch(/session-end worker \(Stop\): sent [1-9]/);
   }, 150_000);
 });

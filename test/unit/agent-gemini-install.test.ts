@@ -23,7 +23,7 @@ function context(settings?: string, extra: Partial<InstallContext> = {}): Instal
   return { command: "node /opt/baton/baton.mjs", url: "https://baton.example.com", scope: "user", home, root, file, ...extra };
 }
 
-const after = (ctx: InstallContext) => JSON.parse(geminiInstaller.plan(ctx).files[0]!.after) as Record<string, any>;
+const after = (ctx: InstallContext) => JSON.parse(geminiInstaller.plan(ctx).files[0]!.after) as Record<string, unknown>;
 const batonHook = (subcommand: string, timeout: number) => ({
   hooks: [{ type: "command", command: `node /opt/baton/baton.mjs hook ${subcommand} --agent gemini`, timeout, name: `baton-${subcommand}` }],
 });

@@ -5,12 +5,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { geminiHook } from "@/cli/src/agents/gemini/hook";
 import { findGeminiTranscript, geminiTranscript, parseGeminiTranscript } from "@/cli/src/agents/gemini/transcript";
 import type { SessionEvent, ToolCall } from "@/cli/src/agents/session";
+import { buildHandoff } from "@/cli/src/transcript/build-handoff";
 
 // Recorded from the real Gemini CLI 0.61 (gemini -p against the local model double, then gemini -r latest -p),
 // with hooks that answered START-MARKER at SessionStart and PROMPT-MARKER at BeforeAgent.
 const FIXTURES = path.join(import.meta.dirname, "../fixtures/agents/gemini");
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), "utf8");
 const resumed = fixture("session-resumed.jsonl");
+// Recorded by test/integration/agent-gemini.test.ts (RECORD_GEMINI_TRANSCRIPT): Baton's own hooks, Baton's real context.
+const e2e = fixture("session-e2e.jsonl");
 
 const tools = (events: SessionEvent[]) => events.filter((e): e is ToolCall => e.kind === "tool");
 const asks = (events: SessionEvent[]) => events.filter((e) => e.kind === "user").map((e) => (e.kind === "user" ? e.text : ""));
@@ -119,6 +122,22 @@ describe("the Gemini CLI transcript reader", () => {
     expect(tail?.events.at(-1)).toMatchObject({ kind: "assistant", text: "The notes greet the world." });
     expect(geminiTranscript.read({ ...facts, transcriptPath: path.join(tmp, "none.jsonl") }, { maxBytes: 1000, onError: (m) => errors.push(m) })).toBeNull();
     expect(errors).toEqual([]);
+  });
+});
+
+describe("a session of the e2e test, read and made a handoff", () => {
+  it("the written file, the command that failed then passed, and the ask without Baton's context", () => {
+    const session = parseGeminiTranscript(e2e);
+    expect(asks(session.events)).toEqual(["How do the flamingo signing keys rotate? Write it down in notes.txt. Always run the linter before committing."]);
+    expect(tools(session.events).map((c) => [c.name, c.files.map((f) => `${f.path} ${f.how}`), c.command, c.failed])).toEqual([
+      ["write_file", ["/tmp/baton-agent-gemini/src/web/notes.txt written"], null, false],
+      ["run_shell_command", [], "test -f build.ok || { touch build.ok; exit 3; }", true],
+      ["run_shell_command", [], "test -f build.ok || { touch build.ok; exit 3; }", false],
+    ]);
+    const markdown = buildHandoff({ transcript: session, lastAssistantMessage: null, cwd: "/tmp/baton-agent-gemini/src/web", sessionId: null });
+    expect(markdown).toContain("- notes.txt (written)");
+    expect(markdown).toContain("Wrote notes.txt; the build check passes now.");
+    expect(markdown).not.toMatch(/Last handoff|Learnings relevant/);
   });
 });
 

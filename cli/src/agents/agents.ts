@@ -18,4 +18,5 @@ export const AGENTS: Partial<Record<AgentName, Adapter>> = {
     transcript: async () => (await import("./claude/transcript")).claudeTranscript,
     installer: async () => (await import("./claude/install")).claudeInstaller,
   },
+  gemini: { hook: async () => (await import("./gemini/hook")).geminiHook, transcript: async () => (await import("./gemini/transcript")).geminiTranscript, installer: async () => (await import("./gemini/install")).geminiInstaller },
 };

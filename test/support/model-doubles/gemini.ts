@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
+import { listening, readBody } from "../model-double";
 
 /**
  * A local stand-in for the Gemini API (`generativelanguage.googleapis.com/v1beta`), for running the real
@@ -46,16 +46,6 @@ function answer(step: GeminiStep, model: string) {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let text = "";
-  for await (const chunk of req) text += chunk;
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
-
 /** `script`: the turns of every prompt, in order; past its end the last step is repeated (end it with text). */
 export async function startGeminiDouble(script: GeminiStep[]): Promise<GeminiDouble> {
   const requests: GeminiRequest[] = [];
@@ -79,11 +69,5 @@ export async function startGeminiDouble(script: GeminiStep[]): Promise<GeminiDou
     if (url.includes(":streamGenerateContent")) res.writeHead(200, { "content-type": "text/event-stream" }).end(`data: ${reply}\r\n\r\n`);
     else res.writeHead(200, { "content-type": "application/json" }).end(reply);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return listening(server, requests);
 }
