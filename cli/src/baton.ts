@@ -24,6 +24,7 @@ const COMMANDS = {
   learnings: async () => (await import("./commands/learnings")).runLearnings,
   invites: async () => (await import("./commands/invites")).runInvites,
   install: async () => (await import("./commands/install")).runInstall,
+  doctor: async () => (await import("./commands/doctor")).runDoctor,
   import: async () => (await import("./import/run-import")).runImport,
   // `baton mcp`, the stdio bridge to /api/mcp: cli/src/mcp/ belongs to the MCP work.
   mcp: async () => (await import("./mcp/run-mcp")).runMcp,

@@ -97,6 +97,13 @@ What the agent asks you to confirm (trusting hooks or a folder) is said after in
                      else this file by its absolute path)
   --url URL          the server (default: BATON_URL or url in the config file)`,
   },
+  doctor: {
+    synopsis: `  baton doctor                          the server, and each agent on this machine: Baton installed?`,
+    details: `Checks what the hooks need: the server reachable, the token taken, the project sessions here go to;
+then each coding agent found on this machine (on PATH, or its folder in HOME): whether Baton's hooks
+and MCP entry are in its configuration (user-wide or this repository's). Exit 0 when all is well, else
+5 (server unreachable), 6 (token refused), 2 (nothing configured) or 1 (an agent found without Baton).`,
+  },
   import: {
     synopsis: `  baton import <path> [--project SLUG]  seed.json, Amplifier handoffs, backlog/memory, .spx/sessions`,
     details: `Imports what sits at or below <path>, idempotently: a pai-seed seed.json, Amplifier
