@@ -18,7 +18,8 @@ const tmp = tempDir("baton-agent-gemini-");
 afterAll(() => removeAfterWorkers(() => rmSync(tmp.dir, { recursive: true, force: true })));
 
 const BATON = path.join(ROOT, "cli/bin/baton.mjs");
-const COMMAND = `${process.execPath} ${BATON}`;
+/** What `baton install` would pick itself from a checkout (so that `baton doctor`, which checks for that, agrees). */
+const COMMAND = `node ${BATON}`;
 const MARKER = "Did: the gemini marker handoff.";
 /** Older than a store's worth of newer learnings and matching no hint: not in the session start's context, only a prompt's. */
 const FLAMINGO = "The flamingo signing keys rotate through the vault job every Tuesday";
@@ -78,6 +79,10 @@ describe("Baton in the real Gemini CLI", () => {
     expect(Object.keys(settings.hooks)).toEqual(["SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"]);
     const again = await runProcess(process.execPath, [BATON, "install", "gemini", "--command", COMMAND, "--dry-run"], { env: homeEnv(home), cwd: repo });
     expect(again.stdout).toMatch(/No changes/);
+    // baton doctor finds Gemini CLI by its ~/.gemini and sees Baton in its user configuration.
+    const doctor = await runProcess(process.execPath, [BATON, "doctor"], { env: homeEnv(home), cwd: repo });
+    const agents = (JSON.parse(doctor.stdout) as { agents: { agent: string; found: string | null; installed: Record<string, boolean> }[] }).agents;
+    expect(agents.find((a) => a.agent === "gemini")).toMatchObject({ found: path.join(home, ".gemini"), installed: { user: true, repo: false } });
   });
 
   it("a gemini -p session gets Baton's context and the prompt's learning, does real work, and leaves a handoff and a proposal", async () => {
@@ -113,12 +118,16 @@ describe("Baton in the real Gemini CLI", () => {
     expect(latest.markdown).toContain("test -f build.ok");
     expect(latest.markdown).toContain("How do the flamingo signing keys rotate?");
     expect(latest.markdown).not.toContain(MARKER);
-    const made = await waitFor("the proposal from the prompt's statement", async () => (await proposals()).find((p) => p.content === STATEMENT));
+    const log = () => readFileSync(path.join(home, ".cache/baton/hook.log"), "utf8");
+    // On a timeout, what the worker said (a refused proposal, say) is in the message.
+    const made = await waitFor("the proposal from the prompt's statement", async () => (await proposals()).find((p) => p.content === STATEMENT)).catch((error: Error) => {
+      throw new Error(`${error.message}; hook.log:\n${log()}`);
+    });
     // (d) Which agent made them, where the server records it.
     if ("agent" in latest) expect(latest.agent).toBe("gemini");
     if ("agent" in made) expect(made.agent).toBe("gemini");
     // AfterAgent (stop) wrote it at the turn's end, SessionEnd wrote it again: one handoff for the session.
     expect((await handoffs()).filter((h) => h.markdown.includes("notes.txt"))).toHaveLength(1);
-    expect(readFileSync(path.join(home, ".cache/baton/hook.log"), "utf8")).toMatch(/session-end worker \(Stop\): sent [1-9]/);
+    expect(log()).toMatch(/session-end worker \(Stop\): sent [1-9]/);
   }, 150_000);
 });
