@@ -125,6 +125,18 @@ describe("the Gemini CLI transcript reader", () => {
   });
 });
 
+describe("an interactive session (gemini in a terminal, two prompts, then /quit)", () => {
+  it("skips the SessionStart context, which Gemini CLI records as a turn of its own there, and the prompt hook's part", () => {
+    const session = parseGeminiTranscript(fixture("session-interactive.jsonl"));
+    expect(session.events.map((e) => (e.kind === "tool" ? e.name : `${e.kind}: ${e.text}`))).toEqual([
+      "user: Say hello",
+      "assistant: Interactive answer.",
+      "user: Second question",
+      "assistant: Interactive answer.",
+    ]);
+  });
+});
+
 describe("a session of the e2e test, read and made a handoff", () => {
   it("the written file, the command that failed then passed, and the ask without Baton's context", () => {
     const session = parseGeminiTranscript(e2e);

@@ -15,10 +15,13 @@ const MS = 1000;
  * - SessionStart → session-start, BeforeAgent (after the user's prompt, before the model) → prompt.
  * - AfterAgent (the end of every turn) → stop: Gemini CLI does not wait for its SessionEnd hooks, and in
  *   `gemini -p` the process exits right after firing them, so the handoff is written at each turn's end.
- *   SessionEnd → session-end stays as well: it costs nothing, and covers a session that ends between turns.
- * - PreCompress is left out: Gemini CLI fires it before it checks whether the history needs compressing,
- *   so at every model request of every turn (interactive and `-p` alike, `ChatCompressionService.compress`),
- *   and does not wait for it; a checkpoint there would be one per request, not one before a compaction.
+ *   SessionEnd → session-end stays as well: the server keeps one handoff per session and the worker sends
+ *   a proposal once, so it costs nothing (it fired three times at one /quit here), and covers a session
+ *   that ends between turns.
+ * - PreCompress is left out: Gemini CLI fires it before it checks whether the history needs compressing
+ *   (`ChatCompressionService.compress`), so at every model request, interactive and `-p` alike (seen: once
+ *   per prompt of a two-prompt terminal session, and per tool round in `-p`, nothing compressed); a
+ *   checkpoint there would be one per request, not one before a compaction.
  */
 function hookEntries(command: string): (HookEntry & { seconds: number })[] {
   const entry = (event: string, subcommand: string, seconds: number) => ({ event, command: `${command} hook ${subcommand} --agent gemini`, subcommand, seconds });
