@@ -50,7 +50,7 @@ describe("baton install gemini (the plan)", () => {
       'added the "baton" MCP server',
     ]);
     expect(JSON.stringify(plan)).not.toMatch(/PreCompress|BATON_TOKEN|baton_/);
-    expect(plan.notes.join("\n")).toMatch(/trust the folder: choose "Trust folder"/);
+    expect(plan.notes.join("\n")).toMatch(/"Do you trust the files in this folder\?": choose "Trust folder"/);
   });
 
   it("keeps what is there: other hooks (in the same group and others), other servers, other settings; a user's limit stays", () => {

@@ -84,11 +84,12 @@ function merge(command: string) {
   };
 }
 
+/** Gemini CLI 0.61: folder trust is on by default, and an untrusted folder runs no hooks at all (HookRegistry.processHooksFromConfig). */
 const TRUST_NOTE =
   "Gemini CLI runs hooks, its user-wide ones included, and starts MCP servers only in folders it trusts. " +
-  'The first time you start gemini in a repository it asks whether to trust the folder: choose "Trust folder" ' +
-  '(or "Trust parent folder" for the folder that holds your repositories); /permissions changes it later, and ' +
-  "~/.gemini/trustedFolders.json keeps the choice. gemini -p in a folder not yet trusted stops with an error instead of asking.";
+  'The first time you start gemini in a repository it asks "Do you trust the files in this folder?": choose "Trust folder" ' +
+  '(or "Trust parent folder" for the folder that holds your repositories) and it restarts with Baton on. /permissions changes ' +
+  "the choice later; ~/.gemini/trustedFolders.json keeps it. gemini -p in a folder not yet trusted stops with an error instead of asking.";
 const PROJECT_HOOKS_NOTE =
   "Gemini CLI warns once about each new project hook (by its name and command), then runs it; a teammate who pulls .gemini/settings.json sees that warning too.";
 
