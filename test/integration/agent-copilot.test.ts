@@ -24,12 +24,18 @@ const FLAMINGO = "The flamingo signing keys rotate through the vault job every T
 const PROMPT = "Write notes.md on how the flamingo signing keys rotate. Always run the linter before committing.";
 const FAILING = "cat notes-draft.md";
 const PASSING = "cat notes.md";
+/** What Copilot asks the model for when it compacts the conversation. */
+const SUMMARY_REQUEST = "create a detailed summary of the conversation so far";
 
-/** The model's side of the session: write the file, run a command that fails, then one that passes, then say so. */
-function script(repo: string) {
+/**
+ * The model's side of the sessions. "work": write the file, run a command that fails, then one that
+ * passes, then say so. "compact": print a long output (which fills the small context the run is given),
+ * write the summary Copilot asks for, then stop.
+ */
+function script(repo: string, mode: () => "work" | "compact") {
   return (request: ChatRequest): ChatReply => {
-    // Copilot's own side requests (a compaction summary) carry no tools.
-    if (!Array.isArray(request.body.tools) || request.body.tools.length === 0) return { text: "Summary: notes written." };
+    if (requestText(request).includes(SUMMARY_REQUEST)) return { text: "Summary: the numbers were printed." };
+    if (mode() === "compact") return toolResultCount(request) === 0 && !requestText(request).includes("Summary: the numbers") ? { toolCalls: [{ name: "bash", arguments: { command: "seq 1 3000", description: "Print the numbers" } }] } : { text: "Numbers printed." };
     switch (toolResultCount(request)) {
       case 0:
         return { text: "Writing the notes.", toolCalls: [{ name: "create", arguments: { path: path.join(repo, "notes.md"), file_text: "# Key rotation\nEvery Tuesday.\n" } }] };
@@ -52,12 +58,13 @@ describe("Baton in the real GitHub Copilot CLI", () => {
   let repo: string;
   const home = path.join(tmp.dir, "home");
   let env: Record<string, string>;
+  let mode: "work" | "compact" = "work";
 
   beforeAll(async () => {
     // Installs @github/copilot into .tools/copilot the first time (scripts/test.sh does it up front).
     copilot = execFileSync("bash", [path.join(ROOT, "scripts/ensure-agents.sh"), "copilot"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
     repo = makeRepo(path.join(tmp.dir, "src", "web"), { remote: "git@github.com:acme/web.git", commits: ["Add the token list"] });
-    model = await startOpenAiChatDouble(script(repo));
+    model = await startOpenAiChatDouble(script(repo, () => mode));
     expect((await world.as("ana")("POST", "/api/projects/web/handoffs", { markdown: MARKER, branch: "main" })).status).toBe(201);
     expect((await world.as("ana")("POST", "/api/learnings", { kind: "insight", content: FLAMINGO, project: "web", createdAt: "2025-01-01T00:00:00.000Z" })).status).toBe(201);
     expect((await world.as("ana")("POST", "/api/seed/import", fillerSeed(150))).status).toBe(200);
@@ -125,4 +132,18 @@ describe("Baton in the real GitHub Copilot CLI", () => {
       expect(log()).toMatch(/a proposal from session [\w-]+ refused \(400\).*Unrecognized keys: \\"agent\\", \\"model\\"/);
     }
   }, 150_000);
+
+  it("preCompact is a real compaction event: when Copilot compacts (here forced by a small context), Baton's pre-compact hook posts a checkpoint", async () => {
+    mode = "compact";
+    const log = path.join(home, ".cache/baton/hook.log");
+    const session = await runProcess(copilot, ["-p", "Print the numbers up to 3000.", "--allow-all-tools", "--no-auto-update"], {
+      // Copilot's own prompt and tools take about 10,500 tokens: one long output passes its compaction threshold.
+      env: { ...env, COPILOT_PROVIDER_MAX_PROMPT_TOKENS: "16000" },
+      cwd: repo,
+      timeoutMs: 60_000,
+    });
+    expect(session.code, session.stdout + session.stderr).toBe(0);
+    expect(model.requests.some((r) => requestText(r).includes(SUMMARY_REQUEST))).toBe(true);
+    expect(readFileSync(log, "utf8")).toMatch(/pre-compact: checkpoint sent 1/);
+  }, 90_000);
 });
