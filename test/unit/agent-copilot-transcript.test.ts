@@ -67,7 +67,7 @@ describe("parseCopilotTranscript on what else a log holds", () => {
     expect(session.events.map((e) => (e.kind === "tool" ? e.name : e.text))).toEqual(["Ship it"]);
   });
 
-  it("reads the files of an edit, of a failed edit (from its arguments), and of every file a patch adds, updates, deletes or moves to", () => {
+  it("reads the files of an edit, of a failed edit (from its arguments), and of every file a patch adds, updates, deletes or moves to (its arguments an object or the patch itself)", () => {
     const patch = ["*** Begin Patch", "*** Add File: a.ts", "+x", "*** Update File: b.ts", "*** Move to: c.ts", "@@", "-y", "+z", "*** Delete File: d.ts", "*** End Patch"].join("\n");
     const session = parseCopilotTranscript(
       [
@@ -77,13 +77,14 @@ describe("parseCopilotTranscript on what else a log holds", () => {
             { toolCallId: "e1", name: "edit", arguments: { path: "/r/x.ts", old_str: "a", new_str: "b" } },
             { toolCallId: "e2", name: "edit", arguments: { path: "/r/missing.ts", old_str: "a", new_str: "b" } },
             { toolCallId: "p1", name: "apply_patch", arguments: { input: patch } },
+            { toolCallId: "p2", name: "apply_patch", arguments: "*** Begin Patch\n*** Update File: e.ts\n*** End Patch" },
           ],
         }),
         line("tool.execution_complete", { toolCallId: "e1", success: true, result: { content: "ok" }, fileEdits: [{ path: "/r/x.ts", kind: "edit" }] }),
         line("tool.execution_complete", { toolCallId: "e2", success: false, error: { message: "File does not exist" } }),
       ].join("\n"),
     );
-    const [edit, failed, applied] = tools(session.events);
+    const [edit, failed, applied, raw] = tools(session.events);
     expect(edit).toMatchObject({ files: [{ path: "/r/x.ts", how: "edited" }], failed: false, output: "ok" });
     expect(failed).toMatchObject({ files: [{ path: "/r/missing.ts", how: "edited" }], failed: true, output: "File does not exist" });
     expect(applied!.files).toEqual([
@@ -93,6 +94,7 @@ describe("parseCopilotTranscript on what else a log holds", () => {
       { path: "d.ts", how: "deleted" },
     ]);
     expect(applied!.failed).toBeNull();
+    expect(raw!.files).toEqual([{ path: "e.ts", how: "edited" }]);
   });
 });
 

@@ -17,7 +17,7 @@ import { sessionEventsFile } from "./copilot-home";
 const EDIT_KIND: Record<string, FileChange["how"]> = { create: "written", edit: "edited", delete: "deleted" };
 
 /** Copilot's file tools, by the argument naming the file. */
-const FILE_TOOLS: Record<string, FileChange["how"]> = { create: "written", edit: "edited" };
+const FILE_TOOLS: Record<string, FileChange["how"]> = { create: "written", edit: "edited", str_replace: "edited" };
 
 /** apply_patch's file headers (the GPT models' edit tool): every file it adds, updates, deletes or moves to. */
 const PATCH_HEADER = /^\*\*\* (Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
@@ -27,8 +27,12 @@ function patchFiles(patch: string): FileChange[] {
   return [...patch.matchAll(PATCH_HEADER)].map((m) => ({ path: (m[2] ?? m[3]!).trim(), how: m[1] ? PATCH_HOW[m[1]]! : "written" }));
 }
 
-/** What a tool call says it will do, from its name and arguments (the completion replaces files with what was done). */
-function requestedTool(name: string, input: Record<string, unknown>, at: string | null): ToolCall {
+/**
+ * What a tool call says it will do, from its name and arguments (the completion replaces files with
+ * what was done). apply_patch's arguments are the patch itself, or `{input}` or `{patch}`, as Copilot reads them.
+ */
+function requestedTool(name: string, args: unknown, at: string | null): ToolCall {
+  const input = typeof args === "string" ? { input: args } : obj(args);
   const file = str(input.path);
   const patch = name === "apply_patch" ? (str(input.input) ?? str(input.patch)) : null;
   const files = FILE_TOOLS[name] && file ? [{ path: file, how: FILE_TOOLS[name] }] : patch ? patchFiles(patch) : [];
@@ -85,7 +89,7 @@ export function parseCopilotTranscript(jsonl: string): Session {
         for (const request of Array.isArray(data.toolRequests) ? (data.toolRequests as unknown[]).map(obj) : []) {
           const name = str(request.name);
           if (!name) continue;
-          const call = requestedTool(name, obj(request.arguments), at);
+          const call = requestedTool(name, request.arguments, at);
           const id = str(request.toolCallId);
           if (id) calls.set(id, call);
           t.events.push(call);
