@@ -18,4 +18,9 @@ export const AGENTS: Partial<Record<AgentName, Adapter>> = {
     transcript: async () => (await import("./claude/transcript")).claudeTranscript,
     installer: async () => (await import("./claude/install")).claudeInstaller,
   },
+  copilot: {
+    hook: async () => (await import("./copilot/hook")).copilotHook,
+    transcript: async () => (await import("./copilot/transcript")).copilotTranscript,
+    installer: async () => (await import("./copilot/install")).copilotInstaller,
+  },
 };
