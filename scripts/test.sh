@@ -31,7 +31,7 @@ step "claude code"
 bash scripts/ensure-claude-code.sh
 
 step "other coding agents"
-# Codex CLI, Gemini CLI, Copilot CLI and opencode from npm, pinned, for test/integration/agent-*.test.ts.
+# The agent tests (test/integration/agent-*.test.ts) run each agent from npm, offline, against a local model double.
 bash scripts/ensure-agents.sh
 
 step "type-check"

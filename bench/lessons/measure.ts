@@ -60,16 +60,15 @@ export function score(sessions: LabelledSession[], extract: (s: Session) => Less
   for (const labelled of sessions) {
     const proposals = extract(sessionOf(labelled));
     result.proposals += proposals.length;
-    const used = new Set<number>();
-    for (const label of labelled.lessons) {
-      const at = proposals.findIndex((p, i) => !used.has(i) && matches(p.content, label.keywords));
+    // Labels and proposals paired as many as can be (a proposal counts for one label at most).
+    const pairs = pairUp(labelled.lessons.map((l) => proposals.flatMap((p, i) => (matches(p.content, l.keywords) ? [i] : []))));
+    const used = new Set(pairs.filter((p) => p >= 0));
+    labelled.lessons.forEach((label, li) => {
       const tally = (result.found[label.kind] ??= { found: 0, total: 0 });
       tally.total++;
-      if (at >= 0) {
-        used.add(at);
-        tally.found++;
-      } else result.missed.push({ session: labelled.id, kind: label.kind, lesson: label.lesson });
-    }
+      if (pairs[li]! >= 0) tally.found++;
+      else result.missed.push({ session: labelled.id, kind: label.kind, lesson: label.lesson });
+    });
     proposals.forEach((p, i) => {
       if (used.has(i) || labelled.lessons.some((l) => matches(p.content, l.keywords))) return;
       const mustNot = labelled.mustNot.find((m) => matches(p.content, m.keywords));
@@ -77,6 +76,27 @@ export function score(sessions: LabelledSession[], extract: (s: Session) => Less
     });
   }
   return result;
+}
+
+/** For each label, the proposal paired with it (-1: none): a maximum matching of labels to the proposals that match them. */
+function pairUp(candidates: number[][]): number[] {
+  const owner = new Map<number, number>();
+  const tryLabel = (label: number, seen: Set<number>): boolean => {
+    for (const p of candidates[label]!) {
+      if (seen.has(p)) continue;
+      seen.add(p);
+      const other = owner.get(p);
+      if (other === undefined || tryLabel(other, seen)) {
+        owner.set(p, label);
+        return true;
+      }
+    }
+    return false;
+  };
+  candidates.forEach((_, label) => tryLabel(label, new Set()));
+  const pairs = candidates.map(() => -1);
+  for (const [p, label] of owner) pairs[label] = p;
+  return pairs;
 }
 
 export function recallOf(scored: Scored, kinds?: string[]): number {

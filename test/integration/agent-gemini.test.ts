@@ -47,8 +47,7 @@ beforeAll(async () => {
   expect((await world.as("ana")("POST", "/api/learnings", { kind: "insight", content: FLAMINGO, project: "web", createdAt: "2025-01-01T00:00:00.000Z" })).status).toBe(201);
   expect((await world.as("ana")("POST", "/api/seed/import", fillerSeed(150))).status).toBe(200);
   // Installs @google/gemini-cli from npm into .tools/ the first time (scripts/test.sh does it up front).
-  execFileSync("bash", [path.join(ROOT, "scripts/ensure-agents.sh")], { stdio: ["ignore", "ignore", "inherit"] });
-  gemini = path.join(ROOT, ".tools/gemini/node_modules/.bin/gemini");
+  gemini = execFileSync("bash", [path.join(ROOT, "scripts/ensure-agents.sh"), "gemini"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
   model = await startGeminiDouble([
     { call: "write_file", args: { file_path: path.join(repo, "notes.txt"), content: "Keys rotate every Tuesday.\n" } },
     { call: "run_shell_command", args: { command: CHECK, description: "Check the build" } },

@@ -11,7 +11,7 @@ import { statement } from "./wording";
 
 type Rule = { re: RegExp; kind: Lesson["kind"]; confidence: number };
 
-const LEAD = String.raw`^(?:(?:ok|okay|also|and|but|so|please|note|fyi|btw|and please)[,:]?\s+)*`;
+const LEAD = String.raw`^(?:(?:ok|okay|oh|also|and|but|so|please|note|fyi|btw|and please)[,:]?\s+)*`;
 const RULES: Rule[] = [
   { re: new RegExp(`${LEAD}(?:from now on,?\\s+)(.+)$`, "i"), kind: "pattern", confidence: 0.7 },
   { re: new RegExp(`${LEAD}(always\\s.+)$`, "i"), kind: "pattern", confidence: 0.7 },

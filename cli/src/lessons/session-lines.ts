@@ -14,13 +14,17 @@ export const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1
 
 /** Sentences of prose: code blocks, inline code's dots, list markers and quoted lines left out. */
 export function sentences(text: string): string[] {
-  const withoutCode = text.replace(/```[\s\S]*?```/g, "\n").replace(/`[^`\n]*`/g, (m) => m.replace(/[.!?]/g, ""));
+  // Inline code's dots and question marks end no sentence: held as private-use characters while splitting.
+  const held: Record<string, string> = { ".": "\uE000", "!": "\uE001", "?": "\uE002" };
+  const back = (s: string) => s.replace(/[\uE000-\uE002]/g, (c) => ({ "\uE000": ".", "\uE001": "!", "\uE002": "?" })[c]!);
+  const withoutCode = text.replace(/```[\s\S]*?```/g, "\n").replace(/`[^`\n]*`/g, (m) => m.replace(/[.!?]/g, (c) => held[c]!));
   const out: string[] = [];
   for (const line of withoutCode.split(/\n+/)) {
     if (/^\s*>/.test(line)) continue;
     const clean = line.replace(/^\s*(?:[-*]|\d+[.)])\s+/, "").trim();
     if (!clean) continue;
-    for (const s of clean.split(/(?<=[.!?])\s+(?=[A-Z"'(`])/)) if (s.trim()) out.push(s.trim());
+    // People type lower-case after a full stop too; abbreviations ("e.g.", "vs.") end nothing.
+    for (const s of clean.split(/(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|incl))(?<=[.!?])\s+(?=[A-Za-z"'(`])/)) if (s.trim()) out.push(back(s.trim()));
   }
   return out;
 }
@@ -47,7 +51,7 @@ export function evidenceOf(session: Session, turns: number[], texts: Record<numb
     });
 }
 
-const ERROR_LINE = /\b(error|failed|failure|fatal|panic|exception|cannot|can't|could not|couldn't|not found|no such|undefined|refused|denied|timed? ?out|missing|invalid|unknown|expected)\b/i;
+const ERROR_LINE = /\b(error|failed|failure|fatal|panic|panicked|exception|cannot|can't|could not|couldn't|not found|no such|undefined|refused|denied|timed? ?out|missing|invalid|unknown|expected)\b/i;
 
 /** The line of a tool's output that says what went wrong: the first that sounds like an error, else the last. */
 export function firstErrorLine(output: string | null): string | null {
