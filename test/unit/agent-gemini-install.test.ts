@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { InstallContext } from "@/cli/src/agents/agent";
-import { commandWords } from "@/cli/src/agents/gemini/command-words";
 import { geminiInstaller, hasJsonComments } from "@/cli/src/agents/gemini/install";
 import { MergeError } from "@/cli/src/commands/merge-settings";
 
@@ -132,13 +131,7 @@ describe("baton install gemini (the plan)", () => {
   });
 });
 
-describe("the helpers", () => {
-  it("commandWords splits a command prefix as baton install writes it", () => {
-    expect(commandWords("baton")).toEqual(["baton"]);
-    expect(commandWords("node /opt/baton/baton.mjs")).toEqual(["node", "/opt/baton/baton.mjs"]);
-    expect(commandWords('node "/home/ana/my tools/baton.mjs"')).toEqual(["node", "/home/ana/my tools/baton.mjs"]);
-  });
-
+describe("hasJsonComments", () => {
   it("hasJsonComments sees comments outside strings only", () => {
     expect(hasJsonComments('{"url": "https://x.example"}')).toBe(false);
     expect(hasJsonComments('{"a": "say \\"/*\\""}')).toBe(false);
