@@ -23,3 +23,4 @@ ensure() {
 }
 
 ensure copilot @github/copilot@1.0.102 copilot
+ensure gemini @google/gemini-cli@0.61.0 gemini

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { InstallContext, PlannedFile } from "../../cli/src/agents/agent";
-import { copilotInstaller, splitCommand } from "../../cli/src/agents/copilot/install";
+import { copilotInstaller } from "../../cli/src/agents/copilot/install";
+import { splitCommand } from "../../cli/src/agents/install-files";
 import { MergeError } from "../../cli/src/commands/merge-settings";
 
 // `baton install copilot` plans its merges into ~/.copilot/hooks/baton.json and ~/.copilot/mcp-config.json.

@@ -18,6 +18,11 @@ export const AGENTS: Partial<Record<AgentName, Adapter>> = {
     transcript: async () => (await import("./claude/transcript")).claudeTranscript,
     installer: async () => (await import("./claude/install")).claudeInstaller,
   },
+  gemini: {
+    hook: async () => (await import("./gemini/hook")).geminiHook,
+    transcript: async () => (await import("./gemini/transcript")).geminiTranscript,
+    installer: async () => (await import("./gemini/install")).geminiInstaller,
+  },
   copilot: {
     hook: async () => (await import("./copilot/hook")).copilotHook,
     transcript: async () => (await import("./copilot/transcript")).copilotTranscript,

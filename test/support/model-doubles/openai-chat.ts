@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "../model-double";
 
 /**
  * A local stand-in for OpenAI's Chat Completions API (`POST /v1/chat/completions`, streamed or not),
@@ -110,16 +111,6 @@ function streamed(res: ServerResponse, reply: ChatReply, index: number, model: s
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   for (const data of chunks) res.write(`data: ${JSON.stringify(data)}\n\n`);
   res.end("data: [DONE]\n\n");
-}
-
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let text = "";
-  for await (const chunk of req) text += chunk;
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
 }
 
 export async function startOpenAiChatDouble(script: ChatScript = [DEFAULT_REPLY]): Promise<OpenAiChatDouble> {

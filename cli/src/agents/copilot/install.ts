@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Installer } from "../agent";
 import { MergeError, isBatonHook, mergeMcp, type Json } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
-import { HOOK_TIMEOUT_SECONDS, planJson } from "../install-files";
+import { HOOK_TIMEOUT_SECONDS, planJson, splitCommand } from "../install-files";
 import { copilotHome } from "./copilot-home";
 
 /**
@@ -76,14 +76,6 @@ export function mergeCopilotHooks(input: Json, command: string): { json: Json; c
     }
   }
   return { json, changes };
-}
-
-/**
- * A command line as a program and its arguments, for a stdio MCP server: words split at spaces, a
- * double-quoted word read as the JSON string `baton install` writes for a path with spaces.
- */
-export function splitCommand(line: string): string[] {
-  return (line.match(/"(?:[^"\\]|\\.)*"|\S+/g) ?? []).map((word) => (word.startsWith('"') ? (JSON.parse(word) as string) : word));
 }
 
 /** Baton's stdio MCP server: `baton mcp`, which reads the token from the CLI's own config (none here). */
