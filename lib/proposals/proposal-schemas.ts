@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { isoDate, isoDateOrNull } from "../api/zod-fields";
+import { isoDate, isoDateOrNull, producedByFields } from "../api/zod-fields";
 import { contentSchema } from "../learnings/learning-schemas";
 import { slugSchema } from "../projects/project-schemas";
-import { LEARNING_KINDS, MAX_PAGE_SIZE, MAX_SUPERSEDES, MAX_SOURCE_CHARS, PROPOSAL_STATUSES, REVIEW_PAGE_SIZE } from "../rules";
+import { AGENT_NAMES, LEARNING_KINDS, MAX_PAGE_SIZE, MAX_SUPERSEDES, MAX_SOURCE_CHARS, PROPOSAL_STATUSES, REVIEW_PAGE_SIZE } from "../rules";
 
 export const newProposalSchema = z.strictObject({
   kind: z.enum(LEARNING_KINDS),
@@ -10,6 +10,7 @@ export const newProposalSchema = z.strictObject({
   source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default("manual"),
   confidence: z.number().min(0).max(1).default(0.5),
   project: slugSchema.nullish(),
+  ...producedByFields,
 });
 
 export const proposalQuerySchema = z.object({
@@ -51,6 +52,8 @@ export const proposalOutSchema = z.object({
   mergedCount: z.number(),
   project: z.string().nullable(),
   learningId: z.string().nullable(),
+  agent: z.enum(AGENT_NAMES).nullable(),
+  model: z.string().nullable(),
   decidedAt: isoDateOrNull,
   createdAt: isoDate,
 });
