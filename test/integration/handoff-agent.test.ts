@@ -39,7 +39,7 @@ describe("handoffs record the agent and model that wrote them", () => {
   it("the next session's context names the agent after the author, whichever agent reads it", async () => {
     await as("bo")("POST", "/api/projects/alpha/handoffs", { markdown: "Did: cross-agent.", branch: "cross", ...codex });
     // ana may be on Claude Code: the context is the same for every agent.
-    expect(await contextOf("ana", "cross")).toMatch(/^## Last handoff \(\d+ (?:s|min) ago, branch cross, by bo, Codex CLI\), quoted:$/m);
+    expect(await contextOf("ana", "cross")).toMatch(/^## Last handoff \([^,]+, branch cross, by bo, Codex CLI\), quoted:$/m);
     await as("ana")("POST", "/api/projects/alpha/handoffs", { markdown: "Did: back again.", branch: "cross", agent: "claude", model: "claude-sonnet-4-5" });
     expect(await contextOf("bo", "cross")).toMatch(/^## Last handoff \(.*, by ana, Claude Code\), quoted:$/m);
     await as("ana")("POST", "/api/projects/alpha/handoffs", { markdown: "Did: unsaid.", branch: "cross" });
