@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AGENT_NAMES, containsNul, MAX_MODEL_CHARS, NUL_RULE } from "../rules";
+import { AGENT_NAMES, containsNul, MAX_MODEL_CHARS, MODEL_NAME_PATTERN, NUL_RULE } from "../rules";
 
 /** Text that may be stored: libSQL cuts text at a NUL character, so one is refused rather than half the text kept. */
 export const nulFreeText = z.string().refine((s) => !containsNul(s), { message: NUL_RULE });
@@ -19,6 +19,6 @@ export const producedByFields = {
     .trim()
     .min(1)
     .max(MAX_MODEL_CHARS)
-    .regex(/^\P{C}+$/u, { message: "A model name is printable text: no control or invisible formatting characters." })
+    .regex(MODEL_NAME_PATTERN, { message: "A model name is printable text: no control or invisible formatting characters." })
     .nullish(),
 };
