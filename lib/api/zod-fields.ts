@@ -22,3 +22,6 @@ export const producedByFields = {
     .regex(MODEL_NAME_PATTERN, { message: "A model name is printable text: no control or invisible formatting characters." })
     .nullish(),
 };
+
+/** The same two as an answer gives them: null where the client did not say. */
+export const producedByOutFields = { agent: z.enum(AGENT_NAMES).nullable(), model: z.string().nullable() };

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { limitParam } from "../api/parse-query";
-import { isoDate, nulFreeText, producedByFields } from "../api/zod-fields";
-import { AGENT_NAMES } from "../rules";
+import { isoDate, nulFreeText, producedByFields, producedByOutFields } from "../api/zod-fields";
 
 /** Kept exactly as sent (no trim): a handoff is read back by agents and diffed by people. */
 export const handoffMarkdownSchema = nulFreeText.refine((s) => s.trim().length > 0, { message: "Write the handoff: markdown is empty." });
@@ -56,8 +55,7 @@ export const handoffOutSchema = z.object({
   branch: z.string().nullable(),
   author: z.string(),
   signedAs: z.string().nullable(),
-  agent: z.enum(AGENT_NAMES).nullable(),
-  model: z.string().nullable(),
+  ...producedByOutFields,
   createdAt: isoDate,
 });
 export type HandoffOut = z.output<typeof handoffOutSchema>;

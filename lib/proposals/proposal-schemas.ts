@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { isoDate, isoDateOrNull, producedByFields } from "../api/zod-fields";
+import { isoDate, isoDateOrNull, producedByFields, producedByOutFields } from "../api/zod-fields";
 import { contentSchema } from "../learnings/learning-schemas";
 import { slugSchema } from "../projects/project-schemas";
-import { AGENT_NAMES, LEARNING_KINDS, MAX_PAGE_SIZE, MAX_SUPERSEDES, MAX_SOURCE_CHARS, PROPOSAL_STATUSES, REVIEW_PAGE_SIZE } from "../rules";
+import { LEARNING_KINDS, MAX_PAGE_SIZE, MAX_SUPERSEDES, MAX_SOURCE_CHARS, PROPOSAL_STATUSES, REVIEW_PAGE_SIZE } from "../rules";
 
 export const newProposalSchema = z.strictObject({
   kind: z.enum(LEARNING_KINDS),
@@ -52,8 +52,7 @@ export const proposalOutSchema = z.object({
   mergedCount: z.number(),
   project: z.string().nullable(),
   learningId: z.string().nullable(),
-  agent: z.enum(AGENT_NAMES).nullable(),
-  model: z.string().nullable(),
+  ...producedByOutFields,
   decidedAt: isoDateOrNull,
   createdAt: isoDate,
 });
