@@ -4,9 +4,10 @@ import { pluginDir, writeAtomically } from "./plugin-hooks";
 // opencode keeps its sessions in SQLite (~/.local/share/opencode/opencode.db), which Baton's CLI cannot
 // read on Node 20, and `opencode export <id>` starts a whole opencode (seconds). So the plugin keeps
 // each session's messages as opencode's events deliver them (every `message.updated` carries the whole
-// message, every `message.part.updated` the whole part) and writes them, in the shape `opencode export`
-// prints ({info, messages: [{info, parts}]}), to a file the session-end and pre-compact hooks read
-// (transcript.ts reads both).
+// message, every `message.part.updated` the whole part) and writes them to a file the stop and
+// pre-compact hooks read: what `opencode export` prints ({info, messages: [{info, parts}]}), one line
+// for the session's info, then one a message, so that the reader can take a huge session's end alone
+// (transcript.ts reads this and export's output alike).
 
 type Obj = Record<string, unknown>;
 type Kept = { info: Obj | null; messages: Map<string, { info: Obj | null; parts: Map<string, Obj> }> };
@@ -66,16 +67,15 @@ export class SessionLog {
     }
   }
 
-  /** Writes the session as `opencode export` would print it and gives the file's path. */
+  /** Writes the session (a line for its info, one for each message) and gives the file's path. */
   write(sessionId: string): string {
     const kept = this.session(sessionId);
     // opencode's ids sort by creation time.
     const byId = <T>(map: Map<string, T>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-    const messages = byId(kept.messages)
-      .filter((m) => m.info)
-      .map((m) => ({ info: m.info, parts: byId(m.parts) }));
-    const file = path.join(pluginDir(), `${sessionId}.json`);
-    writeAtomically(file, JSON.stringify({ info: kept.info ?? { id: sessionId }, messages }));
+    const lines = [JSON.stringify({ info: kept.info ?? { id: sessionId } })];
+    for (const m of byId(kept.messages)) if (m.info) lines.push(JSON.stringify({ info: m.info, parts: byId(m.parts) }));
+    const file = path.join(pluginDir(), `${sessionId}.jsonl`);
+    writeAtomically(file, lines.join("\n") + "\n");
     return file;
   }
 }
