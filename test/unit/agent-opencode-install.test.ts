@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InstallContext } from "@/cli/src/agents/agent";
+import { MergeError } from "@/cli/src/commands/merge-settings";
 import { commandWords, opencodeInstaller } from "@/cli/src/agents/opencode/install";
 import { JsoncError, parseJsonc, setJsonc } from "@/cli/src/agents/opencode/jsonc-edit";
 
@@ -87,7 +88,7 @@ describe("opencodeInstaller.plan", () => {
   it("refuses a config that does not parse, or whose mcp is not an object, before writing anything", () => {
     for (const text of ['{ "mcp": ', '["a"]', '{ "mcp": [] }']) {
       const c = context({ ".config/opencode/opencode.json": text });
-      expect(() => opencodeInstaller.plan(c)).toThrow(JsoncError);
+      expect(() => opencodeInstaller.plan(c)).toThrow(MergeError);
     }
   });
 

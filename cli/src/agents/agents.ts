@@ -18,4 +18,9 @@ export const AGENTS: Partial<Record<AgentName, Adapter>> = {
     transcript: async () => (await import("./claude/transcript")).claudeTranscript,
     installer: async () => (await import("./claude/install")).claudeInstaller,
   },
+  opencode: {
+    hook: async () => (await import("./opencode/hook")).opencodeHook,
+    transcript: async () => (await import("./opencode/transcript")).opencodeTranscript,
+    installer: async () => (await import("./opencode/install")).opencodeInstaller,
+  },
 };

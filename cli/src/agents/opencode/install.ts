@@ -1,7 +1,9 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { HOOK_TIMEOUT_SECONDS } from "../../commands/install-claude";
+import { MergeError } from "../../commands/merge-settings";
 import type { InstallContext, Installer, PlannedFile } from "../agent";
+import { folderIfAny, onPath } from "../find-agent";
+import { HOOK_TIMEOUT_SECONDS } from "../install-files";
 import { JsoncError, parseJsonc, setJsonc } from "./jsonc-edit";
 import type { PluginSettings } from "./plugin-hooks";
 
@@ -64,14 +66,20 @@ function planMcp(file: string, command: string): PlannedFile {
   try {
     parsed = parseJsonc(text);
   } catch (error) {
-    throw new JsoncError(`${file} does not parse (${(error as Error).message}); fix it first. Nothing was written.`);
+    throw new MergeError(`${file} does not parse (${(error as Error).message})`);
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new JsoncError(`${file} is not a JSON object; fix it first. Nothing was written.`);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new MergeError(`${file} is not a JSON object`);
   const mcp = (parsed as { mcp?: unknown }).mcp;
-  if (mcp !== undefined && (!mcp || typeof mcp !== "object" || Array.isArray(mcp))) throw new JsoncError(`${file}: "mcp" is not an object; fix it first. Nothing was written.`);
+  if (mcp !== undefined && (!mcp || typeof mcp !== "object" || Array.isArray(mcp))) throw new MergeError(`${file}: "mcp" is not an object`);
   const existing = (mcp as Record<string, unknown> | undefined)?.baton;
   if (JSON.stringify(existing) === JSON.stringify(server)) return { file, before, after: before!, changes: [] };
-  const after = setJsonc(text, ["mcp", "baton"], server);
+  let after: string;
+  try {
+    after = setJsonc(text, ["mcp", "baton"], server);
+  } catch (error) {
+    if (error instanceof JsoncError) throw new MergeError(`${file}: ${error.message}`);
+    throw error;
+  }
   return { file, before, after, changes: [existing === undefined ? 'added the "baton" MCP server (baton mcp)' : 'updated the "baton" MCP server'] };
 }
 
@@ -81,19 +89,6 @@ function planPlugin(context: InstallContext): PlannedFile {
   const after = bakedPlugin(context.command);
   if (before === after) return { file, before, after, changes: [] };
   return { file, before, after, changes: [before === null ? "added Baton's plugin (session start, prompt, pre-compact, stop)" : "updated Baton's plugin"] };
-}
-
-function onPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (!dir) continue;
-    const file = path.join(dir, name);
-    try {
-      if (statSync(file).isFile()) return file;
-    } catch {
-      // not in this folder
-    }
-  }
-  return null;
 }
 
 export const opencodeInstaller: Installer = {
@@ -107,10 +102,5 @@ export const opencodeInstaller: Installer = {
       ],
     };
   },
-  found({ home }) {
-    const bin = onPath("opencode");
-    if (bin) return bin;
-    const dir = path.join(home, ".config", "opencode");
-    return existsSync(dir) ? dir : null;
-  },
+  found: ({ home }) => onPath("opencode") ?? folderIfAny(path.join(home, ".config", "opencode")),
 };

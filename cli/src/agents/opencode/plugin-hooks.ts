@@ -97,11 +97,7 @@ export function startDetachedHook(settings: PluginSettings, event: string, input
 /** The context a session-start or prompt hook printed (`{"additionalContext": …}`, hook.ts), or "". */
 export function contextOf(stdout: string): string {
   try {
-    const value: unknown = JSON.parse(stdout);
-    if (!value || typeof value !== "object") return "";
-    const record = value as { additionalContext?: unknown; hookSpecificOutput?: { additionalContext?: unknown } };
-    // The Claude Code shape too: a CLI older than the opencode adapter prints that.
-    const context = record.additionalContext ?? record.hookSpecificOutput?.additionalContext;
+    const context = (JSON.parse(stdout) as { additionalContext?: unknown } | null)?.additionalContext;
     return typeof context === "string" ? context : "";
   } catch {
     return "";

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { TranscriptReader } from "../agent";
+import { jsonLines, readTail, str } from "../read-tail";
 import { emptySession, toolCall, type FileChange, type Session, type TodoItem } from "../session";
 
 // opencode's session as Baton's plugin writes it (plugin-transcript.ts: a line with the session's info,
@@ -11,27 +11,7 @@ import { emptySession, toolCall, type FileChange, type Session, type TodoItem } 
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
 const iso = (ms: unknown): string | null => (typeof ms === "number" && Number.isFinite(ms) ? new Date(ms).toISOString() : null);
-
-/** The file's end, at most `maxBytes` of it (a cut first line is dropped by the parse). */
-function readTail(file: string, maxBytes: number): string {
-  const fd = openSync(file, "r");
-  try {
-    const size = statSync(file).size;
-    const length = Math.min(size, maxBytes);
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const n = readSync(fd, buffer, read, length - read, size - length + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** The session's info and its messages, from either format; lines that do not parse are skipped. */
 function records(text: string): { info: Obj | null; messages: Obj[] } {
@@ -43,15 +23,8 @@ function records(text: string): { info: Obj | null; messages: Obj[] } {
   }
   let info: Obj | null = null;
   const messages: Obj[] = [];
-  for (const raw of text.split("\n")) {
-    if (!raw.trim()) continue;
-    let line: unknown;
-    try {
-      line = JSON.parse(raw);
-    } catch {
-      continue;
-    }
-    if (!isObj(line) || !isObj(line.info)) continue;
+  for (const line of jsonLines(text)) {
+    if (!isObj(line.info)) continue;
     if (Array.isArray(line.parts)) messages.push(line);
     else info = line.info;
   }
@@ -138,15 +111,8 @@ export function parseOpencodeSession(text: string): Session {
 
 export const opencodeTranscript: TranscriptReader = {
   read(facts, { maxBytes, onError }) {
-    const file = facts.transcriptPath;
-    if (!file) return null;
-    let text: string;
-    try {
-      text = readTail(file, maxBytes);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") onError(`cannot read the opencode session ${file}: ${(error as Error).message}`);
-      return null;
-    }
+    const text = readTail(facts.transcriptPath, maxBytes, onError);
+    if (text === null) return null;
     const session = parseOpencodeSession(text);
     session.sessionId ??= facts.sessionId;
     session.cwd ??= facts.cwd;
