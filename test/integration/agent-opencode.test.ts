@@ -63,6 +63,30 @@ function opencodeHome(home: string): void {
 const requestText = (i: number) => JSON.stringify(model.requests[i]!.body);
 const messages = (i: number) => model.requests[i]!.body.messages as { role: string; content: unknown }[];
 
+describe("GET /cli/opencode-plugin.js", () => {
+  it("is public and the plugin `baton install opencode` writes, of the server's version, importing node built-ins only", async () => {
+    const res = await fetch(`${world.server.url}/cli/opencode-plugin.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const served = await res.text();
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect(served.startsWith(`// Baton opencode plugin ${version}:`)).toBe(true);
+    const imports = [...served.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect(imports.length).toBeGreaterThan(2);
+    expect(imports.filter((i) => !i!.startsWith("node:"))).toEqual([]);
+    const home = path.join(tmp.dir, "home-served");
+    const env = homeEnv(home, { BATON_URL: world.server.url });
+    const install = await runProcess(process.execPath, [path.join(ROOT, "cli/bin/baton.mjs"), "install", "opencode", "--command", BATON], { env, cwd: ROOT });
+    expect(install.code, install.stderr).toBe(0);
+    const written = readFileSync(path.join(home, ".config/opencode/plugins/baton.js"), "utf8");
+    // The same file but for its settings line: the command to run and the time limits.
+    const unbaked = (text: string) => text.replace(/^var BAKED = .*$/m, "");
+    expect(written).not.toBe(served);
+    expect(unbaked(written)).toBe(unbaked(served));
+    expect(written.match(/^var BAKED = .*$/m)![0]).toContain(BATON);
+  });
+});
+
 describe("opencode with Baton's plugin", () => {
   it("baton install opencode, then opencode run: Baton's context and the prompt's learning reach the model, and the session's handoff and a proposal arrive", async () => {
     const home = path.join(tmp.dir, "home");

@@ -40,53 +40,60 @@ const userText = (parts: Part[]) =>
     .map((p) => p.text as string)
     .join("\n");
 
-export const BatonPlugin = async (input: PluginInput) => {
-  const log = new SessionLog();
-  const created = new Set<string>();
-  const dirs = new Map<string, string>();
+/** What the plugin knows of each session of this opencode process. */
+class Sessions {
+  readonly log = new SessionLog();
+  private created = new Set<string>();
+  private dirs = new Map<string, string>();
   /** The session-start context of each session (a promise: the first model call may come while it runs). */
-  const starts = new Map<string, Promise<string>>();
-  let model: string | undefined;
+  private starts = new Map<string, Promise<string>>();
+  model: string | undefined;
 
-  const hookInput = (sessionId: string, event: string, extra: Partial<PluginHookInput> = {}): PluginHookInput => ({
-    session_id: sessionId,
-    cwd: dirs.get(sessionId) ?? input.directory,
-    hook_event_name: event,
-    ...(model ? { model } : {}),
-    ...extra,
-  });
+  constructor(private input: PluginInput) {}
 
-  const start = (sessionId: string, source?: string): Promise<string> => {
-    let started = starts.get(sessionId);
+  hookInput(sessionId: string, event: string, extra: Partial<PluginHookInput> = {}): PluginHookInput {
+    return { session_id: sessionId, cwd: this.dirs.get(sessionId) ?? this.input.directory, hook_event_name: event, ...(this.model ? { model: this.model } : {}), ...extra };
+  }
+
+  /** The session's start context, the hook run once a session (again with `source` after a compaction). */
+  start(sessionId: string, source?: string): Promise<string> {
+    let started = this.starts.get(sessionId);
     if (!started || source) {
-      const why = source ?? (created.has(sessionId) ? "startup" : "resume");
-      if (why === "resume") seed(sessionId);
-      started = runHook(SETTINGS, "session-start", hookInput(sessionId, "session-start", { source: why }), SETTINGS.limitsMs.sessionStart).then(contextOf);
-      starts.set(sessionId, started);
+      const why = source ?? (this.created.has(sessionId) ? "startup" : "resume");
+      if (why === "resume") this.seed(sessionId);
+      started = runHook(SETTINGS, "session-start", this.hookInput(sessionId, "session-start", { source: why }), SETTINGS.limitsMs.sessionStart).then(contextOf);
+      this.starts.set(sessionId, started);
     }
     return started;
-  };
+  }
 
   /** A resumed session's earlier turns, for its transcript (best effort, not awaited). */
-  const seed = (sessionId: string) => {
-    input.client?.session
+  private seed(sessionId: string): void {
+    this.input.client?.session
       ?.messages?.({ path: { id: sessionId } })
-      .then((answer) => log.seed(sessionId, answer?.data))
+      .then((answer) => this.log.seed(sessionId, answer?.data))
       .catch(() => {});
-  };
+  }
 
+  event(event: { type?: unknown; properties?: unknown }): void {
+    this.log.take(event);
+    const props = (event.properties ?? {}) as { sessionID?: unknown; info?: { id?: unknown; directory?: unknown } };
+    const sessionId = typeof props.sessionID === "string" ? props.sessionID : typeof props.info?.id === "string" ? props.info.id : null;
+    if (!sessionId || !SESSION_ID.test(sessionId)) return;
+    if (event.type === "session.created") this.created.add(sessionId);
+    if (typeof props.info?.directory === "string" && props.info.id === sessionId) this.dirs.set(sessionId, props.info.directory);
+    // Synchronously, before anything is awaited: `opencode run` may exit as soon as this returns.
+    if (event.type === "session.idle") startDetachedHook(SETTINGS, "stop", this.hookInput(sessionId, "stop", { transcript_path: this.log.write(sessionId) }));
+    if (event.type === "session.compacted") void this.start(sessionId, "compact");
+  }
+}
+
+export const BatonPlugin = async (input: PluginInput) => {
+  const sessions = new Sessions(input);
   return {
     event: async ({ event }: { event: { type?: unknown; properties?: unknown } }) => {
       try {
-        log.take(event);
-        const props = (event.properties ?? {}) as { sessionID?: unknown; info?: { id?: unknown; directory?: unknown } };
-        const sessionId = typeof props.sessionID === "string" ? props.sessionID : typeof props.info?.id === "string" ? props.info.id : null;
-        if (!sessionId || !SESSION_ID.test(sessionId)) return;
-        if (event.type === "session.created") created.add(sessionId);
-        if (typeof props.info?.directory === "string" && props.info.id === sessionId) dirs.set(sessionId, props.info.directory);
-        // Synchronously, before anything is awaited: `opencode run` may exit as soon as this returns.
-        if (event.type === "session.idle") startDetachedHook(SETTINGS, "stop", hookInput(sessionId, "stop", { transcript_path: log.write(sessionId) }));
-        if (event.type === "session.compacted") void start(sessionId, "compact");
+        sessions.event(event);
       } catch {
         // a hook never breaks the session
       }
@@ -94,18 +101,17 @@ export const BatonPlugin = async (input: PluginInput) => {
 
     "experimental.chat.system.transform": async (call: { sessionID?: string }, output: { system: string[] }) => {
       if (!call.sessionID || !SESSION_ID.test(call.sessionID)) return;
-      const context = await start(call.sessionID);
+      const context = await sessions.start(call.sessionID);
       if (context) output.system.push(context);
     },
 
     "chat.message": async (call: { sessionID: string; model?: { modelID?: string } }, output: { message: { id?: string; model?: { modelID?: string } }; parts: Part[] }) => {
       if (!SESSION_ID.test(call.sessionID)) return;
-      model = call.model?.modelID ?? output.message.model?.modelID ?? model;
-      await start(call.sessionID);
+      sessions.model = call.model?.modelID ?? output.message.model?.modelID ?? sessions.model;
+      await sessions.start(call.sessionID);
       const prompt = userText(output.parts);
       if (!prompt) return;
-      const stdout = await runHook(SETTINGS, "prompt", hookInput(call.sessionID, "prompt", { prompt }), SETTINGS.limitsMs.prompt);
-      const context = contextOf(stdout);
+      const context = contextOf(await runHook(SETTINGS, "prompt", sessions.hookInput(call.sessionID, "prompt", { prompt }), SETTINGS.limitsMs.prompt));
       const messageID = output.message.id ?? output.parts[0]?.messageID;
       if (context && messageID) output.parts.push({ id: partId(), sessionID: call.sessionID, messageID, type: "text", text: context, synthetic: true });
     },
@@ -114,11 +120,11 @@ export const BatonPlugin = async (input: PluginInput) => {
       if (!SESSION_ID.test(call.sessionID)) return;
       let transcript: string;
       try {
-        transcript = log.write(call.sessionID);
+        transcript = sessions.log.write(call.sessionID);
       } catch {
         return;
       }
-      await runHook(SETTINGS, "pre-compact", hookInput(call.sessionID, "pre-compact", { transcript_path: transcript }), SETTINGS.limitsMs.preCompact);
+      await runHook(SETTINGS, "pre-compact", sessions.hookInput(call.sessionID, "pre-compact", { transcript_path: transcript }), SETTINGS.limitsMs.preCompact);
     },
   };
 };

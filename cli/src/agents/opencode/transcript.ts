@@ -89,7 +89,10 @@ export function parseOpencodeSession(text: string): Session {
     const meta = message.info as Obj;
     const parts = (message.parts as unknown[]).filter(isObj);
     const at = iso(isObj(meta.time) ? meta.time.created : null);
-    if (at) (session.firstAt ??= at), (session.lastAt = at);
+    if (at) {
+      session.firstAt ??= at;
+      session.lastAt = at;
+    }
     if (meta.role === "user") {
       const typed = textParts(parts);
       if (typed) session.events.push({ kind: "user", text: typed, at });
