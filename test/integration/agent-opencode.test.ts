@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillerSeed } from "../support/filler-seed";
@@ -99,7 +99,8 @@ describe("opencode with Baton's plugin", () => {
     expect(Object.keys(config.provider!)).toEqual(["double"]);
 
     const before = (await world.as("ana")("GET", "/api/projects/web/handoffs")).json.items.length as number;
-    const run = await runProcess(OPENCODE, ["run", PROMPT], { env, cwd: repo, timeoutMs: 120_000 });
+    // opencode takes its project directory from PWD, which the test process's environment would set to the checkout.
+    const run = await runProcess(OPENCODE, ["run", PROMPT], { env: { ...env, PWD: repo }, cwd: repo, timeoutMs: 120_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(readFileSync(path.join(repo, "notes.md"), "utf8")).toContain("Tuesday");
 
@@ -121,6 +122,10 @@ describe("opencode with Baton's plugin", () => {
     expect(latest.markdown).toContain("test -s notes.txt");
     expect(latest.markdown).toContain("test -s notes.md");
     if ("agent" in latest) expect(latest.agent).toBe("opencode");
+    // The session as the plugin wrote it for the stop hook (test/fixtures/agents/opencode/session.jsonl is one, recorded with BATON_RECORD_OPENCODE).
+    const sessions = readdirSync(path.join(home, ".cache/baton/opencode")).filter((f) => f.endsWith(".jsonl"));
+    expect(sessions).toHaveLength(1);
+    if (process.env.BATON_RECORD_OPENCODE) copyFileSync(path.join(home, ".cache/baton/opencode", sessions[0]!), process.env.BATON_RECORD_OPENCODE);
     type Proposal = { content: string; agent?: string };
     await expect
       .poll(async () => ((await world.as("ana")("GET", "/api/proposals?limit=100")).json.items as Proposal[]).map((p) => p.content).join("\n"), { timeout: 30_000, interval: 250 })
@@ -128,10 +133,5 @@ describe("opencode with Baton's plugin", () => {
     const proposal = ((await world.as("ana")("GET", "/api/proposals?limit=100")).json.items as Proposal[]).find((p) => p.content.includes("linter"))!;
     if ("agent" in proposal) expect(proposal.agent).toBe("opencode");
 
-    // The session as the plugin wrote it for the stop hook (test/fixtures/agents/opencode/ holds one such file).
-    const sessions = readdirSync(path.join(home, ".cache/baton/opencode")).filter((f) => f.endsWith(".jsonl"));
-    expect(sessions).toHaveLength(1);
-    if (process.env.BATON_RECORD_OPENCODE) copyFileSync(path.join(home, ".cache/baton/opencode", sessions[0]!), process.env.BATON_RECORD_OPENCODE);
-    expect(existsSync(path.join(home, ".config/opencode/plugins/baton.js"))).toBe(true);
   }, 180_000);
 });

@@ -51,8 +51,8 @@ describe("opencodeTranscript on the plugin's session file", () => {
     const lastLine = text.trimEnd().split("\n").at(-1)!;
     const { session } = read(file, lastLine.length + 10);
     expect(session!.events.map((e) => e.kind)).toEqual(["assistant"]);
-    // The session's own line was cut away: the hook's facts stand in.
-    expect([session!.sessionId, session!.cwd]).toEqual(["ses_fallback", "/elsewhere"]);
+    // The session's own line was cut away: its id comes from the hook's facts, its directory from the assistant's message.
+    expect([session!.sessionId, session!.cwd]).toEqual(["ses_fallback", "/home/ana/src/web"]);
   });
 
   it("gives null for a missing file or none named, and says nothing of a missing one", () => {
