@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "../model-double";
 
 // A local stand-in for OpenAI's Chat Completions API (POST /v1/chat/completions, streamed or not), for
 // running agents that speak it (opencode through @ai-sdk/openai-compatible, Copilot CLI) offline: each
@@ -25,16 +26,6 @@ export type ChatScript = {
   /** A reply outside the script (e.g. to an agent's title request), or null to take the script's next. */
   answers?: (body: Record<string, unknown>) => ChatReply | null;
 };
-
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let text = "";
-  for await (const chunk of req) text += chunk;
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
 
 const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 
