@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillerSeed } from "../support/filler-seed";
-import { startOpenAiChatDouble, type OpenAiChatDouble } from "../support/model-doubles/openai-chat";
+import { requestText, startOpenAiChatDouble, toolResultCount, type ChatRequest, type OpenAiChatDouble } from "../support/model-doubles/openai-chat";
 import { runProcess } from "../support/run-process";
 import { ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
@@ -37,16 +37,15 @@ beforeAll(async () => {
   expect((await world.as("ana")("POST", "/api/projects/web/handoffs", { markdown: MARKER, branch: "main" })).status).toBe(201);
   expect((await world.as("ana")("POST", "/api/learnings", { kind: "insight", content: FLAMINGO, project: "web", createdAt: "2025-01-01T00:00:00.000Z" })).status).toBe(201);
   expect((await world.as("ana")("POST", "/api/seed/import", fillerSeed(150))).status).toBe(200);
-  model = await startOpenAiChatDouble({
-    // opencode asks the model for the session's title beside the work itself.
-    answers: (body) => (JSON.stringify(body.messages).includes("You are a title generator") ? { text: "Flamingo keys" } : null),
-    replies: [
-      { toolCalls: [{ name: "write", arguments: { filePath: path.join(repo, "notes.md"), content: "# Flamingo keys\nThey rotate every Tuesday.\n" } }] },
-      { toolCalls: [{ name: "bash", arguments: { command: "test -s notes.txt", description: "Check the notes" } }] },
-      { toolCalls: [{ name: "bash", arguments: { command: "test -s notes.md", description: "Check the notes again" } }] },
-    ],
-    after: "notes.md is written: the flamingo keys rotate every Tuesday.",
-  });
+  // opencode asks the model for the session's title beside the work itself, in no fixed order: the work's
+  // reply is chosen by how many tool results the conversation carries so far.
+  const work = [
+    { toolCalls: [{ name: "write", arguments: { filePath: path.join(repo, "notes.md"), content: "# Flamingo keys\nThey rotate every Tuesday.\n" } }] },
+    { toolCalls: [{ name: "bash", arguments: { command: "test -s notes.txt", description: "Check the notes" } }] },
+    { toolCalls: [{ name: "bash", arguments: { command: "test -s notes.md", description: "Check the notes again" } }] },
+    { text: "notes.md is written: the flamingo keys rotate every Tuesday." },
+  ];
+  model = await startOpenAiChatDouble((request) => (isTitle(request) ? { text: "Flamingo keys" } : work[Math.min(toolResultCount(request), work.length - 1)]!));
 }, 300_000);
 afterAll(() => model?.stop());
 
@@ -60,7 +59,7 @@ function opencodeHome(home: string): void {
   symlinkSync(path.join(TOOLS, "config/node_modules"), path.join(dir, "node_modules"));
 }
 
-const requestText = (i: number) => JSON.stringify(model.requests[i]!.body);
+const isTitle = (request: ChatRequest) => requestText(request).includes("You are a title generator");
 const messages = (i: number) => model.requests[i]!.body.messages as { role: string; content: unknown }[];
 
 describe("GET /cli/opencode-plugin.js", () => {
@@ -105,13 +104,16 @@ describe("opencode with Baton's plugin", () => {
     expect(readFileSync(path.join(repo, "notes.md"), "utf8")).toContain("Tuesday");
 
     // (a) the session-start context is in the system prompt of the work's requests.
-    const work = model.requests.map((_, i) => i).filter((i) => !requestText(i).includes("You are a title generator"));
+    const work = model.requests.map((_, i) => i).filter((i) => !isTitle(model.requests[i]!));
     expect(work.length).toBeGreaterThanOrEqual(4);
     for (const i of work) expect(JSON.stringify(messages(i).filter((m) => m.role === "system"))).toContain(MARKER);
     // (b) the prompt stage's learning joins the user's message; the start did not give it.
     const user = JSON.stringify(messages(work[0]!).filter((m) => m.role === "user"));
     expect(user).toContain(FLAMINGO);
     expect(JSON.stringify(messages(work[0]!).filter((m) => m.role === "system"))).not.toContain(FLAMINGO);
+    // Baton's MCP server (baton mcp, registered by the install) offers its tools to the model.
+    const tools = ((model.requests[work[0]!]!.body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+    for (const tool of ["search_learnings", "propose_learning", "write_handoff"]) expect(tools.some((name) => name.startsWith("baton") && name.endsWith(tool)), tools.join(", ")).toBe(true);
 
     // (c) the detached stop hook, after opencode exited: a handoff naming the file and the commands, and the user's statement as a proposal.
     type Handoff = { markdown: string; agent?: string };

@@ -43,8 +43,7 @@ function streamed(res: ServerResponse, model: unknown): void {
   res.end();
 }
 
-/** A request's JSON body ({} when it is not JSON). */
-export async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   let text = "";
   for await (const chunk of req) text += chunk;
   try {
