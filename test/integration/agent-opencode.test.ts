@@ -45,21 +45,29 @@ beforeAll(async () => {
     { toolCalls: [{ name: "bash", arguments: { command: "test -s notes.md", description: "Check the notes again" } }] },
     { text: "notes.md is written: the flamingo keys rotate every Tuesday." },
   ];
-  model = await startOpenAiChatDouble((request) => (isTitle(request) ? { text: "Flamingo keys" } : work[Math.min(toolResultCount(request), work.length - 1)]!));
+  model = await startOpenAiChatDouble((request) => {
+    if (isTitle(request)) return { text: "Flamingo keys" };
+    if (isSummary(request)) return { text: SUMMARY };
+    return work[Math.min(toolResultCount(request), work.length - 1)]!;
+  });
 }, 300_000);
 afterAll(() => model?.stop());
 
 /** opencode's user config: the double as its only provider, and @opencode-ai/plugin already installed there as opencode itself installs it (else it npm-installs it at start). */
-function opencodeHome(home: string): void {
+function opencodeHome(home: string, limit?: { context: number; output: number }): void {
   const dir = path.join(home, ".config/opencode");
   mkdirSync(dir, { recursive: true });
-  const provider = { npm: "@ai-sdk/openai-compatible", name: "Double", options: { baseURL: model.url, apiKey: "sk-double" }, models: { "double-1": { name: "Double 1" } } };
+  const models = { "double-1": { name: "Double 1", ...(limit ? { limit } : {}) } };
+  const provider = { npm: "@ai-sdk/openai-compatible", name: "Double", options: { baseURL: model.url, apiKey: "sk-double" }, models };
   writeFileSync(path.join(dir, "opencode.json"), JSON.stringify({ $schema: "https://opencode.ai/config.json", provider: { double: provider }, model: "double/double-1" }, null, 2));
   for (const file of ["package.json", "package-lock.json"]) copyFileSync(path.join(TOOLS, "config", file), path.join(dir, file));
   symlinkSync(path.join(TOOLS, "config/node_modules"), path.join(dir, "node_modules"));
 }
 
 const isTitle = (request: ChatRequest) => requestText(request).includes("You are a title generator");
+/** opencode's compaction: a request to its summarization agent. */
+const SUMMARY = "Summary: notes.md was written.";
+const isSummary = (request: ChatRequest) => requestText(request).includes("You are a context summarization agent");
 const messages = (i: number) => model.requests[i]!.body.messages as { role: string; content: unknown }[];
 
 describe("GET /cli/opencode-plugin.js", () => {
@@ -136,4 +144,23 @@ describe("opencode with Baton's plugin", () => {
     if ("agent" in proposal) expect(proposal.agent).toBe("opencode");
 
   }, 180_000);
+
+  it("a compaction: the pre-compact hook posts a checkpoint of the session so far before opencode summarises it", async () => {
+    const home = path.join(tmp.dir, "home-compact");
+    const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, OPENCODE_DISABLE_MODELS_FETCH: "true", OPENCODE_DISABLE_AUTOUPDATE: "true", PWD: repo });
+    // A context of 16 tokens: the double's first answer (16 tokens of usage) fills it, and opencode compacts.
+    opencodeHome(home, { context: 16, output: 4 });
+    // Every answer of the double would fill the context again: no "continue" turn after the compaction (a test-only plugin).
+    const noContinue = 'export const NoContinue = async () => ({ "experimental.compaction.autocontinue": async (_input, output) => { output.enabled = false; } });\n';
+    mkdirSync(path.join(home, ".config/opencode/plugins"), { recursive: true });
+    writeFileSync(path.join(home, ".config/opencode/plugins/no-continue.js"), noContinue);
+    const install = await runProcess(process.execPath, [path.join(ROOT, "cli/bin/baton.mjs"), "install", "opencode", "--command", BATON], { env, cwd: repo });
+    expect(install.code, install.stderr).toBe(0);
+    const from = model.requests.length;
+    const run = await runProcess(OPENCODE, ["run", "Write notes.md about the flamingo keys."], { env, cwd: repo, timeoutMs: 60_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(model.requests.slice(from).filter(isSummary), "opencode did not compact").toHaveLength(1);
+    const log = readFileSync(path.join(home, ".cache/baton/hook.log"), "utf8");
+    expect(log).toMatch(/pre-compact: checkpoint sent 1, spooled 0, refused 0/);
+  }, 90_000);
 });
