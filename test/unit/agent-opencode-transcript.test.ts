@@ -30,8 +30,7 @@ describe("opencodeTranscript on the plugin's session file", () => {
     expect(session!.cwd).toBe("/home/ana/src/web");
     expect(session!.model).toBe("double-1");
     const users = session!.events.filter((e) => e.kind === "user").map((e) => (e as { text: string }).text);
-    expect(users).toHaveLength(1);
-    expect(users[0]).toContain("Always run the linter before committing.");
+    expect(users).toEqual(["How do the flamingo signing keys rotate? Write notes.md about it. Always run the linter before committing."]);
     expect(users[0]).not.toContain("flamingo signing keys rotate through the vault");
     const [write, failing, passing] = tools(session!.events);
     expect(write!.name).toBe("write");
@@ -65,7 +64,8 @@ describe("parseOpencodeSession on opencode export's output", () => {
   it("reads the same shape: synthetic parts are not the user's words, a non-zero exit is a failure", () => {
     const session = parseOpencodeSession(readFileSync(fixture("export.json"), "utf8"));
     const users = session.events.filter((e) => e.kind === "user").map((e) => (e as { text: string }).text);
-    expect(users).toEqual(['"Write notes.md then check it"']);
+    // `opencode run "…"` quoted the words it was given: what was typed is without the quotes.
+    expect(users).toEqual(["Write notes.md then check it"]);
     const calls = tools(session.events);
     expect(calls.map((c) => [c.name, c.command, c.failed])).toEqual([
       ["write", null, false],
@@ -73,6 +73,16 @@ describe("parseOpencodeSession on opencode export's output", () => {
       ["bash", "test -f notes.md", false],
     ]);
     expect(calls[0]!.files).toEqual([{ path: "/home/ana/src/web/notes.md", how: "written" }]);
+  });
+
+  it("unquotes a message that is one argument of opencode run, and only such a message", () => {
+    const asked = (text: string) => {
+      const line = { info: { id: "msg_1", role: "user" }, parts: [{ type: "text", text }] };
+      return (parseOpencodeSession(JSON.stringify(line)).events[0] as { text: string }).text;
+    };
+    expect(asked('"say \\"hi\\" now"')).toBe('say "hi" now');
+    expect(asked('"a" and "b"')).toBe('"a" and "b"');
+    expect(asked("plain")).toBe("plain");
   });
 
   it("takes patches' files, errors as failures, and skips compaction summaries", () => {

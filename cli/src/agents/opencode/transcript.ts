@@ -73,10 +73,16 @@ function toolPart(part: Obj) {
   });
 }
 
+/**
+ * `opencode run "a b"` sends the user's words as `"a b"`: each argument with a space quoted (and its
+ * quotes escaped), so a message that is one such argument is unquoted back into what was typed.
+ */
+const runArgument = (text: string) => /^"(?:[^"\\]|\\")*"$/s.exec(text)?.[0].slice(1, -1).replace(/\\"/g, '"') ?? text;
+
 const textParts = (parts: Obj[]) =>
   parts
     .filter((p) => p.type === "text" && !p.synthetic && !p.ignored && typeof p.text === "string" && p.text.trim())
-    .map((p) => p.text as string)
+    .map((p) => runArgument(p.text as string))
     .join("\n");
 
 /** The Session of opencode's records: the user's turns, the assistant's text and tool calls, in order. */
