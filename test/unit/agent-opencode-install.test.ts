@@ -15,6 +15,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const tmp = mkdtempSync(path.join(tmpdir(), "baton-opencode-install-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 beforeAll(() => {
+  // The user config folder follows XDG_CONFIG_HOME, as opencode's does; these cases use HOME's.
+  delete process.env.XDG_CONFIG_HOME;
   // The installer writes the plugin as cli/build.mjs built it.
   if (!existsSync(path.join(ROOT, "cli/dist/opencode-plugin.js"))) execFileSync(process.execPath, [path.join(ROOT, "cli/build.mjs")], { cwd: ROOT });
 });

@@ -47,7 +47,9 @@ export function commandWords(command: string): string[] {
   return words;
 }
 
-const configDir = (context: InstallContext) => (context.scope === "user" ? path.join(context.home, ".config", "opencode") : path.join(context.root, ".opencode"));
+/** opencode's user config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode` (it follows the XDG base directories). */
+const userDir = (home: string) => path.join(process.env.XDG_CONFIG_HOME?.trim() || path.join(home, ".config"), "opencode");
+const configDir = (context: InstallContext) => (context.scope === "user" ? userDir(context.home) : path.join(context.root, ".opencode"));
 
 /** The config file Baton merges into: the user's opencode.jsonc when there is one, else opencode.json (a repository's sits at its root). */
 function configFile(context: InstallContext): string {
@@ -98,9 +100,9 @@ export const opencodeInstaller: Installer = {
       files: [planPlugin(context), planMcp(configFile(context), context.command)],
       notes: [
         "opencode loads plugins when it starts: restart running opencode sessions.",
-        "At its first start with a plugin, opencode installs @opencode-ai/plugin into its config folder with npm (it does so for every config folder); offline, that start waits for npm's retries (about 75 s) once the install fails.",
+        "opencode npm-installs @opencode-ai/plugin into its config folder at every start until that has worked once, and waits for it before loading any plugin: offline, a start waits out npm's retries (75-90 s) first.",
       ],
     };
   },
-  found: ({ home }) => onPath("opencode") ?? folderIfAny(path.join(home, ".config", "opencode")),
+  found: ({ home }) => onPath("opencode") ?? folderIfAny(userDir(home)),
 };
