@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildHandoff } from "@/cli/src/transcript/build-handoff";
-import { extractProposals } from "@/cli/src/transcript/extract-proposals";
+import { findExplicit } from "@/cli/src/lessons/find-explicit";
+import { linesOf } from "@/cli/src/lessons/session-lines";
+import { emptySession } from "@/cli/src/agents/session";
 import { parseClaudeTranscript as parseTranscript } from "@/cli/src/agents/claude/transcript";
 
 const transcript = readFileSync(path.join(import.meta.dirname, "../fixtures/cli/transcript.jsonl"), "utf8");
@@ -94,7 +96,7 @@ describe("buildHandoff", () => {
   });
 });
 
-describe("extractProposals", () => {
+describe("statements in so many words (findExplicit)", () => {
   it.each([
     ["Always use pnpm in this repository.", [{ kind: "pattern", content: "Always use pnpm in this repository.", confidence: 0.7 }]],
     ["never commit directly to main", [{ kind: "pattern", content: "Never commit directly to main.", confidence: 0.7 }]],
@@ -109,6 +111,7 @@ describe("extractProposals", () => {
     ["always", []],
     ["Always use pnpm.\nok, always use pnpm.", [{ kind: "pattern", content: "Always use pnpm.", confidence: 0.8 }]],
   ])("%j", (text, expected) => {
-    expect(extractProposals([text])).toEqual(expected);
+    const session = { ...emptySession("claude"), events: [{ kind: "user" as const, text, at: null }] };
+    expect(findExplicit(session, linesOf(session)).map(({ kind, content, confidence }) => ({ kind, content, confidence }))).toEqual(expected);
   });
 });

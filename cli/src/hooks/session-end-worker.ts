@@ -7,9 +7,10 @@ import { apiClient, Unreachable, type ApiCall } from "../http/api-client";
 import { AGENTS } from "../agents/agents";
 import type { HookFacts } from "../agents/agent";
 import { emptySession, type Session } from "../agents/session";
-import { isAgentName, type AgentName } from "../../../lib/rules";
+import { isAgentName, MAX_PROPOSALS_PER_SESSION, type AgentName } from "../../../lib/rules";
 import { buildHandoff } from "../transcript/build-handoff";
-import { extractProposals, proposalKey, type Proposal } from "../transcript/extract-proposals";
+import { extractLessons } from "../lessons/extract-lessons";
+import { proposalKey, type Lesson } from "../lessons/lesson";
 import { SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
 import { cacheDir, hookLog } from "./hook-log";
@@ -149,7 +150,7 @@ async function writeHandoff(where: Connection, ended: EndedSession): Promise<str
   return withheld ? `${markdown}\n\n${withheld}\n` : `${markdown}\n`;
 }
 
-function proposalRequest(p: Proposal, project: string | null, sessionId: string | null, by: ProducedBy): Outgoing {
+function proposalRequest(p: Lesson, project: string | null, sessionId: string | null, by: ProducedBy): Outgoing {
   return {
     method: "POST",
     path: "/api/proposals",
@@ -165,10 +166,12 @@ function proposalRequest(p: Proposal, project: string | null, sessionId: string 
  */
 async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSession, project: string | null, requests: Outgoing[]): Promise<void> {
   const { sessionId } = ended;
-  const userTexts = ended.transcript.events.filter((e) => e.kind === "user").map((e) => e.text);
   const work = async () => {
     const sent = sessionId ? readSent(sessionId) : new Set<string>();
-    const fresh = extractProposals(userTexts).filter((p) => !sent.has(proposalKey(p.content)));
+    // At most MAX_PROPOSALS_PER_SESSION for the whole session, however many turns end in a Stop hook.
+    const fresh = extractLessons(ended.transcript)
+      .filter((p) => !sent.has(proposalKey(p.content)))
+      .slice(0, Math.max(0, MAX_PROPOSALS_PER_SESSION - sent.size));
     const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId, ended.by))], { timeoutMs: REQUEST_MS, who: "session-end worker" });
     if (sessionId && fresh.length) {
       for (const p of fresh) sent.add(proposalKey(p.content));

@@ -1,10 +1,10 @@
 import type { Session } from "../agents/session";
 import { MAX_PROPOSALS_PER_SESSION } from "../../../lib/rules";
 import { findCorrections } from "./find-corrections";
-import { findExplicit, proposalKey } from "./find-explicit";
+import { findExplicit } from "./find-explicit";
 import { findResolvedFailures } from "./find-failures";
 import { findDecisions, findFacts } from "./find-statements";
-import type { Lesson } from "./lesson";
+import { proposalKey, type Lesson } from "./lesson";
 import { linesOf } from "./session-lines";
 
 /**

@@ -1,5 +1,5 @@
 import type { Session } from "../agents/session";
-import type { Lesson } from "./lesson";
+import { proposalKey, type Lesson } from "./lesson";
 import { evidenceOf, type Line } from "./session-lines";
 import { statement } from "./wording";
 
@@ -25,11 +25,6 @@ const RULES: Rule[] = [
 
 const MIN = 12;
 const MAX = 300;
-
-/** Two statements that differ only in case, spacing and punctuation say the same thing. */
-export function proposalKey(content: string): string {
-  return content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-}
 
 export function findExplicit(session: Session, lines: Line[]): Lesson[] {
   const found = new Map<string, Lesson>();

@@ -11,3 +11,8 @@ export type Lesson = {
   confidence: number;
   evidence: EvidenceLine[];
 };
+
+/** Two statements that differ only in case, spacing and punctuation say the same thing. */
+export function proposalKey(content: string): string {
+  return content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+}
