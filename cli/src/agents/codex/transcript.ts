@@ -1,0 +1,212 @@
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { emptySession, toolCall, type FileChange, type Session, type SessionEvent } from "../session";
+import type { TranscriptReader } from "../agent";
+
+/**
+ * Codex CLI's rollout file (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl`, the
+ * hook's transcript_path), one `{timestamp, type, payload}` a line, as 0.169 writes it
+ * (test/fixtures/agents/codex/):
+ * - `session_meta`: `id`, `cwd`, `git.branch`; `turn_context`: `model`, `cwd` (each turn);
+ * - `response_item`: what went to and came from the model: `message` (role user, developer or
+ *   assistant, `content[].text`), `function_call` (`exec_command` with `{"cmd"}`, older `shell` with
+ *   `{"command": [...]}`), `custom_tool_call` (`apply_patch` with the patch as `input`), and their
+ *   `function_call_output` / `custom_tool_call_output` by `call_id`;
+ * - `event_msg`: what the user saw: `item_completed` with a `UserMessage` (what the user typed, where
+ *   the user-role `response_item`s also carry Codex's environment context and AGENTS.md) or a
+ *   `CommandExecution` (its `exit_code`); older versions wrote `user_message` events instead.
+ * Anything else is skipped; a line that is not JSON is skipped.
+ */
+
+type Line = { timestamp?: unknown; type?: unknown; payload?: Record<string, unknown> };
+type Part = { type?: unknown; text?: unknown };
+
+const str = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+
+const textOf = (content: unknown): string =>
+  Array.isArray(content)
+    ? content
+        .filter((p: Part) => p && typeof p.text === "string")
+        .map((p: Part) => p.text as string)
+        .join("\n")
+        .trim()
+    : "";
+
+/** The files a Codex patch (`*** Begin Patch` … `*** End Patch`) adds, updates, moves or deletes. */
+export function patchFiles(patch: string): FileChange[] {
+  const files: FileChange[] = [];
+  for (const line of patch.split("\n")) {
+    const m = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line.trimEnd()) ?? /^\*\*\* (Move) to: (.+)$/.exec(line.trimEnd());
+    if (!m) continue;
+    const [, verb, file] = m;
+    if (verb === "Move") {
+      // The file updated just before is renamed: gone from its old path, written at the new one.
+      const last = files.at(-1);
+      if (last) last.how = "deleted";
+      files.push({ path: file!.trim(), how: "written" });
+    } else {
+      files.push({ path: file!.trim(), how: verb === "Add" ? "written" : verb === "Delete" ? "deleted" : "edited" });
+    }
+  }
+  return files;
+}
+
+/** The exit code a tool output reports: unified exec's "Process exited with code N", apply_patch's "Exit code: N", older shell's JSON metadata. */
+function exitCode(output: string): number | null {
+  const m = /^(?:Process exited with code|Exit code:) (-?\d+)$/m.exec(output);
+  if (m) return Number(m[1]);
+  if (output.startsWith("{")) {
+    try {
+      const json: unknown = JSON.parse(output);
+      if (isObject(json) && isObject(json.metadata) && typeof json.metadata.exit_code === "number") return json.metadata.exit_code;
+    } catch {
+      // plain text that starts with a brace
+    }
+  }
+  return null;
+}
+
+/** What the command printed, without the header Codex puts before it for the model (chunk id, wall time, exit code). */
+function outputText(output: unknown): string | null {
+  const text = typeof output === "string" ? output : isObject(output) ? str(output.content) ?? textOf(output.content) : null;
+  if (text == null) return null;
+  const at = text.indexOf("\nOutput:\n");
+  return at >= 0 ? text.slice(at + "\nOutput:\n".length) : text;
+}
+
+function parseArguments(raw: unknown): Record<string, unknown> {
+  if (isObject(raw)) return raw;
+  if (typeof raw !== "string") return {};
+  try {
+    const value: unknown = JSON.parse(raw);
+    return isObject(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The command a shell tool ran: exec_command's `cmd`, shell's argv (`["bash", "-lc", "…"]` shows its script), a local shell call's action. */
+function commandOf(input: Record<string, unknown>): string | null {
+  const cmd = str(input.cmd) ?? (typeof input.command === "string" ? input.command : null);
+  if (cmd) return cmd;
+  const argv = Array.isArray(input.command) ? input.command : isObject(input.action) && Array.isArray(input.action.command) ? input.action.command : null;
+  if (!argv || !argv.every((a) => typeof a === "string")) return null;
+  const words = argv as string[];
+  return words.length === 3 && /(^|\/)(ba|z)?sh$/.test(words[0]!) && /^-l?c$/.test(words[1]!) ? words[2]! : words.join(" ");
+}
+
+export function parseCodexRollout(jsonl: string): Session {
+  const session = emptySession("codex");
+  const events: SessionEvent[] = [];
+  /** call_id → the index of its tool call in `events`, until its output arrives. */
+  const pending = new Map<string, number>();
+
+  const addTool = (callId: string | null, name: string, input: Record<string, unknown>, at: string | null) => {
+    const command = name === "apply_patch" ? null : commandOf(input);
+    // A patch comes as apply_patch's input, or as a shell command Codex intercepts (`apply_patch <<'EOF' …`).
+    const patch = name === "apply_patch" ? str(input.input) ?? str(input.patch) ?? "" : command?.includes("*** Begin Patch") ? command : "";
+    events.push(toolCall(name, input, at, { command, files: patch ? patchFiles(patch) : [] }));
+    if (callId) pending.set(callId, events.length - 1);
+  };
+
+  const settle = (callId: string | null, known: { output?: string | null; failed?: boolean | null }) => {
+    const index = callId == null ? undefined : pending.get(callId);
+    if (index === undefined) return;
+    const call = events[index];
+    if (call?.kind !== "tool") return;
+    events[index] = toolCall(call.name, call.input, call.at, {
+      files: call.files,
+      command: call.command,
+      output: known.output !== undefined ? known.output : call.output,
+      failed: known.failed ?? call.failed,
+    });
+  };
+
+  for (const raw of jsonl.split("\n")) {
+    if (!raw.trim()) continue;
+    let line: Line;
+    try {
+      line = JSON.parse(raw) as Line;
+    } catch {
+      continue;
+    }
+    if (!isObject(line) || !isObject(line.payload)) continue;
+    const p = line.payload;
+    const at = str(line.timestamp);
+    if (at) {
+      session.firstAt ??= at;
+      session.lastAt = at;
+    }
+    if (line.type === "session_meta") {
+      session.sessionId ??= str(p.id) ?? str(p.session_id);
+      session.cwd = str(p.cwd) ?? session.cwd;
+      if (isObject(p.git)) session.branch = str(p.git.branch) ?? session.branch;
+    } else if (line.type === "turn_context") {
+      session.model = str(p.model) ?? session.model;
+      session.cwd = str(p.cwd) ?? session.cwd;
+    } else if (line.type === "response_item") {
+      if (p.type === "message" && p.role === "assistant") {
+        const text = textOf(p.content);
+        if (text) events.push({ kind: "assistant", text, at });
+      } else if (p.type === "function_call" && typeof p.name === "string") {
+        const input = parseArguments(p.arguments);
+        addTool(str(p.call_id), p.name, input, at);
+      } else if (p.type === "custom_tool_call" && typeof p.name === "string") {
+        addTool(str(p.call_id), p.name, { input: typeof p.input === "string" ? p.input : "" }, at);
+      } else if (p.type === "local_shell_call") {
+        addTool(str(p.call_id), "local_shell", { action: p.action }, at);
+      } else if (p.type === "function_call_output" || p.type === "custom_tool_call_output") {
+        const output = outputText(p.output);
+        const code = output == null ? null : exitCode(typeof p.output === "string" ? p.output : output);
+        settle(str(p.call_id), { output, failed: code == null ? null : code !== 0 });
+      }
+    } else if (line.type === "event_msg") {
+      const item = isObject(p.item) ? p.item : null;
+      if (p.type === "item_completed" && item?.type === "UserMessage") {
+        const text = textOf(item.content);
+        if (text) events.push({ kind: "user", text, at });
+      } else if (p.type === "user_message") {
+        const text = str(p.message)?.trim();
+        if (text) events.push({ kind: "user", text, at });
+      } else if (p.type === "item_completed" && item?.type === "CommandExecution" && typeof item.exit_code === "number") {
+        settle(str(item.id), { failed: item.exit_code !== 0 });
+      }
+    }
+  }
+  session.events = events;
+  return session;
+}
+
+/** The end of a file, at most `maxBytes` of it, read without loading the rest (the first line may be cut: it is not JSON and is skipped). */
+function readTail(file: string, maxBytes: number): string {
+  const fd = openSync(file, "r");
+  try {
+    const size = statSync(file).size;
+    const length = Math.min(size, maxBytes);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = readSync(fd, buffer, read, length - read, size - length + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export const codexTranscript: TranscriptReader = {
+  read(facts, { maxBytes, onError }) {
+    if (!facts.transcriptPath) return null;
+    try {
+      const session = parseCodexRollout(readTail(facts.transcriptPath, maxBytes));
+      session.sessionId ??= facts.sessionId;
+      session.cwd ??= facts.cwd;
+      return session;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") onError(`cannot read the Codex transcript ${facts.transcriptPath}: ${(error as Error).message}`);
+      return null;
+    }
+  },
+};
