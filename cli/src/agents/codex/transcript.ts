@@ -95,33 +95,58 @@ function commandOf(input: Record<string, unknown>): string | null {
   return words.length === 3 && /(^|\/)(ba|z)?sh$/.test(words[0]!) && /^-l?c$/.test(words[1]!) ? words[2]! : words.join(" ");
 }
 
+/** The session being read: its events, and each tool call waiting for its output by call_id. */
+type Reading = { session: Session; events: SessionEvent[]; pending: Map<string, number> };
+
+function addTool(r: Reading, callId: string | null, name: string, input: Record<string, unknown>, at: string | null): void {
+  const command = name === "apply_patch" ? null : commandOf(input);
+  // A patch comes as apply_patch's input, or as a shell command Codex intercepts (`apply_patch <<'EOF' …`).
+  const patch = name === "apply_patch" ? (str(input.input) ?? str(input.patch) ?? "") : command?.includes("*** Begin Patch") ? command : "";
+  r.events.push(toolCall(name, input, at, { command, files: patch ? patchFiles(patch) : [] }));
+  if (callId) r.pending.set(callId, r.events.length - 1);
+}
+
+function settle(r: Reading, callId: string | null, known: { output?: string | null; failed?: boolean | null }): void {
+  const index = callId == null ? undefined : r.pending.get(callId);
+  const call = index === undefined ? undefined : r.events[index];
+  if (call?.kind !== "tool") return;
+  const output = known.output !== undefined ? known.output : call.output;
+  r.events[index!] = toolCall(call.name, call.input, call.at, { files: call.files, command: call.command, output, failed: known.failed ?? call.failed });
+}
+
+function responseItem(r: Reading, p: Record<string, unknown>, at: string | null): void {
+  if (p.type === "message" && p.role === "assistant") {
+    const text = textOf(p.content);
+    if (text) r.events.push({ kind: "assistant", text, at });
+  } else if (p.type === "function_call" && typeof p.name === "string") {
+    addTool(r, str(p.call_id), p.name, parseArguments(p.arguments), at);
+  } else if (p.type === "custom_tool_call" && typeof p.name === "string") {
+    addTool(r, str(p.call_id), p.name, { input: typeof p.input === "string" ? p.input : "" }, at);
+  } else if (p.type === "local_shell_call") {
+    addTool(r, str(p.call_id), "local_shell", { action: p.action }, at);
+  } else if (p.type === "function_call_output" || p.type === "custom_tool_call_output") {
+    const output = outputText(p.output);
+    const code = output == null ? null : exitCode(typeof p.output === "string" ? p.output : output);
+    settle(r, str(p.call_id), { output, failed: code == null ? null : code !== 0 });
+  }
+}
+
+function eventMsg(r: Reading, p: Record<string, unknown>, at: string | null): void {
+  const item = isObject(p.item) ? p.item : null;
+  if (p.type === "item_completed" && item?.type === "UserMessage") {
+    const text = textOf(item.content);
+    if (text) r.events.push({ kind: "user", text, at });
+  } else if (p.type === "user_message") {
+    const text = str(p.message)?.trim();
+    if (text) r.events.push({ kind: "user", text, at });
+  } else if (p.type === "item_completed" && item?.type === "CommandExecution" && typeof item.exit_code === "number") {
+    settle(r, str(item.id), { failed: item.exit_code !== 0 });
+  }
+}
+
 export function parseCodexRollout(jsonl: string): Session {
-  const session = emptySession("codex");
-  const events: SessionEvent[] = [];
-  /** call_id → the index of its tool call in `events`, until its output arrives. */
-  const pending = new Map<string, number>();
-
-  const addTool = (callId: string | null, name: string, input: Record<string, unknown>, at: string | null) => {
-    const command = name === "apply_patch" ? null : commandOf(input);
-    // A patch comes as apply_patch's input, or as a shell command Codex intercepts (`apply_patch <<'EOF' …`).
-    const patch = name === "apply_patch" ? str(input.input) ?? str(input.patch) ?? "" : command?.includes("*** Begin Patch") ? command : "";
-    events.push(toolCall(name, input, at, { command, files: patch ? patchFiles(patch) : [] }));
-    if (callId) pending.set(callId, events.length - 1);
-  };
-
-  const settle = (callId: string | null, known: { output?: string | null; failed?: boolean | null }) => {
-    const index = callId == null ? undefined : pending.get(callId);
-    if (index === undefined) return;
-    const call = events[index];
-    if (call?.kind !== "tool") return;
-    events[index] = toolCall(call.name, call.input, call.at, {
-      files: call.files,
-      command: call.command,
-      output: known.output !== undefined ? known.output : call.output,
-      failed: known.failed ?? call.failed,
-    });
-  };
-
+  const r: Reading = { session: emptySession("codex"), events: [], pending: new Map() };
+  const session = r.session;
   for (const raw of jsonl.split("\n")) {
     if (!raw.trim()) continue;
     let line: Line;
@@ -144,36 +169,10 @@ export function parseCodexRollout(jsonl: string): Session {
     } else if (line.type === "turn_context") {
       session.model = str(p.model) ?? session.model;
       session.cwd = str(p.cwd) ?? session.cwd;
-    } else if (line.type === "response_item") {
-      if (p.type === "message" && p.role === "assistant") {
-        const text = textOf(p.content);
-        if (text) events.push({ kind: "assistant", text, at });
-      } else if (p.type === "function_call" && typeof p.name === "string") {
-        const input = parseArguments(p.arguments);
-        addTool(str(p.call_id), p.name, input, at);
-      } else if (p.type === "custom_tool_call" && typeof p.name === "string") {
-        addTool(str(p.call_id), p.name, { input: typeof p.input === "string" ? p.input : "" }, at);
-      } else if (p.type === "local_shell_call") {
-        addTool(str(p.call_id), "local_shell", { action: p.action }, at);
-      } else if (p.type === "function_call_output" || p.type === "custom_tool_call_output") {
-        const output = outputText(p.output);
-        const code = output == null ? null : exitCode(typeof p.output === "string" ? p.output : output);
-        settle(str(p.call_id), { output, failed: code == null ? null : code !== 0 });
-      }
-    } else if (line.type === "event_msg") {
-      const item = isObject(p.item) ? p.item : null;
-      if (p.type === "item_completed" && item?.type === "UserMessage") {
-        const text = textOf(item.content);
-        if (text) events.push({ kind: "user", text, at });
-      } else if (p.type === "user_message") {
-        const text = str(p.message)?.trim();
-        if (text) events.push({ kind: "user", text, at });
-      } else if (p.type === "item_completed" && item?.type === "CommandExecution" && typeof item.exit_code === "number") {
-        settle(str(item.id), { failed: item.exit_code !== 0 });
-      }
-    }
+    } else if (line.type === "response_item") responseItem(r, p, at);
+    else if (line.type === "event_msg") eventMsg(r, p, at);
   }
-  session.events = events;
+  session.events = r.events;
   return session;
 }
 
