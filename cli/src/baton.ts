@@ -1,5 +1,7 @@
 import { CliError, EXIT } from "./exit-codes";
-import { unavailableOutput } from "./hooks/session-start-output";
+import { AGENTS } from "./agents/agents";
+import { unavailableText } from "./hooks/session-start-output";
+import { isAgentName, type AgentName } from "../../lib/rules";
 import { reportVersionMismatchTo } from "./http/version-check";
 import { asksForHelp, commandHelp, overallHelp, type CommandName } from "./usage";
 import { CLI_VERSION } from "./version";
@@ -21,7 +23,8 @@ const COMMANDS = {
   task: async () => (await import("./commands/task")).runTask,
   learnings: async () => (await import("./commands/learnings")).runLearnings,
   invites: async () => (await import("./commands/invites")).runInvites,
-  install: async () => (await import("./commands/install-claude")).runInstall,
+  install: async () => (await import("./commands/install")).runInstall,
+  doctor: async () => (await import("./commands/doctor")).runDoctor,
   import: async () => (await import("./import/run-import")).runImport,
   // `baton mcp`, the stdio bridge to /api/mcp: cli/src/mcp/ belongs to the MCP work.
   mcp: async () => (await import("./mcp/run-mcp")).runMcp,
@@ -31,11 +34,11 @@ const COMMANDS = {
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
 
-type Hook = (args: string[]) => Promise<void>;
+type Hook = (agent: AgentName, args: string[]) => Promise<void>;
 
 async function sessionEnd(event: "SessionEnd" | "Stop"): Promise<Hook> {
   const { runSessionEnd } = await import("./hooks/session-end");
-  return () => runSessionEnd(event);
+  return (agent) => runSessionEnd(event, agent);
 }
 
 const HOOKS = new Map<string, () => Promise<Hook>>([
@@ -46,21 +49,34 @@ const HOOKS = new Map<string, () => Promise<Hook>>([
   ["pre-compact", async () => (await import("./hooks/pre-compact")).runPreCompact],
   ["session-end-worker", async () => {
     const { runSessionEndWorker } = await import("./hooks/session-end-worker");
-    return (args) => runSessionEndWorker(args[0] ?? "");
+    return (_agent, args) => runSessionEndWorker(args[0] ?? "");
   }],
 ]);
 
+/** `--agent <name>` among a hook's arguments (Claude Code when absent), and the rest. */
+function hookAgent(args: string[]): { agent: AgentName; rest: string[]; unknown: string | null } {
+  const at = args.indexOf("--agent");
+  if (at < 0) return { agent: "claude", rest: args, unknown: null };
+  const name = args[at + 1] ?? "";
+  const rest = [...args.slice(0, at), ...args.slice(at + 2)];
+  return isAgentName(name) ? { agent: name, rest, unknown: null } : { agent: "claude", rest, unknown: name };
+}
+
 /** Hooks never fail the agent: whatever happens, exit 0 (and session-start still answers). */
 async function runHook(args: string[]): Promise<number> {
-  // Hook output belongs to Claude Code: a version notice goes to hook.log instead.
+  // Hook output belongs to the agent: a version notice goes to hook.log instead.
   reportVersionMismatchTo("hook-log");
-  const [event, ...rest] = args;
+  const [event, ...given] = args;
   const load = event === undefined ? undefined : HOOKS.get(event);
   if (!load) throw new CliError(`unknown hook "${event ?? ""}": use session-start, prompt, pre-compact, session-end or stop.`, EXIT.usage);
+  const { agent, rest, unknown } = hookAgent(given);
   try {
-    await (await load())(rest);
+    // An agent this CLI does not know (a newer install than the CLI): its shape cannot be guessed, so nothing is said.
+    if (unknown !== null) throw new Error(`unknown agent "${unknown}": update the CLI (curl -fsSL <server>/install.sh | sh)`);
+    await (await load())(agent, rest);
   } catch (error) {
-    if (event === "session-start") process.stdout.write(unavailableOutput(`error: ${(error as Error)?.message ?? String(error)}`.slice(0, 200)));
+    const message = (error as Error)?.message ?? String(error);
+    if (event === "session-start" && unknown === null) process.stdout.write((await AGENTS[agent]!.hook()).output("session-start", unavailableText(`error: ${message}`.slice(0, 200))));
     try {
       const { hookLog } = await import("./hooks/hook-log");
       hookLog(`${event}: ${(error as Error)?.stack ?? String(error)}`);

@@ -85,14 +85,24 @@ decline <project>    say no; nothing of yours ever reaches the project
 Leave a project later from its settings page in the dashboard.`,
   },
   install: {
-    synopsis: `  baton install claude [--dry-run] [--command PREFIX] [--url URL]`,
-    details: `Merges Baton's hooks (SessionStart, UserPromptSubmit, PreCompact, SessionEnd) into .claude/settings.json
-and its MCP server into .mcp.json at the repository root, keeping everything else; running it twice
-changes nothing.
+    synopsis: `  baton install claude|codex|gemini|copilot|opencode [--dry-run] [--scope user|repo] [--command P] [--url U]`,
+    details: `Merges Baton's hooks (session start, each prompt, before compaction where the agent has it, session
+end) and its MCP server into the agent's configuration, keeping everything else; running it twice
+changes nothing. Claude Code: .claude/settings.json and .mcp.json at the repository root. The others:
+their user configuration in HOME by default (--scope repo for the repository's, where the agent has one).
+What the agent asks you to confirm (trusting hooks or a folder) is said after installing.
   --dry-run          show the change as a diff, write nothing
+  --scope user|repo  the agent's user-wide or repository configuration
   --command PREFIX   what the hooks run (default: \`baton\` when the baton on your PATH is this CLI,
                      else this file by its absolute path)
-  --url URL          the server for the MCP entry (default: BATON_URL or url in the config file)`,
+  --url URL          the server (default: BATON_URL or url in the config file)`,
+  },
+  doctor: {
+    synopsis: `  baton doctor                          the server, and each agent on this machine: Baton installed?`,
+    details: `Checks what the hooks need: the server reachable, the token taken, the project sessions here go to;
+then each coding agent found on this machine (on PATH, or its folder in HOME): whether Baton's hooks
+and MCP entry are in its configuration (user-wide or this repository's). Exit 0 when all is well, else
+5 (server unreachable), 6 (token refused), 2 (nothing configured) or 1 (an agent found without Baton).`,
   },
   import: {
     synopsis: `  baton import <path> [--project SLUG]  seed.json, Amplifier handoffs, backlog/memory, .spx/sessions`,

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildHandoff } from "@/cli/src/transcript/build-handoff";
 import { extractProposals } from "@/cli/src/transcript/extract-proposals";
-import { parseTranscript } from "@/cli/src/transcript/parse-transcript";
+import { parseClaudeTranscript as parseTranscript } from "@/cli/src/agents/claude/transcript";
 
 const transcript = readFileSync(path.join(import.meta.dirname, "../fixtures/cli/transcript.jsonl"), "utf8");
 
@@ -18,9 +18,32 @@ describe("parseTranscript", () => {
     expect(JSON.stringify(t.events)).not.toContain("Caveat");
   });
 
+  it("reads each tool call into the shape every agent shares: files changed, the command, its output and whether it failed", () => {
+    const line = (type: string, content: unknown) => JSON.stringify({ type, timestamp: "2026-11-26T10:00:00.000Z", message: { model: "claude-x", content } });
+    const t = parseTranscript(
+      [
+        line("user", "Fix the date test"),
+        line("assistant", [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "npm test" } }]),
+        line("user", [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "FAIL date.test.ts: expected UTC" }], is_error: true }]),
+        line("assistant", [{ type: "tool_use", id: "t2", name: "Edit", input: { file_path: "/repo/src/date.ts", old_string: "a", new_string: "b" } }]),
+        line("user", [{ type: "tool_result", tool_use_id: "t2", content: "ok" }]),
+        line("assistant", [{ type: "tool_use", id: "t3", name: "Bash", input: { command: "TZ=UTC npm test" } }]),
+        line("user", [{ type: "tool_result", tool_use_id: "t3", content: "1 passed" }]),
+      ].join("\n"),
+    );
+    expect(t.model).toBe("claude-x");
+    expect(t.events.filter((e) => e.kind === "user").map((e) => (e.kind === "user" ? e.text : ""))).toEqual(["Fix the date test"]);
+    const tools = t.events.flatMap((e) => (e.kind === "tool" ? [{ command: e.command, files: e.files, output: e.output, failed: e.failed }] : []));
+    expect(tools).toEqual([
+      { command: "npm test", files: [], output: "FAIL date.test.ts: expected UTC", failed: true },
+      { command: null, files: [{ path: "/repo/src/date.ts", how: "edited" }], output: "ok", failed: false },
+      { command: "TZ=UTC npm test", files: [], output: "1 passed", failed: false },
+    ]);
+  });
+
   it("skips lines that are not JSON or not messages", () => {
     const t = parseTranscript(`not json\n{"type":"user"}\n42\nnull\n{"type":"assistant","message":{"content":"plain"}}\n`);
-    expect(t.events).toEqual([{ kind: "assistant", text: "plain" }]);
+    expect(t.events).toEqual([{ kind: "assistant", text: "plain", at: null }]);
   });
 });
 

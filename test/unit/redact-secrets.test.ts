@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildHandoff } from "@/cli/src/transcript/build-handoff";
-import { parseTranscript } from "@/cli/src/transcript/parse-transcript";
+import { parseClaudeTranscript as parseTranscript } from "@/cli/src/agents/claude/transcript";
 import { PRIVATE_MARKER, SecretRedactor } from "@/lib/secrets/redact-secrets";
 import { redactTranscript } from "@/cli/src/transcript/redact-transcript";
 import { NOT_SECRETS, SECRET_CORPUS } from "../fixtures/secrets/secret-corpus";

@@ -51,6 +51,17 @@ export const MAX_TOOL_OUTPUT = 4000;
 
 /** A tool call with nothing known beyond its name and input; readers fill in what their format says. */
 export function toolCall(name: string, input: Record<string, unknown>, at: string | null, known: Partial<Omit<ToolCall, "kind" | "name" | "input" | "at">> = {}): ToolCall {
-  const output = known.output == null ? null : known.output.length > MAX_TOOL_OUTPUT ? `${known.output.slice(0, MAX_TOOL_OUTPUT)}…` : known.output;
+  const output = known.output == null ? null : cutAtSpace(known.output, MAX_TOOL_OUTPUT);
   return { kind: "tool", name, input, files: known.files ?? [], command: known.command ?? null, todos: known.todos ?? null, output, failed: known.failed ?? null, at };
+}
+
+/**
+ * `text` cut to at most `max` characters at a whitespace: secrets are redacted after reading, and half a
+ * token no longer has the shape the redactor knows.
+ */
+function cutAtSpace(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  while (end > 0 && !/\s/.test(text[end]!)) end--;
+  return `${text.slice(0, end)}…`;
 }

@@ -1,12 +1,12 @@
 /**
- * Merging Baton's entries into Claude Code's project files without losing or duplicating what is
- * there: `.claude/settings.json` hooks (`{ hooks: { SessionStart: [{ matcher?, hooks: [{ type:
+ * Merging Baton's entries into JSON agent configs in Claude Code's shape (Codex's hooks.json and
+ * Gemini's settings.json share it) without losing or duplicating what is there: `.claude/settings.json` hooks (`{ hooks: { SessionStart: [{ matcher?, hooks: [{ type:
  * "command", command, timeout? }] }] } }`) and `.mcp.json` (`{ mcpServers: { name: {...} } }`).
  */
 export type Json = Record<string, unknown>;
 
 /** `timeout`: Claude Code's own limit for the hook, in seconds; set where the hook has none (one the user set stays). */
-export type HookEntry = { event: "SessionStart" | "UserPromptSubmit" | "PreCompact" | "SessionEnd"; command: string; subcommand: string; timeout?: number };
+export type HookEntry = { event: string; command: string; subcommand: string; timeout?: number };
 
 export class MergeError extends Error {}
 

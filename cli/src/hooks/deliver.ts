@@ -1,4 +1,5 @@
 import type { ProjectHints } from "../config/derive-project";
+import type { AgentName } from "../../../lib/rules";
 import { Unreachable, type ApiCall } from "../http/api-client";
 import { redactValue, SecretRedactor, type Redacted } from "../../../lib/secrets/redact-secrets";
 import { hookLog } from "./hook-log";
@@ -45,16 +46,22 @@ export async function deliver(call: ApiCall | null, outgoing: Outgoing[], option
   return counts;
 }
 
+/** Which agent (and model, when the hook or transcript says) produced a handoff or proposal. */
+export type ProducedBy = { agent: AgentName; model: string | null };
+
+/** The request fields that say it: the server keeps them with the handoff or proposal. */
+export const producedBy = (by: ProducedBy) => ({ agent: by.agent, ...(by.model ? { model: by.model } : {}) });
+
 /**
  * A session's handoff, posted under its id (the server keeps one per session, the newest) with what
  * the hook knows of where the session runs: the server files it under the project the session's start
  * was served for, else the one the hints resolve to, and stores nothing when there is none.
  */
-export function handoffRequest(markdown: string, hints: ProjectHints, sessionId: string | null, branch: string | null): Outgoing {
+export function handoffRequest(markdown: string, hints: ProjectHints, sessionId: string | null, branch: string | null, by: ProducedBy): Outgoing {
   return {
     method: "POST",
     path: "/api/handoffs",
-    body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}), ...hints },
+    body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}), ...hints, ...producedBy(by) },
     what: `the handoff of session ${sessionId ?? "(no id)"}`,
   };
 }

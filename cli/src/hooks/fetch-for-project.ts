@@ -16,6 +16,3 @@ export function getForProject(call: ApiCall, route: string, hints: ProjectHints,
 export function additionalContext(res: ApiResponse): unknown {
   return (res.json as { hookSpecificOutput?: { additionalContext?: unknown } } | undefined)?.hookSpecificOutput?.additionalContext;
 }
-
-/** The server's answer as a hook prints it: as it came, ending in a newline. */
-export const hookText = (res: ApiResponse): string => (res.text.endsWith("\n") ? res.text : `${res.text}\n`);

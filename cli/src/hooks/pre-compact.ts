@@ -1,19 +1,19 @@
+import { AGENTS } from "../agents/agents";
+import type { HookFacts } from "../agents/agent";
 import { projectHints } from "../config/derive-project";
 import { currentBranch, git } from "../config/git-info";
-import { loadConfig } from "../config/load-config";
 import { apiClient, type ApiCall } from "../http/api-client";
-import { MAX_SESSION_ID_CHARS } from "../../../lib/rules";
+import type { AgentName } from "../../../lib/rules";
 import { buildHandoff } from "../transcript/build-handoff";
-import { readTranscript } from "../transcript/read-transcript";
 import { SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
 import { deliver, handoffRequest, type Outgoing } from "./deliver";
-import { answerBy, answerOnce } from "./hook-exit";
-import { hookCwd, MAX_PATH, readHookInput, stringField } from "./hook-input";
+import { answerOnce } from "./hook-exit";
 import { hookLog } from "./hook-log";
+import { openHook } from "./open-hook";
 import { flushSpool } from "./spool";
 
-// `baton hook pre-compact` (PreCompact): before Claude Code summarises the conversation away, the
+// `baton hook pre-compact` (PreCompact, where the agent has a real one): before the agent summarises the conversation away, the
 // handoff so far is posted under the session's id as a checkpoint. The context after the compaction
 // (source=compact) leads with it, and the session's SessionEnd handoff later replaces it. Prints
 // nothing, always exits 0, within the hooks' time limit (timeoutMs, 2 s); what cannot be sent in
@@ -26,9 +26,10 @@ const GIT_MS = 500;
 const PRINT_MS = 50;
 
 /** The checkpoint handoff of the transcript so far, redacted; null when the session has said nothing yet. */
-function checkpointOf(transcriptPath: string | null, sessionId: string, cwd: string): string | null {
+async function checkpointOf(agent: AgentName, facts: HookFacts, sessionId: string, cwd: string): Promise<string | null> {
   const redactor = new SecretRedactor();
-  const read = readTranscript(transcriptPath, MAX_CHECKPOINT_TRANSCRIPT, (m) => hookLog(`pre-compact: ${m}`));
+  const reader = await AGENTS[agent]!.transcript();
+  const read = reader.read(facts, { maxBytes: MAX_CHECKPOINT_TRANSCRIPT, onError: (m) => hookLog(`pre-compact: ${m}`) });
   if (!read) return null;
   const transcript = redactTranscript(read, redactor);
   return buildHandoff({ transcript, lastAssistantMessage: null, cwd, sessionId, withheld: redactor.summary(), checkpoint: true });
@@ -45,31 +46,28 @@ async function send(call: ApiCall, request: Outgoing, deadline: number): Promise
   hookLog(`pre-compact: checkpoint sent ${counts.sent}, spooled ${counts.spooled}, refused ${counts.dropped}`);
 }
 
-export async function runPreCompact(): Promise<void> {
-  const startedAt = Date.now();
-  const early = loadConfig(process.cwd());
-  const limit = early.timeoutMs;
-  answerBy(limit, () => hookLog(`pre-compact: not done within ${limit} ms`));
-  const parsed = await readHookInput(Math.min(500, limit * 0.25));
-  if (!parsed.ok) {
-    hookLog(`pre-compact: ${parsed.problem}`);
-    return answerOnce("");
-  }
-  const sessionId = stringField(parsed.input.session_id, MAX_SESSION_ID_CHARS);
-  const cwd = hookCwd(parsed.input, process.cwd());
-  const config = cwd === process.cwd() ? early : loadConfig(cwd);
+export async function runPreCompact(agentName: AgentName): Promise<void> {
+  const opened = await openHook("pre-compact", agentName, {
+    limit: (config) => config.timeoutMs,
+    stdinShare: 0.25,
+    stdinMaxMs: 500,
+    onLimit: (ms) => hookLog(`pre-compact: not done within ${ms} ms`),
+  });
+  if (!opened.ok) return answerOnce("");
+  const { agent, facts, cwd, config, startedAt, limitMs } = opened.hook;
+  const { sessionId } = facts;
   if (!sessionId || !config.url || !config.token) {
     hookLog(`pre-compact: ${sessionId ? "no server configured (BATON_URL, BATON_TOKEN)" : "no session_id in the hook input"}`);
     return answerOnce("");
   }
-  const markdown = checkpointOf(stringField(parsed.input.transcript_path, MAX_PATH), sessionId, cwd);
+  const markdown = await checkpointOf(agent.name, facts, sessionId, cwd);
   // The server files the checkpoint where the session started; the remote is a hint for when that start
   // never reached it, not asked when a project is configured.
   const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : git(["remote", "get-url", "origin"], cwd, GIT_MS)]) : [null, null];
   if (markdown) {
     const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
-    const call = apiClient({ url: config.url, token: config.token, timeoutMs: limit });
-    await send(call, handoffRequest(markdown, hints, sessionId, branch), startedAt + limit - PRINT_MS);
+    const call = apiClient({ url: config.url, token: config.token, timeoutMs: limitMs });
+    await send(call, handoffRequest(markdown, hints, sessionId, branch, { agent: agent.name, model: facts.model }), startedAt + limitMs - PRINT_MS);
   }
   answerOnce("");
 }

@@ -1,17 +1,18 @@
+import type { HookFacts } from "../agents/agent";
 import { projectHints } from "../config/derive-project";
 import { git } from "../config/git-info";
-import { loadConfig, type BatonConfig } from "../config/load-config";
+import type { BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, type ApiResponse } from "../http/api-client";
-import { MAX_SESSION_ID_CHARS, PROMPT_HINT_CHARS } from "../../../lib/rules";
+import { PROMPT_HINT_CHARS, type AgentName } from "../../../lib/rules";
 import { REDACTION_MARKERS, SecretRedactor } from "../../../lib/secrets/redact-secrets";
-import { additionalContext, getForProject, hookText } from "./fetch-for-project";
-import { answerBy, answerOnce } from "./hook-exit";
-import { hookCwd, readHookInput, stringField, type HookInput } from "./hook-input";
+import { additionalContext, getForProject } from "./fetch-for-project";
+import { answerOnce } from "./hook-exit";
 import { hookLog } from "./hook-log";
+import { openHook } from "./open-hook";
 
-// `baton hook prompt` (UserPromptSubmit): runs before every prompt, so it is quick and quiet. It
-// prints Claude Code's hook JSON when the server has something relevant and new for the session, and
-// nothing otherwise; whatever goes wrong, it exits 0 within its time limit (promptTimeoutMs, 1 s).
+// `baton hook prompt` (Claude Code's and Codex's UserPromptSubmit, Gemini's BeforeAgent, …): runs
+// before every prompt, so it is quick and quiet. It prints the agent's hook answer when the server has
+// something relevant and new for the session, and nothing otherwise; whatever goes wrong, it exits 0 within its time limit (promptTimeoutMs, 1 s).
 
 /** Leaves time to print before the time limit. */
 const PRINT_MS = 30;
@@ -38,55 +39,51 @@ export function promptHint(prompt: string): string {
 }
 
 
-/** The server's hook JSON when it holds context, else nothing. */
-function outputOf(res: ApiResponse): string {
+/** The context the server's answer holds, else "". */
+function contextOf(res: ApiResponse): string {
   if (res.status !== 200) {
     hookLog(`prompt: ${res.status} ${errorMessage(res).slice(0, 160)}`);
     return "";
   }
   const context = additionalContext(res);
-  return typeof context === "string" && context ? hookText(res) : "";
+  return typeof context === "string" ? context : "";
 }
 
 /** What the hook needs from its input and configuration, or null (logged) when it has nothing to do. */
-function readRequest(input: HookInput, config: BatonConfig): { sessionId: string; prompt: string; url: string; token: string } | null {
-  const sessionId = stringField(input.session_id, MAX_SESSION_ID_CHARS);
+function readRequest(facts: HookFacts, config: BatonConfig): { sessionId: string; prompt: string; url: string; token: string } | null {
+  const { sessionId } = facts;
   if (!config.inject) hookLog(`prompt: nothing injected: "inject": false in ${config.repoConfigFile}`);
   else if (!config.url || !config.token) hookLog("prompt: no server configured (BATON_URL, BATON_TOKEN)");
   else if (!sessionId) hookLog("prompt: no session_id in the hook input");
   else {
     // Redacted only when it will be sent.
-    const prompt = typeof input.prompt === "string" ? promptHint(input.prompt) : "";
+    const prompt = facts.prompt === null ? "" : promptHint(facts.prompt);
     if (prompt) return { sessionId, prompt, url: config.url, token: config.token };
   }
   return null;
 }
 
-export async function runPrompt(): Promise<void> {
-  const startedAt = Date.now();
-  const early = loadConfig(process.cwd());
-  const limit = early.promptTimeoutMs;
-  answerBy(limit, () => hookLog(`prompt: no answer within ${limit} ms`));
-  const deadline = startedAt + limit - PRINT_MS;
-
-  const parsed = await readHookInput(Math.min(500, limit * 0.4));
-  if (!parsed.ok) {
-    hookLog(`prompt: ${parsed.problem}`);
-    return answerOnce("");
-  }
-  const cwd = hookCwd(parsed.input, process.cwd());
-  const config = cwd === process.cwd() ? early : loadConfig(cwd);
-  const request = readRequest(parsed.input, config);
+export async function runPrompt(agentName: AgentName): Promise<void> {
+  const opened = await openHook("prompt", agentName, {
+    limit: (config) => config.promptTimeoutMs,
+    stdinShare: 0.4,
+    stdinMaxMs: 500,
+    onLimit: (ms) => hookLog(`prompt: no answer within ${ms} ms`),
+  });
+  if (!opened.ok) return answerOnce("");
+  const { agent, facts, cwd, config, startedAt, limitMs } = opened.hook;
+  const deadline = startedAt + limitMs - PRINT_MS;
+  const request = readRequest(facts, config);
   if (!request) return answerOnce("");
   // The server answers for the project the session started in; the hints matter only when that start
   // never reached it, and then a configured project decides without the remote.
   const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
   const project = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
-  const call = apiClient({ url: request.url, token: request.token, timeoutMs: limit });
+  const call = apiClient({ url: request.url, token: request.token, timeoutMs: limitMs });
   try {
     const params = new URLSearchParams({ format: "claude", sessionId: request.sessionId, q: request.prompt });
     const res = await getForProject(call, "/api/context/prompt", project, params, deadline);
-    answerOnce(outputOf(res));
+    answerOnce(agent.output("prompt", contextOf(res)));
   } catch (error) {
     hookLog(`prompt: ${(error as Error).message ?? String(error)}`);
     answerOnce("");

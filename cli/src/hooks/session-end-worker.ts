@@ -1,28 +1,28 @@
-import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { projectHints, type ProjectHints } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
 import { apiClient, Unreachable, type ApiCall } from "../http/api-client";
-import { MAX_SESSION_ID_CHARS } from "../../../lib/rules";
+import { AGENTS } from "../agents/agents";
+import type { HookFacts } from "../agents/agent";
+import { emptySession, type Session } from "../agents/session";
+import { isAgentName, type AgentName } from "../../../lib/rules";
 import { buildHandoff } from "../transcript/build-handoff";
 import { extractProposals, proposalKey, type Proposal } from "../transcript/extract-proposals";
-import { parseTranscript, type Transcript } from "../transcript/parse-transcript";
-import { readTranscript } from "../transcript/read-transcript";
 import { SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
-import { hookCwd, MAX_PATH, stringField, type HookInput } from "./hook-input";
 import { cacheDir, hookLog } from "./hook-log";
 import { readSent, withSessionLock, writeSent } from "./sent-proposals";
 import { runSummariser } from "./run-summariser";
-import { deliver, handoffRequest, type Outgoing } from "./deliver";
+import { deliver, handoffRequest, producedBy, type Outgoing, type ProducedBy } from "./deliver";
 import { flushSpool } from "./spool";
 
-type Job = { event: "SessionEnd" | "Stop"; cwd: string; input: HookInput };
+/** What `baton hook session-end` left for the worker: the agent's hook input as it came. */
+type Job = { event: "SessionEnd" | "Stop"; agent: AgentName; cwd: string; input: Record<string, unknown> };
 
 /** A huge transcript: its end says most about where the session stopped. */
 const MAX_TRANSCRIPT = 64 * 1024 * 1024;
-const MAX_LAST_MESSAGE = 1_000_000;
 /** Nobody waits on the worker (it runs detached), so it gives the server and git time. */
 const REQUEST_MS = 15_000;
 const FLUSH_MS = 60_000;
@@ -33,7 +33,9 @@ const STALE_JOB_MS = 10 * 60_000;
 function readJob(file: string): Job | null {
   try {
     const job = JSON.parse(readFileSync(file, "utf8")) as Job;
-    return job && typeof job === "object" && job.input && typeof job.input === "object" ? job : null;
+    if (!job || typeof job !== "object" || !job.input || typeof job.input !== "object") return null;
+    // A job written before agents had names came from Claude Code.
+    return { ...job, agent: isAgentName(job.agent) ? job.agent : "claude" };
   } catch (error) {
     hookLog(`session-end worker: cannot read job ${file}: ${(error as Error).message}`);
     return null;
@@ -91,12 +93,12 @@ type Connection = { cwd: string; config: BatonConfig; call: ApiCall | null };
 
 /**
  * What the ended session left: its id, its transcript and its last word, redacted (`withheld` says
- * what was kept back, or is null).
+ * what was kept back, or is null), and which agent and model produced it.
  */
-type EndedSession = { sessionId: string | null; transcriptPath: string | null; transcript: Transcript; lastAssistantMessage: string | null; withheld: string | null };
+type EndedSession = { sessionId: string | null; transcriptPath: string | null; transcript: Session; lastAssistantMessage: string | null; withheld: string | null; by: ProducedBy };
 
-function connect(job: Job): Connection {
-  const cwd = hookCwd(job.input, job.cwd);
+function connect(facts: HookFacts, job: Job): Connection {
+  const cwd = facts.cwd && existsSync(facts.cwd) ? facts.cwd : job.cwd;
   const config = loadConfig(cwd);
   const call = config.url && config.token ? apiClient({ url: config.url, token: config.token, timeoutMs: REQUEST_MS }) : null;
   if (!call) hookLog("session-end worker: no server configured (BATON_URL, BATON_TOKEN); spooling");
@@ -109,13 +111,16 @@ async function flushEarlier(call: ApiCall): Promise<void> {
   if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-end worker: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}`);
 }
 
-function readEndedSession(input: HookInput): EndedSession {
-  const transcriptPath = stringField(input.transcript_path, MAX_PATH);
+/** The session as the agent's own transcript tells it, read by that agent's reader, redacted. */
+async function readEndedSession(agent: AgentName, facts: HookFacts): Promise<EndedSession> {
   const redactor = new SecretRedactor();
-  const transcript = redactTranscript(readTranscript(transcriptPath, MAX_TRANSCRIPT, (m) => hookLog(`session-end worker: ${m}`)) ?? parseTranscript(""), redactor);
-  const last = stringField(input.last_assistant_message, MAX_LAST_MESSAGE);
+  const reader = await AGENTS[agent]!.transcript();
+  const read = reader.read(facts, { maxBytes: MAX_TRANSCRIPT, onError: (m) => hookLog(`session-end worker: ${m}`) });
+  const transcript = redactTranscript(read ?? emptySession(agent), redactor);
+  const last = facts.lastAssistantMessage;
   const lastAssistantMessage = last === null ? null : redactor.text(last);
-  return { sessionId: stringField(input.session_id, MAX_SESSION_ID_CHARS), transcriptPath, transcript, lastAssistantMessage, withheld: redactor.summary() };
+  const by = { agent, model: facts.model ?? transcript.model };
+  return { sessionId: facts.sessionId ?? transcript.sessionId, transcriptPath: facts.transcriptPath, transcript, lastAssistantMessage, withheld: redactor.summary(), by };
 }
 
 /**
@@ -144,11 +149,11 @@ async function writeHandoff(where: Connection, ended: EndedSession): Promise<str
   return withheld ? `${markdown}\n\n${withheld}\n` : `${markdown}\n`;
 }
 
-function proposalRequest(p: Proposal, project: string | null, sessionId: string | null): Outgoing {
+function proposalRequest(p: Proposal, project: string | null, sessionId: string | null, by: ProducedBy): Outgoing {
   return {
     method: "POST",
     path: "/api/proposals",
-    body: { kind: p.kind, content: p.content, confidence: p.confidence, source: sessionId ?? "session-end", ...(project ? { project } : {}) },
+    body: { kind: p.kind, content: p.content, confidence: p.confidence, source: sessionId ?? "session-end", ...(project ? { project } : {}), ...producedBy(by) },
     what: `a proposal from session ${sessionId ?? "(no id)"}`,
   };
 }
@@ -164,7 +169,7 @@ async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSes
   const work = async () => {
     const sent = sessionId ? readSent(sessionId) : new Set<string>();
     const fresh = extractProposals(userTexts).filter((p) => !sent.has(proposalKey(p.content)));
-    const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId))], { timeoutMs: REQUEST_MS, who: "session-end worker" });
+    const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId, ended.by))], { timeoutMs: REQUEST_MS, who: "session-end worker" });
     if (sessionId && fresh.length) {
       for (const p of fresh) sent.add(proposalKey(p.content));
       writeSent(sessionId, sent);
@@ -177,11 +182,12 @@ async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSes
 async function processJob(jobFile: string): Promise<void> {
   const job = readJob(jobFile);
   if (!job) return;
-  const where = connect(job);
+  const facts = (await AGENTS[job.agent]!.hook()).facts(job.input);
+  const where = connect(facts, job);
   if (where.call) await flushEarlier(where.call);
-  const ended = readEndedSession(job.input);
+  const ended = await readEndedSession(job.agent, facts);
   const { project, hints, postHandoff, branch } = await locate(where, ended.sessionId);
   const markdown = postHandoff ? await writeHandoff(where, ended) : null;
-  const handoff = markdown ? [handoffRequest(markdown, hints, ended.sessionId, branch ?? ended.transcript.branch)] : [];
+  const handoff = markdown ? [handoffRequest(markdown, hints, ended.sessionId, branch ?? ended.transcript.branch, ended.by)] : [];
   await sendWithProposals(job, where.call, ended, project, handoff);
 }

@@ -2,16 +2,17 @@ import { spawn } from "node:child_process";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import type { AgentName } from "../../../lib/rules";
 import { readHookInput } from "./hook-input";
 import { cacheDir, hookLog } from "./hook-log";
 
 /**
- * `baton hook session-end` (and `baton hook stop`): Claude Code gives all SessionEnd hooks 1.5 s
- * together, so this only writes the hook input to a job file and starts a detached worker
+ * `baton hook session-end` (and `baton hook stop`, the end of a turn): Claude Code gives all SessionEnd
+ * hooks 1.5 s together and other agents do not wait at all, so this only writes the hook input to a job file and starts a detached worker
  * (`baton hook session-end-worker <job>`) that does the slow part, then exits 0 at once. It prints
  * nothing: for a Stop hook, silence and exit 0 mean "let the agent stop".
  */
-export async function runSessionEnd(event: "SessionEnd" | "Stop"): Promise<void> {
+export async function runSessionEnd(event: "SessionEnd" | "Stop", agent: AgentName): Promise<void> {
   try {
     const parsed = await readHookInput(500);
     if (!parsed.ok) {
@@ -21,7 +22,7 @@ export async function runSessionEnd(event: "SessionEnd" | "Stop"): Promise<void>
     const dir = path.join(cacheDir(), "jobs");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const job = path.join(dir, `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.json`);
-    writeFileSync(`${job}.tmp`, JSON.stringify({ event, cwd: process.cwd(), input: parsed.input }), { mode: 0o600 });
+    writeFileSync(`${job}.tmp`, JSON.stringify({ event, agent, cwd: process.cwd(), input: parsed.input }), { mode: 0o600 });
     renameSync(`${job}.tmp`, job);
     const child = spawn(process.execPath, [process.argv[1]!, "hook", "session-end-worker", job], {
       detached: true,

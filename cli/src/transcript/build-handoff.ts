@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Transcript, TranscriptEvent } from "./parse-transcript";
+import type { Session, SessionEvent } from "../agents/session";
 
 /**
  * An extractive handoff: what was asked, what was done, files touched, open ends, taken from the
@@ -7,7 +7,6 @@ import type { Transcript, TranscriptEvent } from "./parse-transcript";
  * keeps a handoff's lines from the top. Facts, not orders: agents distrust imperative context.
  */
 
-const EDIT_TOOLS: Record<string, string> = { Edit: "edited", MultiEdit: "edited", Write: "written", NotebookEdit: "edited" };
 const MAX_ASKED = 6;
 const MAX_FILES = 15;
 const MAX_OPEN_ENDS = 10;
@@ -28,27 +27,21 @@ function relative(file: string, cwd: string | null): string {
  * `withheld`: the redactor's one line on what it kept back (secrets, private blocks), said right under
  * the facts. `checkpoint`: taken before a compaction, mid-session (SessionEnd later replaces it).
  */
-export type HandoffInput = { transcript: Transcript; lastAssistantMessage: string | null; cwd: string | null; sessionId: string | null; withheld?: string | null; checkpoint?: boolean };
+export type HandoffInput = { transcript: Session; lastAssistantMessage: string | null; cwd: string | null; sessionId: string | null; withheld?: string | null; checkpoint?: boolean };
 
 /** What the tools did: files edited or written (and how), shell commands, the last todo list. */
 type ToolWork = { files: Map<string, Set<string>>; commands: string[]; todos: { content: string; status: string }[] };
 
-function toolWork(events: TranscriptEvent[], cwd: string | null): ToolWork {
+function toolWork(events: SessionEvent[], cwd: string | null): ToolWork {
   const work: ToolWork = { files: new Map(), commands: [], todos: [] };
   for (const e of events) {
     if (e.kind !== "tool") continue;
-    const how = EDIT_TOOLS[e.name];
-    const file = e.input.file_path ?? e.input.notebook_path;
-    if (how && typeof file === "string" && file) {
-      const key = relative(file, cwd);
-      (work.files.get(key) ?? work.files.set(key, new Set()).get(key)!).add(how);
-    } else if (e.name === "Bash" && typeof e.input.command === "string") {
-      work.commands.push(cut(oneLine(e.input.command), 80));
-    } else if (e.name === "TodoWrite" && Array.isArray(e.input.todos)) {
-      work.todos = (e.input.todos as { content?: unknown; status?: unknown }[])
-        .filter((t) => typeof t?.content === "string")
-        .map((t) => ({ content: oneLine(t.content as string), status: String(t.status ?? "pending") }));
+    for (const change of e.files) {
+      const key = relative(change.path, cwd);
+      (work.files.get(key) ?? work.files.set(key, new Set()).get(key)!).add(change.how);
     }
+    if (e.command) work.commands.push(cut(oneLine(e.command), 80));
+    if (e.todos) work.todos = e.todos.map((t) => ({ content: oneLine(t.content), status: t.status }));
   }
   return work;
 }

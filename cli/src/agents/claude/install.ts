@@ -1,0 +1,30 @@
+import path from "node:path";
+import type { Installer } from "../agent";
+import { batonMcpServer, mergeHooks, mergeMcp } from "../../commands/merge-settings";
+import { folderIfAny, onPath } from "../find-agent";
+import { HOOK_TIMEOUT_SECONDS, planJson } from "../install-files";
+
+/**
+ * Baton's hooks (SessionStart, UserPromptSubmit, PreCompact, SessionEnd) into the repository's
+ * `.claude/settings.json` and its MCP server into `.mcp.json`. (The Claude Code plugin is the user-wide way.)
+ */
+export const claudeInstaller: Installer = {
+  scopes: ["repo"],
+  plan({ command, url, root }) {
+    const hooks = planJson(path.join(root, ".claude", "settings.json"), (json) => {
+      const { settings, changes } = mergeHooks(json, [
+        { event: "SessionStart", command: `${command} hook session-start`, subcommand: "session-start", timeout: HOOK_TIMEOUT_SECONDS.sessionStart },
+        { event: "UserPromptSubmit", command: `${command} hook prompt`, subcommand: "prompt", timeout: HOOK_TIMEOUT_SECONDS.prompt },
+        { event: "PreCompact", command: `${command} hook pre-compact`, subcommand: "pre-compact", timeout: HOOK_TIMEOUT_SECONDS.preCompact },
+        { event: "SessionEnd", command: `${command} hook session-end`, subcommand: "session-end" },
+      ]);
+      return { json: settings, changes };
+    });
+    const mcp = planJson(path.join(root, ".mcp.json"), (json) => {
+      const { mcp: merged, changes } = mergeMcp(json, batonMcpServer(url));
+      return { json: merged, changes };
+    });
+    return { files: [hooks, mcp], notes: ["The MCP entry reads the token from BATON_TOKEN in Claude Code's environment."] };
+  },
+  found: ({ home }) => onPath("claude") ?? folderIfAny(path.join(home, ".claude")),
+};

@@ -1,0 +1,38 @@
+import { existsSync, readFileSync } from "node:fs";
+import { MergeError, type Json } from "../commands/merge-settings";
+import type { PlannedFile } from "./agent";
+
+/**
+ * Reading and planning an agent's JSON config files for its installer: the text as it is (null when
+ * the file is new), parsed; a file that does not parse is an error that stops the install before
+ * anything is written.
+ */
+export function readJsonConfig(file: string): { text: string | null; json: Json } {
+  if (!existsSync(file)) return { text: null, json: {} };
+  const text = readFileSync(file, "utf8");
+  if (!text.trim()) return { text, json: {} };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new MergeError(`${file} is not valid JSON (${(error as Error).message})`);
+  }
+  if (json && typeof json === "object" && !Array.isArray(json)) return { text, json: json as Json };
+  throw new MergeError(`${file} is not a JSON object`);
+}
+
+/** The file after `merge`, pretty-printed as JSON; unchanged text when the merge changed nothing. */
+export function planJson(file: string, merge: (json: Json) => { json: Json; changes: string[] }): PlannedFile {
+  const { text, json } = readJsonConfig(file);
+  const merged = merge(json);
+  const after = merged.changes.length ? JSON.stringify(merged.json, null, 2) + "\n" : (text ?? "");
+  return { file, before: text, after, changes: merged.changes };
+}
+
+
+/**
+ * Every agent's own time limit for each hook, in seconds (each installer writes it in its agent's unit):
+ * a backstop far above the CLI's own limits (timeoutMs, promptTimeoutMs), which a repository's
+ * .baton.json may raise to 120 s. Session end has none where it hands its work to a detached process.
+ */
+export const HOOK_TIMEOUT_SECONDS = { sessionStart: 30, prompt: 10, preCompact: 30, sessionEnd: 10 } as const;

@@ -1,0 +1,112 @@
+import { homedir } from "node:os";
+import { AGENTS } from "../agents/agents";
+import { projectHints } from "../config/derive-project";
+import { git } from "../config/git-info";
+import { loadConfig, type BatonConfig } from "../config/load-config";
+import { EXIT } from "../exit-codes";
+import { apiClient, errorMessage, Unreachable } from "../http/api-client";
+import { parseOptions } from "../output/parse-options";
+import { printResult } from "../output/print";
+import { AGENT_LABELS, AGENT_NAMES, type AgentName } from "../../../lib/rules";
+import { defaultCommand } from "./install";
+
+/** What `baton doctor` found about the server: reachable (health answers), answering (the token is taken and the context routes answer for this repository). */
+type ServerCheck = {
+  url: string | null;
+  reachable: boolean;
+  version: string | null;
+  answering: boolean;
+  /** The project this repository's sessions get, when the server answered (null: personal). */
+  project: string | null;
+  problem: string | null;
+  exit: number;
+};
+
+type AgentCheck = { agent: AgentName; label: string; found: string | null; installed: Record<string, boolean>; pending: string[] };
+
+const DOCTOR_TIMEOUT_MS = 5000;
+
+async function checkServer(config: BatonConfig): Promise<ServerCheck> {
+  const check: ServerCheck = { url: config.url, reachable: false, version: null, answering: false, project: null, problem: null, exit: EXIT.ok };
+  if (!config.url) return { ...check, problem: `no server configured: set BATON_URL and BATON_TOKEN, or url and token in ${config.userConfigFile}`, exit: EXIT.usage };
+  const call = apiClient({ url: config.url, token: config.token, timeoutMs: DOCTOR_TIMEOUT_MS });
+  try {
+    const health = await call("GET", "/api/health");
+    check.reachable = true;
+    check.version = (health.json as { version?: string } | undefined)?.version ?? null;
+    if (health.status !== 200) return { ...check, problem: `${config.url}/api/health answered ${health.status}: ${errorMessage(health)}`, exit: EXIT.failure };
+    if (!config.token) return { ...check, problem: `no token for ${config.url}: set BATON_TOKEN, or token in ${config.userConfigFile}`, exit: EXIT.usage };
+    // The question the hooks ask first: which project a session here belongs to.
+    const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], config.cwd, 3000) : null;
+    const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd: config.cwd });
+    const res = await call("GET", `/api/context/project?${new URLSearchParams(hints)}`);
+    if (res.status === 401) return { ...check, problem: `the token was refused by ${config.url} (401)`, exit: EXIT.unauthorized };
+    if (res.status !== 200) return { ...check, problem: `${config.url} answered ${res.status}: ${errorMessage(res)}`, exit: EXIT.failure };
+    return { ...check, answering: true, project: (res.json as { project?: { slug?: string } | null }).project?.slug ?? null };
+  } catch (error) {
+    if (error instanceof Unreachable) return { ...check, problem: error.message, exit: EXIT.unreachable };
+    throw error;
+  }
+}
+
+/** For each agent on this machine: whether Baton's hooks and MCP entry are in its configuration, per scope. */
+async function checkAgents(config: BatonConfig): Promise<AgentCheck[]> {
+  const home = homedir();
+  const checks: AgentCheck[] = [];
+  for (const agent of AGENT_NAMES) {
+    const adapter = AGENTS[agent];
+    if (!adapter) continue;
+    const installer = await adapter.installer();
+    const found = installer.found({ home });
+    const check: AgentCheck = { agent, label: AGENT_LABELS[agent], found, installed: {}, pending: [] };
+    if (found && config.url) {
+      for (const scope of installer.scopes) {
+        try {
+          const plan = installer.plan({ command: defaultCommand(), url: config.url.replace(/\/+$/, ""), scope, home, root: config.repoRoot ?? config.cwd });
+          const pending = plan.files.flatMap((f) => f.changes);
+          check.installed[scope] = pending.length === 0;
+          if (pending.length) check.pending.push(...pending.map((c) => `${scope}: ${c}`));
+        } catch (error) {
+          check.installed[scope] = false;
+          check.pending.push(`${scope}: ${(error as Error).message}`);
+        }
+      }
+    }
+    checks.push(check);
+  }
+  return checks;
+}
+
+function serverLine(s: ServerCheck): string {
+  if (!s.url || !s.reachable) return `Server: ${s.problem}`;
+  const where = s.answering ? `answering; sessions here go to ${s.project ? `project ${s.project}` : "your personal context"}` : s.problem;
+  return `Server: ${s.url} (Baton ${s.version ?? "?"}): reachable, ${where}`;
+}
+
+function agentLine(a: AgentCheck): string {
+  const name = a.label.padEnd(12);
+  if (!a.found) return `  ${name} not found on this machine`;
+  const scopes = Object.entries(a.installed);
+  if (!scopes.length) return `  ${name} ${a.found}: cannot check without a server URL`;
+  const installedIn = scopes.filter(([, ok]) => ok).map(([scope]) => scope);
+  if (installedIn.length) return `  ${name} ${a.found}: Baton installed (${installedIn.join(", ")} configuration)`;
+  return `  ${name} ${a.found}: Baton not installed or out of date (${a.pending.length} change${a.pending.length === 1 ? "" : "s"} pending): run baton install ${a.agent}`;
+}
+
+/**
+ * `baton doctor`: whether this machine's agents will get Baton's context. The server (reachable,
+ * the token taken, the project sessions here get), then each agent found on the machine: whether
+ * Baton's hooks and MCP entry are in its configuration. Exit 0 when all is well, else the code of the
+ * first problem (5 unreachable, 6 token refused, 2 not configured, 1 an agent found without Baton).
+ */
+export async function runDoctor(args: string[]): Promise<number> {
+  parseOptions(args, {});
+  const config = loadConfig();
+  const [server, agents] = await Promise.all([checkServer(config), checkAgents(config)]);
+  const missing = agents.filter((a) => a.found && Object.keys(a.installed).length && !Object.values(a.installed).some(Boolean));
+  printResult({ server, agents, warnings: config.warnings }, () =>
+    [serverLine(server), "Agents:", ...agents.map(agentLine), ...config.warnings.map((w) => `Warning: ${w}`)].join("\n"),
+  );
+  if (server.exit !== EXIT.ok) return server.exit;
+  return missing.length ? EXIT.failure : EXIT.ok;
+}

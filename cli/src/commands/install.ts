@@ -1,0 +1,93 @@
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { AGENTS } from "../agents/agents";
+import type { InstallContext, InstallPlan } from "../agents/agent";
+import { onPath } from "../agents/find-agent";
+import { loadConfig } from "../config/load-config";
+import { CliError, EXIT } from "../exit-codes";
+import { parseOptions } from "../output/parse-options";
+import { note, printResult } from "../output/print";
+import { AGENT_NAMES, isAgentName, type AgentName } from "../../../lib/rules";
+import { MergeError } from "./merge-settings";
+import { unifiedDiff } from "./unified-diff";
+
+/**
+ * What the hooks run: `baton` when the baton on PATH is this very CLI (installed by install.sh, so
+ * the same line works for everyone on the team who installed it), else this file by its absolute
+ * path (a checkout, or a copy not on PATH), so the hooks work without any install. Never an npm
+ * package name: the npm package called baton belongs to somebody else.
+ */
+export function defaultCommand(): string {
+  // Through node_modules/.bin the script is a symlink: name the file itself.
+  const bin = realpathSync(path.resolve(process.argv[1]!));
+  if (onPath("baton") === bin) return "baton";
+  return `node ${/^[\w@%+=:,./-]+$/.test(bin) ? bin : JSON.stringify(bin)}`;
+}
+
+/** Where the installer writes, from the options and the configuration. */
+export function installContext(values: { url?: string; command?: string; scope?: string }, scopes: readonly ("user" | "repo")[]): InstallContext {
+  const config = loadConfig();
+  for (const warning of config.warnings) note(warning);
+  const url = (values.url ?? config.url)?.replace(/\/+$/, "");
+  if (!url || !/^https?:\/\//.test(url)) {
+    throw new CliError("the MCP entry needs the server's URL: set BATON_URL (or url in ~/.config/baton/config.json), or pass --url.", EXIT.usage);
+  }
+  const scope = values.scope ?? scopes[0]!;
+  if (scope !== "user" && scope !== "repo") throw new CliError(`--scope is user or repo, not "${scope}".`, EXIT.usage);
+  if (!scopes.includes(scope)) throw new CliError(`this agent's Baton setup goes in its ${scopes.join(" or ")} configuration, not ${scope}.`, EXIT.usage);
+  return { command: values.command?.trim() || defaultCommand(), url, scope, home: homedir(), root: config.repoRoot ?? config.cwd };
+}
+
+/** The installer's plan for `agent`; a config that cannot be merged stops everything before anything is written. */
+export async function planInstall(agent: AgentName, context: InstallContext): Promise<InstallPlan> {
+  const installer = await AGENTS[agent]!.installer();
+  try {
+    return installer.plan(context);
+  } catch (error) {
+    if (error instanceof MergeError) throw new CliError(`${error.message}; fix it first. Nothing was written.`, EXIT.failure);
+    throw error;
+  }
+}
+
+/** A file's name as the user reads it: under the repository or HOME when it is. */
+function shown(file: string, context: InstallContext): string {
+  for (const [base, prefix] of [[context.root, ""], [context.home, "~/"]] as const) {
+    const rel = path.relative(base, file);
+    if (rel && !rel.startsWith("..") && !path.isAbsolute(rel)) return `${prefix}${rel}`;
+  }
+  return file;
+}
+
+/**
+ * `baton install <agent> [--dry-run] [--scope user|repo] [--command PREFIX] [--url URL]`: Baton's hooks
+ * and its MCP server into the agent's configuration, merged into what is there (which stays); running
+ * it again changes nothing. `--dry-run` prints the diff instead.
+ */
+export async function runInstall(args: string[]): Promise<number> {
+  const [target, ...rest] = args;
+  const known = AGENT_NAMES.filter((name) => AGENTS[name]);
+  if (!isAgentName(target) || !AGENTS[target]) throw new CliError(`unknown install target "${target ?? ""}": use baton install ${known.join("|")}.`, EXIT.usage);
+  const { values } = parseOptions(rest, { "dry-run": { type: "boolean" }, command: { type: "string" }, url: { type: "string" }, scope: { type: "string" } });
+  const installer = await AGENTS[target].installer();
+  const context = installContext(values, installer.scopes);
+  const { files, notes } = await planInstall(target, context);
+
+  if (values["dry-run"]) {
+    const diffs = files
+      .filter((p) => p.changes.length)
+      .map((p) => unifiedDiff(p.before ?? "", p.after, p.before === null ? "/dev/null" : `a/${shown(p.file, context)}`, `b/${shown(p.file, context)}`));
+    process.stdout.write(diffs.length ? diffs.join("") : "No changes: Baton is already installed here.\n");
+    return EXIT.ok;
+  }
+
+  for (const p of files) {
+    if (!p.changes.length) continue;
+    mkdirSync(path.dirname(p.file), { recursive: true });
+    writeFileSync(p.file, p.after);
+  }
+  printResult({ root: context.root, scope: context.scope, files: files.map((p) => ({ path: p.file, changed: p.changes.length > 0, changes: p.changes })), notes }, () =>
+    [...files.map((p) => (p.changes.length ? `${shown(p.file, context)}: ${p.changes.join(", ")}.` : `${shown(p.file, context)}: already set up, unchanged.`)), ...notes].join("\n"),
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,54 @@
+import { existsSync } from "node:fs";
+import { AGENTS } from "../agents/agents";
+import type { HookAdapter, HookEvent, HookFacts } from "../agents/agent";
+import { loadConfig, type BatonConfig } from "../config/load-config";
+import type { AgentName } from "../../../lib/rules";
+import { answerBy } from "./hook-exit";
+import { readHookInput } from "./hook-input";
+import { hookLog } from "./hook-log";
+
+/** Everything a hook starts from: its agent, what the agent's input says, where the session runs, its configuration and time. */
+export type OpenedHook = {
+  event: HookEvent;
+  agent: HookAdapter;
+  facts: HookFacts;
+  /** The agent's input as it came: the session-end worker reads it again in its own process. */
+  input: Record<string, unknown>;
+  /** The session's directory (the input's, when it exists), and the configuration read there. */
+  cwd: string;
+  config: BatonConfig;
+  startedAt: number;
+  /** The hook's whole time limit, from the configuration. */
+  limitMs: number;
+};
+
+export type HookOpening = { ok: true; hook: OpenedHook } | { ok: false; problem: string; agent: HookAdapter; config: BatonConfig };
+
+/**
+ * The opening every hook shares, for every agent: the configuration where the hook was started (for
+ * its time limit), a watchdog at that limit (`onLimit` says what to answer then), the agent's stdin read
+ * within `stdinShare` of the limit (at most `stdinMaxMs`), its facts, and the configuration again where
+ * the session runs when that is elsewhere.
+ */
+export async function openHook(
+  event: HookEvent,
+  agentName: AgentName,
+  options: { limit: (config: BatonConfig) => number; stdinShare: number; stdinMaxMs: number; onLimit?: (limitMs: number, config: BatonConfig, agent: HookAdapter) => void },
+): Promise<HookOpening> {
+  const startedAt = Date.now();
+  const early = loadConfig(process.cwd());
+  const limitMs = options.limit(early);
+  // A chunk of a few hundred bytes, before the watchdog: its answer at the limit is in the agent's shape.
+  const agent = await (AGENTS[agentName] ?? AGENTS.claude!).hook();
+  const { onLimit } = options;
+  if (onLimit) answerBy(limitMs, () => onLimit(limitMs, early, agent));
+  const parsed = await readHookInput(Math.min(options.stdinMaxMs, limitMs * options.stdinShare));
+  if (!parsed.ok) {
+    hookLog(`${event}: ${parsed.problem}`);
+    return { ok: false, problem: parsed.problem, agent, config: early };
+  }
+  const facts = agent.facts(parsed.input);
+  const cwd = facts.cwd && existsSync(facts.cwd) ? facts.cwd : process.cwd();
+  const config = cwd === process.cwd() ? early : loadConfig(cwd);
+  return { ok: true, hook: { event, agent, facts, input: parsed.input, cwd, config, startedAt, limitMs } };
+}

@@ -1,0 +1,63 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, ROOT, tempDir } from "../support/server";
+import { testWorld } from "../support/world";
+import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
+
+// `baton doctor` against the real server: the server's part (reachable, token, project), then the
+// agents found on the machine (here: by their folder in a HOME of the test's own) and whether Baton is
+// installed in each.
+
+const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
+const tmp = tempDir("baton-cli-doctor-");
+afterAll(() => tmp.remove());
+
+/** Node and git only: no agent of the machine's own on PATH. */
+const PATH = [path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
+const BIN = `node ${path.join(ROOT, "cli/bin/baton.mjs")}`;
+
+type Doctor = {
+  server: { reachable: boolean; answering: boolean; project: string | null; problem: string | null };
+  agents: { agent: string; found: string | null; installed: Record<string, boolean> }[];
+};
+
+describe("baton doctor", () => {
+  const home = path.join(tmp.dir, "home");
+  mkdirSync(path.join(home, ".claude"), { recursive: true });
+  let repo: string;
+  const env = (extra: Record<string, string> = {}) => homeEnv(home, { PATH, BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...extra });
+  const doctor = async (extra: Record<string, string> = {}) => {
+    const result = await runBaton(["doctor"], { cwd: repo, env: env(extra) });
+    expect(result.stderr).toBe("");
+    return { code: result.code, report: JSON.parse(result.stdout) as Doctor };
+  };
+
+  it("names the project sessions here go to, and an agent found without Baton (exit 1); after baton install, exit 0", async () => {
+    repo = makeRepo(path.join(tmp.dir, "src", "web"), { remote: "git@github.com:acme/web.git" });
+    const before = await doctor();
+    expect(before.report.server).toMatchObject({ reachable: true, answering: true, project: "web", problem: null });
+    const claude = before.report.agents.find((a) => a.agent === "claude")!;
+    expect(claude.found).toBe(path.join(home, ".claude"));
+    expect(claude.installed).toEqual({ repo: false });
+    expect(before.code).toBe(1);
+
+    const installed = await runBaton(["install", "claude", "--command", BIN], { cwd: repo, env: env() });
+    expect(installed.code, installed.stderr).toBe(0);
+    // The doctor checks for the command this CLI would install: the same one here.
+    const after = await runBaton(["doctor"], { cwd: repo, env: env() });
+    const report = JSON.parse(after.stdout) as Doctor;
+    expect(report.agents.find((a) => a.agent === "claude")!.installed).toEqual({ repo: true });
+    expect(after.code).toBe(0);
+  });
+
+  it.each([
+    { name: "the server down", extra: async () => ({ BATON_URL: `http://127.0.0.1:${await freePort()}` }), code: 5, problem: /not reachable/ },
+    { name: "a refused token", extra: async () => ({ BATON_TOKEN: "baton_not_a_token" }), code: 6, problem: /token was refused/ },
+  ])("$name: says so, exit $code", async ({ extra, code, problem }) => {
+    const { code: exit, report } = await doctor(await extra());
+    expect(report.server.answering).toBe(false);
+    expect(report.server.problem).toMatch(problem);
+    expect(exit).toBe(code);
+  });
+});
