@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { codexHookHash, codexInstaller, commandWords } from "../../cli/src/agents/codex/install";
 import type { InstallContext, PlannedFile } from "../../cli/src/agents/agent";
+import { MergeError } from "../../cli/src/commands/merge-settings";
 import { tempDir } from "../support/server";
 
 const tmp = tempDir("baton-codex-install-");
@@ -110,7 +111,7 @@ describe("baton install codex (the plan)", () => {
     ["the MCP server as dotted keys", "config.toml", '[mcp_servers]\nbaton.command = "x"\n'],
   ])("refuses %s and plans nothing", (_, name, text) => {
     writeFileSync(path.join(home, ".codex", name), text);
-    expect(() => plan()).toThrow(/Nothing was written/);
+    expect(() => plan()).toThrow(MergeError);
   });
 
   it("writes under $CODEX_HOME when it is set", () => {

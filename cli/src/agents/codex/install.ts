@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { CliError, EXIT } from "../../exit-codes";
-import { HOOK_TIMEOUT_SECONDS } from "../../commands/install-claude";
-import { isBatonHook, mergeHooks, MergeError, type HookEntry, type Json } from "../../commands/merge-settings";
+import { isBatonHook, mergeHooks, MergeError, type Json } from "../../commands/merge-settings";
 import type { InstallContext, Installer, InstallPlan, PlannedFile } from "../agent";
+import { folderIfAny, onPath } from "../find-agent";
+import { HOOK_TIMEOUT_SECONDS, planJson } from "../install-files";
 import { setTable, TomlError, tomlString, tomlStrings } from "./toml-tables";
 
 /**
@@ -21,15 +21,15 @@ import { setTable, TomlError, tomlString, tomlStrings } from "./toml-tables";
  *   once at the end; Stop (every turn) stays unhooked.
  */
 
-/** Codex's own limit for each hook, in seconds (hooks.json `timeout`). Codex clamps SessionEnd hooks to 3 s and warns at every start about a larger one. */
-const SESSION_END_SECONDS = 3;
+/** Codex clamps a SessionEnd hook's time limit to 3 s, and warns at every start about a larger one. */
+const CODEX_SESSION_END_CAP = 3;
 
-/** The events Baton hooks, with Codex's name and the key label its trust entries use. */
-const EVENTS: { event: HookEntry["event"]; label: string; subcommand: string; timeout: number }[] = [
+/** The events Baton hooks: Codex's name, the label its trust keys use, the hook, Codex's time limit in seconds (hooks.json `timeout`). */
+const EVENTS: { event: string; label: string; subcommand: string; timeout: number }[] = [
   { event: "SessionStart", label: "session_start", subcommand: "session-start", timeout: HOOK_TIMEOUT_SECONDS.sessionStart },
   { event: "UserPromptSubmit", label: "user_prompt_submit", subcommand: "prompt", timeout: HOOK_TIMEOUT_SECONDS.prompt },
   { event: "PreCompact", label: "pre_compact", subcommand: "pre-compact", timeout: HOOK_TIMEOUT_SECONDS.preCompact },
-  { event: "SessionEnd", label: "session_end", subcommand: "session-end", timeout: SESSION_END_SECONDS },
+  { event: "SessionEnd", label: "session_end", subcommand: "session-end", timeout: Math.min(HOOK_TIMEOUT_SECONDS.sessionEnd, CODEX_SESSION_END_CAP) },
 ];
 
 /** Codex's timeout when a hook sets none, in seconds. */
@@ -79,36 +79,17 @@ export function commandWords(command: string): string[] {
   return words;
 }
 
-function readText(file: string): string | null {
-  return existsSync(file) ? readFileSync(file, "utf8") : null;
-}
-
-function refuse(file: string, why: string): never {
-  throw new CliError(`${file}: ${why}; fix it first. Nothing was written.`, EXIT.failure);
-}
-
 function planHooks(file: string, command: string): { planned: PlannedFile; hooks: Json } {
-  const before = readText(file);
-  let json: Json = {};
-  if (before?.trim()) {
-    try {
-      json = JSON.parse(before) as Json;
-    } catch (error) {
-      refuse(file, `not valid JSON (${(error as Error).message})`);
-    }
-    if (!json || typeof json !== "object" || Array.isArray(json)) refuse(file, "not a JSON object");
-  }
-  try {
-    const { settings, changes } = mergeHooks(
+  let hooks: Json = {};
+  const planned = planJson(file, (json) => {
+    const merged = mergeHooks(
       json,
       EVENTS.map((e) => ({ event: e.event, command: `${command} hook ${e.subcommand} --agent codex`, subcommand: e.subcommand, timeout: e.timeout })),
     );
-    const after = changes.length ? JSON.stringify(settings, null, 2) + "\n" : (before ?? "");
-    return { planned: { file, before, after, changes }, hooks: settings };
-  } catch (error) {
-    if (error instanceof MergeError) refuse(file, error.message);
-    throw error;
-  }
+    hooks = merged.settings;
+    return { json: merged.settings, changes: merged.changes };
+  });
+  return { planned, hooks };
 }
 
 /** `[hooks.state."<hooks.json>:<event>:<group>:<index>"]` with the hash of each Baton hook where the merged hooks.json puts it. */
@@ -129,7 +110,7 @@ function trustEntries(hooksFile: string, hooks: Json): { key: string; hash: stri
 }
 
 function planConfig(file: string, command: string, trust: { key: string; hash: string; event: string }[]): PlannedFile {
-  const before = readText(file);
+  const before = existsSync(file) ? readFileSync(file, "utf8") : null;
   let text = before ?? "";
   const changes: string[] = [];
   const [program, ...args] = commandWords(command);
@@ -147,14 +128,13 @@ function planConfig(file: string, command: string, trust: { key: string; hash: s
       text = state.text;
     }
   } catch (error) {
-    if (error instanceof TomlError) refuse(file, `not TOML Baton can edit (${error.message})`);
+    if (error instanceof TomlError) throw new MergeError(`${file} is not TOML Baton can edit (${error.message})`);
     throw error;
   }
   return { file, before, after: changes.length ? text : (before ?? ""), changes };
 }
 
 function plan(context: InstallContext): InstallPlan {
-  if (context.scope !== "user") throw new CliError("Codex CLI: Baton installs into your user config (~/.codex) only.", EXIT.usage);
   const dir = codexHome(context.home);
   const hooksFile = path.join(dir, "hooks.json");
   const { planned: hooks, hooks: merged } = planHooks(hooksFile, context.command);
@@ -169,18 +149,8 @@ function plan(context: InstallContext): InstallPlan {
   };
 }
 
-function found(context: Pick<InstallContext, "home">): string | null {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (!dir) continue;
-    const bin = path.join(dir, "codex");
-    try {
-      if (statSync(bin).isFile()) return bin;
-    } catch {
-      // not in this folder
-    }
-  }
-  const dir = codexHome(context.home);
-  return existsSync(dir) ? dir : null;
-}
-
-export const codexInstaller: Installer = { scopes: ["user"], plan, found };
+export const codexInstaller: Installer = {
+  scopes: ["user"],
+  plan,
+  found: ({ home }) => onPath("codex") ?? folderIfAny(codexHome(home)),
+};

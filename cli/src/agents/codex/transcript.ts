@@ -1,6 +1,6 @@
-import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { emptySession, toolCall, type FileChange, type Session, type SessionEvent } from "../session";
 import type { TranscriptReader } from "../agent";
+import { jsonLines, obj, readTail, str } from "../read-tail";
+import { emptySession, toolCall, type FileChange, type Session, type SessionEvent } from "../session";
 
 /**
  * Codex CLI's rollout file (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl`, the
@@ -17,11 +17,7 @@ import type { TranscriptReader } from "../agent";
  * Anything else is skipped; a line that is not JSON is skipped.
  */
 
-type Line = { timestamp?: unknown; type?: unknown; payload?: Record<string, unknown> };
 type Part = { type?: unknown; text?: unknown };
-
-const str = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 const textOf = (content: unknown): string =>
   Array.isArray(content)
@@ -57,8 +53,8 @@ function exitCode(output: string): number | null {
   if (m) return Number(m[1]);
   if (output.startsWith("{")) {
     try {
-      const json: unknown = JSON.parse(output);
-      if (isObject(json) && isObject(json.metadata) && typeof json.metadata.exit_code === "number") return json.metadata.exit_code;
+      const code = obj(obj(JSON.parse(output)).metadata).exit_code;
+      if (typeof code === "number") return code;
     } catch {
       // plain text that starts with a brace
     }
@@ -68,18 +64,16 @@ function exitCode(output: string): number | null {
 
 /** What the command printed, without the header Codex puts before it for the model (chunk id, wall time, exit code). */
 function outputText(output: unknown): string | null {
-  const text = typeof output === "string" ? output : isObject(output) ? str(output.content) ?? textOf(output.content) : null;
+  const text = typeof output === "string" ? output : output && typeof output === "object" ? (str(obj(output).content) ?? textOf(obj(output).content)) : null;
   if (text == null) return null;
   const at = text.indexOf("\nOutput:\n");
   return at >= 0 ? text.slice(at + "\nOutput:\n".length) : text;
 }
 
 function parseArguments(raw: unknown): Record<string, unknown> {
-  if (isObject(raw)) return raw;
-  if (typeof raw !== "string") return {};
+  if (typeof raw !== "string") return obj(raw);
   try {
-    const value: unknown = JSON.parse(raw);
-    return isObject(value) ? value : {};
+    return obj(JSON.parse(raw));
   } catch {
     return {};
   }
@@ -89,7 +83,8 @@ function parseArguments(raw: unknown): Record<string, unknown> {
 function commandOf(input: Record<string, unknown>): string | null {
   const cmd = str(input.cmd) ?? (typeof input.command === "string" ? input.command : null);
   if (cmd) return cmd;
-  const argv = Array.isArray(input.command) ? input.command : isObject(input.action) && Array.isArray(input.action.command) ? input.action.command : null;
+  const action = obj(input.action);
+  const argv = Array.isArray(input.command) ? input.command : Array.isArray(action.command) ? action.command : null;
   if (!argv || !argv.every((a) => typeof a === "string")) return null;
   const words = argv as string[];
   return words.length === 3 && /(^|\/)(ba|z)?sh$/.test(words[0]!) && /^-l?c$/.test(words[1]!) ? words[2]! : words.join(" ");
@@ -132,14 +127,14 @@ function responseItem(r: Reading, p: Record<string, unknown>, at: string | null)
 }
 
 function eventMsg(r: Reading, p: Record<string, unknown>, at: string | null): void {
-  const item = isObject(p.item) ? p.item : null;
-  if (p.type === "item_completed" && item?.type === "UserMessage") {
+  const item = obj(p.item);
+  if (p.type === "item_completed" && item.type === "UserMessage") {
     const text = textOf(item.content);
     if (text) r.events.push({ kind: "user", text, at });
   } else if (p.type === "user_message") {
     const text = str(p.message)?.trim();
     if (text) r.events.push({ kind: "user", text, at });
-  } else if (p.type === "item_completed" && item?.type === "CommandExecution" && typeof item.exit_code === "number") {
+  } else if (p.type === "item_completed" && item.type === "CommandExecution" && typeof item.exit_code === "number") {
     settle(r, str(item.id), { failed: item.exit_code !== 0 });
   }
 }
@@ -147,16 +142,8 @@ function eventMsg(r: Reading, p: Record<string, unknown>, at: string | null): vo
 export function parseCodexRollout(jsonl: string): Session {
   const r: Reading = { session: emptySession("codex"), events: [], pending: new Map() };
   const session = r.session;
-  for (const raw of jsonl.split("\n")) {
-    if (!raw.trim()) continue;
-    let line: Line;
-    try {
-      line = JSON.parse(raw) as Line;
-    } catch {
-      continue;
-    }
-    if (!isObject(line) || !isObject(line.payload)) continue;
-    const p = line.payload;
+  for (const line of jsonLines(jsonl)) {
+    const p = obj(line.payload);
     const at = str(line.timestamp);
     if (at) {
       session.firstAt ??= at;
@@ -165,7 +152,7 @@ export function parseCodexRollout(jsonl: string): Session {
     if (line.type === "session_meta") {
       session.sessionId ??= str(p.id) ?? str(p.session_id);
       session.cwd = str(p.cwd) ?? session.cwd;
-      if (isObject(p.git)) session.branch = str(p.git.branch) ?? session.branch;
+      session.branch = str(obj(p.git).branch) ?? session.branch;
     } else if (line.type === "turn_context") {
       session.model = str(p.model) ?? session.model;
       session.cwd = str(p.cwd) ?? session.cwd;
@@ -176,36 +163,14 @@ export function parseCodexRollout(jsonl: string): Session {
   return session;
 }
 
-/** The end of a file, at most `maxBytes` of it, read without loading the rest (the first line may be cut: it is not JSON and is skipped). */
-function readTail(file: string, maxBytes: number): string {
-  const fd = openSync(file, "r");
-  try {
-    const size = statSync(file).size;
-    const length = Math.min(size, maxBytes);
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const n = readSync(fd, buffer, read, length - read, size - length + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export const codexTranscript: TranscriptReader = {
   read(facts, { maxBytes, onError }) {
-    if (!facts.transcriptPath) return null;
-    try {
-      const session = parseCodexRollout(readTail(facts.transcriptPath, maxBytes));
-      session.sessionId ??= facts.sessionId;
-      session.cwd ??= facts.cwd;
-      return session;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") onError(`cannot read the Codex transcript ${facts.transcriptPath}: ${(error as Error).message}`);
-      return null;
-    }
+    const text = readTail(facts.transcriptPath, maxBytes, onError);
+    if (text === null) return null;
+    const session = parseCodexRollout(text);
+    // A tail cut past the session's first line has lost its meta: the hook said which session it is.
+    session.sessionId ??= facts.sessionId;
+    session.cwd ??= facts.cwd;
+    return session;
   },
 };
