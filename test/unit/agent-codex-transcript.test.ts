@@ -7,8 +7,9 @@ import type { ToolCall } from "../../cli/src/agents/session";
 import { tempDir } from "../support/server";
 
 // Codex CLI's rollout files, recorded from real `codex exec` runs against the Responses API double
-// (test/integration/agent-codex.test.ts): a patch adding notes.txt, `test -f missing.txt` (exit 1),
-// `test -f notes.txt && echo ok` (exit 0), a last text.
+// (test/integration/agent-codex.test.ts, BATON_RECORD_FIXTURES=1): Baton's context as developer
+// messages, a patch adding notes.txt, `test -f missing.txt` (exit 1), `test -f notes.txt && echo notes
+// there` (exit 0), a last text.
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/agents/codex");
 const recorded = (name: string) => readFileSync(path.join(FIXTURES, name), "utf8");
 const facts = (transcriptPath: string | null): HookFacts => ({ sessionId: "s-1", cwd: "/w", transcriptPath, source: null, prompt: null, lastAssistantMessage: null, model: null });
@@ -19,19 +20,22 @@ describe("the Codex transcript reader", () => {
   const session = parseCodexRollout(recorded("rollout-exec.jsonl"));
   const tools = session.events.filter((e): e is ToolCall => e.kind === "tool");
 
-  it("reads the user's ask without Codex's injected context, and the assistant's last text", () => {
-    expect(session.events.filter((e) => e.kind === "user").map((e) => (e as { text: string }).text)).toEqual(["Add notes. Always run the linter before committing."]);
-    expect(session.events.filter((e) => e.kind === "assistant").map((e) => (e as { text: string }).text)).toEqual(["All done."]);
-    expect(JSON.stringify(session.events)).not.toContain("<environment_context>");
+  it("reads the user's ask without the context Codex or a hook injected, and the assistant's last text", () => {
+    expect(session.events.filter((e) => e.kind === "user").map((e) => (e as { text: string }).text)).toEqual([
+      "How do the flamingo signing keys rotate? Write it down in notes.txt. Always run the linter before committing.",
+    ]);
+    expect(session.events.filter((e) => e.kind === "assistant").map((e) => (e as { text: string }).text)).toEqual(["The notes are in notes.txt."]);
+    expect(recorded("rollout-exec.jsonl")).toContain("## Last handoff");
+    for (const injected of ["<environment_context>", "## Last handoff", "## Learnings relevant to this prompt"]) expect(JSON.stringify(session.events)).not.toContain(injected);
   });
 
   it("names the patched file, and each command with whether it failed", () => {
     expect(tools.map((t) => [t.name, t.files, t.command, t.failed])).toEqual([
       ["apply_patch", [{ path: "notes.txt", how: "written" }], null, false],
       ["exec_command", [], "test -f missing.txt", true],
-      ["exec_command", [], "test -f notes.txt && echo ok", false],
+      ["exec_command", [], "test -f notes.txt && echo notes there", false],
     ]);
-    expect(tools[2]!.output).toBe("ok\n");
+    expect(tools[2]!.output).toBe("notes there\n");
     expect(tools.every((t) => t.at && t.at >= session.firstAt!)).toBe(true);
   });
 
