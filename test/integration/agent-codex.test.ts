@@ -117,6 +117,9 @@ describe("Baton in the real Codex CLI", () => {
     const config = readFileSync(path.join(home, ".codex", "config.toml"), "utf8");
     expect(config.startsWith(before)).toBe(true);
     expect(config).toContain(`[mcp_servers.baton]\ncommand = "node"\nargs = [${JSON.stringify(BATON)}, "mcp"]`);
+    // Codex reads the MCP entry as a stdio server running `baton mcp`.
+    const servers = JSON.parse((await runProcess(codex, ["mcp", "list", "--json"], { env: codexEnv(), cwd: repo })).stdout) as { name: string; transport: { command: string; args: string[] } }[];
+    expect(servers.find((s) => s.name === "baton")?.transport).toMatchObject({ command: "node", args: [BATON, "mcp"] });
 
     const hooks = (await listHooks()).filter((h) => h.command.includes("--agent codex"));
     expect(hooks.map((h) => `${h.eventName} ${h.trustStatus}`).sort()).toEqual(["preCompact trusted", "sessionEnd trusted", "sessionStart trusted", "userPromptSubmit trusted"]);
@@ -140,8 +143,6 @@ describe("Baton in the real Codex CLI", () => {
     expect(first).toContain(MARKER);
     // (b) The UserPromptSubmit context: the learning the start did not give, relevant to the prompt.
     expect(first).toContain(JSON.stringify(`## Learnings relevant to this prompt (1 not given earlier in this session)\n- [insight] ${FLAMINGO}`).slice(1, -1));
-    // The MCP server answered: Codex offers its tools (deferred, behind its tool search).
-    expect(first).toContain("mcp__baton");
     // The script ran to its end: a patch, a failing command, a passing one, the last text.
     expect(model.requests.length).toBeGreaterThanOrEqual(4);
 
@@ -170,6 +171,21 @@ describe("Baton in the real Codex CLI", () => {
     const handoff = (await world.as("ana")("GET", "/api/projects/web/handoffs")).json.items[0] as { agent?: string };
     if ("agent" in handoff) expect(context).toContain(AGENT_LABELS.codex);
   }, 30_000);
+
+  it("before Codex compacts a session (a real compaction, not every turn), the pre-compact hook posts the checkpoint", async () => {
+    model.script([{ call: "exec_command", arguments: { cmd: "echo checkpoint" } }, { text: "Compacted and done." }]);
+    model.tokensPerAnswer = 5000;
+    try {
+      const args = ["exec", "-s", "danger-full-access", "--color", "never", "-c", "model_auto_compact_token_limit=1000", "Read the flamingo notes again."];
+      const session = await runProcess(codex, args, { env: codexEnv(), cwd: repo, timeoutMs: CODEX_MS });
+      expect(session.code, session.stdout + session.stderr).toBe(0);
+      expect(session.stdout).toContain("Compacted and done.");
+    } finally {
+      model.tokensPerAnswer = 15;
+    }
+    expect(model.requests.some((r) => JSON.stringify(r.body).includes("CONTEXT CHECKPOINT COMPACTION"))).toBe(true);
+    expect(readFileSync(path.join(home, ".cache/baton/hook.log"), "utf8")).toMatch(/pre-compact: checkpoint sent 1, spooled 0, refused 0/);
+  }, 60_000);
 });
 
 /** Copies this run's rollout into test/fixtures/agents/codex/ (machine paths replaced) for the reader's unit test. */
