@@ -109,6 +109,7 @@ describe("baton install codex (the plan)", () => {
     ["a table defined twice", "config.toml", "[a]\nx = 1\n[a]\ny = 2\n"],
     ["the MCP server as an inline table", "config.toml", 'mcp_servers = { baton = { command = "x" } }\n'],
     ["the MCP server as dotted keys", "config.toml", '[mcp_servers]\nbaton.command = "x"\n'],
+    ["MCP servers as an array of tables", "config.toml", '[[mcp_servers]]\nname = "x"\n'],
   ])("refuses %s and plans nothing", (_, name, text) => {
     writeFileSync(path.join(home, ".codex", name), text);
     expect(() => plan()).toThrow(MergeError);

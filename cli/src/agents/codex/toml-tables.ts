@@ -150,6 +150,7 @@ export function setTable(text: string, path: string[], entries: [string, string]
     if (parent?.some((s) => s.key[0] === path[i])) {
       throw new TomlError(`[${path.map(tomlKey).join(".")}] is set with a dotted key or an inline table; make it a table of its own`);
     }
+    if (doc.tables.some((t) => t.array && samePath(t.path, path.slice(0, i + 1)))) throw new TomlError(`[[${path.slice(0, i + 1).map(tomlKey).join(".")}]] is an array of tables`);
   }
   const lines = doc.lines;
   const table = doc.tables.find((t) => !t.array && samePath(t.path, path));
