@@ -119,6 +119,7 @@ test.describe("settings", () => {
     await expect(page.getByTestId("snippet-install")).toHaveText(`curl -fsSL ${BASE_URL}/install.sh | sh`);
     await expect(page.getByTestId("snippet-plugin")).toContainText(`claude plugin install baton@baton --config url=${BASE_URL}`);
     await expect(page.getByTestId("snippet-install-claude")).toHaveText("baton install claude --dry-run");
+    await expect(page.getByTestId("snippet-install-agents")).toHaveText(["codex", "gemini", "copilot", "opencode"].map((a) => `baton install ${a}`).concat("baton doctor").join("\n"));
     await expect(page.getByRole("main")).not.toContainText("npx");
     const mcp = JSON.parse((await page.getByTestId("snippet-mcp").textContent())!);
     expect(mcp).toEqual({ mcpServers: { baton: { type: "http", url: `${BASE_URL}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } } } });

@@ -158,3 +158,14 @@ export const isAgentName = (value: unknown): value is AgentName => typeof value 
 
 /** The longest model name a hook may report with a handoff or proposal. */
 export const MAX_MODEL_CHARS = 100;
+
+/**
+ * What kind of lesson a session taught, as the extractor finds them (cli/src/lessons/): the user
+ * correcting the agent, a failure a later step resolved, a decision and its reason, a fact found out,
+ * or a statement made in so many words ("always …").
+ */
+export const LESSON_KINDS = ["correction", "resolved_failure", "decision", "fact", "explicit"] as const;
+export type LessonKind = (typeof LESSON_KINDS)[number];
+
+/** The most proposals one session sends: the most confident first. */
+export const MAX_PROPOSALS_PER_SESSION = 5;

@@ -1,5 +1,7 @@
+import { AGENT_NAMES } from "@/lib/rules";
+
 /**
- * What a developer runs or pastes to connect Claude Code to this server, filled with its address:
+ * What a developer runs or pastes to connect their coding agents to this server, filled with its address:
  * the CLI from this server (install.sh), the Claude Code plugin, or the per-repository files that
  * `baton install claude` merges (see cli/src/commands/merge-settings.ts). Never an npm package name:
  * the npm package called baton belongs to somebody else.
@@ -14,6 +16,11 @@ export function connectSnippets(origin: string) {
     env: `export BATON_URL=${url} BATON_TOKEN=baton_…`,
     plugin: `claude plugin marketplace add <a git URL or local clone of the Baton repository>\nclaude plugin install baton@baton --config url=${url}`,
     installClaude: "baton install claude --dry-run",
+    // Each other agent's hooks and MCP entry, in its own configuration format (cli/src/agents/<agent>/install.ts).
+    installAgents: AGENT_NAMES.filter((agent) => agent !== "claude")
+      .map((agent) => `baton install ${agent}`)
+      .concat("baton doctor")
+      .join("\n"),
     settings: JSON.stringify(
       { hooks: { SessionStart: hook("session-start"), UserPromptSubmit: hook("prompt"), PreCompact: hook("pre-compact"), SessionEnd: hook("session-end") } },
       null,

@@ -16,8 +16,9 @@ export default async function ConnectPage() {
     <div className="stack-lg">
       <PageHeader title="Connect an agent">
         <p>
-          Claude Code gets its context from this server (<code data-testid="server-origin">{origin}</code>) through its hooks
-          and an MCP server, all run by the <code>baton</code> CLI this server hands out. Make a write token in{" "}
+          Your coding agents (Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI, opencode) get their context from this
+          server (<code data-testid="server-origin">{origin}</code>) through their hooks and an MCP server, all run by the{" "}
+          <code>baton</code> CLI this server hands out. Make a write token in{" "}
           <Link href="/settings/tokens">API tokens</Link> first.
         </p>
       </PageHeader>
@@ -41,7 +42,12 @@ export default async function ConnectPage() {
         server into <code>.mcp.json</code>, keeping what is there; without <code>--dry-run</code> it writes them. The
         entries, to paste by hand:
       </Snippet>
-      <Snippet id="hooks" title="Session hooks" where=".claude/settings.json" text={s.settings}>
+      <Snippet id="install-agents" title="3c. Codex CLI, Gemini CLI, Copilot CLI, opencode" text={s.installAgents}>
+        Each merges Baton&apos;s hooks and MCP server into that agent&apos;s own configuration in your home folder, keeping what is
+        there (add <code>--dry-run</code> to see the change first; opencode gets a plugin file from this server). It says what
+        the agent asks you to confirm, if anything. <code>baton doctor</code> then checks every agent on the machine.
+      </Snippet>
+      <Snippet id="hooks" title="Claude Code session hooks" where=".claude/settings.json" text={s.settings}>
         At session start the hook fetches the context; at each prompt it adds the learnings relevant to it that the session
         was not given yet; before a compaction it leaves a checkpoint, which the context after it leads with; at session
         end it leaves a handoff and learning candidates. None ever blocks or fails the session. <code>baton</code> must be

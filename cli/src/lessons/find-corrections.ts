@@ -1,0 +1,47 @@
+import type { Session } from "../agents/session";
+import type { Lesson } from "./lesson";
+import { cut, evidenceOf, type Line } from "./session-lines";
+import { GUESS, QUESTION, statement } from "./wording";
+
+/**
+ * Corrections: the user contradicting or redirecting the agent after it did or said something ("No,
+ * this repo uses pnpm", "that's the wrong bucket, staging is in eu-west-1", "don't edit the generated
+ * client, run `make gen`"). The lesson is the user's sentence without its "no,".
+ */
+
+/** How a correcting turn opens. */
+const OPENS = /^(?:no\b|nope\b|nah\b|not quite\b|wrong\b|that'?s (?:wrong|not (?:right|it|how|what))|that is (?:wrong|not)|actually\b|wait\b|hold on\b|stop\b|careful\b|hmm,? no\b|incorrect\b)[\s,.:;!—–-]*/i;
+/** A contrast anywhere in the turn: "X, not Y", "instead of", "we use", "should be", "don't … use …". */
+const CONTRAST =
+  /(?:,\s*(?:not|no)\s+\S|\bnot\s+\S+(?:\s+\S+)?\s*[,;]?\s*(?:but|use)\b|\binstead(?:\s+of)?\b|\brather than\b|\b(?:we|this (?:repo|project|team|codebase)|here we)\s+(?:use|uses|run|runs|deploy|keep|don'?t|do not|never)\b|\bshould (?:be|use|go|live|point)\b|\bwrong\s+(?:\w+\s+)?(?:bucket|branch|file|region|folder|directory|db|database|table|env|environment|version|port|account|cluster|namespace|service|one|place|command|package|module)\b|\b(?:don'?t|dont|do not|never)\s+(?:edit|touch|use|run|change|modify|commit|push|call|add|install|import|bump|delete|put|set|hardcode|hard-code|pin|rename|move|mock|skip|disable)\b)/i;
+/** One-off orders say what to do now, not how things are. */
+const ORDER_ONLY = /^(?:now\s+|then\s+|ok(?:ay)?,?\s+|just\s+|please\s+)?(?:run|commit|push|try|show|open|check|rerun|re-run|continue|go ahead|do it|fix it|undo|revert|stop)\b/i;
+
+export function findCorrections(session: Session, lines: Line[]): Lesson[] {
+  const found: Lesson[] = [];
+  for (const line of lines) {
+    if (line.who !== "user" || line.turn === 0) continue;
+    // Only after the agent did or said something: a first request corrects nothing.
+    const before = session.events.slice(0, line.turn).some((e) => e.kind !== "user");
+    if (!before) continue;
+    const opens = OPENS.test(line.text.trim());
+    const said = line.sentences.filter((s) => !QUESTION.test(s) && !GUESS.test(s));
+    if (!said.length) continue;
+    const joined = said.join(" ");
+    if (!opens && !CONTRAST.test(joined)) continue;
+    // The sentences that carry the correction: from the first with a contrast (or the opening), two at most.
+    const from = Math.max(0, said.findIndex((s) => CONTRAST.test(s)));
+    let content = cut(said.slice(opens ? 0 : from, (opens ? 0 : from) + 3).join(" ").replace(OPENS, "").replace(/^(?:stop|no|wait)[.,!]\s*/i, ""), 320);
+    if (ORDER_ONLY.test(content) && !CONTRAST.test(content)) continue;
+    content = statement(content);
+    if (content.split(/\s+/).length < 4) continue;
+    found.push({ kind: "pattern", lesson: "correction", content, confidence: opens && CONTRAST.test(joined) ? 0.75 : 0.6, evidence: evidenceOf(session, [prevAgentTurn(session, line.turn), line.turn].filter((t) => t >= 0)) });
+  }
+  return found;
+}
+
+/** The agent's event the user answered: the last one before `turn`. */
+function prevAgentTurn(session: Session, turn: number): number {
+  for (let i = turn - 1; i >= 0; i--) if (session.events[i]!.kind !== "user") return i;
+  return -1;
+}

@@ -1,0 +1,140 @@
+import type { Session, SessionEvent, ToolCall } from "../agents/session";
+import type { Lesson } from "./lesson";
+import { cut, evidenceOf, firstErrorLine, sentences, type Line } from "./session-lines";
+import { GUESS, PLAN, QUESTION, specifics, statement } from "./wording";
+
+/**
+ * Resolved failures: a command failed with a real error, a later run of the same command passed, and
+ * something between says why — a different way of running it (an env var, a flag), another command run
+ * first, or the agent's diagnosis before the fix. The lesson is that fix, which the next session needs.
+ * A pass the user rejects right after ("no, …") resolves nothing.
+ */
+
+/** The agent explaining a cause. */
+const CAUSE =
+  /\b(?:because|the (?:cause|reason|problem|issue|culprit) (?:is|was)|cause:|caused by|turns out|there it is|that'?s (?:it|why)|hence|so the fix|fix is|the fix|needs?|requires?|must|has to|have to|was missing|is missing|isn'?t set|doesn'?t set|not set|expects?|only (?:works|runs|records|resolves)|by default|due to|panics? on|refuses|never runs?|rolled back)\b/i;
+
+type Shell = ToolCall & { command: string };
+const isShell = (e: SessionEvent | undefined): e is Shell => e?.kind === "tool" && !!e.command;
+
+/** The command that ran: the last `&&`/`;` step before any pipe (`cd x && npm test | tail` → `npm test`). */
+export function mainStep(command: string): string {
+  const beforePipe = command.split(/\s\|\s|\s\|&\s/)[0]!;
+  const steps = beforePipe.split(/\s*(?:&&|;|\|\|)\s*/).filter((s) => s.trim() && !/^(?:cd|set|export|source|\.)\s/.test(s.trim()) && !/^sleep\s/.test(s.trim()));
+  return (steps.at(-1) ?? beforePipe).replace(/\s+2>&1\s*$/, "").trim();
+}
+
+const isEnv = (w: string) => /^[A-Z_][A-Z0-9_]*=/.test(w);
+/** A shell step's words, `$(…)` and quoted strings kept whole. */
+const tokens = (step: string) => step.match(/(?:\$\([^)]*\)|"[^"]*"|'[^']*'|[^\s"'])+/g) ?? [];
+const words = (step: string) => tokens(step).filter((w) => !isEnv(w));
+const pathLike = (w: string) => /[/.:]/.test(w);
+const WRAPPERS = new Set(["npx", "bundle", "poetry", "uv", "pnpm", "yarn", "npm", "go", "cargo", "docker", "./vendor/bin/sail", "python", "python3", "make", "dotnet", "mix", "flutter", "gradle", "./gradlew", "./mvnw", "mvn", "terraform", "kubectl", "helm"]);
+
+/**
+ * Two runs of the same command: the same program (and subcommand, for tools that have them); the
+ * targets may differ when they are paths (one test file, then its folder), flags and env always may.
+ */
+function sameTarget(a: string, b: string): boolean {
+  const [wa, wb] = [words(mainStep(a)).filter((w) => !w.startsWith("-")), words(mainStep(b)).filter((w) => !w.startsWith("-"))];
+  if (!wa.length || wa[0] !== wb[0]) return false;
+  if (!WRAPPERS.has(wa[0]!)) return true;
+  const [sa, sb] = [wa[1], wb[1]];
+  return sa === sb || (!!sa && !!sb && pathLike(sa) && pathLike(sb));
+}
+
+/** Flags that change what a run prints, not whether it works. */
+const OUTPUT_FLAGS = /^-(?:q|v+|s|x|-quiet|-verbose|-nocapture|-no-color|no-color|-color(?:=.*)?|-tb=.*|count=\d+|-silent|-progress.*|-plain|-info|-debug|-stacktrace)$/;
+
+/** What the passing run has that the failing one had not: env assignments and flags. */
+function added(failing: string, passing: string): string[] {
+  const had = new Set(tokens(mainStep(failing)));
+  return [...new Set(tokens(mainStep(passing)).filter((w) => !had.has(w) && (isEnv(w) || (/^--?[a-z]/i.test(w) && !OUTPUT_FLAGS.test(w)))))];
+}
+
+const NO = /^\s*(?:no\b|nope\b|don'?t\b|dont\b|stop\b|that'?s (?:not|wrong)|wait\b)|[,.\s]no\.?\s*$/i;
+
+/** The user rejects what was just done: the next thing the user says, before the agent acts again, says no. */
+function rejectedAfter(events: SessionEvent[], turn: number): boolean {
+  const at = events.findIndex((e, j) => j > turn && e.kind === "user");
+  if (at < 0 || events.slice(turn + 1, at).some((e) => e.kind === "tool")) return false;
+  const next = events[at]!;
+  return next.kind === "user" && NO.test(next.text);
+}
+
+/** How the agent says what it changes: "Changing the tests to …", "Setting X in pool.go", "Adding `--shm-size`". */
+const FIX_VERB = /^(?:changing|setting|adding|using|switching|moving|putting|replacing|removing|pinning|passing|making|wrapping|marking|enabling|disabling|bumping|downgrading|upgrading|recording|registering|installing|so the fix|the fix)\b/i;
+
+/** The sentence where the agent says what it changes for the fix, in its last words before the last edit before the pass. */
+function fixSentence(session: Session, lines: Line[], from: number, to: number): { text: string; turn: number } | null {
+  const lastEdit = session.events.findLastIndex((e, j) => j > from && j < to && e.kind === "tool" && (e.files.length > 0 || e.failed === false));
+  const said = lines.filter((l) => l.who === "assistant" && l.turn > from && l.turn < (lastEdit > 0 ? lastEdit : to)).at(-1);
+  if (!said) return null;
+  const s = sentences(said.text).filter((x) => FIX_VERB.test(x) || /\bto `[^`]+`/.test(x)).at(-1);
+  return s ? { text: s, turn: said.turn } : null;
+}
+
+/** The agent's sentences on the cause between the failure and the pass, best first: cause words, then words of the error. */
+function diagnosis(lines: Line[], from: number, to: number, error: string | null): { text: string; turn: number } | null {
+  const errorWords = specifics(error ?? "");
+  const scored = lines
+    .filter((l) => l.who === "assistant" && l.turn > from && l.turn < to)
+    .flatMap((l) => sentences(l.text).map((s, k) => ({ s, turn: l.turn, k })))
+    .filter(({ s }) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && s.split(/\s+/).length >= 5)
+    .map((c) => ({ ...c, score: (CAUSE.test(c.s) ? 2 : 0) + [...specifics(c.s)].filter((w) => errorWords.has(w)).length + (specifics(c.s).size ? 1 : 0) + c.turn / 1000 }))
+    .filter((c) => c.score >= 2);
+  if (!scored.length) return null;
+  const best = scored.sort((a, b) => b.score - a.score)[0]!;
+  // With the sentence after it, which often names the remedy ("pytest-django has a fixture for this").
+  const next = sentences(lines.find((l) => l.turn === best.turn)!.text)[best.k + 1];
+  const withNext = next && !QUESTION.test(next) && !PLAN.test(next) && specifics(next).size > 0 ? `${best.s} ${next}` : best.s;
+  return { text: cut(withNext, 360), turn: best.turn };
+}
+
+export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] {
+  const found: Lesson[] = [];
+  const done = new Set<number>();
+  const { events } = session;
+  events.forEach((failed, i) => {
+    if (done.has(i) || !isShell(failed) || failed.failed !== true) return;
+    const passedAt = events.findIndex((e, j) => j > i && isShell(e) && e.failed === false && sameTarget(e.command, failed.command) && !rejectedAfter(events, j));
+    if (passedAt < 0) return;
+    let lastFailure = i;
+    for (let j = i; j < passedAt; j++) {
+      const e = events[j];
+      if (isShell(e) && sameTarget(e.command, failed.command)) {
+        done.add(j);
+        if (e.failed === true) lastFailure = j;
+      }
+    }
+    const passed = events[passedAt] as Shell;
+    // The first failure's error: the symptom the next session will meet.
+    const error = firstErrorLine(failed.output) ?? firstErrorLine((events[lastFailure] as Shell).output);
+    const between = events.slice(lastFailure + 1, passedAt).map((e, k) => ({ e, turn: lastFailure + 1 + k }));
+    const otherCommands = between.filter((b): b is { e: Shell; turn: number } => isShell(b.e) && b.e.failed !== true && !sameTarget(b.e.command, failed.command) && !/^(?:cat|ls|grep|rg|find|head|tail|sed|git (?:diff|status|log|show)|echo|which|pwd)\b/.test(mainStep(b.e.command)));
+    const edited = between.some(({ e }) => e.kind === "tool" && e.files.length);
+    const flags = added((events[lastFailure] as Shell).command, passed.command);
+    const cause = diagnosis(lines, i, passedAt, error);
+    const fix = fixSentence(session, lines, lastFailure, passedAt);
+    const why = cause && fix && fix.text !== cause.text ? { text: `${cause.text.replace(/[.:]$/, "")}. Fix: ${fix.text}`, turn: cause.turn, fixTurn: fix.turn } : cause ? { ...cause, fixTurn: null } : fix ? { ...fix, fixTurn: null } : null;
+    const run = cut(mainStep(failed.command), 80);
+    const evidence = [lastFailure, passedAt];
+    let content: string;
+    let confidence: number;
+    if (flags.length && !(edited && why)) {
+      content = `\`${run}\` needs ${flags.map((f) => `\`${f}\``).join(" ")}${why ? `: ${why.text}` : error ? ` (without: ${error})` : ""}`;
+      confidence = 0.7;
+    } else if (otherCommands.length && !edited) {
+      const first = otherCommands.at(-1)!;
+      content = `\`${run}\` needs \`${cut(mainStep(first.e.command), 80)}\` first${why ? `: ${why.text}` : error ? ` (otherwise: ${error})` : ""}`;
+      evidence.push(first.turn);
+      confidence = 0.65;
+    } else if (why) {
+      content = `${why.text.replace(/[.:]$/, "")} (\`${run}\` failed${error ? `: ${error}` : ""})`;
+      confidence = edited ? 0.6 : 0.55;
+    } else return;
+    if (why) evidence.push(why.turn, ...(why.fixTurn === null ? [] : [why.fixTurn]));
+    found.push({ kind: "insight", lesson: "resolved_failure", content: statement(cut(content, 500)), confidence, evidence: evidenceOf(session, evidence) });
+  });
+  return found;
+}

@@ -1,0 +1,128 @@
+import type { Session } from "../agents/session";
+import type { Lesson } from "./lesson";
+import { cut as cutTo, evidenceOf, type Line } from "./session-lines";
+
+import { GUESS, PLAN, QUESTION, specifics, statement } from "./wording";
+
+/**
+ * Decisions with their reason ("an outbox table rather than publishing from the handler, because …")
+ * and stated facts ("CI runs with TZ=UTC; that is why the date test failed only locally"), from what the
+ * user or the agent said. Guesses and questions are neither.
+ */
+
+const CHOICE =
+  /\b(?:let'?s (?:go with|use|keep|stick with|do|switch to|move to)|we'?ll (?:go with|use|keep|stick with)|i'?ll (?:go with|use)|going with|decided|decision|settled on|stick with|chose|opted|rather than|instead of|over (?:the )?\w+ because|prefer(?:red)? \S+ (?:over|to))\b/i;
+const REASON = /\b(?:because|since|so that|so we|so it|to avoid|which means|otherwise|as it|as they|as we|given that|that way)\b/i;
+
+const FACT =
+  /\b(?:turns out|it turns out|apparently|fyi|heads up|note that|for the record|the reason (?:is|was)|that'?s why|is why|(?:is|are) (?:only )?(?:set|configured|pinned|hardcoded|hard-coded|deployed|hosted|running|mounted|generated|vendored|read-only|readonly) |runs? (?:with|on|in|under|as) |lives? (?:in|under) |(?:is|are) (?:in|on) (?:the )?[\w./-]+-\w|only (?:works|runs|exists)|(?:doesn'?t|does not|won'?t|cannot|can'?t) (?:support|handle|run|work)|is shared (?:with|by)|is owned by|uses? (?:a|an|the)? ?\w+ (?:under the hood|internally))/i;
+
+/** The agent laying out choices for the user: "Options: (a) … (b) …", "I could … or …", "I'd suggest …". */
+const OFFERS = /\b(?:options?:|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather)|how do you want|which (?:one|do you (?:want|prefer))|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
+/** The user confirming how things are done: "keep it that way", "stick with that". */
+const CONFIRMS = /\b(?:keep (?:it|that|them|doing it) (?:that way|like that|as (?:is|it is))|stick with (?:that|it|this)|that'?s (?:the convention|how we do it))\b/i;
+/** The user's answer picks one: a yes, or the words of one of the choices. */
+const PICK = /^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|makes sense|agreed|go (?:with|for)|let'?s|do (?:it|that|the)|use|option|\(?[a-c1-3]\)?(?:\s|[.,:]|$))/i;
+const STOP_WORDS = new Set("the a an and or but to of in on for with that this it its is are be we you i so not no yes ok just then do use keep go".split(" "));
+const content_words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=-]{2,}/g)?.filter((w) => !STOP_WORDS.has(w)) ?? []);
+
+/**
+ * The choice the user made among the agent's offers, with what the agent said of it: the offer's
+ * sentence (by the option number the user names, else the one sharing most words with the answer, else
+ * the agent's own suggestion) and the user's words (which often carry the reason).
+ */
+function chosen(offer: Line, answer: Line, confirms: boolean): { text: string } | null {
+  const picked = answer.text.match(/^\s*\(?([a-c1-3])\)?(?=[\s.,:]|$)/i)?.[1];
+  let option: string | null = null;
+  if (picked) {
+    const m = offer.text.match(new RegExp(`\\(?${picked}\\)\\s*([^;\\n]+?)(?=\\s*(?:;|\\n|\\(?[a-c1-4]\\)\\s|$))`, "i"));
+    option = m?.[1]?.trim() ?? null;
+  }
+  if (!option) {
+    const said = content_words(answer.text);
+    const ranked = offer.sentences
+      .map((s) => ({ s, shared: [...content_words(s)].filter((w) => said.has(w)).length, suggests: /\b(?:i'?d|suggest|recommend|alternative|or do it|option)\b/i.test(s) }))
+      .sort((a, b) => b.shared - a.shared || Number(b.suggests) - Number(a.suggests));
+    const best = ranked[0];
+    if (best && (best.shared > 0 || best.suggests)) option = best.s;
+    // Confirming a way of working: the agent's two sentences that describe it.
+    const second = ranked[1];
+    if (confirms && best && second && second.shared > 0) option = offer.sentences.filter((s) => s === best.s || s === second.s).join(" ");
+  }
+  if (!option) return null;
+  const reply = answer.sentences.filter((s) => !QUESTION.test(s)).slice(0, 3).join(" ");
+  return { text: `${statement(option).replace(/\.$/, "")} (chosen: "${reply.replace(/\s+/g, " ").trim()}")` };
+}
+
+export function findDecisions(session: Session, lines: Line[]): Lesson[] {
+  const found: Lesson[] = [];
+  lines.forEach((answer, k) => {
+    if (answer.who !== "user" || k === 0 || QUESTION.test(answer.text.trim().split("\n")[0]!)) return;
+    // The agent's offer: its last words, or the ones before a question the user asked about it.
+    const said = lines.slice(Math.max(0, k - 3), k).filter((l) => l.who === "assistant");
+    const confirms = CONFIRMS.test(answer.text);
+    const offer = [...said].reverse().find((l) => OFFERS.test(l.text)) ?? (confirms ? said.at(-1) : undefined);
+    if (!offer) return;
+    // Only an answer that picks: a yes or one of the choices' words, before the agent acts on it.
+    const words = content_words(answer.text);
+    const sharesOffer = [...content_words(offer.text)].some((w) => words.has(w) && w.length > 3);
+    if (!PICK.test(answer.text) && !sharesOffer) return;
+    const choice = chosen(offer, answer, confirms);
+    if (choice) found.push({ kind: "insight", lesson: "decision", content: cutTo(choice.text, 500), confidence: 0.62, evidence: evidenceOf(session, [offer.turn, answer.turn]) });
+  });
+  for (const line of lines) {
+    line.sentences.forEach((s, k) => {
+      if (!CHOICE.test(s) || QUESTION.test(s) || GUESS.test(s)) return;
+      const next = line.sentences[k + 1];
+      const withReason = REASON.test(s) ? s : next && REASON.test(next) ? `${s} ${next}` : null;
+      if (!withReason) return;
+      found.push({ kind: "insight", lesson: "decision", content: statement(withReason), confidence: line.who === "user" ? 0.65 : 0.55, evidence: evidenceOf(session, [line.turn]) });
+    });
+  }
+  return found;
+}
+
+/** How a finding reads: it explains ("that's why", "so …") or sets two things apart ("only", "but", "not"). */
+const FINDING = /\b(?:that'?s (?:why|it|the)|there it is|so (?:the|a|every|it|they|nobody)|hence|only|which (?:only|means|is why)|same as|by default)\b/i;
+/** The agent reporting its own work or a run's result: news of the session, not a fact about the code. */
+const REPORT = /^(?:added|changed|updated|fixed|removed|created|renamed|moved|wrote|ran|reverted|replaced|deleted|implemented|refactored|switched|installed|bumped|(?:the )?(?:plan|build|tests?|ci|run|everything|all \w+|it)\b.{0,30}\b(?:shows?|pass(?:es|ed)?|green|succeed(?:s|ed)?|works?|is clean|compiles?))\b/i;
+/** The agent says what it will do, anywhere in the sentence. */
+const INTENT = /\b(?:i'?ll|i will|i'?m going to|let me|i can|i'?d)\b/i;
+
+/**
+ * Facts: what the user states about the code or the environment (FACT's words), and what the agent
+ * found out from a tool's output and says in a sentence that names the output's specific words (a
+ * setting, a port, a path: "the service listens on :9090 (GRPC_ADDR in .env.local); 50051 is only
+ * envoy's"). Plans, guesses and questions are not facts.
+ */
+export function findFacts(session: Session, lines: Line[]): Lesson[] {
+  const found: Lesson[] = [];
+  const findings: Lesson[] = [];
+  for (const line of lines) {
+    if (line.turn === 0) continue;
+    if (line.who === "user") {
+      for (const s of line.sentences) {
+        if (!FACT.test(s) || QUESTION.test(s) || GUESS.test(s) || PLAN.test(s) || CHOICE.test(s) || s.split(/\s+/).length < 5) continue;
+        found.push({ kind: "insight", lesson: "fact", content: statement(s), confidence: 0.6, evidence: evidenceOf(session, [line.turn]) });
+      }
+      continue;
+    }
+    // What the tools since the last thing said printed.
+    const outputs = session.events
+      .slice(0, line.turn)
+      .reverse()
+      .filter((_, k, all) => all.slice(0, k).every((e) => e.kind === "tool"))
+      .flatMap((e) => (e.kind === "tool" ? [`${e.command ?? ""}\n${e.output ?? ""}`] : []));
+    if (!outputs.length) continue;
+    const seen = specifics(outputs.join("\n"));
+    const best = line.sentences
+      .filter((s) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && !REPORT.test(s) && !INTENT.test(s) && s.split(/\s+/).length >= 6)
+      .map((s) => ({ s, shared: [...specifics(s)].filter((w) => seen.has(w)).length, finding: FINDING.test(s) }))
+      .filter((c) => c.shared >= 1 && c.finding && c.shared + 1 >= 2)
+      .sort((a, b) => b.shared - a.shared)[0];
+    if (best) findings.push({ kind: "insight", lesson: "fact", content: statement(best.s), confidence: Math.min(0.6, 0.45 + 0.05 * best.shared), evidence: evidenceOf(session, [line.turn - 1, line.turn]) });
+  }
+  // Of what the agent found out, the one most tied to what the tools showed: a session explains many things on its way.
+  const top = findings.sort((a, b) => b.confidence - a.confidence)[0];
+  return top ? [...found, top] : found;
+}

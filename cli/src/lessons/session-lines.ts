@@ -1,0 +1,61 @@
+import type { Session } from "../agents/session";
+import type { EvidenceLine } from "./lesson";
+
+/**
+ * The session as numbered lines the lesson finders read: each event's index (its turn), time, who, and
+ * its text split into sentences (without code blocks and pasted logs, which state nothing).
+ */
+export type Line = { turn: number; at: string | null; who: "user" | "assistant"; text: string; sentences: string[] };
+
+const EVIDENCE_CHARS = 300;
+
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+export const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
+
+/** Sentences of prose: code blocks, inline code's dots, list markers and quoted lines left out. */
+export function sentences(text: string): string[] {
+  // Inline code's dots and question marks end no sentence: held as private-use characters while splitting.
+  const held: Record<string, string> = { ".": "\uE000", "!": "\uE001", "?": "\uE002" };
+  const back = (s: string) => s.replace(/[\uE000-\uE002]/g, (c) => ({ "\uE000": ".", "\uE001": "!", "\uE002": "?" })[c]!);
+  const withoutCode = text.replace(/```[\s\S]*?```/g, "\n").replace(/`[^`\n]*`/g, (m) => m.replace(/[.!?]/g, (c) => held[c]!));
+  const out: string[] = [];
+  for (const line of withoutCode.split(/\n+/)) {
+    if (/^\s*>/.test(line)) continue;
+    const clean = line.replace(/^\s*(?:[-*]|\d+[.)])\s+/, "").trim();
+    if (!clean) continue;
+    // People type lower-case after a full stop too; abbreviations ("e.g.", "vs.") end nothing.
+    for (const s of clean.split(/(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|incl))(?<=[.!?])\s+(?=[A-Za-z"'(`])/)) if (s.trim()) out.push(back(s.trim()));
+  }
+  return out;
+}
+
+export function linesOf(session: Session): Line[] {
+  const lines: Line[] = [];
+  session.events.forEach((e, turn) => {
+    if (e.kind === "user" || e.kind === "assistant") lines.push({ turn, at: e.at, who: e.kind, text: e.text, sentences: sentences(e.text) });
+  });
+  return lines;
+}
+
+export function evidenceOf(session: Session, turns: number[], texts: Record<number, string> = {}): EvidenceLine[] {
+  return [...new Set(turns)]
+    .sort((a, b) => a - b)
+    .flatMap((turn): EvidenceLine[] => {
+      const e = session.events[turn];
+      if (!e) return [];
+      if (e.kind === "tool") {
+        const what = texts[turn] ?? [e.command ? `$ ${e.command}` : e.name, e.failed === true ? firstErrorLine(e.output) : e.failed === false ? "(succeeded)" : null].filter(Boolean).join(" → ");
+        return [{ turn, at: e.at, who: "tool", text: cut(oneLine(what), EVIDENCE_CHARS) }];
+      }
+      return [{ turn, at: e.at, who: e.kind, text: cut(oneLine(texts[turn] ?? e.text), EVIDENCE_CHARS) }];
+    });
+}
+
+const ERROR_LINE = /\b(error|failed|failure|fatal|panic|panicked|exception|cannot|can't|could not|couldn't|not found|no such|undefined|refused|denied|timed? ?out|missing|invalid|unknown|expected)\b/i;
+
+/** The line of a tool's output that says what went wrong: the first that sounds like an error, else the last. */
+export function firstErrorLine(output: string | null): string | null {
+  if (!output) return null;
+  const lines = output.split("\n").map((l) => l.trim()).filter(Boolean);
+  return cut(lines.find((l) => ERROR_LINE.test(l)) ?? lines.at(-1) ?? "", 200) || null;
+}

@@ -1,0 +1,33 @@
+/** Words that mark what the finders must not take as settled, and what makes a sentence specific. Shared by every finder. */
+
+/** A question, not a statement. */
+export const QUESTION = /\?\s*$|^(?:what|why|how|where|when|which|who|can|could|would|should|is|are|do|does|did|will|shall)\b[^.!]*$/i;
+/** A guess: true or not, it is not yet a lesson. */
+export const GUESS = /\b(?:i think|i guess|i suspect|i believe|probably|maybe|perhaps|might be|might have|may be|could be|possibly|likely|my guess|not sure|seems? (?:like|to be)|looks like it might|hypothes|i assume|presumably)/i;
+/** The agent saying what it will do next: a plan, not a finding. */
+export const PLAN = /^(?:i'?ll|i will|i'?m going to|let me|let'?s|running|checking|trying|now |next,? |first,? |looking|reading|adding|fixing|updating|re-?running|pushing|committing|done\b|ok\b|okay\b|sure\b)/i;
+
+/**
+ * The specific words of a text: identifiers with an underscore, digit, dot, dash or slash inside, ALL-CAPS
+ * names and numbers of two digits or more, lower-cased. Two texts sharing them talk about the same thing.
+ */
+export function specifics(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[A-Za-z_$][\w$]*(?:[._:/-][\w$]+)+|[A-Za-z]*_[\w]*|[A-Z]{3,}\w*|\b\d{2,}\b|[a-z]+[A-Z]\w*/g)) {
+    const word = m[0].toLowerCase().replace(/[.:/-]+$/, "");
+    if (word.length >= 3 && !/^(?:e\.g|i\.e|etc|http|https)$/.test(word)) out.add(word);
+  }
+  return out;
+}
+
+/** A sentence as a learning: one line, trimmed of trailing punctuation noise, capitalised, with a full stop. */
+export function statement(text: string): string {
+  const trimmed = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[,;:\-–—\s]+/, "")
+    .replace(/[\s,;:]+$/, "");
+  if (!trimmed) return "";
+  const withStop = /[.!)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  return withStop.charAt(0).toUpperCase() + withStop.slice(1);
+}
