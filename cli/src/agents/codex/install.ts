@@ -142,8 +142,8 @@ function plan(context: InstallContext): InstallPlan {
   return {
     files: [hooks, config],
     notes: [
-      "Codex runs a hook only once you have trusted it: the trust of Baton's four hooks is recorded in config.toml as Codex 0.169 records it. " +
-        "Should Codex still list them as needing review (a Codex version that hashes hooks differently), open /hooks in an interactive `codex` session and trust the four `hook … --agent codex` entries; nothing else needs confirming.",
+      "Codex runs a hook only once it is trusted, and skips an untrusted one silently: the trust of Baton's four hooks is recorded in config.toml as Codex 0.169 records it. " +
+        "Should Codex still say at start that hooks need review (a Codex version that hashes hooks differently), type /hooks in an interactive `codex` session and trust the four `hook … --agent codex` entries; nothing else needs confirming.",
       "The MCP server runs `baton mcp`, which reads the server and token from Baton's own config (or BATON_URL and BATON_TOKEN): none is written into Codex's config.",
     ],
   };
