@@ -50,7 +50,7 @@ test.describe("a project's pages", () => {
     await expect(page.getByTestId("pending-total")).toHaveText("2");
   });
 
-  test("handoffs timeline: author, branch, time; markdown rendered, stored HTML never run", async ({ page }, testInfo) => {
+  test("handoffs timeline: author, agent, branch, time; markdown rendered, stored HTML never run", async ({ page }, testInfo) => {
     const api = new Api();
     const slug = unique("handoffs");
     await api.project(slug);
@@ -68,7 +68,7 @@ test.describe("a project's pages", () => {
       "| --- | --- |",
       "| a.ts | new |",
     ].join("\n");
-    await api.handoff(slug, { markdown: hostile, branch: "feat/board", author: "bo", sessionId: `${slug}-s2` });
+    await api.handoff(slug, { markdown: hostile, branch: "feat/board", author: "bo", sessionId: `${slug}-s2`, agent: "codex", model: "gpt-5.1" });
 
     await page.goto(`/projects/${slug}/handoffs`);
     const entries = page.getByRole("list", { name: "Handoffs, newest first" }).getByTestId("handoff");
@@ -77,6 +77,9 @@ test.describe("a project's pages", () => {
     // The author is whoever's token wrote it; the name the client sent is shown beside it, never instead.
     await expect(newest.locator(".handoff-author")).toHaveText(ADMIN.name);
     await expect(newest.locator(".handoff-signed-as")).toHaveText("signed as bo");
+    // The agent that wrote it (and its model), as its hook said; a handoff that did not say shows none.
+    await expect(newest.locator(".handoff-agent")).toHaveText("Codex CLI · gpt-5.1");
+    await expect(entries.last().locator(".handoff-agent")).toHaveCount(0);
     await expect(newest).toContainText("branch feat/board");
     await expect(newest).toContainText(`session ${slug}-s2`);
     await expect(newest.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);

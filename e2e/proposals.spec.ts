@@ -147,6 +147,20 @@ test.describe("proposal review queue", () => {
     await snap(page, testInfo, "proposals-by-confidence");
   });
 
+  test("a card names the agent (and model) that proposed it, when its hook said", async ({ page }, testInfo) => {
+    const slug = unique("agents");
+    const tag = slug.replace(/-/g, "");
+    await api().project(slug);
+    await api().propose({ content: `${tag} deploys go through the staging bucket`, project: slug, confidence: 0.9, agent: "gemini", model: "gemini-2.5-pro" });
+    await api().propose({ content: `${tag} tests run against a real database`, project: slug, confidence: 0.7, agent: "copilot" });
+    await api().propose({ content: `${tag} migrations stay reversible`, project: slug, confidence: 0.5 });
+    await openQueue(page, `project=${slug}`);
+    await expect(row(page, "staging bucket").locator(".proposal-agent")).toHaveText("Gemini CLI · gemini-2.5-pro");
+    await expect(row(page, "real database").locator(".proposal-agent")).toHaveText("Copilot CLI");
+    await expect(row(page, "reversible").locator(".proposal-agent")).toHaveCount(0);
+    await snap(page, testInfo, "proposals-by-agent");
+  });
+
   test("with 1,200 pending, pages of 50 load fast and the keys still work", async ({ browser }, testInfo) => {
     const user = createUser("bulk");
     const proposals = Array.from({ length: 1200 }, (_, i) => ({

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, type Browser, type Page } from "@playwright/test";
-import type { LearningKind } from "../lib/rules";
+import type { AgentName, LearningKind } from "../lib/rules";
 import { ADMIN_TOKEN_FILE, BASE_URL, DATABASE_URL } from "./fixtures";
 
 /** The admin's write token that auth.setup.ts made. */
@@ -31,7 +31,7 @@ export class Api {
     return this.call("POST", "/api/projects", { slug, name });
   }
 
-  async propose(p: { kind?: LearningKind; content: string; confidence?: number; project?: string; source?: string }): Promise<string> {
+  async propose(p: { kind?: LearningKind; content: string; confidence?: number; project?: string; source?: string; agent?: AgentName; model?: string }): Promise<string> {
     const body = await this.call<{ proposal: { id: string } | null }>("POST", "/api/proposals", { kind: "pattern", ...p });
     expect(body.proposal, `proposal merged: ${p.content}`).not.toBeNull();
     return body.proposal!.id;
@@ -42,7 +42,7 @@ export class Api {
     return body.learning.id;
   }
 
-  handoff(slug: string, h: { markdown: string; branch?: string; author?: string; sessionId?: string }) {
+  handoff(slug: string, h: { markdown: string; branch?: string; author?: string; sessionId?: string; agent?: AgentName; model?: string }) {
     return this.call("POST", `/api/projects/${slug}/handoffs`, h);
   }
 

@@ -158,6 +158,14 @@ export const isAgentName = (value: unknown): value is AgentName => typeof value 
 
 /** The longest model name a hook may report with a handoff or proposal. */
 export const MAX_MODEL_CHARS = 100;
+/**
+ * A model name is printable: no control or invisible formatting characters (a bidi override would
+ * let it read as something else in a byline). The server refuses any other name, so a hook checks
+ * it before sending rather than lose its handoff to a 400.
+ */
+export const MODEL_NAME_PATTERN = /^\P{C}+$/u;
+export const isModelName = (value: unknown): value is string =>
+  typeof value === "string" && value.length > 0 && value.length <= MAX_MODEL_CHARS && value.trim() === value && MODEL_NAME_PATTERN.test(value);
 
 /**
  * What kind of lesson a session taught, as the extractor finds them (cli/src/lessons/): the user

@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# Puts the real coding agents from npm into .tools/<agent>/ for their end-to-end tests
-# (test/integration/agent-<agent>.test.ts), which run them offline against local doubles of their model
-# APIs. Prints nothing but errors. Kept out of package.json: they are test tools, hundreds of MB, and
-# nothing of Baton imports them. Pinned: the tests read what each agent sends to its model and what it
-# writes in its transcript, so a new release is adopted on purpose.
+# Puts the real coding agents (from npm, pinned) under .tools/<dir>/ for the agent tests
+# (test/integration/agent-<agent>.test.ts), which run them offline against local doubles of their
+# model APIs. With an agent's directory as argument it ensures that one and prints its binary's path;
+# without, it ensures them all and prints nothing but errors.
+# Kept out of package.json: they are test tools, hundreds of MB, and nothing of Baton imports them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+wanted="${1:-}"
 
-# ensure <dir under .tools> <npm spec> <bin name>: installs when the binary is missing or does not run.
+# Pinned: the tests read what each agent sends to the model and writes to disk, so a new release is
+# adopted on purpose.
 ensure() {
   local dir=".tools/$1" spec="$2" bin=".tools/$1/node_modules/.bin/$3"
-  if [ ! -x "$bin" ] || ! "$bin" --version >/dev/null 2>&1; then
+  if [ -n "$wanted" ] && [ "$wanted" != "$1" ]; then return; fi
+  # The check runs in the tool's own HOME and cache: Copilot CLI unpacks ~235 MB into the cache on
+  # its first run, which must not land in the user's; the tests point XDG_CACHE_HOME there too.
+  if [ ! -x "$bin" ] || ! HOME="$PWD/$dir/home" XDG_CACHE_HOME="$PWD/$dir/cache" "$bin" --version >/dev/null 2>&1; then
     mkdir -p "$dir"
-    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "$spec" >/dev/null
+    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "$spec" >&2
   fi
+  if [ -n "$wanted" ]; then echo "$PWD/$bin"; fi
 }
 
 ensure codex @openai/codex@0.169.0 codex
+ensure copilot @github/copilot@1.0.102 copilot
+ensure gemini @google/gemini-cli@0.61.0 gemini

@@ -30,6 +30,10 @@ step "claude code"
 # The Claude Code plugin test runs the real Claude Code from npm (offline, against a local model double).
 bash scripts/ensure-claude-code.sh
 
+step "other coding agents"
+# The agent tests (test/integration/agent-*.test.ts) run each agent from npm, offline, against a local model double.
+bash scripts/ensure-agents.sh
+
 step "type-check"
 npx tsc --noEmit
 

@@ -1,17 +1,24 @@
+import { producedByLabel, type ProducedBy } from "@/lib/agents/produced-by";
 import { relativeTime } from "@/lib/context/relative-time";
 import { Markdown } from "../markdown/markdown";
 
-export type HandoffView = { id: string; author: string; signedAs?: string | null; branch: string | null; sessionId: string | null; createdAt: Date; markdown: string };
+export type HandoffView = ProducedBy & { id: string; author: string; signedAs?: string | null; branch: string | null; sessionId: string | null; createdAt: Date; markdown: string };
 
 /** One handoff: who left it, on which branch, when, and what it says. */
 export function HandoffEntry({ handoff, now, clamp = false }: { handoff: HandoffView; now: Date; clamp?: boolean }) {
   const h = handoff;
+  const agent = producedByLabel(h);
   return (
     <article className="handoff" aria-label={`Handoff by ${h.author}, ${relativeTime(h.createdAt, now)}`} data-testid="handoff">
       <header className="meta handoff-meta">
         <strong className="handoff-author">{h.author}</strong>
         {/* The name the writing client gave, kept beside the author (the token's user), never instead of it. */}
         {h.signedAs ? <span className="handoff-signed-as">signed as {h.signedAs}</span> : null}
+        {agent ? (
+          <span className="handoff-agent" title="The coding agent (and model) that wrote it, as its hook said">
+            {agent}
+          </span>
+        ) : null}
         <span>
           branch <code>{h.branch ?? "none"}</code>
         </span>

@@ -83,7 +83,7 @@ export function ProposalItem({
   );
 }
 
-/** Kind, confidence, where it belongs, age, source, and how often it was proposed. */
+/** Kind, confidence, where it belongs, age, source, the agent that proposed it, and how often it was proposed. */
 function Facts({ entry }: { entry: QueueEntry }) {
   return (
     <p className="meta">
@@ -92,6 +92,11 @@ function Facts({ entry }: { entry: QueueEntry }) {
       <span>{entry.project ? <code>{entry.project}</code> : "personal"}</span>
       <time dateTime={entry.createdAt}>{entry.age}</time>
       <span>from {entry.source}</span>
+      {entry.producedBy ? (
+        <span className="proposal-agent" title="The coding agent (and model) that proposed it">
+          {entry.producedBy}
+        </span>
+      ) : null}
       {entry.mergedCount ? <span>proposed {entry.mergedCount + 1}×</span> : null}
     </p>
   );

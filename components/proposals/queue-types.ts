@@ -7,6 +7,8 @@ export type QueueEntry = {
   kind: LearningKind;
   content: string;
   source: string;
+  /** The agent (and model) that proposed it, worded on the server ("Codex CLI · gpt-5.1"); null when not said. */
+  producedBy: string | null;
   confidence: number;
   mergedCount: number;
   project: string | null;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { containsNul, NUL_RULE } from "../rules";
+import { AGENT_NAMES, containsNul, MAX_MODEL_CHARS, MODEL_NAME_PATTERN, NUL_RULE } from "../rules";
 
 /** Text that may be stored: libSQL cuts text at a NUL character, so one is refused rather than half the text kept. */
 export const nulFreeText = z.string().refine((s) => !containsNul(s), { message: NUL_RULE });
@@ -7,3 +7,21 @@ export const nulFreeText = z.string().refine((s) => !containsNul(s), { message: 
 /** A stored time as the API shows it: an ISO 8601 string in UTC. */
 export const isoDate = z.date().transform((d) => d.toISOString());
 export const isoDateOrNull = isoDate.nullable();
+
+/**
+ * Which coding agent produced a handoff or proposal and its model, as the client reports them: optional
+ * (a client that does not say stores null), and a value outside the rules is refused, never stored.
+ */
+export const producedByFields = {
+  agent: z.enum(AGENT_NAMES).nullish(),
+  model: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_MODEL_CHARS)
+    .regex(MODEL_NAME_PATTERN, { message: "A model name is printable text: no control or invisible formatting characters." })
+    .nullish(),
+};
+
+/** The same two as an answer gives them: null where the client did not say. */
+export const producedByOutFields = { agent: z.enum(AGENT_NAMES).nullable(), model: z.string().nullable() };

@@ -1,4 +1,4 @@
-import type { ContextMode, LearningKind } from "../rules";
+import type { AgentName, ContextMode, LearningKind } from "../rules";
 
 /** Everything the context is made from, gathered from the stores for one request. Plain data, no Dates from a driver needed beyond these. */
 export type { LearningKind };
@@ -45,8 +45,11 @@ export type ContextData = {
    * them: what was tried, so the context can say so.
    */
   unmapped?: { remote: string | null; cwd: string | null } | null;
-  /** `checkpoint`: this very session's handoff, posted before its compaction (source=compact). */
-  handoff: { markdown: string; branch: string | null; author: string; createdAt: Date; matchedBranch: boolean; checkpoint?: boolean } | null;
+  /**
+   * `agent`: the coding agent that wrote it, when its hook said; `checkpoint`: this very session's
+   * handoff, posted before its compaction (source=compact).
+   */
+  handoff: { markdown: string; branch: string | null; author: string; agent: AgentName | null; createdAt: Date; matchedBranch: boolean; checkpoint?: boolean } | null;
   /** Pinned ones first, then ranked best first. */
   learnings: ContextLearning[];
   learningsRanked: boolean;

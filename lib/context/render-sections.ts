@@ -1,3 +1,4 @@
+import { AGENT_LABELS } from "../rules";
 import type { ContextData, ContextLearning, ContextOptions, SectionName } from "./context-types";
 import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
@@ -100,7 +101,8 @@ function task(data: ContextData): SectionDraft | null {
 function handoff(data: ContextData): SectionDraft | null {
   const h = data.handoff;
   if (!h) return null;
-  const facts = [relativeTime(h.createdAt, data.now), h.branch ? `branch ${h.branch}` : null, byline(h.author)];
+  // The agent by its label alone ("by bo, Codex CLI"): the model would cost tokens and tell the next session little.
+  const facts = [relativeTime(h.createdAt, data.now), h.branch ? `branch ${h.branch}` : null, byline(h.author), h.agent && AGENT_LABELS[h.agent]];
   const header = h.checkpoint ? quoteHeading("## This session before its compaction", ["checkpoint", ...facts]) : quoteHeading("## Last handoff", facts);
   return {
     name: "handoff",

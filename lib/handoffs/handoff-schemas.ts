@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { limitParam } from "../api/parse-query";
-import { isoDate, nulFreeText } from "../api/zod-fields";
+import { isoDate, nulFreeText, producedByFields, producedByOutFields } from "../api/zod-fields";
 
 /** Kept exactly as sent (no trim): a handoff is read back by agents and diffed by people. */
 export const handoffMarkdownSchema = nulFreeText.refine((s) => s.trim().length > 0, { message: "Write the handoff: markdown is empty." });
@@ -29,6 +29,7 @@ export const newHandoffSchema = z.object({
     .max(100)
     .regex(/^[^\p{Cc}]+$/u, { message: "An author name has no control characters." })
     .optional(),
+  ...producedByFields,
 });
 export type NewHandoff = z.output<typeof newHandoffSchema>;
 
@@ -54,6 +55,7 @@ export const handoffOutSchema = z.object({
   branch: z.string().nullable(),
   author: z.string(),
   signedAs: z.string().nullable(),
+  ...producedByOutFields,
   createdAt: isoDate,
 });
 export type HandoffOut = z.output<typeof handoffOutSchema>;

@@ -36,6 +36,8 @@ export async function writeHandoff(
     branch: data.branch ?? null,
     author,
     signedAs: data.author && data.author !== author ? data.author : null,
+    agent: data.agent ?? null,
+    model: data.model ?? null,
     createdAt: new Date(),
   });
   if (result.outcome === "taken") {
@@ -51,6 +53,8 @@ export async function writeHandoff(
  * in no project of the user's, and there is no project handoff.
  */
 export async function writeSessionHandoff(db: Db, principal: Principal, input: unknown): Promise<{ handoff: ProjectHandoff; created: boolean } | null> {
+  // Refused (400) even where it would be filed nowhere, so a client sending a bad field hears of it.
+  newHandoffSchema.parse(input);
   const project = await resolveSessionProject(db, principal, sessionHintsSchema.parse(input));
   return project ? writeHandoff(db, principal, project.slug, input) : null;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { ResourceTemplate, type McpServer, type Resource, type Variables } from "@modelcontextprotocol/server";
+import { producedByLabel } from "../agents/produced-by";
 import { ApiError } from "../api/errors";
 import { byline, fenced } from "../context/fence";
 import type { MemberProject } from "../db/queries/projects";
@@ -167,16 +168,16 @@ function registerLatestHandoff(server: McpServer, env: ResourceEnv): void {
     {
       title: "Latest handoff",
       description:
-        "The most recent end-of-session handoff (markdown) of a project, whoever wrote it, quoted line by line under its author, time and branch (also in _meta).",
+        "The most recent end-of-session handoff (markdown) of a project, whoever wrote it, quoted line by line under its author, the agent that wrote it when known, time and branch (also in _meta).",
       mimeType: "text/markdown",
     },
     (uri, vars) =>
       read(uri, async () => {
         const { handoff } = await latestHandoff(db, principal, one(vars.project), undefined);
-        const { project, id, author, branch, sessionId } = handoff;
+        const { project, id, author, agent, model, branch, sessionId } = handoff;
         const createdAt = handoff.createdAt.toISOString();
-        const meta = { project, id, author, branch, sessionId, createdAt };
-        const text = fenced(`Handoff in ${project}`, [byline(author), `at ${createdAt}`, branch && `branch ${branch}`], handoff.markdown);
+        const meta = { project, id, author, agent, model, branch, sessionId, createdAt };
+        const text = fenced(`Handoff in ${project}`, [byline(author), producedByLabel(handoff), `at ${createdAt}`, branch && `branch ${branch}`], handoff.markdown);
         return { contents: [{ uri: uri.href, mimeType: "text/markdown", text, _meta: meta }] };
       }),
   );

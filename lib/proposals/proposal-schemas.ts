@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDate, isoDateOrNull } from "../api/zod-fields";
+import { isoDate, isoDateOrNull, producedByFields, producedByOutFields } from "../api/zod-fields";
 import { contentSchema } from "../learnings/learning-schemas";
 import { slugSchema } from "../projects/project-schemas";
 import { LEARNING_KINDS, MAX_PAGE_SIZE, MAX_SUPERSEDES, MAX_SOURCE_CHARS, PROPOSAL_STATUSES, REVIEW_PAGE_SIZE } from "../rules";
@@ -10,6 +10,7 @@ export const newProposalSchema = z.strictObject({
   source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default("manual"),
   confidence: z.number().min(0).max(1).default(0.5),
   project: slugSchema.nullish(),
+  ...producedByFields,
 });
 
 export const proposalQuerySchema = z.object({
@@ -51,6 +52,7 @@ export const proposalOutSchema = z.object({
   mergedCount: z.number(),
   project: z.string().nullable(),
   learningId: z.string().nullable(),
+  ...producedByOutFields,
   decidedAt: isoDateOrNull,
   createdAt: isoDate,
 });

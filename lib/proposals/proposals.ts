@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { producedByLabel } from "../agents/produced-by";
 import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
@@ -52,7 +53,8 @@ export async function propose(db: Db, principal: Principal, input: unknown): Pro
     return { merged: "proposal", proposal: (await findProposal(db, { ...readScope, id: twin.id }))! };
   }
   const id = crypto.randomUUID();
-  await insertProposal(db, { id, ...scope, kind: data.kind, content: data.content, source: data.source, confidence: data.confidence });
+  const producedBy = { agent: data.agent ?? null, model: data.model ?? null };
+  await insertProposal(db, { id, ...scope, kind: data.kind, content: data.content, source: data.source, confidence: data.confidence, ...producedBy });
   return { merged: false, proposal: (await findProposal(db, { ...readScope, id }))! };
 }
 
@@ -106,6 +108,8 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
   }
   const superseded = learningId && d.supersedes?.length ? await supersedeFor(tx, principal.userId, readScope, { proposal: current, learningId, ids: d.supersedes }) : [];
   const edited = d.content !== undefined && d.content !== current.content;
+  // Learnings keep no agent yet (issue 27): the audit keeps which agent proposed what was accepted.
+  const by = producedByLabel(current);
   await recordAudit(tx, principal.userId, {
     action: d.action,
     subject: "proposal",
@@ -113,7 +117,7 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
     label: d.content ?? current.content,
     projectId: current.projectId,
     ownerUserId: current.userId,
-    detail: edited ? "edited before accepting" : null,
+    detail: [edited && "edited before accepting", by && `proposed by ${by}`].filter(Boolean).join("; ") || null,
   });
   return {
     proposal: (await findProposal(tx, { ...readScope, id: d.id }))!,

@@ -42,8 +42,7 @@ function codexEnv(): Record<string, string> {
 }
 
 beforeAll(async () => {
-  codex = path.join(ROOT, ".tools/codex/node_modules/.bin/codex");
-  execFileSync("bash", [path.join(ROOT, "scripts/ensure-agents.sh")], { stdio: ["ignore", "inherit", "inherit"] });
+  codex = execFileSync("bash", [path.join(ROOT, "scripts/ensure-agents.sh"), "codex"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
   model = await startResponsesDouble([
     { custom: "apply_patch", input: PATCH },
     { call: "exec_command", arguments: { cmd: "test -f missing.txt" } },

@@ -43,15 +43,17 @@ describe("the audit trail", () => {
     expect(Date.parse(deleted!.at)).toBeGreaterThanOrEqual(Date.parse(edited!.at));
   });
 
-  it("records accepting (edited) and rejecting proposals", async () => {
-    const propose = async (content: string) => (await world.as("bo")("POST", "/api/proposals", { kind: "insight", content, project: "alpha" })).json.proposal.id as string;
-    const a = await propose("The staging database is read-only for the end-to-end tests.");
+  it("records accepting (edited) and rejecting proposals, and which agent proposed them when it said", async () => {
+    const propose = async (content: string, agent = {}) =>
+      (await world.as("bo")("POST", "/api/proposals", { kind: "insight", content, project: "alpha", ...agent })).json.proposal.id as string;
+    const a = await propose("The staging database is read-only for the end-to-end tests.", { agent: "codex", model: "gpt-5.1" });
     const b = await propose("Deploys happen on Tuesdays after the standup meeting.");
     expect((await world.as("ana")("POST", `/api/proposals/${a}/accept`, { content: "Staging is read-only." })).status).toBe(200);
     expect((await world.as("bo")("POST", `/api/proposals/${b}/reject`)).status).toBe(200);
     const [rejected, accepted] = (await trail()).items;
     expect(rejected).toMatchObject({ action: "reject", subject: { kind: "proposal", id: b, label: "Deploys happen on Tuesdays after the standup meeting." }, actor: { name: "bo" } });
-    expect(accepted).toMatchObject({ action: "accept", subject: { kind: "proposal", id: a, label: "Staging is read-only." }, detail: "edited before accepting", actor: { name: "ana" } });
+    expect(accepted).toMatchObject({ action: "accept", subject: { kind: "proposal", id: a, label: "Staging is read-only." }, detail: "edited before accepting; proposed by Codex CLI · gpt-5.1", actor: { name: "ana" } });
+    expect(rejected!.detail).toBeNull();
   });
 
   it("records member changes; the actor stays named after their account is deleted", async () => {

@@ -26,6 +26,8 @@ describe("POST /api/projects/{slug}/handoffs", () => {
         branch: "main",
         author: "ana",
         signedAs: null,
+        agent: null,
+        model: null,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       },
     });

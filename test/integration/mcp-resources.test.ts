@@ -56,7 +56,7 @@ describe("resources", () => {
   it.each([
     { uri: "baton://memory/alpha/active", heading: /^Memory of task-368 in alpha \(by you, updated [^)]+\), quoted:$/, expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368", project: "alpha", updatedBy: "ana", updatedByYou: true } },
     { uri: "baton://memory/alpha/task-368", heading: /^Memory of task-368 in alpha \(by you, /, expected: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n", meta: { taskId: "task-368" } },
-    { uri: "baton://handoff/alpha/latest", heading: /^Handoff in alpha \(by ana, at [^,]+, branch main\), quoted:$/, expected: "Did: login form.\nNext: token revoke.\n", meta: { branch: "main", sessionId: "h1", author: "ana" } },
+    { uri: "baton://handoff/alpha/latest", heading: /^Handoff in alpha \(by ana, Codex CLI · gpt-5\.1, at [^,]+, branch main\), quoted:$/, expected: "Did: login form.\nNext: token revoke.\n", meta: { branch: "main", sessionId: "h1", author: "ana", agent: "codex", model: "gpt-5.1" } },
     { uri: "baton://session/alpha/s-high", heading: /^Session document s-high in alpha \(by \w+, queued [^)]+\), quoted:$/, expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { status: "todo", specs: ["docs/spec.md"] } },
     { uri: "baton://session/s-high", heading: /^Session document s-high in alpha \(by \w+, queued [^)]+\), quoted:$/, expected: "---\nid: s-high\npriority: high\nspecs: [docs/spec.md]\nfiles: [lib/a.ts]\n---\nHigh priority work.", meta: { project: "alpha" } },
   ])("reads $uri: the stored markdown quoted under who wrote it and when, facts in _meta", async ({ uri, heading, expected, meta }) => {

@@ -33,9 +33,10 @@ describe("tools", () => {
   });
 
   it("propose_learning stores a pending proposal; a near-duplicate raises its confidence instead", async () => {
-    const first = await call("ana", "propose_learning", { kind: "pattern", content: "Prefer server actions for dashboard mutations", project: "alpha", confidence: 0.6 });
+    const first = await call("ana", "propose_learning", { kind: "pattern", content: "Prefer server actions for dashboard mutations", project: "alpha", confidence: 0.6, agent: "claude" });
     expect(first.isError, toolText(first)).toBeFalsy();
     expect(toolText(first)).toMatch(/^Proposed for review/);
+    expect(first.structuredContent).toMatchObject({ proposal: { agent: "claude", model: null } });
     const id = (first.structuredContent as { proposal: { id: string } }).proposal.id;
     const again = await call("bo", "propose_learning", { kind: "pattern", content: "Prefer server actions for dashboard mutations.", project: "alpha", confidence: 0.6 });
     expect(toolText(again)).toContain(`Merged into pending proposal ${id}`);
@@ -57,6 +58,10 @@ describe("tools", () => {
     expect(latest.json.handoff).toMatchObject({ markdown, sessionId: "mcp-1", author: "bo" });
     const replaced = await call("bo", "write_handoff", { project: "alpha", markdown: "fuller", sessionId: "mcp-1" });
     expect(toolText(replaced)).toContain("Handoff of session mcp-1 replaced");
+    // An agent that says which it is is named beside the author, and the handoff keeps it.
+    const named = await call("bo", "write_handoff", { project: "alpha", markdown: "by opencode", sessionId: "mcp-2", agent: "opencode", model: "qwen3-coder" });
+    expect(toolText(named)).toContain("by bo (opencode · qwen3-coder)");
+    expect(named.structuredContent).toMatchObject({ handoff: { agent: "opencode", model: "qwen3-coder" } });
     expect(await world.sql("SELECT count(*) AS n FROM handoffs WHERE session_id = 'mcp-1'")).toEqual([expect.objectContaining({ n: 1 })]);
   });
 
@@ -158,6 +163,7 @@ describe("tools", () => {
     { who: "anaGammaOnly", name: "propose_learning", args: { kind: "insight", content: "Alpha idea", project: "alpha" }, error: /^forbidden: This token may not touch/ },
     { who: "ana", name: "write_handoff", args: { project: "alpha", markdown: "  \n" }, error: /markdown is empty/ },
     { who: "ana", name: "write_handoff", args: { project: "alpha" }, error: /markdown/ },
+    { who: "ana", name: "write_handoff", args: { project: "alpha", markdown: "hi", agent: "cursor" }, error: /agent/ },
     { who: "ana", name: "write_handoff", args: { project: "beta", markdown: "hi" }, error: /^not_found/ },
     { who: "vi", name: "write_handoff", args: { project: "alpha", markdown: "hi" }, error: /^forbidden/ },
     { who: "ana", name: "get_task_memory", args: { project: "gamma" }, error: /^not_found: You have no active task in "gamma"/ },

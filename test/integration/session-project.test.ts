@@ -107,7 +107,8 @@ describe("the attack from finding 1: a project named like the repository", () =>
     expect(await handoffHomes(session)).toEqual(["alpha"]);
     const [ended] = ((await as("ana")("GET", "/api/projects/alpha/handoffs?limit=100")).json.items as { sessionId: string; markdown: string; author: string }[]).filter((h) => h.sessionId === session);
     expect(ended!.markdown).toMatch(/^Session a7ac000\d · /);
-    expect(ended!.author).toBe("ana");
+    // Issue 22: the handoff says which agent wrote it, and the model its transcript names.
+    expect(ended).toMatchObject({ author: "ana", agent: "claude", model: "claude-sonnet-4-5-20250929" });
   });
 });
 

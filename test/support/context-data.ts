@@ -18,7 +18,7 @@ export function contextData(overrides: Partial<ContextData> = {}): ContextData {
     identity: { aiName: "Ivy", principalName: "Jens", catchphrase: "Ivy here.", voiceId: "pNInz6obpgDQ", preferences: { responseStyle: "concise", timezone: "Europe/Zurich" } },
     project: { slug: "web", name: "Web" },
     activeTask: { taskId: "task-368", markdown: "# Task 368\n\n- [x] schema\n- [ ] routes\n", updatedAt: hoursAgo(3), author: "Jens", bySelf: true },
-    handoff: { markdown: "Did: the schema.\nNext: the routes.", branch: "main", author: "ana", createdAt: hoursAgo(2), matchedBranch: true },
+    handoff: { markdown: "Did: the schema.\nNext: the routes.", branch: "main", author: "ana", agent: null, createdAt: hoursAgo(2), matchedBranch: true },
     learnings: Array.from({ length: 12 }, (_, i) => ({
       id: `l${i}`,
       kind: "pattern" as const,

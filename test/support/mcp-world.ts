@@ -19,7 +19,7 @@ const SETUP: [string, string, string, unknown, number][] = [
   ["ana", "POST", "/api/learnings", { kind: "pattern", content: "Run database migrations before starting the dev server", project: "alpha", confirmed: true, tags: ["db"] }, 201],
   ["ana", "POST", "/api/learnings", { kind: "insight", content: "Gamma deploys go through the staging bucket", project: "gamma", confirmed: true }, 201],
   ["cy", "POST", "/api/learnings", { kind: "insight", content: "Beta secret: migrations run from the ops box", project: "beta", confirmed: true }, 201],
-  ["ana", "POST", "/api/projects/alpha/handoffs", { markdown: "Did: login form.\nNext: token revoke.\n", branch: "main", sessionId: "h1" }, 201],
+  ["ana", "POST", "/api/projects/alpha/handoffs", { markdown: "Did: login form.\nNext: token revoke.\n", branch: "main", sessionId: "h1", agent: "codex", model: "gpt-5.1" }, 201],
   ["cy", "POST", "/api/projects/beta/handoffs", { markdown: "Beta's handoff" }, 201],
   ["ana", "PUT", "/api/projects/alpha/tasks/task-368/memory", { markdown: "# Token revocation\n\n- [x] list tokens\n- [ ] revoke button\n" }, 200],
   ["ana", "PUT", "/api/projects/alpha/active-task", { taskId: "task-368" }, 200],

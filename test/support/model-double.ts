@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** One request Claude Code sent to the model API, its JSON body as it came. */
@@ -43,7 +43,8 @@ function streamed(res: ServerResponse, model: unknown): void {
   res.end();
 }
 
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+/** A request's JSON body ({} when it is not JSON); the model doubles of the other agents read theirs the same way. */
+export async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   let text = "";
   for await (const chunk of req) text += chunk;
   try {
@@ -73,6 +74,11 @@ export async function startModelDouble(): Promise<ModelDouble> {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "not in the double" } }));
     }
   });
+  return listening(server, requests);
+}
+
+/** A model double's server listening on a free local port, with the requests it keeps; every agent's double ends so. */
+export async function listening<R>(server: Server, requests: R[]): Promise<{ url: string; requests: R[]; stop: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

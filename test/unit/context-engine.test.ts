@@ -6,6 +6,7 @@ import { defuseLine } from "@/lib/context/fence";
 import { cutContent, proposalIndexLine } from "@/lib/context/proposal-index";
 import { relativeTime } from "@/lib/context/relative-time";
 import { countTokens } from "@/lib/context/tokenizer";
+import { AGENT_NAMES } from "@/lib/rules";
 import { contextData as data, contextNow as now, contextOptions as options, hoursAgo, kindCounts } from "../support/context-data";
 
 describe("the compact proposals index", () => {
@@ -58,6 +59,21 @@ describe("buildContext", () => {
     expect(built.learningsShown).toBe(12);
   });
 
+  it("names the agent that wrote the handoff after its author, by its label alone, only when known", () => {
+    const handoff = (agent: (typeof AGENT_NAMES)[number] | null) => ({ ...data().handoff!, agent });
+    const unknown = buildContext(data({ handoff: handoff(null) }), options(), countTokens);
+    const codex = buildContext(data({ handoff: handoff("codex") }), options(), countTokens);
+    expect(codex.context).toContain("## Last handoff (2 h ago, branch main, by ana, Codex CLI), quoted:");
+    expect(unknown.context).toContain("## Last handoff (2 h ago, branch main, by ana), quoted:");
+    // The byline is a few tokens, whichever agent it names.
+    for (const agent of AGENT_NAMES) {
+      const named = buildContext(data({ handoff: handoff(agent) }), options(), countTokens);
+      expect(named.tokenEstimate - unknown.tokenEstimate).toBeLessThanOrEqual(4);
+    }
+    const checkpoint = buildContext(data({ handoff: { ...handoff("gemini"), checkpoint: true } }), options({ source: "compact" }), countTokens);
+    expect(checkpoint.context).toContain("## This session before its compaction (checkpoint, 2 h ago, branch main, by ana, Gemini CLI), quoted:");
+  });
+
   it("after compact, task memory and handoff come first", () => {
     const built = buildContext(data(), options({ source: "compact" }), countTokens);
     expect(built.context.indexOf("## Active task")).toBeLessThan(built.context.indexOf("## Identity"));
@@ -105,7 +121,7 @@ const text = fc.string({ minLength: 1, maxLength: 300, unit: fc.constantFrom(...
 const arbData = fc.record({
   identity: fc.option(fc.record({ aiName: text, principalName: text, catchphrase: fc.option(text, { nil: undefined }) }), { nil: null }),
   task: fc.option(fc.record({ taskId: fc.constantFrom("task-1", "t-2"), markdown: text }), { nil: null }),
-  handoff: fc.option(fc.record({ markdown: fc.array(text, { maxLength: 40 }).map((l) => l.join("\n")), branch: fc.option(fc.constantFrom("main", "feat/x"), { nil: null }) }), { nil: null }),
+  handoff: fc.option(fc.record({ markdown: fc.array(text, { maxLength: 40 }).map((l) => l.join("\n")), branch: fc.option(fc.constantFrom("main", "feat/x"), { nil: null }), agent: fc.constantFrom(null, ...AGENT_NAMES) }), { nil: null }),
   learnings: fc.array(
     fc.record({
       content: text,

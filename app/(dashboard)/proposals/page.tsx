@@ -8,6 +8,7 @@ import { ReviewQueue } from "@/components/proposals/review-queue";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorNoticePage } from "@/components/ui/error-notice";
 import { PageHeader } from "@/components/ui/page-header";
+import { producedByLabel } from "@/lib/agents/produced-by";
 import { ApiError } from "@/lib/api/errors";
 import { requireUser } from "@/lib/auth/session";
 import { relativeTime } from "@/lib/context/relative-time";
@@ -79,6 +80,7 @@ function queueEntries(queue: Queue, now: Date): QueueEntry[] {
     kind: p.kind,
     content: p.content,
     source: p.source,
+    producedBy: producedByLabel(p),
     confidence: p.confidence,
     mergedCount: p.mergedCount,
     project: p.project,

@@ -23,4 +23,14 @@ export const AGENTS: Partial<Record<AgentName, Adapter>> = {
     transcript: async () => (await import("./codex/transcript")).codexTranscript,
     installer: async () => (await import("./codex/install")).codexInstaller,
   },
+  gemini: {
+    hook: async () => (await import("./gemini/hook")).geminiHook,
+    transcript: async () => (await import("./gemini/transcript")).geminiTranscript,
+    installer: async () => (await import("./gemini/install")).geminiInstaller,
+  },
+  copilot: {
+    hook: async () => (await import("./copilot/hook")).copilotHook,
+    transcript: async () => (await import("./copilot/transcript")).copilotTranscript,
+    installer: async () => (await import("./copilot/install")).copilotInstaller,
+  },
 };

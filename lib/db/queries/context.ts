@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { asBookkeeping } from "../replica-client";
+import { isAgentName } from "../../rules";
 import { read } from "./batch-reads";
 import { byKind } from "./learning-counts";
 import { memberProjectColumns } from "./projects";
@@ -90,7 +91,7 @@ export function taskMemoryRead(db: Db, params: { userId: string; projectId: stri
   );
 }
 
-type HandoffRow = { markdown: string; branch: string | null; author: string; created_at: number; found: number };
+type HandoffRow = { markdown: string; branch: string | null; author: string; agent: string | null; created_at: number; found: number };
 const OWN = 2;
 const ON_BRANCH = 1;
 
@@ -100,7 +101,7 @@ const ON_BRANCH = 1;
  * the middle of; otherwise, and when it has none, the latest handoff of the branch, else of the project.
  */
 export function handoffRead(db: Db, params: { projectId: string; userId: string; branch: string | null; sessionId: string | null }) {
-  const columns = sql`${handoffs.markdown} as markdown, ${handoffs.branch} as branch, ${handoffs.author} as author, ${handoffs.createdAt} as created_at`;
+  const columns = sql`${handoffs.markdown} as markdown, ${handoffs.branch} as branch, ${handoffs.author} as author, ${handoffs.agent} as agent, ${handoffs.createdAt} as created_at`;
   const latest = (found: number, where: SQL | undefined) =>
     sql`select * from (select ${columns}, ${found} as found from ${handoffs}
       where ${and(ofProject(handoffs, params.projectId), where)} order by ${handoffs.createdAt} desc limit 1)`;
@@ -113,7 +114,7 @@ export function handoffRead(db: Db, params: { projectId: string; userId: string;
   return read(db.all<HandoffRow>(sql.join(parts, sql` union all `)), (rows) => {
     const row = rows[0];
     if (!row) return undefined;
-    const handoff = { markdown: row.markdown, branch: row.branch, author: row.author, createdAt: new Date(Number(row.created_at)) };
+    const handoff = { markdown: row.markdown, branch: row.branch, author: row.author, agent: isAgentName(row.agent) ? row.agent : null, createdAt: new Date(Number(row.created_at)) };
     if (Number(row.found) === OWN) return { ...handoff, matchedBranch: row.branch === params.branch, checkpoint: true };
     return { ...handoff, matchedBranch: Number(row.found) === ON_BRANCH };
   });

@@ -1,5 +1,6 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client";
+import type { AgentName } from "../../rules";
 import { handoffs } from "../schema";
 import { ofProject } from "./scope";
 
@@ -10,6 +11,9 @@ export type HandoffRecord = {
   branch: string | null;
   author: string;
   signedAs: string | null;
+  /** The coding agent and model that produced it, when the client said. */
+  agent: AgentName | null;
+  model: string | null;
   createdAt: Date;
 };
 
@@ -20,6 +24,8 @@ const handoffColumns = {
   branch: handoffs.branch,
   author: handoffs.author,
   signedAs: handoffs.signedAs,
+  agent: handoffs.agent,
+  model: handoffs.model,
   createdAt: handoffs.createdAt,
 };
 
@@ -44,6 +50,8 @@ export async function upsertHandoff(db: DbOrTx, params: HandoffWrite): Promise<U
     branch: params.branch,
     author: params.author,
     signedAs: params.signedAs,
+    agent: params.agent,
+    model: params.model,
     createdAt: params.createdAt,
   };
   if (params.sessionId === null) {
@@ -60,6 +68,8 @@ export async function upsertHandoff(db: DbOrTx, params: HandoffWrite): Promise<U
         branch: sql`excluded.branch`,
         author: sql`excluded.author`,
         signedAs: sql`excluded.signed_as`,
+        agent: sql`excluded.agent`,
+        model: sql`excluded.model`,
         createdAt: sql`excluded.created_at`,
       },
       setWhere: sql`${handoffs.userId} = excluded.user_id`,

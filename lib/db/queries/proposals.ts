@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
+import type { AgentName } from "../../rules";
 import { projects, proposals, type LearningKind, type ProposalStatus } from "../schema";
 import type { NewLearnedItem } from "./learnings";
 import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
@@ -17,6 +18,9 @@ export type ProposalRow = {
   externalId: string | null;
   extra: Record<string, unknown> | null;
   learningId: string | null;
+  /** The coding agent and model that proposed it, when the client said. */
+  agent: AgentName | null;
+  model: string | null;
   project: string | null;
   projectId: string | null;
   decidedAt: Date | null;
@@ -40,6 +44,8 @@ export const proposalColumns = {
   externalId: proposals.externalId,
   extra: proposals.extra,
   learningId: proposals.learningId,
+  agent: proposals.agent,
+  model: proposals.model,
   project: projects.slug,
   projectId: proposals.projectId,
   decidedAt: proposals.decidedAt,
@@ -86,6 +92,8 @@ export type NewProposalRow = NewLearnedItem & {
   method?: string | null;
   externalId?: string | null;
   extra?: Record<string, unknown> | null;
+  agent?: AgentName | null;
+  model?: string | null;
   createdAt?: Date;
   decidedAt?: Date | null;
 };

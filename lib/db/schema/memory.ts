@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { DEFAULT_SESSION_PRIORITY, LEARNING_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES } from "../../rules";
+import { AGENT_NAMES, DEFAULT_SESSION_PRIORITY, LEARNING_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES } from "../../rules";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp, timestamps } from "./columns";
@@ -31,6 +31,12 @@ const learningBody = {
   content: text("content").notNull(),
   /** A session id, "manual", "import" or "mcp". */
   source: text("source").notNull().default("manual"),
+};
+
+/** Which coding agent produced a handoff or proposal, and its model, when the client said (null: not said). */
+const producedBy = {
+  agent: text("agent", { enum: AGENT_NAMES }),
+  model: text("model"),
 };
 
 export const learnings = sqliteTable(
@@ -94,6 +100,7 @@ export const proposals = sqliteTable(
     method: text("method"),
     extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>(),
     learningId: text("learning_id"),
+    ...producedBy,
     decidedAt: timestamp("decided_at"),
     ...timestamps,
   },
@@ -118,6 +125,7 @@ export const handoffs = sqliteTable(
     markdown: text("markdown").notNull(),
     sessionId: text("session_id"),
     branch: text("branch"),
+    ...producedBy,
     createdAt: timestamp("created_at")
       .notNull()
       .$defaultFn(() => new Date()),

@@ -1,6 +1,7 @@
 import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { producedByLabel } from "../../agents/produced-by";
 import { handoffOutSchema, newHandoffSchema } from "../../handoffs/handoff-schemas";
 import { writeHandoff } from "../../handoffs/handoffs";
 import { slugSchema } from "../../projects/project-schemas";
@@ -18,6 +19,8 @@ const writeInput = z.object({
   sessionId: handoffFields.sessionId.describe("Your session id. Writing again with the same id replaces that handoff instead of adding one."),
   branch: handoffFields.branch.describe("Git branch the work is on; the next session on the same branch gets this handoff first."),
   author: handoffFields.author.describe("A display name kept beside the author; the author shown is always the token owner's name."),
+  agent: handoffFields.agent.describe("The coding agent you are, shown beside the author."),
+  model: handoffFields.model.describe("The model you run on, e.g. gpt-5.1."),
 });
 
 /** Writing tools: registered only for tokens with the write scope. */
@@ -36,7 +39,8 @@ export function registerHandoffWriteTools(server: McpServer, env: McpEnv): void 
       const { handoff: saved, created } = await writeHandoff(env.db, env.principal, project, handoff);
       const what = created ? "Handoff saved" : `Handoff of session ${saved.sessionId} replaced`;
       const branch = saved.branch ? ` on branch ${saved.branch}` : "";
-      return toolText(`${what} in ${saved.project}${branch}, by ${saved.author} (id ${saved.id}).`, {
+      const agent = producedByLabel(saved);
+      return toolText(`${what} in ${saved.project}${branch}, by ${saved.author}${agent ? ` (${agent})` : ""} (id ${saved.id}).`, {
         created,
         handoff: handoffOutSchema.parse(saved),
       });

@@ -1,6 +1,7 @@
 import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { producedByFields } from "../../api/zod-fields";
 import { defuseLine } from "../../context/fence";
 import { writtenBy } from "../../context/render-sections";
 import type { LearningRow } from "../../db/queries/learnings";
@@ -31,6 +32,8 @@ const proposeInput = z.object({
   project: projectSchema.optional().describe("Project it belongs to; omit for a personal learning."),
   confidence: z.number().min(0).max(1).default(0.5).describe("How sure you are, 0..1 (default 0.5)."),
   source: z.string().trim().min(1).max(200).default("mcp").describe("Where it comes from, e.g. your session id (default mcp)."),
+  agent: producedByFields.agent.describe("The coding agent you are, shown to its reviewer."),
+  model: producedByFields.model.describe("The model you run on, e.g. gpt-5.1."),
 });
 
 const pinInput = z.object({

@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "../model-double";
 
 /**
  * A local stand-in for OpenAI's Responses API as Codex CLI speaks it (`GET /v1/models`, streamed
@@ -50,16 +51,6 @@ function stream(res: ServerResponse, output: Record<string, unknown>, n: number,
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   for (const event of events) res.write(`event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
   res.end();
-}
-
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let text = "";
-  for await (const chunk of req) text += chunk;
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
 }
 
 export async function startResponsesDouble(steps: ResponsesStep[], finalText = "Done."): Promise<ResponsesDouble> {
