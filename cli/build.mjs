@@ -12,7 +12,7 @@
 // has no `baton admin` (that opens the server's database; see cli/src/admin/admin-elsewhere.ts).
 // Without splitting every command is in the file, but esbuild wraps each lazily imported module in
 // an init function, so a hook still runs only its own code.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -34,6 +34,27 @@ const adminElsewhere = {
     build.onResolve({ filter: /^\.\/admin\/run-admin$/ }, () => ({ path: path.join(root, "cli/src/admin/admin-elsewhere.ts") }));
   },
 };
+// Baton's opencode plugin (cli/src/agents/opencode/plugin.ts): one self-contained ES module that opencode
+// loads from ~/.config/opencode/plugins/. Served as it is at /cli/opencode-plugin.js, and carried inside
+// both CLI builds (BATON_OPENCODE_PLUGIN), since `baton install opencode` writes it out with its settings.
+const opencodePlugin = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: ["cli/src/agents/opencode/plugin.ts"],
+  outfile: "cli/dist/opencode-plugin.js",
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "es2022",
+  banner: { js: `// Baton opencode plugin ${version}: built from cli/src/agents/opencode/plugin.ts by cli/build.mjs.` },
+  write: false,
+  logLevel: "warning",
+});
+const opencodePluginText = opencodePlugin.outputFiles[0].text;
+if (/^import .* from "(?!node:)/m.test(opencodePluginText)) throw new Error("cli/dist/opencode-plugin.js must import node built-ins only");
+mkdirSync(new URL("dist/", import.meta.url), { recursive: true });
+writeFileSync(new URL("dist/opencode-plugin.js", import.meta.url), opencodePluginText);
+const define = { BATON_OPENCODE_PLUGIN: JSON.stringify(opencodePluginText) };
+
 const result = await esbuild.build({
   absWorkingDir: root,
   entryPoints: { baton: "cli/src/baton.ts" },
@@ -47,6 +68,7 @@ const result = await esbuild.build({
   // server-only guards React Server Components from client bundles; in a CLI it has nothing to guard.
   alias: { "server-only": "./cli/src/empty-module.ts" },
   chunkNames: "chunks/[name]-[hash]",
+  define,
   metafile: true,
   logLevel: "warning",
 });
@@ -62,6 +84,7 @@ const standalone = await esbuild.build({
   target: "node20",
   banner: { js: `#!/usr/bin/env node\n// Baton CLI ${version}: built from cli/src by cli/build.mjs.` },
   plugins: [adminElsewhere],
+  define,
   alias: { "server-only": "./cli/src/empty-module.ts" },
   metafile: true,
   logLevel: "warning",

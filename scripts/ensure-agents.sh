@@ -22,6 +22,22 @@ ensure() {
   if [ -n "$wanted" ]; then echo "$PWD/$bin"; fi
 }
 
+# ensure_deps <agent> <dir> <npm spec>: a package installed and saved in .tools/<dir> (its package.json
+# and package-lock.json name it), for an agent that checks its config folder's dependencies that way.
+ensure_deps() {
+  local dir=".tools/$2" name=${3%@*}
+  if [ -n "$wanted" ] && [ "$wanted" != "$1" ]; then return; fi
+  if [ ! -f "$dir/node_modules/$name/package.json" ] || ! grep -q "\"$name\"" "$dir/package-lock.json" 2>/dev/null; then
+    mkdir -p "$dir"
+    [ -f "$dir/package.json" ] || echo '{}' >"$dir/package.json"
+    npm install --prefix "$dir" --save-exact --no-audit --no-fund --loglevel=error "$3" >&2
+  fi
+}
+
 ensure codex @openai/codex@0.169.0 codex
 ensure copilot @github/copilot@1.0.102 copilot
 ensure gemini @google/gemini-cli@0.61.0 gemini
+ensure opencode opencode-ai@1.18.33 opencode
+# opencode loads Baton's plugin only after npm-installing @opencode-ai/plugin into its config folder
+# (75 s of retries offline): the test copies this folder's package files and links its node_modules there.
+ensure_deps opencode opencode/config @opencode-ai/plugin@1.18.33

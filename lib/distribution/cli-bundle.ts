@@ -8,3 +8,9 @@ export function cliBundle(): ServedFile {
   const file = path.join(process.cwd(), "cli", "dist", "baton.mjs");
   return servedFile(readCheckoutFile(file, "The CLI is not built on this server: run `npm run build` (or `npm run build:cli`) in its checkout."));
 }
+
+/** Baton's opencode plugin as cli/build.mjs built it beside the CLI (same version); `baton install opencode` writes it with its settings. */
+export function opencodePlugin(): ServedFile {
+  const file = path.join(process.cwd(), "cli", "dist", "opencode-plugin.js");
+  return servedFile(readCheckoutFile(file, "The opencode plugin is not built on this server: run `npm run build` (or `npm run build:cli`) in its checkout."));
+}

@@ -33,4 +33,9 @@ export const AGENTS: Partial<Record<AgentName, Adapter>> = {
     transcript: async () => (await import("./copilot/transcript")).copilotTranscript,
     installer: async () => (await import("./copilot/install")).copilotInstaller,
   },
+  opencode: {
+    hook: async () => (await import("./opencode/hook")).opencodeHook,
+    transcript: async () => (await import("./opencode/transcript")).opencodeTranscript,
+    installer: async () => (await import("./opencode/install")).opencodeInstaller,
+  },
 };

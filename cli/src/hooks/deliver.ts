@@ -1,5 +1,5 @@
 import type { ProjectHints } from "../config/derive-project";
-import type { AgentName } from "../../../lib/rules";
+import { isModelName, type AgentName } from "../../../lib/rules";
 import { Unreachable, type ApiCall } from "../http/api-client";
 import { redactValue, SecretRedactor, type Redacted } from "../../../lib/secrets/redact-secrets";
 import { hookLog } from "./hook-log";
@@ -49,8 +49,11 @@ export async function deliver(call: ApiCall | null, outgoing: Outgoing[], option
 /** Which agent (and model, when the hook or transcript says) produced a handoff or proposal. */
 export type ProducedBy = { agent: AgentName; model: string | null };
 
-/** The request fields that say it: the server keeps them with the handoff or proposal. */
-export const producedBy = (by: ProducedBy) => ({ agent: by.agent, ...(by.model ? { model: by.model } : {}) });
+/**
+ * The request fields that say it: the server keeps them with the handoff or proposal. A model name the
+ * server would refuse is left out rather than have it refuse (and drop) the handoff.
+ */
+export const producedBy = (by: ProducedBy) => ({ agent: by.agent, ...(by.model && isModelName(by.model) ? { model: by.model } : {}) });
 
 /**
  * A session's handoff, posted under its id (the server keeps one per session, the newest) with what
