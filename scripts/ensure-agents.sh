@@ -34,6 +34,7 @@ ensure_deps() {
   fi
 }
 
+ensure codex @openai/codex@0.169.0 codex
 ensure copilot @github/copilot@1.0.102 copilot
 ensure gemini @google/gemini-cli@0.61.0 gemini
 ensure opencode opencode-ai@1.18.33 opencode

@@ -18,6 +18,11 @@ export const AGENTS: Partial<Record<AgentName, Adapter>> = {
     transcript: async () => (await import("./claude/transcript")).claudeTranscript,
     installer: async () => (await import("./claude/install")).claudeInstaller,
   },
+  codex: {
+    hook: async () => (await import("./codex/hook")).codexHook,
+    transcript: async () => (await import("./codex/transcript")).codexTranscript,
+    installer: async () => (await import("./codex/install")).codexInstaller,
+  },
   gemini: {
     hook: async () => (await import("./gemini/hook")).geminiHook,
     transcript: async () => (await import("./gemini/transcript")).geminiTranscript,

@@ -42,6 +42,18 @@ export function hookFacts(raw: {
   };
 }
 
+/** The facts from Claude Code's snake_case hook input, which Codex CLI sends too. */
+export const snakeCaseFacts = (input: Record<string, unknown>): HookFacts =>
+  hookFacts({
+    sessionId: input.session_id,
+    cwd: input.cwd,
+    transcriptPath: input.transcript_path,
+    source: input.source,
+    prompt: input.prompt,
+    lastAssistantMessage: input.last_assistant_message,
+    model: input.model,
+  });
+
 /** Claude Code's answer shape, which Codex and Gemini CLI read too: `hookSpecificOutput.additionalContext`. */
 export function hookSpecificOutput(hookEventName: string, context: string): string {
   return context ? JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: context } }) + "\n" : "";
