@@ -76,7 +76,7 @@ async function runHook(args: string[]): Promise<number> {
     await (await load())(agent, rest);
   } catch (error) {
     const message = (error as Error)?.message ?? String(error);
-    if (event === "session-start" && unknown === null) process.stdout.write((await AGENTS[agent]!.hook()).output("session-start", unavailableText(`error: ${message}`.slice(0, 200))));
+    if (event === "session-start" && unknown === null) process.stdout.write((await AGENTS[agent].hook()).output("session-start", unavailableText(`error: ${message}`.slice(0, 200))));
     try {
       const { hookLog } = await import("./hooks/hook-log");
       hookLog(`${event}: ${(error as Error)?.stack ?? String(error)}`);

@@ -11,8 +11,7 @@ type Adapter = {
   installer: () => Promise<Installer>;
 };
 
-// Partial until every agent's folder is in.
-export const AGENTS: Partial<Record<AgentName, Adapter>> = {
+export const AGENTS: Record<AgentName, Adapter> = {
   claude: {
     hook: async () => (await import("./claude/hook")).claudeHook,
     transcript: async () => (await import("./claude/transcript")).claudeTranscript,

@@ -54,9 +54,7 @@ async function checkAgents(config: BatonConfig): Promise<AgentCheck[]> {
   const home = homedir();
   const checks: AgentCheck[] = [];
   for (const agent of AGENT_NAMES) {
-    const adapter = AGENTS[agent];
-    if (!adapter) continue;
-    const installer = await adapter.installer();
+    const installer = await AGENTS[agent].installer();
     const found = installer.found({ home });
     const check: AgentCheck = { agent, label: AGENT_LABELS[agent], found, installed: {}, pending: [] };
     if (found && config.url) {

@@ -41,7 +41,7 @@ export function installContext(values: { url?: string; command?: string; scope?:
 
 /** The installer's plan for `agent`; a config that cannot be merged stops everything before anything is written. */
 export async function planInstall(agent: AgentName, context: InstallContext): Promise<InstallPlan> {
-  const installer = await AGENTS[agent]!.installer();
+  const installer = await AGENTS[agent].installer();
   try {
     return installer.plan(context);
   } catch (error) {
@@ -66,8 +66,7 @@ function shown(file: string, context: InstallContext): string {
  */
 export async function runInstall(args: string[]): Promise<number> {
   const [target, ...rest] = args;
-  const known = AGENT_NAMES.filter((name) => AGENTS[name]);
-  if (!isAgentName(target) || !AGENTS[target]) throw new CliError(`unknown install target "${target ?? ""}": use baton install ${known.join("|")}.`, EXIT.usage);
+  if (!isAgentName(target)) throw new CliError(`unknown install target "${target ?? ""}": use baton install ${AGENT_NAMES.join("|")}.`, EXIT.usage);
   const { values } = parseOptions(rest, { "dry-run": { type: "boolean" }, command: { type: "string" }, url: { type: "string" }, scope: { type: "string" } });
   const installer = await AGENTS[target].installer();
   const context = installContext(values, installer.scopes);

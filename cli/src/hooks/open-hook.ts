@@ -39,7 +39,7 @@ export async function openHook(
   const early = loadConfig(process.cwd());
   const limitMs = options.limit(early);
   // A chunk of a few hundred bytes, before the watchdog: its answer at the limit is in the agent's shape.
-  const agent = await (AGENTS[agentName] ?? AGENTS.claude!).hook();
+  const agent = await AGENTS[agentName].hook();
   const { onLimit } = options;
   if (onLimit) answerBy(limitMs, () => onLimit(limitMs, early, agent));
   const parsed = await readHookInput(Math.min(options.stdinMaxMs, limitMs * options.stdinShare));

@@ -28,7 +28,7 @@ const PRINT_MS = 50;
 /** The checkpoint handoff of the transcript so far, redacted; null when the session has said nothing yet. */
 async function checkpointOf(agent: AgentName, facts: HookFacts, sessionId: string, cwd: string): Promise<string | null> {
   const redactor = new SecretRedactor();
-  const reader = await AGENTS[agent]!.transcript();
+  const reader = await AGENTS[agent].transcript();
   const read = reader.read(facts, { maxBytes: MAX_CHECKPOINT_TRANSCRIPT, onError: (m) => hookLog(`pre-compact: ${m}`) });
   if (!read) return null;
   const transcript = redactTranscript(read, redactor);

@@ -115,7 +115,7 @@ async function flushEarlier(call: ApiCall): Promise<void> {
 /** The session as the agent's own transcript tells it, read by that agent's reader, redacted. */
 async function readEndedSession(agent: AgentName, facts: HookFacts): Promise<EndedSession> {
   const redactor = new SecretRedactor();
-  const reader = await AGENTS[agent]!.transcript();
+  const reader = await AGENTS[agent].transcript();
   const read = reader.read(facts, { maxBytes: MAX_TRANSCRIPT, onError: (m) => hookLog(`session-end worker: ${m}`) });
   const transcript = redactTranscript(read ?? emptySession(agent), redactor);
   const last = facts.lastAssistantMessage;
@@ -185,7 +185,7 @@ async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSes
 async function processJob(jobFile: string): Promise<void> {
   const job = readJob(jobFile);
   if (!job) return;
-  const facts = (await AGENTS[job.agent]!.hook()).facts(job.input);
+  const facts = (await AGENTS[job.agent].hook()).facts(job.input);
   const where = connect(facts, job);
   if (where.call) await flushEarlier(where.call);
   const ended = await readEndedSession(job.agent, facts);
