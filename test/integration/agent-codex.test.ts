@@ -8,7 +8,7 @@ import { startResponsesDouble, type ResponsesDouble } from "../support/model-dou
 import { runProcess } from "../support/run-process";
 import { ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { fixture, hookContext, homeEnv, makeRepo, removeAfterWorkers, writeUserConfig } from "../fixtures/cli/cli-env";
+import { fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS, removeAfterWorkers, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // The real Codex CLI from npm (scripts/ensure-agents.sh puts it in .tools/codex), offline against a
 // double of OpenAI's Responses API that scripts its tool calls, with Baton installed by
@@ -36,7 +36,7 @@ let home: string;
 
 /** Codex with its own HOME, its model API the double, nothing of the machine's OpenAI or Codex settings. */
 function codexEnv(): Record<string, string> {
-  const env = homeEnv(home, { DOUBLE_API_KEY: "sk-double" });
+  const env = homeEnv(home, { DOUBLE_API_KEY: "sk-double", ...PATIENT_HOOKS });
   for (const key of Object.keys(process.env)) if (/^(OPENAI|CODEX)_/.test(key)) env[key] = "";
   return env;
 }

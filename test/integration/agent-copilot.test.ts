@@ -7,7 +7,7 @@ import { requestText, startOpenAiChatDouble, toolResultCount, type ChatReply, ty
 import { runProcess } from "../support/run-process";
 import { ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { homeEnv, makeRepo, removeAfterWorkers, writeUserConfig } from "../fixtures/cli/cli-env";
+import { homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // GitHub Copilot CLI from npm (pinned in scripts/ensure-agents.sh), run offline with `copilot -p`
 // against a local double of the Chat Completions API that scripts real work (a file written, a
@@ -77,6 +77,7 @@ describe("Baton in the real GitHub Copilot CLI", () => {
       COPILOT_PROVIDER_BASE_URL: model.url,
       COPILOT_PROVIDER_API_KEY: "x",
       COPILOT_MODEL: "gpt-4.1",
+      ...PATIENT_HOOKS,
     });
     for (const key of Object.keys(process.env)) if (/^(COPILOT|GH|GITHUB)_/.test(key) && !(key in env)) env[key] = "";
   }, 300_000);

@@ -7,7 +7,7 @@ import { startGeminiDouble, type GeminiDouble } from "../support/model-doubles/g
 import { runProcess } from "../support/run-process";
 import { ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { homeEnv, makeRepo, removeAfterWorkers, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
+import { homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // The real Gemini CLI from npm (pinned in scripts/ensure-agents.sh), offline, with its model API replaced by
 // a local double that answers with scripted tool calls: Baton installed by `baton install gemini` into a
@@ -59,7 +59,7 @@ afterAll(() => model?.stop());
 
 /** Gemini CLI with the throwaway HOME, an API key for the double, and nothing of the machine's Gemini settings. */
 function geminiEnv(): Record<string, string> {
-  const env = homeEnv(home, { GEMINI_API_KEY: "test-double-key", GOOGLE_GEMINI_BASE_URL: model.url, NO_COLOR: "1", VITEST: "" });
+  const env = homeEnv(home, { GEMINI_API_KEY: "test-double-key", GOOGLE_GEMINI_BASE_URL: model.url, NO_COLOR: "1", VITEST: "", ...PATIENT_HOOKS });
   for (const key of Object.keys(process.env)) if (/^(GEMINI|GOOGLE)_/.test(key) && !(key in env)) env[key] = "";
   return env;
 }

@@ -7,7 +7,7 @@ import { requestText, startOpenAiChatDouble, toolResultCount, type ChatRequest, 
 import { runProcess } from "../support/run-process";
 import { ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { homeEnv, makeRepo, removeAfterWorkers } from "../fixtures/cli/cli-env";
+import { homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers } from "../fixtures/cli/cli-env";
 
 // The real opencode from npm (.tools/opencode, scripts/ensure-agents.sh), offline against a local double
 // of the Chat Completions API whose scripted tool calls make it write a file and run a command that
@@ -97,7 +97,7 @@ describe("GET /cli/opencode-plugin.js", () => {
 describe("opencode with Baton's plugin", () => {
   it("baton install opencode, then opencode run: Baton's context and the prompt's learning reach the model, and the session's handoff and a proposal arrive", async () => {
     const home = path.join(tmp.dir, "home");
-    const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, OPENCODE_DISABLE_MODELS_FETCH: "true", OPENCODE_DISABLE_AUTOUPDATE: "true" });
+    const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, OPENCODE_DISABLE_MODELS_FETCH: "true", OPENCODE_DISABLE_AUTOUPDATE: "true", ...PATIENT_HOOKS });
     opencodeHome(home);
     const install = await runProcess(process.execPath, [path.join(ROOT, "cli/bin/baton.mjs"), "install", "opencode", "--command", BATON], { env, cwd: repo });
     expect(install.code, install.stdout + install.stderr).toBe(0);
@@ -147,7 +147,7 @@ describe("opencode with Baton's plugin", () => {
 
   it("a compaction: the pre-compact hook posts a checkpoint of the session so far before opencode summarises it", async () => {
     const home = path.join(tmp.dir, "home-compact");
-    const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, OPENCODE_DISABLE_MODELS_FETCH: "true", OPENCODE_DISABLE_AUTOUPDATE: "true", PWD: repo });
+    const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, OPENCODE_DISABLE_MODELS_FETCH: "true", OPENCODE_DISABLE_AUTOUPDATE: "true", PWD: repo, ...PATIENT_HOOKS });
     // A context of 16 tokens: the double's first answer (16 tokens of usage) fills it, and opencode compacts.
     opencodeHome(home, { context: 16, output: 4 });
     // Every answer of the double would fill the context again: no "continue" turn after the compaction (a test-only plugin).

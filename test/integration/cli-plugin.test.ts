@@ -7,7 +7,7 @@ import { startModelDouble, type ModelDouble } from "../support/model-double";
 import { runProcess } from "../support/run-process";
 import { freePort, ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { fixture, hookContext, homeEnv, makeRepo } from "../fixtures/cli/cli-env";
+import { fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS } from "../fixtures/cli/cli-env";
 
 // The Claude Code plugin (plugins/baton, in the marketplace .claude-plugin/marketplace.json): first its
 // launcher alone, then the real Claude Code from npm, offline, with its model API replaced by a local
@@ -133,7 +133,7 @@ describe("the plugin in the real Claude Code", () => {
 
   it("marketplace add + install baton@baton: a claude -p session carries Baton's context and the prompt's learnings, offers its MCP tools and leaves a handoff", async () => {
     const home = path.join(tmp.dir, "home-claude");
-    const env = claudeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const env = claudeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });
     for (const args of [["plugin", "marketplace", "add", ROOT], ["plugin", "install", "baton@baton"]]) {
       const result = await runProcess(claude, args, { env, cwd: home });
       expect(result.code, result.stdout + result.stderr).toBe(0);
