@@ -24,12 +24,17 @@ export function extractLessons(session: Session): Lesson[] {
   return kept.slice(0, MAX_PROPOSALS_PER_SESSION);
 }
 
-/** Two candidates from the same lines, or worded nearly alike (most of the shorter one's words in the other). */
+/**
+ * Two candidates say the same thing: worded nearly alike (most of the shorter one's words in the
+ * other), or drawn from the same thing said (a user's or agent's line) with much of their wording shared.
+ * Two statements made in one message stay two.
+ */
 function sameLesson(a: Lesson, b: Lesson): boolean {
-  const turns = new Set(a.evidence.map((e) => e.turn));
-  if (b.evidence.some((e) => turns.has(e.turn) && e.who !== "tool")) return true;
   const wa = new Set(proposalKey(a.content).split(" "));
   const wb = proposalKey(b.content).split(" ");
-  const shared = wb.filter((w) => wa.has(w)).length;
-  return shared / Math.min(wa.size, wb.length) > 0.7;
+  const overlap = wb.filter((w) => wa.has(w)).length / Math.min(wa.size, wb.length);
+  if (overlap > 0.7) return true;
+  if (a.lesson === "explicit" && b.lesson === "explicit") return false;
+  const turns = new Set(a.evidence.filter((e) => e.who !== "tool").map((e) => e.turn));
+  return b.evidence.some((e) => e.who !== "tool" && turns.has(e.turn));
 }
