@@ -161,6 +161,72 @@ test.describe("proposal review queue", () => {
     await snap(page, testInfo, "proposals-by-agent");
   });
 
+  test("a card shows its kind of lesson and the session lines it came from, quoted as text; an agent's own says so", async ({ page }, testInfo) => {
+    const slug = unique("evidence");
+    const tag = slug.replace(/-/g, "");
+    await api().project(slug);
+    const evidence = [
+      { turn: 2, at: "2026-11-26T10:04:00.000Z", who: "tool" as const, text: "$ cargo test\nerror[E0432]: unresolved import `sqlx::sqlite`" },
+      { turn: 3, at: "2026-11-26T10:05:30.000Z", who: "assistant" as const, text: "The sqlite backend is behind a feature: running `cargo test --features sqlite`." },
+      { turn: 4, at: null, who: "user" as const, text: "<img src=x onerror=alert(1)> yes, that's it" },
+    ];
+    const fix = `${tag} cargo test needs --features sqlite`;
+    const ask = `${tag} staging lives in eu-west-1`;
+    const plain = `${tag} review every migration`;
+    await api().propose({ kind: "insight", content: fix, project: slug, confidence: 0.9, lesson: "resolved_failure", evidence, method: "transcript" });
+    await api().propose({ kind: "insight", content: ask, project: slug, confidence: 0.7, method: "agent", agent: "claude" });
+    await api().propose({ content: plain, project: slug, confidence: 0.5 });
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await openQueue(page, `project=${slug}`);
+
+    const card = row(page, fix);
+    await expect(card.locator(".badge-lesson")).toHaveText("resolved failure");
+    const details = card.locator("details.proposal-evidence");
+    await expect(details).toHaveAttribute("open", "");
+    await expect(details.locator("summary")).toHaveText("Evidence (3 lines)");
+    const lines = details.locator(".evidence-line");
+    await expect(lines).toHaveCount(3);
+    await expect(lines.nth(0).locator(".evidence-who")).toHaveText("tool");
+    await expect(lines.nth(0).locator(".evidence-when")).toHaveText("turn 2, 10:04 UTC");
+    await expect(lines.nth(0).locator("time")).toHaveAttribute("datetime", "2026-11-26T10:04:00.000Z");
+    await expect(lines.nth(1).locator(".evidence-who")).toHaveText("agent");
+    await expect(lines.nth(1).locator(".evidence-text")).toHaveText(evidence[1]!.text);
+    // What a transcript says is shown as the words it is, never run as markup.
+    await expect(lines.nth(2).locator(".evidence-when")).toHaveText("turn 4");
+    await expect(lines.nth(2).locator(".evidence-text")).toHaveText(evidence[2]!.text);
+    await expect(card.locator("img")).toHaveCount(0);
+    await expect(card.locator(".proposal-by-agent")).toHaveCount(0);
+    await snap(page, testInfo, "proposals-evidence");
+
+    const own = row(page, ask);
+    await expect(own.locator(".proposal-by-agent")).toHaveText("proposed by the agent");
+    await expect(own.locator(".proposal-evidence")).toHaveCount(0);
+    await expect(own.locator(".badge-lesson")).toHaveCount(0);
+    await expect(row(page, plain).locator(".proposal-by-agent, .badge-lesson, .proposal-evidence")).toHaveCount(0);
+
+    // The keys work as before with the evidence open; an edited accept keeps the evidence.
+    const current = page.locator('.queue-item[aria-current="true"]');
+    await expect(current).toContainText(fix);
+    await page.keyboard.press("j");
+    await expect(current).toContainText(ask);
+    await page.keyboard.press("k");
+    await expect(current).toContainText(fix);
+    await page.keyboard.press("e");
+    const box = card.getByLabel("Text to accept");
+    await box.fill(`${fix}, because sqlite is an optional backend`);
+    await page.keyboard.press("Control+Enter");
+    await expect(card).toHaveAttribute("data-state", "accepted");
+    await expect(current).toContainText(ask);
+    await expect
+      .poll(async () => (await api().call<{ items: { content: string; evidence: unknown }[] }>("GET", `/api/proposals?status=accepted&project=${slug}`)).items)
+      .toEqual([expect.objectContaining({ content: `${fix}, because sqlite is an optional backend`, evidence })]);
+    expect(dialogs).toEqual([]);
+  });
+
   test("with 1,200 pending, pages of 50 load fast and the keys still work", async ({ browser }, testInfo) => {
     const user = createUser("bulk");
     const proposals = Array.from({ length: 1200 }, (_, i) => ({

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, type Browser, type Page } from "@playwright/test";
-import type { AgentName, LearningKind } from "../lib/rules";
+import type { AgentName, EvidenceLine, LearningKind, LessonKind, ProposalMethod } from "../lib/rules";
 import { ADMIN_TOKEN_FILE, BASE_URL, DATABASE_URL } from "./fixtures";
 
 /** The admin's write token that auth.setup.ts made. */
@@ -31,7 +31,18 @@ export class Api {
     return this.call("POST", "/api/projects", { slug, name });
   }
 
-  async propose(p: { kind?: LearningKind; content: string; confidence?: number; project?: string; source?: string; agent?: AgentName; model?: string }): Promise<string> {
+  async propose(p: {
+    kind?: LearningKind;
+    content: string;
+    confidence?: number;
+    project?: string;
+    source?: string;
+    agent?: AgentName;
+    model?: string;
+    lesson?: LessonKind;
+    evidence?: EvidenceLine[];
+    method?: ProposalMethod;
+  }): Promise<string> {
     const body = await this.call<{ proposal: { id: string } | null }>("POST", "/api/proposals", { kind: "pattern", ...p });
     expect(body.proposal, `proposal merged: ${p.content}`).not.toBeNull();
     return body.proposal!.id;

@@ -177,3 +177,34 @@ export type LessonKind = (typeof LESSON_KINDS)[number];
 
 /** The most proposals one session sends: the most confident first. */
 export const MAX_PROPOSALS_PER_SESSION = 5;
+
+/** How people read each kind of lesson: the review queue's label under a proposal. */
+export const LESSON_LABELS: Record<LessonKind, string> = {
+  correction: "correction",
+  resolved_failure: "resolved failure",
+  decision: "decision",
+  fact: "fact",
+  explicit: "explicit",
+};
+
+export const isLessonKind = (value: unknown): value is LessonKind => typeof value === "string" && (LESSON_KINDS as readonly string[]).includes(value);
+
+/**
+ * How a proposal's candidate was found: read from the transcript by the session-end worker, proposed
+ * by the agent itself (MCP's propose_learning, `baton remember`), or by a model summarising the session.
+ * pai-seed imports keep their own values ("regex", "llm"), so stored methods are read as any text.
+ */
+export const PROPOSAL_METHODS = ["transcript", "agent", "model"] as const;
+export type ProposalMethod = (typeof PROPOSAL_METHODS)[number];
+
+/**
+ * A proposal's evidence: the session lines it came from, each with who said it. At most
+ * MAX_EVIDENCE_LINES lines of at most MAX_EVIDENCE_CHARS characters: enough to judge the lesson by,
+ * short enough to read under it in the review queue.
+ */
+export const EVIDENCE_SPEAKERS = ["user", "assistant", "tool"] as const;
+export type EvidenceSpeaker = (typeof EVIDENCE_SPEAKERS)[number];
+export const MAX_EVIDENCE_LINES = 8;
+export const MAX_EVIDENCE_CHARS = 300;
+/** One evidence line: its turn in the session, when (ISO 8601, when the transcript says), who, and the text. */
+export type EvidenceLine = { turn: number; at: string | null; who: EvidenceSpeaker; text: string };

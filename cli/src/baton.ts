@@ -22,6 +22,7 @@ const COMMANDS = {
   handoff: async () => (await import("./commands/handoff")).runHandoff,
   task: async () => (await import("./commands/task")).runTask,
   learnings: async () => (await import("./commands/learnings")).runLearnings,
+  remember: async () => (await import("./commands/remember")).runRemember,
   invites: async () => (await import("./commands/invites")).runInvites,
   install: async () => (await import("./commands/install")).runInstall,
   doctor: async () => (await import("./commands/doctor")).runDoctor,

@@ -74,6 +74,17 @@ show [taskId]    prints the task's memory (your active task's by default)
   --limit N        how many (default 50)
   --all            ignore the project in .baton.json`,
   },
+  remember: {
+    synopsis: `  baton remember "TEXT" [--kind K] [--project SLUG]   propose a learning on the spot (agents)`,
+    details: `Proposes TEXT as a learning, marked as proposed by the agent: it waits in the review queue (the
+dashboard's Proposals page) and reaches later sessions once someone accepts it. For coding agents (and
+the Claude Code plugin's /remember) to keep what a session taught: a correction, a fix that took effort,
+a decision and its reason, a fact about the code or environment that is not obvious.
+  --kind K         pattern (how things are done here, the default) or insight (a fact learned)
+  --project SLUG   the project (default: .baton.json, else the one the server matches to this
+                   repository; personal when none matches)
+Its source is the session id in BATON_SESSION_ID or CLAUDE_SESSION_ID, else "remember".`,
+  },
   invites: {
     synopsis: `  baton invites                         invitations to projects waiting for your answer
   baton invites accept|decline <project>`,

@@ -2,6 +2,7 @@
 
 import { useRef } from "react";
 import { KindBadge } from "../ui/kind-badge";
+import { ProposalEvidence } from "./proposal-evidence";
 import type { Decision, QueueEntry } from "./queue-types";
 import { RowForms } from "./row-forms";
 import { SimilarLearnings } from "./similar-learnings";
@@ -73,6 +74,7 @@ export function ProposalItem({
           {decision?.content ?? entry.content}
         </p>
         <Facts entry={entry} />
+        <ProposalEvidence evidence={entry.evidence} />
         <SimilarLearnings entry={entry} hydrated={hydrated} ticked={ticked} decided={Boolean(decision)} onToggle={onToggleSupersede} />
         {editing ? <EditForm entry={entry} onAccept={onAccept} onCancel={onCancelEdit} /> : null}
       </div>
@@ -83,15 +85,21 @@ export function ProposalItem({
   );
 }
 
-/** Kind, confidence, where it belongs, age, source, the agent that proposed it, and how often it was proposed. */
+/** Kind (and kind of lesson), confidence, where it belongs, age, source, who proposed it, and how often it was proposed. */
 function Facts({ entry }: { entry: QueueEntry }) {
   return (
     <p className="meta">
       <KindBadge kind={entry.kind} />
+      {entry.lesson ? (
+        <span className="badge badge-muted badge-lesson" title="The kind of lesson the session taught">
+          {entry.lesson}
+        </span>
+      ) : null}
       <span title="How sure the proposer was (0–1)">confidence {entry.confidence.toFixed(2)}</span>
       <span>{entry.project ? <code>{entry.project}</code> : "personal"}</span>
       <time dateTime={entry.createdAt}>{entry.age}</time>
       <span>from {entry.source}</span>
+      {entry.byAgent ? <span className="proposal-by-agent">proposed by the agent</span> : null}
       {entry.producedBy ? (
         <span className="proposal-agent" title="The coding agent (and model) that proposed it">
           {entry.producedBy}

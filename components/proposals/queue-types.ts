@@ -1,5 +1,5 @@
 import type { SimilarLearning } from "@/lib/proposals/similar-learnings";
-import type { LearningKind } from "@/lib/rules";
+import type { EvidenceSpeaker, LearningKind } from "@/lib/rules";
 
 /** A pending proposal as the review page hands it to the browser: plain, serialisable, nothing internal. */
 export type QueueEntry = {
@@ -9,6 +9,12 @@ export type QueueEntry = {
   source: string;
   /** The agent (and model) that proposed it, worded on the server ("Codex CLI · gpt-5.1"); null when not said. */
   producedBy: string | null;
+  /** The agent proposed it itself (MCP's propose_learning, `baton remember`), not an extractor. */
+  byAgent: boolean;
+  /** The kind of lesson as people read it ("resolved failure"); null when the proposer did not say. */
+  lesson: string | null;
+  /** The session lines it came from, oldest first; empty when none were sent. */
+  evidence: EvidenceEntry[];
   confidence: number;
   mergedCount: number;
   project: string | null;
@@ -32,3 +38,6 @@ export type Decision = {
   /** The text accepted, when edited. */
   content?: string;
 };
+
+/** One evidence line as the queue shows it: its time worded on the server ("10:04 UTC"), so server and browser agree. */
+export type EvidenceEntry = { turn: number; at: string | null; time: string | null; who: EvidenceSpeaker; text: string };

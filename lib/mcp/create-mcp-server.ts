@@ -5,14 +5,14 @@ import { version } from "@/package.json";
 import type { McpEnv } from "./mcp-env";
 import { registerResources } from "./resources";
 import { registerHandoffWriteTools } from "./tools/handoffs";
-import { registerLearningTools, registerLearningWriteTools } from "./tools/learnings";
+import { LEARNING_GUIDE, registerLearningTools, registerLearningWriteTools } from "./tools/learnings";
 import { registerSessionWriteTools } from "./tools/sessions";
 import { registerTaskTools, registerTaskWriteTools } from "./tools/tasks";
 
 function instructions(env: McpEnv): string {
   const scope =
     env.principal.scope === "write"
-      ? "This token may read and write."
+      ? `This token may read and write. propose_learning sends a learning to the review queue as soon as the session teaches it. ${LEARNING_GUIDE}`
       : "This token has the read scope: the writing tools (propose_learning, pin_learning, write_handoff, set_task_memory, pickup_session) are not offered.";
   return [
     "Baton keeps what coding agents learn and hand over between sessions, per project: learnings, handoffs, task memory and a queue of session documents.",

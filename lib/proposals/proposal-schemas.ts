@@ -2,7 +2,28 @@ import { z } from "zod";
 import { isoDate, isoDateOrNull, producedByFields, producedByOutFields } from "../api/zod-fields";
 import { contentSchema } from "../learnings/learning-schemas";
 import { slugSchema } from "../projects/project-schemas";
-import { LEARNING_KINDS, MAX_PAGE_SIZE, MAX_SUPERSEDES, MAX_SOURCE_CHARS, PROPOSAL_STATUSES, REVIEW_PAGE_SIZE } from "../rules";
+import {
+  EVIDENCE_SPEAKERS,
+  LEARNING_KINDS,
+  LESSON_KINDS,
+  MAX_EVIDENCE_CHARS,
+  MAX_EVIDENCE_LINES,
+  MAX_PAGE_SIZE,
+  MAX_SUPERSEDES,
+  MAX_SOURCE_CHARS,
+  PROPOSAL_METHODS,
+  PROPOSAL_STATUSES,
+  REVIEW_PAGE_SIZE,
+} from "../rules";
+
+/** One line of a session a proposal came from (see EvidenceLine in lib/rules.ts). */
+const evidenceLineSchema = z.strictObject({
+  turn: z.number().int().min(0),
+  at: z.iso.datetime({ offset: true }).nullable(),
+  who: z.enum(EVIDENCE_SPEAKERS),
+  text: z.string().min(1).max(MAX_EVIDENCE_CHARS),
+});
+const evidenceSchema = z.array(evidenceLineSchema).max(MAX_EVIDENCE_LINES);
 
 export const newProposalSchema = z.strictObject({
   kind: z.enum(LEARNING_KINDS),
@@ -10,6 +31,10 @@ export const newProposalSchema = z.strictObject({
   source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default("manual"),
   confidence: z.number().min(0).max(1).default(0.5),
   project: slugSchema.nullish(),
+  /** What kind of lesson it is, the lines it came from, and how it was found: optional, refused when outside the rules. */
+  lesson: z.enum(LESSON_KINDS).nullish(),
+  evidence: evidenceSchema.nullish(),
+  method: z.enum(PROPOSAL_METHODS).nullish(),
   ...producedByFields,
 });
 
@@ -52,6 +77,10 @@ export const proposalOutSchema = z.object({
   mergedCount: z.number(),
   project: z.string().nullable(),
   learningId: z.string().nullable(),
+  // Any text: pai-seed imports keep methods of their own ("regex", "llm").
+  method: z.string().nullable(),
+  lesson: z.enum(LESSON_KINDS).nullable(),
+  evidence: evidenceSchema.nullable(),
   ...producedByOutFields,
   decidedAt: isoDateOrNull,
   createdAt: isoDate,

@@ -19,6 +19,7 @@ import { ftsQuery } from "../learnings/fts-query";
 import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
+import { LESSON_LABELS } from "../rules";
 import { withholdSecrets } from "../secrets/withhold-secrets";
 import { combineConfidence, isNearDuplicate } from "./near-duplicate";
 import { acceptSchema, newProposalSchema, proposalQuerySchema, reviewSchema } from "./proposal-schemas";
@@ -32,7 +33,8 @@ export type ProposeResult =
 /**
  * Stores a learning candidate, unless it is a near-duplicate (see near-duplicate.ts) of a learning or
  * a pending proposal in the same scope (the same project, or the proposer's personal ones): then the
- * existing pending proposal's confidence is raised, or, for a learning, nothing new is stored.
+ * existing pending proposal's confidence is raised (its text, lesson and evidence stay as they are), or,
+ * for a learning, nothing new is stored.
  */
 export async function propose(db: Db, principal: Principal, input: unknown): Promise<ProposeResult> {
   const data = withholdSecrets(newProposalSchema.parse(input));
@@ -54,7 +56,8 @@ export async function propose(db: Db, principal: Principal, input: unknown): Pro
   }
   const id = crypto.randomUUID();
   const producedBy = { agent: data.agent ?? null, model: data.model ?? null };
-  await insertProposal(db, { id, ...scope, kind: data.kind, content: data.content, source: data.source, confidence: data.confidence, ...producedBy });
+  const found = { method: data.method ?? null, lesson: data.lesson ?? null, evidence: data.evidence?.length ? data.evidence : null };
+  await insertProposal(db, { id, ...scope, kind: data.kind, content: data.content, source: data.source, confidence: data.confidence, ...producedBy, ...found });
   return { merged: false, proposal: (await findProposal(db, { ...readScope, id }))! };
 }
 
@@ -110,6 +113,7 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
   const edited = d.content !== undefined && d.content !== current.content;
   // Learnings keep no agent yet (issue 27): the audit keeps which agent proposed what was accepted.
   const by = producedByLabel(current);
+  const lessonLabel = current.lesson ? LESSON_LABELS[current.lesson] : null;
   await recordAudit(tx, principal.userId, {
     action: d.action,
     subject: "proposal",
@@ -117,7 +121,7 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
     label: d.content ?? current.content,
     projectId: current.projectId,
     ownerUserId: current.userId,
-    detail: [edited && "edited before accepting", by && `proposed by ${by}`].filter(Boolean).join("; ") || null,
+    detail: [lessonLabel && `lesson: ${lessonLabel}`, edited && "edited before accepting", by && `proposed by ${by}`].filter(Boolean).join("; ") || null,
   });
   return {
     proposal: (await findProposal(tx, { ...readScope, id: d.id }))!,

@@ -131,7 +131,7 @@ describe("the plugin in the real Claude Code", () => {
     }
   });
 
-  it("marketplace add + install baton@baton: a claude -p session carries Baton's context and the prompt's learnings, offers its MCP tools and leaves a handoff", async () => {
+  it("marketplace add + install baton@baton: a claude -p session carries Baton's context and the prompt's learnings, offers its MCP tools, leaves a handoff; /baton:remember gives the model its prompt", async () => {
     const home = path.join(tmp.dir, "home-claude");
     const env = claudeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });
     for (const args of [["plugin", "marketplace", "add", ROOT], ["plugin", "install", "baton@baton"]]) {
@@ -158,5 +158,15 @@ describe("the plugin in the real Claude Code", () => {
     await expect.poll(async () => (await world.as("ana")("GET", "/api/projects/web/handoffs")).json.items.length, { timeout: 15_000 }).toBeGreaterThan(count);
     const log = path.join(home, ".cache/baton/hook.log");
     await expect.poll(() => existsSync(log) && readFileSync(log, "utf8"), { timeout: 15_000 }).toMatch(/session-end worker \(SessionEnd\): sent [1-9]/);
-  }, 180_000);
+
+    // /remember (issue 23): Claude Code gives the model the command's prompt, with the user's words and
+    // the plugin's own launcher to run (the double answers in text, so no command runs here).
+    const seen = model.requests.length;
+    const remember = await runProcess(claude, ["-p", "/baton:remember staging lives in eu-west-1"], { env, cwd: repo, timeoutMs: 120_000 });
+    expect(remember.code, remember.stdout + remember.stderr).toBe(0);
+    const asked = model.requests.slice(seen).map((r) => JSON.stringify(r.body)).find((body) => body.includes("staging lives in eu-west-1"));
+    expect(asked, "no request carried /remember's prompt").toBeDefined();
+    expect(asked).toMatch(/node \\"[^"$]+\/bin\/baton\.mjs\\" remember \\"<the learning>\\"/);
+    expect(asked).toContain("a fix that took effort");
+  }, 240_000);
 });

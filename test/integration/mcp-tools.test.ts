@@ -19,6 +19,20 @@ describe("tools", () => {
     expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["query", "kind", "project", "limit"]));
   });
 
+  it("the server's instructions and propose_learning's description say what a learning is for and what makes a good one", async () => {
+    const { tools } = await mcp.ana!.listTools();
+    const propose = tools.find((t) => t.name === "propose_learning")!.description!;
+    for (const text of [mcp.ana!.getInstructions()!, propose]) {
+      expect(text).toContain("a correction the user made");
+      expect(text).toContain("a fix that took effort");
+      expect(text).toContain("a decision and its reason");
+      expect(text).toMatch(/Not one-off orders.*guesses.*what the code or its docs already say/);
+    }
+    expect(propose).toContain("marked as proposed by the agent");
+    // A read token is not offered propose_learning, and is not told how to use it.
+    expect(mcp.anaRead!.getInstructions()).not.toContain("a fix that took effort");
+  });
+
   it("search_learnings finds by full text, within what the token may read", async () => {
     const found = await call("ana", "search_learnings", { query: "migrations" });
     expect(found.isError).toBeFalsy();
@@ -36,7 +50,8 @@ describe("tools", () => {
     const first = await call("ana", "propose_learning", { kind: "pattern", content: "Prefer server actions for dashboard mutations", project: "alpha", confidence: 0.6, agent: "claude" });
     expect(first.isError, toolText(first)).toBeFalsy();
     expect(toolText(first)).toMatch(/^Proposed for review/);
-    expect(first.structuredContent).toMatchObject({ proposal: { agent: "claude", model: null } });
+    // Proposed through MCP: the agent's own, shown as such in the review queue.
+    expect(first.structuredContent).toMatchObject({ proposal: { agent: "claude", model: null, method: "agent", lesson: null, evidence: null } });
     const id = (first.structuredContent as { proposal: { id: string } }).proposal.id;
     const again = await call("bo", "propose_learning", { kind: "pattern", content: "Prefer server actions for dashboard mutations.", project: "alpha", confidence: 0.6 });
     expect(toolText(again)).toContain(`Merged into pending proposal ${id}`);

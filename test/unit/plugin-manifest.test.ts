@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -27,5 +27,21 @@ describe("the Claude Code plugin", () => {
     const mcp = json(path.relative(ROOT, path.join(pluginDir, ".mcp.json"))).mcpServers.baton;
     expect([mcp.command, ...mcp.args]).toEqual(["node", "${CLAUDE_PLUGIN_ROOT}/bin/baton.mjs", "mcp"]);
     expect(JSON.stringify({ hooks, mcp })).not.toMatch(/npx|npm /);
+  });
+
+  it("has /remember, which has the agent propose through its launcher, and every command says what it is for", () => {
+    const dir = path.join(pluginDir, "commands");
+    const files = readdirSync(dir).filter((f) => f.endsWith(".md"));
+    expect(files).toContain("remember.md");
+    for (const file of files) {
+      const text = readFileSync(path.join(dir, file), "utf8");
+      const front = /^---\n([\s\S]*?)\n---\n/.exec(text)?.[1] ?? "";
+      expect(front, file).toMatch(/^description: \S.{10,}$/m);
+      expect(text, file).not.toMatch(/npx|npm /);
+    }
+    const remember = readFileSync(path.join(dir, "remember.md"), "utf8");
+    expect(remember).toContain('node "${CLAUDE_PLUGIN_ROOT}/bin/baton.mjs" remember "');
+    expect(remember).toMatch(/^allowed-tools: Bash\(node:\*\)$/m);
+    expect(remember).toContain("$ARGUMENTS");
   });
 });

@@ -16,6 +16,7 @@ import { orApiError } from "@/lib/dashboard/or-api-error";
 import { one } from "@/lib/dashboard/search-params";
 import { listProjects } from "@/lib/projects/projects";
 import { reviewQueue, type ReviewQueue as Queue, type ReviewQueueQuery } from "@/lib/proposals/review-queue";
+import { LESSON_LABELS } from "@/lib/rules";
 
 export const metadata: Metadata = { title: "Proposals" };
 
@@ -81,6 +82,9 @@ function queueEntries(queue: Queue, now: Date): QueueEntry[] {
     content: p.content,
     source: p.source,
     producedBy: producedByLabel(p),
+    byAgent: p.method === "agent",
+    lesson: p.lesson ? LESSON_LABELS[p.lesson] : null,
+    evidence: (p.evidence ?? []).map((line) => ({ ...line, time: line.at ? clockTime(line.at) : null })),
     confidence: p.confidence,
     mergedCount: p.mergedCount,
     project: p.project,
@@ -89,4 +93,10 @@ function queueEntries(queue: Queue, now: Date): QueueEntry[] {
     canDecide: p.canDecide,
     similar: p.similar,
   }));
+}
+
+/** An evidence line's time of day in UTC ("10:04 UTC"): the lines of one session are minutes apart. */
+function clockTime(at: string): string | null {
+  const time = new Date(at);
+  return Number.isNaN(time.getTime()) ? null : `${time.toISOString().slice(11, 16)} UTC`;
 }

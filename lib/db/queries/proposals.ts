@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
-import type { AgentName } from "../../rules";
+import type { AgentName, EvidenceLine, LessonKind } from "../../rules";
 import { projects, proposals, type LearningKind, type ProposalStatus } from "../schema";
 import type { NewLearnedItem } from "./learnings";
 import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
@@ -15,6 +15,8 @@ export type ProposalRow = {
   status: ProposalStatus;
   mergedCount: number;
   method: string | null;
+  lesson: LessonKind | null;
+  evidence: EvidenceLine[] | null;
   externalId: string | null;
   extra: Record<string, unknown> | null;
   learningId: string | null;
@@ -41,6 +43,8 @@ export const proposalColumns = {
   status: proposals.status,
   mergedCount: proposals.mergedCount,
   method: proposals.method,
+  lesson: proposals.lesson,
+  evidence: proposals.evidence,
   externalId: proposals.externalId,
   extra: proposals.extra,
   learningId: proposals.learningId,
@@ -90,6 +94,8 @@ export type NewProposalRow = NewLearnedItem & {
   confidence: number;
   status?: ProposalStatus;
   method?: string | null;
+  lesson?: LessonKind | null;
+  evidence?: EvidenceLine[] | null;
   externalId?: string | null;
   extra?: Record<string, unknown> | null;
   agent?: AgentName | null;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { AGENT_NAMES, DEFAULT_SESSION_PRIORITY, LEARNING_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES } from "../../rules";
+import { AGENT_NAMES, DEFAULT_SESSION_PRIORITY, LEARNING_KINDS, LESSON_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES, type EvidenceLine } from "../../rules";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp, timestamps } from "./columns";
@@ -96,8 +96,12 @@ export const proposals = sqliteTable(
     /** How many times the same candidate was proposed again and merged into this one. */
     mergedCount: integer("merged_count").notNull().default(0),
     externalId: text("external_id"),
-    /** How the candidate was found (pai-seed's `method`, e.g. "regex" or "llm"). */
+    /** How the candidate was found: PROPOSAL_METHODS, or pai-seed's own (e.g. "regex" or "llm"). */
     method: text("method"),
+    /** What kind of lesson the session taught, when the proposer said. */
+    lesson: text("lesson", { enum: LESSON_KINDS }),
+    /** The session lines it came from, shown to its reviewer; kept when the reviewer edits the text. */
+    evidence: text("evidence", { mode: "json" }).$type<EvidenceLine[]>(),
     extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>(),
     learningId: text("learning_id"),
     ...producedBy,

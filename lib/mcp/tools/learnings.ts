@@ -15,6 +15,14 @@ import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
 import { IDEMPOTENT_WRITES, READS, registerTool } from "../register-tool";
 
+/**
+ * What a learning is for and what makes a good one, said to the agent in the server's instructions and
+ * propose_learning's description: a later session starts with what it says, so it must be worth knowing
+ * and true beyond this session.
+ */
+export const LEARNING_GUIDE =
+  "A learning is what a later session should know before it starts, so that nobody has to teach it again: a correction the user made (\"this repo uses pnpm, not npm\"), a fix that took effort (the failing command, its cause, what fixed it), a decision and its reason, or a fact about the code or environment that is not obvious from reading it. Not one-off orders (\"now run the tests\"), guesses or approaches that were abandoned, or what the code or its docs already say. Write it as one self-contained statement, with the reason where there is one.";
+
 const kindSchema = z.enum(LEARNING_KINDS).describe(`${LEARNING_KINDS.map((kind) => `${kind}: ${KIND_INFO[kind].meaning}`).join("; ")}.`);
 const projectSchema = slugSchema.describe("Project slug, e.g. web (see the baton://context/{project} resources for yours).");
 
@@ -85,12 +93,12 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
     {
       title: "Propose a learning",
       description:
-        "Proposes a learning for a person to review in the dashboard (accept, edit or reject); accepted ones reach future sessions' context. Use it when the user states a lasting preference or rule, or you find a fact future sessions should know. A near-duplicate of a pending proposal raises its confidence instead; one of an existing learning stores nothing.",
+        `Proposes a learning for a person to review in the dashboard (accept, edit or reject), marked as proposed by the agent; accepted ones reach every later session's context in this project (or yours, when personal). ${LEARNING_GUIDE} A near-duplicate of a pending proposal raises its confidence instead; one of an existing learning stores nothing.`,
       inputSchema: proposeInput,
       annotations: IDEMPOTENT_WRITES,
     },
     async (args) => {
-      const result = await propose(env.db, env.principal, args);
+      const result = await propose(env.db, env.principal, { ...args, method: "agent" });
       if (result.merged === "learning") {
         const l = result.learning;
         return toolText(`Already known, nothing stored: learning ${l.id} says ${JSON.stringify(defuseLine(l.content))}.`, {

@@ -1,0 +1,2 @@
+ALTER TABLE `proposals` ADD `lesson` text;--> statement-breakpoint
+ALTER TABLE `proposals` ADD `evidence` text;
