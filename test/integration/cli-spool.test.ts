@@ -18,7 +18,7 @@ let transcriptPath: string;
 let closedUrl: string;
 
 type Handoff = { sessionId: string | null; markdown: string };
-type Proposal = { content: string; confidence: number; mergedCount: number; project: string | null; source: string };
+type Proposal = { content: string; confidence: number; mergedCount: number; project: string | null; source: string; lesson: string | null; method: string | null; evidence: { turn: number; who: string; text: string }[] | null };
 
 const api = () => apiClient(server.url, token);
 const handoffsOf = async (sessionId: string) =>
@@ -101,6 +101,12 @@ describe("baton hook session-end", () => {
         ["Prefer server actions for dashboard mutations.", 0.6, 0],
       ].sort(),
     );
+    // Each with the kind of lesson and the line of the transcript it came from (the user's turn).
+    for (const p of sent) {
+      expect([p.method, p.lesson]).toEqual(["transcript", "explicit"]);
+      expect(p.evidence!.map((e) => e.who)).toEqual(["user"]);
+      expect(p.evidence![0]!.text.toLowerCase()).toContain(p.content.slice(0, 20).toLowerCase());
+    }
   });
 
   it("a second run sends nothing: one handoff, proposals not merged again", async () => {

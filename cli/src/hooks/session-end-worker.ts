@@ -154,7 +154,17 @@ function proposalRequest(p: Lesson, project: string | null, sessionId: string | 
   return {
     method: "POST",
     path: "/api/proposals",
-    body: { kind: p.kind, content: p.content, confidence: p.confidence, source: sessionId ?? "session-end", ...(project ? { project } : {}), ...producedBy(by) },
+    body: {
+      kind: p.kind,
+      content: p.content,
+      confidence: p.confidence,
+      source: sessionId ?? "session-end",
+      ...(project ? { project } : {}),
+      ...producedBy(by),
+      lesson: p.lesson,
+      evidence: p.evidence,
+      method: "transcript",
+    },
     what: `a proposal from session ${sessionId ?? "(no id)"}`,
   };
 }

@@ -1,7 +1,6 @@
-import type { LearningKind, LessonKind } from "../../../lib/rules";
+import type { EvidenceLine, LearningKind, LessonKind } from "../../../lib/rules";
 
-/** One line a lesson came from: its place in the session, when, who said it, and the text (cut). */
-export type EvidenceLine = { turn: number; at: string | null; who: "user" | "assistant" | "tool"; text: string };
+export type { EvidenceLine };
 
 /** A learning candidate from a session: what it says, the kind of learning and of lesson, how sure, and why. */
 export type Lesson = {

@@ -1,5 +1,5 @@
 import type { Session } from "../agents/session";
-import type { EvidenceLine } from "./lesson";
+import { MAX_EVIDENCE_CHARS, MAX_EVIDENCE_LINES, type EvidenceLine } from "../../../lib/rules";
 
 /**
  * The session as numbered lines the lesson finders read: each event's index (its turn), time, who, and
@@ -7,7 +7,6 @@ import type { EvidenceLine } from "./lesson";
  */
 export type Line = { turn: number; at: string | null; who: "user" | "assistant"; text: string; sentences: string[] };
 
-const EVIDENCE_CHARS = 300;
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 export const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
@@ -37,18 +36,28 @@ export function linesOf(session: Session): Line[] {
   return lines;
 }
 
+/** A transcript's time as the server keeps it (ISO 8601 in UTC), or null when it is not a time. */
+function isoTime(at: string | null): string | null {
+  if (!at) return null;
+  const ms = Date.parse(/^\d+$/.test(at) ? new Date(Number(at)).toISOString() : at);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+/** The lines a lesson came from, in order, each cut to what the server keeps (MAX_EVIDENCE_LINES of MAX_EVIDENCE_CHARS). */
 export function evidenceOf(session: Session, turns: number[], texts: Record<number, string> = {}): EvidenceLine[] {
   return [...new Set(turns)]
     .sort((a, b) => a - b)
     .flatMap((turn): EvidenceLine[] => {
       const e = session.events[turn];
       if (!e) return [];
-      if (e.kind === "tool") {
-        const what = texts[turn] ?? [e.command ? `$ ${e.command}` : e.name, e.failed === true ? firstErrorLine(e.output) : e.failed === false ? "(succeeded)" : null].filter(Boolean).join(" → ");
-        return [{ turn, at: e.at, who: "tool", text: cut(oneLine(what), EVIDENCE_CHARS) }];
-      }
-      return [{ turn, at: e.at, who: e.kind, text: cut(oneLine(texts[turn] ?? e.text), EVIDENCE_CHARS) }];
-    });
+      const what =
+        e.kind === "tool"
+          ? (texts[turn] ?? [e.command ? `$ ${e.command}` : e.name, e.failed === true ? firstErrorLine(e.output) : e.failed === false ? "(succeeded)" : null].filter(Boolean).join(" → "))
+          : (texts[turn] ?? e.text);
+      const text = cut(oneLine(what), MAX_EVIDENCE_CHARS);
+      return text ? [{ turn, at: isoTime(e.at), who: e.kind, text }] : [];
+    })
+    .slice(-MAX_EVIDENCE_LINES);
 }
 
 const ERROR_LINE = /\b(error|failed|failure|fatal|panic|panicked|exception|cannot|can't|could not|couldn't|not found|no such|undefined|refused|denied|timed? ?out|missing|invalid|unknown|expected)\b/i;
