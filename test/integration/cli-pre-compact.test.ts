@@ -52,7 +52,7 @@ describe("baton hook pre-compact", () => {
     const result = await compactStart(session, "home");
     expect(result.code).toBe(0);
     const context = hookContext(result.stdout);
-    expect(context).toMatch(/^## This session before its compaction \(checkpoint, (just now|\d+ min ago), branch feat\/revoke, by ana\), quoted:\n> Checkpoint before compaction · Session c0mpact1/);
+    expect(context).toMatch(/^## This session before its compaction \(checkpoint, (just now|\d+ min ago), branch feat\/revoke, by ana, Claude Code\), quoted:\n> Checkpoint before compaction · Session c0mpact1/);
     expect(context).not.toContain("another session's newer work");
     // A new session is given the branch's latest, as before.
     const fresh = await runBaton(["hook", "session-start"], { cwd: repo, env: env("home"), input: input("fresh", "SessionStart", { source: "startup" }) });

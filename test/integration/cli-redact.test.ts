@@ -6,6 +6,7 @@ import { freePort } from "../support/server";
 import { testWorld } from "../support/world";
 import { homeEnv, makeRepo, runBaton, waitFor } from "../fixtures/cli/cli-env";
 import { SECRET_CORPUS } from "../fixtures/secrets/secret-corpus";
+import { MAX_PROPOSALS_PER_SESSION } from "@/lib/rules";
 
 // Secrets never reach the server: a transcript with a real-shaped (fake) credential in every place a
 // transcript carries text goes through the real CLI hook to a real server (and to the spool), and no
@@ -78,9 +79,12 @@ describe("the session-end hook withholds secrets", () => {
     expect(markdown.split("\n")[1]).toMatch(/^\d+ secrets and 1 private block withheld by baton\.$/);
     expect(markdown).toContain("[withheld: GitHub token]");
     expect(markdown).toContain("[withheld: private key]");
-    const proposals = (await world.as("ana")("GET", "/api/proposals?limit=100")).json.items as { content: string }[];
-    // The carriers worked: statements that held a credential arrived, with the credential withheld.
-    expect(proposals.filter((p) => /\[withheld: |\[private: withheld\]/.test(p.content)).length).toBeGreaterThan(5);
+    const proposals = (await world.as("ana")("GET", "/api/proposals?limit=100")).json.items as { content: string; evidence: unknown }[];
+    // The carriers worked: statements that held a credential arrived (as many as a session may propose),
+    // with the credential withheld, in their content and in the evidence lines they carry.
+    const carriers = proposals.filter((p) => /\[withheld: |\[private: withheld\]/.test(p.content));
+    expect(carriers).toHaveLength(MAX_PROPOSALS_PER_SESSION);
+    expect(carriers.every((p) => /\[withheld: |\[private: withheld\]/.test(JSON.stringify(p.evidence)))).toBe(true);
 
     const stored = await everyStoredValue();
     expect(stored).toContain("withheld by baton");
