@@ -52,7 +52,8 @@ beforeAll(async () => {
   repo = makeRepo(path.join(tmp.dir, "src", "web"), { remote: "git@github.com:acme/web.git", commits: ["Add the token list"] });
   home = path.join(tmp.dir, "home");
   const ana = world.as("ana");
-  expect((await ana("POST", "/api/projects/web/handoffs", { markdown: MARKER, branch: "main" })).status).toBe(201);
+  // The handoff a Claude Code session left (its hooks say which agent wrote it): the other way round.
+  expect((await ana("POST", "/api/projects/web/handoffs", { markdown: MARKER, branch: "main", agent: "claude", model: "claude-sonnet-4-5" })).status).toBe(201);
   expect((await ana("POST", "/api/learnings", { kind: "insight", content: FLAMINGO, project: "web", createdAt: "2025-01-01T00:00:00.000Z" })).status).toBe(201);
   expect((await ana("POST", "/api/seed/import", fillerSeed(150))).status).toBe(200);
   writeUserConfig(home, { url: world.server.url, token: world.tokens.ana });
@@ -139,6 +140,8 @@ describe("Baton in the real Codex CLI", () => {
     // (a) The SessionStart context, a developer message of the first request.
     const first = JSON.stringify(model.requests[0]!.body);
     expect(first).toContain(MARKER);
+    // A Claude Code session's handoff is this Codex session's context, and says who wrote it.
+    expect(first).toMatch(/## Last handoff \([^)]*by ana, Claude Code\)/);
     // (b) The UserPromptSubmit context: the learning the start did not give, relevant to the prompt.
     expect(first).toContain(JSON.stringify(`## Learnings relevant to this prompt (1 not given earlier in this session)\n- [insight] ${FLAMINGO}`).slice(1, -1));
     // The script ran to its end: a patch, a failing command, a passing one, the last text.
