@@ -7,7 +7,7 @@ import { startModelDouble, type ModelDouble } from "../support/model-double";
 import { runProcess } from "../support/run-process";
 import { freePort, ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS } from "../fixtures/cli/cli-env";
+import { fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS, removeAfterWorkers } from "../fixtures/cli/cli-env";
 
 // The Claude Code plugin (plugins/baton, in the marketplace .claude-plugin/marketplace.json): first its
 // launcher alone, then the real Claude Code from npm, offline, with its model API replaced by a local
@@ -15,8 +15,8 @@ import { fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS } from "../fixtu
 
 const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
 const tmp = tempDir("baton-cli-plugin-");
-// Retried: a detached session-end worker of the Claude Code session may still be finishing its log.
-afterAll(() => rmSync(tmp.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
+// Retried for up to 10 s: the detached session-end workers of the Claude Code sessions may still be finishing their logs.
+afterAll(() => removeAfterWorkers(() => rmSync(tmp.dir, { recursive: true, force: true })));
 
 const LAUNCHER = path.join(ROOT, "plugins/baton/bin/baton.mjs");
 const MARKER = "Did: the plugin marker handoff.";
