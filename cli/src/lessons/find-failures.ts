@@ -1,6 +1,6 @@
 import type { Session, SessionEvent, ToolCall } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut, evidenceOf, firstErrorLine, sentences, type Line } from "./session-lines";
+import { cut, evidenceOf, firstErrorLine, type Line } from "./session-lines";
 import { GUESS, PLAN, QUESTION, specifics, statement } from "./wording";
 
 /**
@@ -70,7 +70,7 @@ function fixSentence(session: Session, lines: Line[], from: number, to: number):
   const lastEdit = session.events.findLastIndex((e, j) => j > from && j < to && e.kind === "tool" && (e.files.length > 0 || e.failed === false));
   const said = lines.filter((l) => l.who === "assistant" && l.turn > from && l.turn < (lastEdit > 0 ? lastEdit : to)).at(-1);
   if (!said) return null;
-  const s = sentences(said.text).filter((x) => FIX_VERB.test(x) || /\bto `[^`]+`/.test(x)).at(-1);
+  const s = said.sentences.filter((x) => FIX_VERB.test(x) || /\bto `[^`]+`/.test(x)).at(-1);
   return s ? { text: s, turn: said.turn } : null;
 }
 
@@ -79,14 +79,14 @@ function diagnosis(lines: Line[], from: number, to: number, error: string | null
   const errorWords = specifics(error ?? "");
   const scored = lines
     .filter((l) => l.who === "assistant" && l.turn > from && l.turn < to)
-    .flatMap((l) => sentences(l.text).map((s, k) => ({ s, turn: l.turn, k })))
+    .flatMap((l) => l.sentences.map((s, k) => ({ s, turn: l.turn, k, line: l })))
     .filter(({ s }) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && s.split(/\s+/).length >= 5)
     .map((c) => ({ ...c, score: (CAUSE.test(c.s) ? 2 : 0) + [...specifics(c.s)].filter((w) => errorWords.has(w)).length + (specifics(c.s).size ? 1 : 0) + c.turn / 1000 }))
     .filter((c) => c.score >= 2);
   if (!scored.length) return null;
   const best = scored.sort((a, b) => b.score - a.score)[0]!;
   // With the sentence after it, which often names the remedy ("pytest-django has a fixture for this").
-  const next = sentences(lines.find((l) => l.turn === best.turn)!.text)[best.k + 1];
+  const next = best.line.sentences[best.k + 1];
   const withNext = next && !QUESTION.test(next) && !PLAN.test(next) && specifics(next).size > 0 ? `${best.s} ${next}` : best.s;
   return { text: cut(withNext, 360), turn: best.turn };
 }

@@ -1,6 +1,6 @@
 import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut as cutTo, evidenceOf, type Line } from "./session-lines";
+import { cut, evidenceOf, type Line } from "./session-lines";
 
 import { GUESS, PLAN, QUESTION, specifics, statement } from "./wording";
 
@@ -24,7 +24,7 @@ const CONFIRMS = /\b(?:keep (?:it|that|them|doing it) (?:that way|like that|as (
 /** The user's answer picks one: a yes, or the words of one of the choices. */
 const PICK = /^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|makes sense|agreed|go (?:with|for)|let'?s|do (?:it|that|the)|use|option|\(?[a-c1-3]\)?(?:\s|[.,:]|$))/i;
 const STOP_WORDS = new Set("the a an and or but to of in on for with that this it its is are be we you i so not no yes ok just then do use keep go".split(" "));
-const content_words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=-]{2,}/g)?.filter((w) => !STOP_WORDS.has(w)) ?? []);
+const contentWords = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=-]{2,}/g)?.filter((w) => !STOP_WORDS.has(w)) ?? []);
 
 /**
  * The choice the user made among the agent's offers, with what the agent said of it: the offer's
@@ -39,9 +39,9 @@ function chosen(offer: Line, answer: Line, confirms: boolean): { text: string } 
     option = m?.[1]?.trim() ?? null;
   }
   if (!option) {
-    const said = content_words(answer.text);
+    const said = contentWords(answer.text);
     const ranked = offer.sentences
-      .map((s) => ({ s, shared: [...content_words(s)].filter((w) => said.has(w)).length, suggests: /\b(?:i'?d|suggest|recommend|alternative|or do it|option)\b/i.test(s) }))
+      .map((s) => ({ s, shared: [...contentWords(s)].filter((w) => said.has(w)).length, suggests: /\b(?:i'?d|suggest|recommend|alternative|or do it|option)\b/i.test(s) }))
       .sort((a, b) => b.shared - a.shared || Number(b.suggests) - Number(a.suggests));
     const best = ranked[0];
     if (best && (best.shared > 0 || best.suggests)) option = best.s;
@@ -64,11 +64,11 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     const offer = [...said].reverse().find((l) => OFFERS.test(l.text)) ?? (confirms ? said.at(-1) : undefined);
     if (!offer) return;
     // Only an answer that picks: a yes or one of the choices' words, before the agent acts on it.
-    const words = content_words(answer.text);
-    const sharesOffer = [...content_words(offer.text)].some((w) => words.has(w) && w.length > 3);
+    const words = contentWords(answer.text);
+    const sharesOffer = [...contentWords(offer.text)].some((w) => words.has(w) && w.length > 3);
     if (!PICK.test(answer.text) && !sharesOffer) return;
     const choice = chosen(offer, answer, confirms);
-    if (choice) found.push({ kind: "insight", lesson: "decision", content: cutTo(choice.text, 500), confidence: 0.62, evidence: evidenceOf(session, [offer.turn, answer.turn]) });
+    if (choice) found.push({ kind: "insight", lesson: "decision", content: cut(choice.text, 500), confidence: 0.62, evidence: evidenceOf(session, [offer.turn, answer.turn]) });
   });
   for (const line of lines) {
     line.sentences.forEach((s, k) => {

@@ -44,16 +44,14 @@ function isoTime(at: string | null): string | null {
 }
 
 /** The lines a lesson came from, in order, each cut to what the server keeps (MAX_EVIDENCE_LINES of MAX_EVIDENCE_CHARS). */
-export function evidenceOf(session: Session, turns: number[], texts: Record<number, string> = {}): EvidenceLine[] {
+export function evidenceOf(session: Session, turns: number[]): EvidenceLine[] {
   return [...new Set(turns)]
     .sort((a, b) => a - b)
     .flatMap((turn): EvidenceLine[] => {
       const e = session.events[turn];
       if (!e) return [];
       const what =
-        e.kind === "tool"
-          ? (texts[turn] ?? [e.command ? `$ ${e.command}` : e.name, e.failed === true ? firstErrorLine(e.output) : e.failed === false ? "(succeeded)" : null].filter(Boolean).join(" → "))
-          : (texts[turn] ?? e.text);
+        e.kind === "tool" ? [e.command ? `$ ${e.command}` : e.name, e.failed === true ? firstErrorLine(e.output) : e.failed === false ? "(succeeded)" : null].filter(Boolean).join(" → ") : e.text;
       const text = cut(oneLine(what), MAX_EVIDENCE_CHARS);
       return text ? [{ turn, at: isoTime(e.at), who: e.kind, text }] : [];
     })
