@@ -1,4 +1,5 @@
 import { CliError, EXIT } from "./exit-codes";
+import { hooksAreOff } from "./hooks/hooks-off";
 import { AGENTS } from "./agents/agents";
 import { unavailableText } from "./hooks/session-start-output";
 import { isAgentName, type AgentName } from "../../lib/rules";
@@ -71,6 +72,7 @@ async function runHook(args: string[]): Promise<number> {
   const load = event === undefined ? undefined : HOOKS.get(event);
   if (!load) throw new CliError(`unknown hook "${event ?? ""}": use session-start, prompt, pre-compact, session-end or stop.`, EXIT.usage);
   const { agent, rest, unknown } = hookAgent(given);
+  if (hooksAreOff(process.env)) return EXIT.ok;
   try {
     // An agent this CLI does not know (a newer install than the CLI): its shape cannot be guessed, so nothing is said.
     if (unknown !== null) throw new Error(`unknown agent "${unknown}": update the CLI (curl -fsSL <server>/install.sh | sh)`);

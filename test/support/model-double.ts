@@ -14,13 +14,13 @@ export type ModelDouble = {
 
 const REPLY = "Hello from the model double.";
 
-function message(model: unknown) {
+function message(model: unknown, text: string) {
   return {
     id: "msg_double",
     type: "message",
     role: "assistant",
     model: typeof model === "string" ? model : "claude-double",
-    content: [{ type: "text", text: REPLY }],
+    content: [{ type: "text", text }],
     stop_reason: "end_turn",
     stop_sequence: null,
     usage: { input_tokens: 10, output_tokens: 6 },
@@ -28,8 +28,8 @@ function message(model: unknown) {
 }
 
 /** The same answer as the Messages API streams it (server-sent events). */
-function streamed(res: ServerResponse, model: unknown): void {
-  const { content, ...start } = message(model);
+function streamed(res: ServerResponse, model: unknown, text: string): void {
+  const { content, ...start } = message(model, text);
   const events: [string, unknown][] = [
     ["message_start", { type: "message_start", message: { ...start, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } }],
     ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
@@ -56,10 +56,10 @@ export async function readBody(req: IncomingMessage): Promise<Record<string, unk
 
 /**
  * A local stand-in for Anthropic's Messages API, for running the real Claude Code offline: every
- * message gets the same short text answer (streamed when asked), and every request is kept so a test
- * can read what Claude Code would have sent to the model (system prompt, context, tools).
+ * message gets a short text answer (`reply`'s for the request, streamed when asked), and every request
+ * is kept so a test can read what Claude Code would have sent to the model (system prompt, context, tools).
  */
-export async function startModelDouble(): Promise<ModelDouble> {
+export async function startModelDouble(reply: (request: ModelRequest) => string = () => REPLY): Promise<ModelDouble> {
   const requests: ModelRequest[] = [];
   const server = createServer(async (req, res) => {
     const path = (req.url ?? "").split("?")[0]!;
@@ -67,9 +67,11 @@ export async function startModelDouble(): Promise<ModelDouble> {
     if (req.method === "POST" && path.endsWith("/v1/messages/count_tokens")) {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ input_tokens: 10 }));
     } else if (req.method === "POST" && path.endsWith("/v1/messages")) {
-      requests.push({ path, body });
-      if (body.stream === true) streamed(res, body.model);
-      else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(message(body.model)));
+      const request = { path, body };
+      requests.push(request);
+      const text = reply(request);
+      if (body.stream === true) streamed(res, body.model, text);
+      else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(message(body.model, text)));
     } else {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "not in the double" } }));
     }

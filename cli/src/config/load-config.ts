@@ -27,8 +27,11 @@ export type BatonConfig = {
   inject: boolean;
   /** An active task pinned in .baton.json (the server otherwise knows the user's active task). */
   task: string | null;
-  /** A command that turns a transcript into a handoff (user configuration only, never a repository's). */
-  summariser: string | null;
+  /**
+   * The summariser as set (BATON_SUMMARISER, else `summariser` in the user's file; never a repository's),
+   * unread: the session-end worker reads it (cli/src/summarise/summariser-config.ts), no other hook needs it.
+   */
+  summariser: unknown;
   cwd: string;
   /** The directory holding `.git`, or null outside a repository. */
   repoRoot: string | null;
@@ -147,7 +150,7 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     // Only a repository's own file turns injection off, and only with an explicit false.
     inject: repo.inject !== false,
     task: str(repo.task),
-    summariser: str(env.BATON_SUMMARISER) ?? str(user.summariser),
+    summariser: str(env.BATON_SUMMARISER) ?? user.summariser ?? null,
     cwd: path.resolve(cwd),
     repoRoot,
     userConfigFile,

@@ -7,15 +7,16 @@ import { apiClient, Unreachable, type ApiCall } from "../http/api-client";
 import { AGENTS } from "../agents/agents";
 import type { HookFacts } from "../agents/agent";
 import { emptySession, type Session } from "../agents/session";
-import { isAgentName, MAX_PROPOSALS_PER_SESSION, type AgentName } from "../../../lib/rules";
+import { isAgentName, MAX_PROPOSALS_PER_SESSION, type AgentName, type ProposalMethod } from "../../../lib/rules";
 import { buildHandoff } from "../transcript/build-handoff";
-import { extractLessons } from "../lessons/extract-lessons";
+import { distinctLessons, extractLessons } from "../lessons/extract-lessons";
 import { proposalKey, type Lesson } from "../lessons/lesson";
 import { SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
 import { cacheDir, hookLog } from "./hook-log";
 import { readSent, withSessionLock, writeSent } from "./sent-proposals";
-import { runSummariser } from "./run-summariser";
+import type { SummariserSpec } from "../summarise/summariser-config";
+import { runSummariserCommand } from "../summarise/run-command";
 import { deliver, handoffRequest, producedBy, type Outgoing, type ProducedBy } from "./deliver";
 import { flushSpool } from "./spool";
 
@@ -138,19 +139,61 @@ async function locate(where: Connection, sessionId: string | null): Promise<{ pr
   return { project: project ?? null, hints, postHandoff: project !== null, branch: git.branch };
 }
 
-/** The configured summariser's handoff, else (or when it gives none) the one extracted from the transcript. */
-async function writeHandoff(where: Connection, ended: EndedSession): Promise<string | null> {
-  const { summariser } = where.config;
-  const summary = summariser && ended.transcriptPath ? await runSummariser(summariser, ended.transcriptPath, where.cwd, ended.sessionId) : null;
-  if (summary === null) return buildHandoff({ transcript: ended.transcript, lastAssistantMessage: ended.lastAssistantMessage, cwd: where.cwd, sessionId: ended.sessionId, withheld: ended.withheld });
-  // The summariser read the raw transcript: its text is redacted like everything else.
+/** A lesson candidate with how it was found: read from the transcript, or by the configured model. */
+type Candidate = Lesson & { method: Extract<ProposalMethod, "transcript" | "model"> };
+
+/** What the session's end sends: its handoff (null when there is none to send) and its lesson candidates, surest first. */
+type Ending = { markdown: string | null; lessons: Candidate[] };
+
+const fromTranscript = (lessons: Lesson[]): Candidate[] => lessons.map((l) => ({ ...l, method: "transcript" }));
+
+/** The summariser the user set, or null (none, or a setting that cannot be read: said in the log). Read with zod, loaded only when one is set. */
+async function summariserOf(config: BatonConfig): Promise<SummariserSpec | null> {
+  if (config.summariser === null || config.summariser === undefined) return null;
+  const { parseSummariser } = await import("../summarise/summariser-config");
+  const setting = parseSummariser(config.summariser);
+  if (setting.ok) return setting.spec;
+  hookLog(`session-end worker: the summariser setting is ignored (${setting.problem}); run \`baton doctor\``);
+  return null;
+}
+
+/**
+ * The handoff and lessons: from the configured summariser when there is one and it answers, else
+ * extracted from the transcript. A model is asked at the session's end only, not at every turn's end
+ * (a Stop), which would cost a call per turn. Statements made in so many words ("always …") are the
+ * user's own and go first whoever summarises.
+ */
+async function endSession(job: Job, where: Connection, ended: EndedSession, postHandoff: boolean): Promise<Ending> {
+  const spec = await summariserOf(where.config);
+  const handoffInput = { transcript: ended.transcript, lastAssistantMessage: ended.lastAssistantMessage, cwd: where.cwd, sessionId: ended.sessionId, withheld: ended.withheld };
+  const extracted = extractLessons(ended.transcript);
+  const extractive = (): Ending => ({ markdown: postHandoff ? buildHandoff(handoffInput) : null, lessons: fromTranscript(extracted) });
+  if (!spec || (spec.use !== "command" && job.event !== "SessionEnd")) return extractive();
+  if (spec.use === "command") {
+    if (!postHandoff || !ended.transcriptPath) return extractive();
+    const run = await runSummariserCommand(spec.command, ended.transcriptPath, where.cwd, ended.sessionId);
+    if (!run.ok) hookLog(`session-end worker: summariser: ${run.problem}; using the extracted handoff`);
+    return run.ok ? { markdown: commandHandoff(run.markdown), lessons: fromTranscript(extracted) } : extractive();
+  }
+  const { summariseSession } = await import("../summarise/summarise");
+  const model = await summariseSession(spec, ended.transcript, (m) => hookLog(`session-end worker: ${m}`));
+  if (!model) return extractive();
+  const said = fromTranscript(extracted.filter((l) => l.lesson === "explicit"));
+  return {
+    markdown: postHandoff ? buildHandoff({ ...handoffInput, summary: model.summary }) : null,
+    lessons: distinctLessons<Candidate>([...said, ...model.lessons.map((l): Candidate => ({ ...l, method: "model" }))]),
+  };
+}
+
+/** A summariser command read the raw transcript: its text is redacted like everything else. */
+function commandHandoff(summary: string): string {
   const redactor = new SecretRedactor();
   const markdown = redactor.text(summary).trimEnd();
   const withheld = redactor.summary();
   return withheld ? `${markdown}\n\n${withheld}\n` : `${markdown}\n`;
 }
 
-function proposalRequest(p: Lesson, project: string | null, sessionId: string | null, by: ProducedBy): Outgoing {
+function proposalRequest(p: Candidate, project: string | null, sessionId: string | null, by: ProducedBy): Outgoing {
   return {
     method: "POST",
     path: "/api/proposals",
@@ -163,7 +206,7 @@ function proposalRequest(p: Lesson, project: string | null, sessionId: string | 
       ...producedBy(by),
       lesson: p.lesson,
       evidence: p.evidence,
-      method: "transcript",
+      method: p.method,
     },
     what: `a proposal from session ${sessionId ?? "(no id)"}`,
   };
@@ -174,12 +217,12 @@ function proposalRequest(p: Lesson, project: string | null, sessionId: string | 
  * sent. Under the session's lock, so a Stop hook and a SessionEnd hook running at once never send
  * the same candidate twice.
  */
-async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSession, project: string | null, requests: Outgoing[]): Promise<void> {
+async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSession, project: string | null, requests: Outgoing[], lessons: Candidate[]): Promise<void> {
   const { sessionId } = ended;
   const work = async () => {
     const sent = sessionId ? readSent(sessionId) : new Set<string>();
     // At most MAX_PROPOSALS_PER_SESSION for the whole session, however many turns end in a Stop hook.
-    const fresh = extractLessons(ended.transcript)
+    const fresh = lessons
       .filter((p) => !sent.has(proposalKey(p.content)))
       .slice(0, Math.max(0, MAX_PROPOSALS_PER_SESSION - sent.size));
     const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId, ended.by))], { timeoutMs: REQUEST_MS, who: "session-end worker" });
@@ -200,7 +243,7 @@ async function processJob(jobFile: string): Promise<void> {
   if (where.call) await flushEarlier(where.call);
   const ended = await readEndedSession(job.agent, facts);
   const { project, hints, postHandoff, branch } = await locate(where, ended.sessionId);
-  const markdown = postHandoff ? await writeHandoff(where, ended) : null;
+  const { markdown, lessons } = await endSession(job, where, ended, postHandoff);
   const handoff = markdown ? [handoffRequest(markdown, hints, ended.sessionId, branch ?? ended.transcript.branch, ended.by)] : [];
-  await sendWithProposals(job, where.call, ended, project, handoff);
+  await sendWithProposals(job, where.call, ended, project, handoff, lessons);
 }

@@ -16,8 +16,13 @@ import { linesOf } from "./session-lines";
 export function extractLessons(session: Session): Lesson[] {
   const lines = linesOf(session);
   const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines));
-  const kept: Lesson[] = [];
-  for (const lesson of all.sort((a, b) => b.confidence - a.confidence)) {
+  return distinctLessons(all.sort((a, b) => b.confidence - a.confidence));
+}
+
+/** The first of each lesson said more than once (see sameLesson), in the order given, at most MAX_PROPOSALS_PER_SESSION. */
+export function distinctLessons<L extends Lesson>(lessons: L[]): L[] {
+  const kept: L[] = [];
+  for (const lesson of lessons) {
     if (kept.some((k) => sameLesson(k, lesson))) continue;
     kept.push(lesson);
   }

@@ -8,7 +8,7 @@ import { MAX_EVIDENCE_CHARS, MAX_EVIDENCE_LINES, type EvidenceLine } from "../..
 export type Line = { turn: number; at: string | null; who: "user" | "assistant"; text: string; sentences: string[] };
 
 
-const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+export const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 export const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
 
 /** Sentences of prose: code blocks, inline code's dots, list markers and quoted lines left out. */

@@ -27,7 +27,13 @@ function relative(file: string, cwd: string | null): string {
  * `withheld`: the redactor's one line on what it kept back (secrets, private blocks), said right under
  * the facts. `checkpoint`: taken before a compaction, mid-session (SessionEnd later replaces it).
  */
-export type HandoffInput = { transcript: Session; lastAssistantMessage: string | null; cwd: string | null; sessionId: string | null; withheld?: string | null; checkpoint?: boolean };
+export type HandoffInput = { transcript: Session; lastAssistantMessage: string | null; cwd: string | null; sessionId: string | null; withheld?: string | null; checkpoint?: boolean; summary?: WrittenSummary };
+
+/**
+ * What a model wrote of the session (cli/src/summarise/): it replaces the requests and the last message
+ * under Asked, Done and Open ends; the facts (files, commands, todos) still come from the transcript.
+ */
+export type WrittenSummary = { by: string; asked: string; done: string[]; open: string[] };
 
 /** What the tools did: files edited or written (and how), shell commands, the last todo list. */
 type ToolWork = { files: Map<string, Set<string>>; commands: string[]; todos: { content: string; status: string }[] };
@@ -47,15 +53,16 @@ function toolWork(events: SessionEvent[], cwd: string | null): ToolWork {
 }
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+const commandsLine = (commands: string[]) => `Commands run: ${commands.map((c) => `\`${c.replace(/`/g, "'")}\``).join(", ")}`;
 
-function factsLine(sessionId: string | null, asked: string[], files: ToolWork["files"], checkpoint: boolean): string {
+function factsLine(sessionId: string | null, asked: string[], files: ToolWork["files"], checkpoint: boolean, by: string | null): string {
   const facts = [
     checkpoint ? "Checkpoint before compaction" : null,
     sessionId ? `Session ${sessionId.slice(0, 8)}` : "Session",
     plural(asked.length, "request"),
     files.size ? `${plural(files.size, "file")} changed` : null,
   ].filter(Boolean);
-  return `${facts.join(" · ")} (extracted from the transcript by baton)`;
+  return `${facts.join(" · ")} (${by ? `summarised by ${by} from the transcript` : "extracted from the transcript by baton"})`;
 }
 
 /** The first request (what the session was for) and the latest ones. */
@@ -87,7 +94,7 @@ function doneSection(last: string | null, commands: string[]): string[] {
     }
   }
   const distinct = [...new Set(commands)].slice(-5);
-  if (distinct.length) lines.push(`Commands run: ${distinct.map((c) => `\`${c.replace(/`/g, "'")}\``).join(", ")}`);
+  if (distinct.length) lines.push(commandsLine(distinct));
   return [...lines, ""];
 }
 
@@ -99,32 +106,38 @@ function filesSection(files: ToolWork["files"]): string[] {
   return [...lines, ""];
 }
 
-/** Todos not completed, then lines of the last message that sound unfinished. */
-function openEndsSection(todos: ToolWork["todos"], last: string | null): string[] {
+/** Todos not completed, then what the summary says is open, else lines of the last message that sound unfinished. */
+function openEndsSection(todos: ToolWork["todos"], last: string | null, summary: WrittenSummary | undefined): string[] {
   const open = todos.filter((t) => t.status !== "completed").map((t) => `- [ ] ${cut(t.content, 200)}${t.status === "in_progress" ? " (in progress)" : ""}`);
-  for (const line of last ? last.split("\n") : []) {
-    const text = oneLine(line.replace(/^[-*\d.)\s]+/, ""));
-    if (text && OPEN_END.test(text) && open.length < MAX_OPEN_ENDS) open.push(`- ${cut(text, 240)}`);
-  }
+  const said = summary ? summary.open : (last ? last.split("\n") : []).map((line) => oneLine(line.replace(/^[-*\d.)\s]+/, ""))).filter((text) => OPEN_END.test(text));
+  for (const text of said) if (text && open.length < MAX_OPEN_ENDS) open.push(`- ${cut(oneLine(text), 240)}`);
   return open.length ? ["### Open ends", ...open, ""] : [];
 }
 
+/** A summary's Asked and Done: its own words, with the commands the transcript shows were run. */
+function summarySections(summary: WrittenSummary, commands: string[]): string[] {
+  const asked = summary.asked ? ["### Asked", cut(oneLine(summary.asked), 600), ""] : [];
+  const distinct = [...new Set(commands)].slice(-5);
+  const done = [...summary.done.slice(0, MAX_OPEN_ENDS).map((d) => `- ${cut(oneLine(d), 300)}`), ...(distinct.length ? [commandsLine(distinct)] : [])];
+  return [...asked, ...(done.length ? ["### Done", ...done, ""] : [])];
+}
+
+
 export function buildHandoff(input: HandoffInput): string | null {
-  const { transcript } = input;
+  const { transcript, summary } = input;
   const asked = transcript.events.filter((e) => e.kind === "user").map((e) => oneLine(e.text));
   const said = transcript.events.filter((e) => e.kind === "assistant").map((e) => e.text);
   const last = input.lastAssistantMessage?.trim() || said.at(-1) || null;
-  if (!asked.length && !last) return null;
+  if (!asked.length && !last && !summary) return null;
 
   const work = toolWork(transcript.events, input.cwd ?? transcript.cwd);
   const lines = [
-    factsLine(input.sessionId ?? transcript.sessionId, asked, work.files, input.checkpoint === true),
+    factsLine(input.sessionId ?? transcript.sessionId, asked, work.files, input.checkpoint === true, summary?.by ?? null),
     ...(input.withheld ? [input.withheld] : []),
     "",
-    ...askedSection(asked),
-    ...doneSection(last, work.commands),
+    ...(summary ? summarySections(summary, work.commands) : [...askedSection(asked), ...doneSection(last, work.commands)]),
     ...filesSection(work.files),
-    ...openEndsSection(work.todos, last),
+    ...openEndsSection(work.todos, last, summary),
   ];
   while (lines.length && !lines.at(-1)) lines.pop();
   return lines.join("\n") + "\n";

@@ -11,7 +11,8 @@ import { readBody } from "../model-double";
  */
 
 /** One request the agent sent to /chat/completions, its JSON body as it came. */
-export type ChatRequest = { path: string; body: Record<string, unknown> };
+/** `authorization`: the header as it came (null when none), for a test of where a key was read from. */
+export type ChatRequest = { path: string; body: Record<string, unknown>; authorization?: string | null };
 
 export type ToolCallReply = {
   name: string;
@@ -119,7 +120,7 @@ export async function startOpenAiChatDouble(script: ChatScript = [DEFAULT_REPLY]
     const path = (req.url ?? "").split("?")[0]!;
     const body = await readBody(req);
     if (req.method === "POST" && path.endsWith("/chat/completions")) {
-      const request = { path, body };
+      const request = { path, body, authorization: req.headers.authorization ?? null };
       const index = requests.push(request) - 1;
       const reply = pick(script, request, index);
       const model = typeof body.model === "string" ? body.model : "gpt-4.1";
