@@ -20,6 +20,7 @@ const BIN = `node ${path.join(ROOT, "cli/bin/baton.mjs")}`;
 type Doctor = {
   server: { reachable: boolean; answering: boolean; project: string | null; problem: string | null };
   agents: { agent: string; found: string | null; installed: Record<string, boolean> }[];
+  summariser: { setting: string | null; problem: string | null };
 };
 
 describe("baton doctor", () => {
@@ -49,6 +50,14 @@ describe("baton doctor", () => {
     const report = JSON.parse(after.stdout) as Doctor;
     expect(report.agents.find((a) => a.agent === "claude")!.installed).toEqual({ repo: true });
     expect(after.code).toBe(0);
+  });
+
+  it("says which summariser is set, and what is wrong with one that cannot run", async () => {
+    const summariser = async (setting: string | null) => (await doctor(setting === null ? {} : { BATON_SUMMARISER: setting })).report.summariser;
+    expect(await summariser(null)).toEqual({ setting: null, problem: null });
+    expect(await summariser(JSON.stringify({ use: "openai", url: "http://localhost:11434/v1", model: "llama3.1" }))).toEqual({ setting: "http://localhost:11434/v1 (llama3.1), at most 90 s", problem: null });
+    expect((await summariser(JSON.stringify({ use: "claude", command: path.join(tmp.dir, "no-claude") }))).problem).toMatch(/no-claude is not found/);
+    expect((await summariser(JSON.stringify({ use: "openai", model: "llama3.1" }))).problem).toMatch(/summariser setting is ignored \(url:/);
   });
 
   it.each([

@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { AGENTS } from "../agents/agents";
+import { onPath } from "../agents/find-agent";
 import { projectHints } from "../config/derive-project";
 import { git } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
@@ -8,6 +10,7 @@ import { apiClient, errorMessage, Unreachable } from "../http/api-client";
 import { parseOptions } from "../output/parse-options";
 import { printResult } from "../output/print";
 import { AGENT_LABELS, AGENT_NAMES, type AgentName } from "../../../lib/rules";
+import { describeSummariser, parseSummariser } from "../summarise/summariser-config";
 import { defaultCommand } from "./install";
 
 /** What `baton doctor` found about the server: reachable (health answers), answering (the token is taken and the context routes answer for this repository). */
@@ -75,6 +78,27 @@ async function checkAgents(config: BatonConfig): Promise<AgentCheck[]> {
   return checks;
 }
 
+/** The summariser set (off when none): what it asks, whether an agent it runs is found, or why the setting is ignored. */
+type SummariserCheck = { setting: string | null; problem: string | null };
+
+function checkSummariser(config: BatonConfig): SummariserCheck {
+  const parsed = parseSummariser(config.summariser);
+  if (!parsed.ok) return { setting: null, problem: `the summariser setting is ignored (${parsed.problem}); the extractive handoff and lessons are sent` };
+  const { spec } = parsed;
+  if (!spec) return { setting: null, problem: null };
+  const setting = describeSummariser(spec);
+  if (spec.use === "claude" || spec.use === "codex" || spec.use === "gemini") {
+    const command = spec.command ?? spec.use;
+    if (!(command.includes("/") ? existsSync(command) : onPath(command))) return { setting, problem: `${command} is not found${command.includes("/") ? "" : " on PATH"}: the extractive result is sent until it is` };
+  }
+  return { setting, problem: null };
+}
+
+function summariserLine(s: SummariserCheck): string {
+  if (s.problem) return `Summariser: ${s.problem}`;
+  return s.setting ? `Summariser: ${s.setting}` : "Summariser: off (the handoff and lessons are extracted from the transcript)";
+}
+
 function serverLine(s: ServerCheck): string {
   if (!s.url || !s.reachable) return `Server: ${s.problem}`;
   const where = s.answering ? `answering; sessions here go to ${s.project ? `project ${s.project}` : "your personal context"}` : s.problem;
@@ -94,16 +118,17 @@ function agentLine(a: AgentCheck): string {
 /**
  * `baton doctor`: whether this machine's agents will get Baton's context. The server (reachable,
  * the token taken, the project sessions here get), then each agent found on the machine: whether
- * Baton's hooks and MCP entry are in its configuration. Exit 0 when all is well, else the code of the
+ * Baton's hooks and MCP entry are in its configuration; and the summariser, when one is set. Exit 0 when all is well, else the code of the
  * first problem (5 unreachable, 6 token refused, 2 not configured, 1 an agent found without Baton).
  */
 export async function runDoctor(args: string[]): Promise<number> {
   parseOptions(args, {});
   const config = loadConfig();
   const [server, agents] = await Promise.all([checkServer(config), checkAgents(config)]);
+  const summariser = checkSummariser(config);
   const missing = agents.filter((a) => a.found && Object.keys(a.installed).length && !Object.values(a.installed).some(Boolean));
-  printResult({ server, agents, warnings: config.warnings }, () =>
-    [serverLine(server), "Agents:", ...agents.map(agentLine), ...config.warnings.map((w) => `Warning: ${w}`)].join("\n"),
+  printResult({ server, agents, summariser, warnings: config.warnings }, () =>
+    [serverLine(server), "Agents:", ...agents.map(agentLine), summariserLine(summariser), ...config.warnings.map((w) => `Warning: ${w}`)].join("\n"),
   );
   if (server.exit !== EXIT.ok) return server.exit;
   return missing.length ? EXIT.failure : EXIT.ok;
