@@ -176,6 +176,8 @@ test.describe("proposal review queue", () => {
     await api().propose({ kind: "insight", content: fix, project: slug, confidence: 0.9, lesson: "resolved_failure", evidence, method: "transcript" });
     await api().propose({ kind: "insight", content: ask, project: slug, confidence: 0.7, method: "agent", agent: "claude" });
     await api().propose({ content: plain, project: slug, confidence: 0.5 });
+    const modelFound = `${tag} CI runs with TZ=UTC`;
+    await api().propose({ kind: "insight", content: modelFound, project: slug, confidence: 0.6, lesson: "fact", evidence: [evidence[1]!], method: "model", agent: "codex" });
     const dialogs: string[] = [];
     page.on("dialog", (d) => {
       dialogs.push(d.message());
@@ -199,14 +201,17 @@ test.describe("proposal review queue", () => {
     await expect(lines.nth(2).locator(".evidence-when")).toHaveText("turn 4");
     await expect(lines.nth(2).locator(".evidence-text")).toHaveText(evidence[2]!.text);
     await expect(card.locator("img")).toHaveCount(0);
-    await expect(card.locator(".proposal-by-agent")).toHaveCount(0);
+    await expect(card.locator(".proposal-by-agent, .proposal-by-model")).toHaveCount(0);
     await snap(page, testInfo, "proposals-evidence");
 
     const own = row(page, ask);
     await expect(own.locator(".proposal-by-agent")).toHaveText("proposed by the agent");
     await expect(own.locator(".proposal-evidence")).toHaveCount(0);
     await expect(own.locator(".badge-lesson")).toHaveCount(0);
-    await expect(row(page, plain).locator(".proposal-by-agent, .badge-lesson, .proposal-evidence")).toHaveCount(0);
+    await expect(row(page, plain).locator(".proposal-by-agent, .proposal-by-model, .badge-lesson, .proposal-evidence")).toHaveCount(0);
+    // One the summariser's model found says so, with its lesson and evidence like the extractor's.
+    await expect(row(page, modelFound).locator(".proposal-by-model")).toHaveText("found by a model in the session");
+    await expect(row(page, modelFound).locator(".evidence-line")).toHaveCount(1);
 
     // The keys work as before with the evidence open; an edited accept keeps the evidence.
     const current = page.locator('.queue-item[aria-current="true"]');

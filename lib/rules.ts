@@ -197,6 +197,12 @@ export const isLessonKind = (value: unknown): value is LessonKind => typeof valu
 export const PROPOSAL_METHODS = ["transcript", "agent", "model"] as const;
 export type ProposalMethod = (typeof PROPOSAL_METHODS)[number];
 
+/** How the review queue says a candidate was found, when not simply read from the transcript. */
+export const PROPOSAL_METHOD_LABELS: Partial<Record<ProposalMethod, string>> = {
+  agent: "proposed by the agent",
+  model: "found by a model in the session",
+};
+
 /**
  * A proposal's evidence: the session lines it came from, each with who said it. At most
  * MAX_EVIDENCE_LINES lines of at most MAX_EVIDENCE_CHARS characters: enough to judge the lesson by,

@@ -99,7 +99,7 @@ function Facts({ entry }: { entry: QueueEntry }) {
       <span>{entry.project ? <code>{entry.project}</code> : "personal"}</span>
       <time dateTime={entry.createdAt}>{entry.age}</time>
       <span>from {entry.source}</span>
-      {entry.byAgent ? <span className="proposal-by-agent">proposed by the agent</span> : null}
+      {entry.foundBy ? <span className={`proposal-by-${entry.foundBy.method}`}>{entry.foundBy.label}</span> : null}
       {entry.producedBy ? (
         <span className="proposal-agent" title="The coding agent (and model) that proposed it">
           {entry.producedBy}

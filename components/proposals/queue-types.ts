@@ -9,8 +9,11 @@ export type QueueEntry = {
   source: string;
   /** The agent (and model) that proposed it, worded on the server ("Codex CLI · gpt-5.1"); null when not said. */
   producedBy: string | null;
-  /** The agent proposed it itself (MCP's propose_learning, `baton remember`), not an extractor. */
-  byAgent: boolean;
+  /**
+   * How it was found, when not read from the transcript by the extractor: the agent proposed it itself
+   * (MCP's propose_learning, `baton remember`), or the summariser's model found it; null otherwise.
+   */
+  foundBy: { method: "agent" | "model"; label: string } | null;
   /** The kind of lesson as people read it ("resolved failure"); null when the proposer did not say. */
   lesson: string | null;
   /** The session lines it came from, oldest first; empty when none were sent. */

@@ -16,7 +16,7 @@ import { orApiError } from "@/lib/dashboard/or-api-error";
 import { one } from "@/lib/dashboard/search-params";
 import { listProjects } from "@/lib/projects/projects";
 import { reviewQueue, type ReviewQueue as Queue, type ReviewQueueQuery } from "@/lib/proposals/review-queue";
-import { LESSON_LABELS } from "@/lib/rules";
+import { LESSON_LABELS, PROPOSAL_METHOD_LABELS } from "@/lib/rules";
 
 export const metadata: Metadata = { title: "Proposals" };
 
@@ -82,7 +82,7 @@ function queueEntries(queue: Queue, now: Date): QueueEntry[] {
     content: p.content,
     source: p.source,
     producedBy: producedByLabel(p),
-    byAgent: p.method === "agent",
+    foundBy: p.method === "agent" || p.method === "model" ? { method: p.method, label: PROPOSAL_METHOD_LABELS[p.method]! } : null,
     lesson: p.lesson ? LESSON_LABELS[p.lesson] : null,
     evidence: (p.evidence ?? []).map((line) => ({ ...line, time: line.at ? clockTime(line.at) : null })),
     confidence: p.confidence,
