@@ -1,5 +1,6 @@
 import type { Session } from "../agents/session";
 import { MAX_EVIDENCE_CHARS, MAX_EVIDENCE_LINES, type EvidenceLine } from "../../../lib/rules";
+import { RETRACT } from "./wording";
 
 /**
  * The session as numbered lines the lesson finders read: each event's index (its turn), time, who, and
@@ -34,6 +35,21 @@ export function linesOf(session: Session): Line[] {
     if (e.kind === "user" || e.kind === "assistant") lines.push({ turn, at: e.at, who: e.kind, text: e.text, sentences: sentences(e.text) });
   });
   return lines;
+}
+
+/**
+ * What the agent says in `line` was taken back: its next words retract it ("I was wrong about …",
+ * "scratch that", "you're right"). A disproved guess, whatever a tool printed in between.
+ */
+export function retracted(lines: Line[], line: Line): boolean {
+  if (line.who !== "assistant") return false;
+  const next = lines.find((l) => l.turn > line.turn && l.who === "assistant");
+  return !!next && next.sentences.some((s) => RETRACT.test(s));
+}
+
+/** The sentences of `line` that say something: an agent's retraction ("that wasn't it") only takes back what came before. */
+export function standing(line: Line): string[] {
+  return line.who === "assistant" ? line.sentences.filter((s) => !RETRACT.test(s)) : line.sentences;
 }
 
 /** A transcript's time as the server keeps it (ISO 8601 in UTC), or null when it is not a time. */
