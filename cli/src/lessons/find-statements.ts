@@ -17,14 +17,29 @@ const REASON = /\b(?:because|since|so that|so we|so it|to avoid|which means|othe
 const FACT =
   /\b(?:turns out|it turns out|apparently|fyi|heads up|note that|for the record|the reason (?:is|was)|that'?s why|is why|(?:is|are) (?:only )?(?:set|configured|pinned|hardcoded|hard-coded|deployed|hosted|running|mounted|generated|vendored|read-only|readonly) |runs? (?:with|on|in|under|as) |lives? (?:in|under) |(?:is|are) (?:in|on) (?:the )?[\w./-]+-\w|only (?:works|runs|exists)|(?:doesn'?t|does not|won'?t|cannot|can'?t) (?:support|handle|run|work)|is shared (?:with|by)|is owned by|uses? (?:a|an|the)? ?\w+ (?:under the hood|internally))/i;
 
-/** The agent laying out choices for the user: "Options: (a) … (b) …", "I could … or …", "I'd suggest …". */
+/** The agent laying out choices for the user in its prose: "Options: (a) … (b) …", "I could … or …", "I'd suggest …". */
 const OFFERS = /\b(?:options?:|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather)|how do you want|which (?:one|do you (?:want|prefer))|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
+/** A list of choices, one a line: "1. …", "2. …" or "(a) …", "b) …". */
+const LISTED = /^\s*\(?([a-c1-4])[.)]\s+(.+)$/gim;
+/** The agent asks which of two: "Should these be PlayMode tests or EditMode?" */
+const WHICH_OF = /\bor\b[^?]*\?\s*$/i;
+
+/**
+ * The agent offers the user a choice: in its words (OFFERS, read without inline code, whose dots
+ * and brackets are not prose), as a list of two or more, or by asking which of two.
+ */
+export function offersChoice(line: Line): boolean {
+  const prose = line.text.replace(/```[\s\S]*?```/g, " ").replace(/`[^`\n]*`/g, "code");
+  return OFFERS.test(prose) || [...line.text.matchAll(LISTED)].length >= 2 || line.sentences.some((s) => QUESTION.test(s) && WHICH_OF.test(s));
+}
+
 /** The user confirming how things are done: "keep it that way", "stick with that". */
 const CONFIRMS = /\b(?:keep (?:it|that|them|doing it) (?:that way|like that|as (?:is|it is))|stick with (?:that|it|this)|that'?s (?:the convention|how we do it))\b/i;
 /** The user's answer picks one: a yes, or the words of one of the choices. */
 const PICK = /^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|makes sense|agreed|go (?:with|for)|let'?s|do (?:it|that|the)|use|option|\(?[a-c1-3]\)?(?:\s|[.,:]|$))/i;
+const YES = /^\s*(?:yes|yep|yeah|yup|sure|sounds good|agreed)\b/i;
 const STOP_WORDS = new Set("the a an and or but to of in on for with that this it its is are be we you i so not no yes ok just then do use keep go".split(" "));
-const contentWords = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=-]{2,}/g)?.filter((w) => !STOP_WORDS.has(w)) ?? []);
+const contentWords = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=-]{2,}/g)?.map((w) => w.replace(/[./]+$/, "")).filter((w) => w.length >= 2 && !STOP_WORDS.has(w)) ?? []);
 
 /**
  * The choice the user made among the agent's offers, with what the agent said of it: the offer's
@@ -34,7 +49,8 @@ const contentWords = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=
 function chosen(offer: Line, answer: Line, confirms: boolean): { text: string } | null {
   const picked = answer.text.match(/^\s*\(?([a-c1-3])\)?(?=[\s.,:]|$)/i)?.[1];
   let option: string | null = null;
-  if (picked) {
+  if (picked) option = [...offer.text.matchAll(LISTED)].find((m) => m[1]!.toLowerCase() === picked.toLowerCase())?.[2]?.trim() ?? null;
+  if (picked && !option) {
     const m = offer.text.match(new RegExp(`\\(?${picked}\\)\\s*([^;\\n]+?)(?=\\s*(?:;|\\n|\\(?[a-c1-4]\\)\\s|$))`, "i"));
     option = m?.[1]?.trim() ?? null;
   }
@@ -61,7 +77,9 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     // The agent's offer: its last words, or the ones before a question the user asked about it.
     const said = lines.slice(Math.max(0, k - 3), k).filter((l) => l.who === "assistant");
     const confirms = CONFIRMS.test(answer.text);
-    const offer = [...said].reverse().find((l) => OFFERS.test(l.text)) ?? (confirms ? said.at(-1) : undefined);
+    const offered = [...said].reverse().find(offersChoice);
+    // A yes answers the agent's last words: in a back-and-forth over choices, its latest proposal.
+    const offer = offered && YES.test(answer.text) ? said.at(-1) : (offered ?? (confirms ? said.at(-1) : undefined));
     if (!offer) return;
     // Only an answer that picks: a yes or one of the choices' words, before the agent acts on it.
     const words = contentWords(answer.text);
