@@ -70,6 +70,11 @@ function chosen(offer: Line, answer: Line, confirms: boolean): { text: string } 
   return { text: `${statement(option).replace(/\.$/, "")} (chosen: "${reply.replace(/\s+/g, " ").trim()}")` };
 }
 
+/** The user objecting to what the agent proposed, with a reason ("relative is handy but …"), not asking. */
+function pushback(line: Line | undefined): boolean {
+  return line?.who === "user" && !QUESTION.test(line.text.trim()) && (/\bbut\b/i.test(line.text) || REASON.test(line.text));
+}
+
 export function findDecisions(session: Session, lines: Line[]): Lesson[] {
   const found: Lesson[] = [];
   lines.forEach((answer, k) => {
@@ -78,15 +83,19 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     const said = lines.slice(Math.max(0, k - 3), k).filter((l) => l.who === "assistant");
     const confirms = CONFIRMS.test(answer.text);
     const offered = [...said].reverse().find(offersChoice);
-    // A yes answers the agent's last words: in a back-and-forth over choices, its latest proposal.
-    const offer = offered && YES.test(answer.text) ? said.at(-1) : (offered ?? (confirms ? said.at(-1) : undefined));
+    // A yes answers the agent's last words: in a back-and-forth over choices, its latest proposal; after
+    // the user pushed back on a proposal with a reason, the agent's revised one.
+    const yes = YES.test(answer.text);
+    const pushedBack = yes && lines[k - 1]?.who === "assistant" && pushback(lines[k - 2]) && lines[k - 3]?.who === "assistant";
+    const offer = (offered || pushedBack) && yes ? said.at(-1) : (offered ?? (confirms ? said.at(-1) : undefined));
     if (!offer) return;
     // Only an answer that picks: a yes or one of the choices' words, before the agent acts on it.
     const words = contentWords(answer.text);
     const sharesOffer = [...contentWords(offer.text)].some((w) => words.has(w) && w.length > 3);
     if (!PICK.test(answer.text) && !sharesOffer) return;
     const choice = chosen(offer, answer, confirms);
-    if (choice) found.push({ kind: "insight", lesson: "decision", content: cut(choice.text, 500), confidence: 0.62, evidence: evidenceOf(session, [offer.turn, answer.turn]) });
+    const turns = pushedBack ? [lines[k - 3]!.turn, lines[k - 2]!.turn, offer.turn, answer.turn] : [offer.turn, answer.turn];
+    if (choice) found.push({ kind: "insight", lesson: "decision", content: cut(choice.text, 500), confidence: 0.62, evidence: evidenceOf(session, turns) });
   });
   for (const line of lines) {
     line.sentences.forEach((s, k) => {
