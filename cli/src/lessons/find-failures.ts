@@ -1,7 +1,7 @@
 import type { Session, SessionEvent, ToolCall } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut, evidenceOf, firstErrorLine, standing, type Line } from "./session-lines";
-import { GUESS, PLAN, QUESTION, RETRACT, specifics, statement } from "./wording";
+import { GUESS, OWN_DOING, PLAN, QUESTION, RETRACT, specifics, statement } from "./wording";
 
 /**
  * Resolved failures: a command failed with a real error, a later run of the same command passed, and
@@ -87,11 +87,6 @@ function standingSaid(lines: Line[], from: number, to: number): { s: string; tur
   });
 }
 
-/**
- * The failure came from the agent's own new work: a slip it owns ("I defined it but never mounted it")
- * or a change it expected ("the new input, which is expected"). Fixing it teaches the next session nothing.
- */
-const OWN_DOING = /\b(?:i (?:forgot|missed|accidentally|mistakenly)|i \w+ed\b[^.;:]*\bbut (?:never|forgot|didn'?t)|my (?:mistake|bad|typo|fault)|(?:which|that|this|it) (?:is|was) expected)\b/i;
 
 /**
  * The agent's sentences on the cause between the failure and the pass, best first: cause words, then

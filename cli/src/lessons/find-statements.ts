@@ -1,8 +1,8 @@
 import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut, evidenceOf, type Line } from "./session-lines";
+import { cut, evidenceOf, retracted, standing, type Line } from "./session-lines";
 
-import { GUESS, PLAN, QUESTION, specifics, statement } from "./wording";
+import { GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
 
 /**
  * Decisions with their reason ("an outbox table rather than publishing from the handler, because …")
@@ -110,9 +110,11 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
 }
 
 /** How a finding reads: it explains ("that's why", "so …") or sets two things apart ("only", "but", "not"). */
-const FINDING = /\b(?:that'?s (?:why|it|the)|there it is|so (?:the|a|every|it|they|nobody)|hence|only|which (?:only|means|is why)|same as|by default)\b/i;
+const FINDING = /\b(?:that'?s (?:why|it|the)|there it is|so (?:the|a|every|it|they|nobody)|hence|only|which (?:only|means|is why)|same as|by default|because|the (?:real )?(?:reason|cause) (?:is|was))\b|,\s+so\b/i;
+/** A consequence the agent draws for its own next step ("so the handler can reuse it"): a plan, not how things are. */
+const SUGGESTS = /\bso\b(?:\s+[\w`().-]+){0,5}?\s+(?:can|could|should|would|might)\b/i;
 /** The agent reporting its own work or a run's result: news of the session, not a fact about the code. */
-const REPORT = /^(?:added|changed|updated|fixed|removed|created|renamed|moved|wrote|ran|reverted|replaced|deleted|implemented|refactored|switched|installed|bumped|(?:the )?(?:plan|build|tests?|ci|run|everything|all \w+|it)\b.{0,30}\b(?:shows?|pass(?:es|ed)?|green|succeed(?:s|ed)?|works?|is clean|compiles?))\b/i;
+const REPORT = /^(?:added|changed|updated|fixed|removed|created|renamed|moved|wrote|ran|reverted|replaced|deleted|implemented|refactored|switched|installed|bumped|staged|committed|pushed|merged|tagged|opened|(?:the )?(?:plan|build|tests?|ci|run|everything|all \w+|it)\b.{0,30}\b(?:shows?|pass(?:es|ed)?|green|succeed(?:s|ed)?|works?|is clean|compiles?))\b/i;
 /** The agent says what it will do, anywhere in the sentence. */
 const INTENT = /\b(?:i'?ll|i will|i'?m going to|let me|i can|i'?d)\b/i;
 
@@ -134,18 +136,19 @@ export function findFacts(session: Session, lines: Line[]): Lesson[] {
       }
       continue;
     }
-    // What the tools since the last thing said printed.
+    // What the tools since the last thing said printed; a claim the agent's next words take back is no finding.
+    if (retracted(lines, line)) continue;
     const outputs = session.events
       .slice(0, line.turn)
       .reverse()
       .filter((_, k, all) => all.slice(0, k).every((e) => e.kind === "tool"))
       .flatMap((e) => (e.kind === "tool" ? [`${e.command ?? ""}\n${e.output ?? ""}`] : []));
     if (!outputs.length) continue;
-    const seen = specifics(outputs.join("\n"));
-    const best = line.sentences
-      .filter((s) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && !REPORT.test(s) && !INTENT.test(s) && s.split(/\s+/).length >= 6)
-      .map((s) => ({ s, shared: [...specifics(s)].filter((w) => seen.has(w)).length, finding: FINDING.test(s) }))
-      .filter((c) => c.shared >= 1 && c.finding && c.shared + 1 >= 2)
+    const printed = outputs.join("\n").toLowerCase();
+    const best = standing(line)
+      .filter((s) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && !REPORT.test(s) && !INTENT.test(s) && !SUGGESTS.test(s) && !OWN_DOING.test(s) && s.split(/\s+/).length >= 6)
+      .map((s) => ({ s, shared: [...specifics(s)].filter((w) => printed.includes(w)).length, finding: FINDING.test(s) }))
+      .filter((c) => c.shared >= 1 && c.finding)
       .sort((a, b) => b.shared - a.shared)[0];
     if (best) findings.push({ kind: "insight", lesson: "fact", content: statement(best.s), confidence: Math.min(0.6, 0.45 + 0.05 * best.shared), evidence: evidenceOf(session, [line.turn - 1, line.turn]) });
   }

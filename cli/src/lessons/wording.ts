@@ -11,6 +11,12 @@ export const PLAN = /^(?:i'?ll|i will|i'?m going to|let me|let'?s|running|checki
 export const RETRACT = /\b(?:i was wrong|scratch (?:that|the)|that'?s not (?:it|the (?:issue|cause|problem))|(?:isn'?t|is not|wasn'?t|was not) (?:it|the (?:issue|cause|problem|reason))\b|actually,? no\b|you'?re right|not the (?:issue|cause|problem|reason)\b)/i;
 
 /**
+ * What went wrong or changed came from the agent's own new work: a slip it owns ("I defined it but never mounted it")
+ * or a change it expected ("the new input, which is expected"). It teaches the next session nothing.
+ */
+export const OWN_DOING = /\b(?:i (?:forgot|missed|accidentally|mistakenly)|i \w+ed\b[^.;:]*\bbut (?:never|forgot|didn'?t)|my (?:mistake|bad|typo|fault)|(?:which|that|this|it) (?:is|was) expected)\b/i;
+
+/**
  * The specific words of a text: identifiers with an underscore, digit, dot, dash or slash inside, ALL-CAPS
  * names and numbers of two digits or more, lower-cased. Two texts sharing them talk about the same thing.
  */
