@@ -19,6 +19,9 @@ export function extractLessons(session: Session): Lesson[] {
   return distinctLessons(all.sort((a, b) => b.confidence - a.confidence));
 }
 
+/** Below this share of the shorter one's words, two lessons from one message are worded apart. */
+const APART = 0.3;
+
 /** The first of each lesson said more than once (see sameLesson), in the order given, at most MAX_PROPOSALS_PER_SESSION. */
 export function distinctLessons<L extends Lesson>(lessons: L[]): L[] {
   const kept: L[] = [];
@@ -31,8 +34,9 @@ export function distinctLessons<L extends Lesson>(lessons: L[]): L[] {
 
 /**
  * Two candidates say the same thing: worded nearly alike (most of the shorter one's words in the
- * other), or drawn from the same thing said (a user's or agent's line) with much of their wording shared.
- * Two statements made in one message stay two.
+ * other), or drawn from the same thing said (a user's or agent's line). Two statements made in one
+ * message stay two, and so does a statement beside another lesson worded apart from it ("no, we use
+ * kotlinx.serialization. and from now on plugins go in plugins/").
  */
 function sameLesson(a: Lesson, b: Lesson): boolean {
   const wa = new Set(proposalKey(a.content).split(" "));
@@ -40,6 +44,9 @@ function sameLesson(a: Lesson, b: Lesson): boolean {
   const overlap = wb.filter((w) => wa.has(w)).length / Math.min(wa.size, wb.length);
   if (overlap > 0.7) return true;
   if (a.lesson === "explicit" && b.lesson === "explicit") return false;
+  const distinct = new Set(wb);
+  const shared = [...distinct].filter((w) => wa.has(w)).length / Math.min(wa.size, distinct.size);
+  if ((a.lesson === "explicit" || b.lesson === "explicit") && shared < APART) return false;
   const turns = new Set(a.evidence.filter((e) => e.who !== "tool").map((e) => e.turn));
   return b.evidence.some((e) => e.who !== "tool" && turns.has(e.turn));
 }

@@ -1,6 +1,7 @@
 import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut, evidenceOf, type Line } from "./session-lines";
+import { explicitAt } from "./find-explicit";
 import { GUESS, QUESTION, statement } from "./wording";
 
 /**
@@ -25,7 +26,10 @@ export function findCorrections(session: Session, lines: Line[]): Lesson[] {
     const before = session.events.slice(0, line.turn).some((e) => e.kind !== "user");
     if (!before) continue;
     const opens = OPENS.test(line.text.trim());
-    const said = line.sentences.filter((s) => !QUESTION.test(s) && !GUESS.test(s));
+    // A statement in so many words in the same turn is findExplicit's: the correction is what comes before it.
+    const said = line.sentences
+      .map((s) => (explicitAt(s) >= 0 ? s.slice(0, explicitAt(s)).replace(/[\s,;:—–-]*(?:and|so|also)?\s*$/i, "") : s))
+      .filter((s) => s && !QUESTION.test(s) && !GUESS.test(s));
     if (!said.length) continue;
     const joined = said.join(" ");
     if (!opens && !CONTRAST.test(joined)) continue;

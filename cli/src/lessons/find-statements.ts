@@ -82,7 +82,9 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     // The agent's offer: its last words, or the ones before a question the user asked about it.
     const said = lines.slice(Math.max(0, k - 3), k).filter((l) => l.who === "assistant");
     const confirms = CONFIRMS.test(answer.text);
-    const offered = [...said].reverse().find(offersChoice);
+    // An offer is open until the user answers it: only questions about it may come between.
+    const open = (l: Line) => lines.slice(lines.indexOf(l) + 1, k).every((x) => x.who === "assistant" || QUESTION.test(x.text.trim()));
+    const offered = [...said].reverse().find((l) => offersChoice(l) && open(l));
     // A yes answers the agent's last words: in a back-and-forth over choices, its latest proposal; after
     // the user pushed back on a proposal with a reason, the agent's revised one.
     const yes = YES.test(answer.text);

@@ -14,7 +14,7 @@ export const RETRACT = /\b(?:i was wrong|scratch (?:that|the)|that'?s not (?:it|
  * What went wrong or changed came from the agent's own new work: a slip it owns ("I defined it but never mounted it")
  * or a change it expected ("the new input, which is expected"). It teaches the next session nothing.
  */
-export const OWN_DOING = /\b(?:i (?:forgot|missed|accidentally|mistakenly)|i \w+ed\b[^.;:]*\bbut (?:never|forgot|didn'?t)|my (?:mistake|bad|typo|fault)|(?:which|that|this|it) (?:is|was) expected)\b/i;
+export const OWN_DOING = /\b(?:i (?:forgot|missed|accidentally|mistakenly)|i \w+ed\b[^.;:]*\bbut (?:never|forgot|didn'?t)|my typo|(?:which|that|this|it) (?:is|was) expected)\b/i;
 
 /**
  * The specific words of a text: identifiers with an underscore, digit, dot, dash or slash inside, ALL-CAPS
