@@ -20,6 +20,8 @@ const CONTRAST =
 /** One-off orders say what to do now, not how things are. */
 const ORDER_ONLY = /^(?:now\s+|then\s+|ok(?:ay)?,?\s+|just\s+|please\s+)?(?:run|commit|push|try|show|open|check|rerun|re-run|continue|go ahead|do it|fix it|undo|revert|stop)\b/i;
 
+/** The user challenging what the agent did: "why is there a .meta in the diff?", "why did you pin it?" */
+const CHALLENGE = /^why (?:is|are|did|do|does|would|have)\b.*\?$/i;
 /** Fewer words than this say too little to correct anything ("png is fine for now"). */
 const MIN_WORDS = 6;
 /** A sentence that says something is not so. */
@@ -54,7 +56,11 @@ export function findCorrections(session: Session, lines: Line[]): Lesson[] {
     if (!opens && !said.some(contrasts)) return;
     // The sentences that carry the correction: from the first with a contrast (or the opening), three at most.
     const from = Math.max(0, said.findIndex(contrasts));
-    let content = cut(said.slice(opens ? 0 : from, (opens ? 0 : from) + 3).join(" ").replace(OPENS, "").replace(/^(?:stop|no|wait)[.,!]\s*/i, ""), 320);
+    // A "why did you …?" just before names what "don't make those" is about: the challenge is part of the correction.
+    const start = opens ? 0 : from;
+    const asks = line.sentences[line.sentences.indexOf(said[start]!) - 1];
+    const challenge = asks && CHALLENGE.test(asks) ? `${asks} ` : "";
+    let content = cut(challenge + said.slice(start, start + 3).join(" ").replace(OPENS, "").replace(/^(?:stop|no|wait)[.,!]\s*/i, ""), 320);
     if (ORDER_ONLY.test(content) && !CONTRAST.test(content)) return;
     content = statement(content);
     if (content.split(/\s+/).length < MIN_WORDS) return;
