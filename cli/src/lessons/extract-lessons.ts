@@ -16,20 +16,37 @@ import { linesOf } from "./session-lines";
 export function extractLessons(session: Session): Lesson[] {
   const lines = linesOf(session);
   const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines));
-  return distinctLessons(all.sort((a, b) => b.confidence - a.confidence));
+  const perKind = new Map<string, number>();
+  const fewest = distinct(all.sort((a, b) => b.confidence - a.confidence)).filter((l) => {
+    perKind.set(l.lesson, (perKind.get(l.lesson) ?? 0) + 1);
+    return perKind.get(l.lesson)! <= MAX_PER_KIND;
+  });
+  return fewest.slice(0, MAX_PROPOSALS_PER_SESSION);
 }
+
+/**
+ * At most this many lessons of one kind from a session, the most confident: a session rarely settles
+ * more than one or two decisions or facts worth keeping, and the rest of what a finder reads as one is
+ * mostly the way there (a reviewer's time costs more than a lesson missed).
+ */
+const MAX_PER_KIND = 2;
 
 /** Below this share of the shorter one's words, two lessons from one message are worded apart. */
 const APART = 0.3;
 
 /** The first of each lesson said more than once (see sameLesson), in the order given, at most MAX_PROPOSALS_PER_SESSION. */
 export function distinctLessons<L extends Lesson>(lessons: L[]): L[] {
+  return distinct(lessons).slice(0, MAX_PROPOSALS_PER_SESSION);
+}
+
+/** The first of each lesson said more than once (see sameLesson), in the order given. */
+function distinct<L extends Lesson>(lessons: L[]): L[] {
   const kept: L[] = [];
   for (const lesson of lessons) {
     if (kept.some((k) => sameLesson(k, lesson))) continue;
     kept.push(lesson);
   }
-  return kept.slice(0, MAX_PROPOSALS_PER_SESSION);
+  return kept;
 }
 
 /**

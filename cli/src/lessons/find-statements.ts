@@ -21,16 +21,18 @@ const FACT =
 const OFFERS = /\b(?:options?:|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather)|how do you want|which (?:one|do you (?:want|prefer))|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
 /** A list of choices, one a line: "1. …", "2. …" or "(a) …", "b) …". */
 const LISTED = /^\s*\(?([a-c1-4])[.)]\s+(.+)$/gim;
+/** A list is a choice when the agent calls it one ("Two ways:", "options"), not when it lists its steps. */
+const CHOICES = /\b(?:ways?|options?|approach(?:es)?|alternatives?|choices?)\b/i;
 /** The agent asks which of two: "Should these be PlayMode tests or EditMode?" */
 const WHICH_OF = /\bor\b[^?]*\?\s*$/i;
 
 /**
  * The agent offers the user a choice: in its words (OFFERS, read without inline code, whose dots
- * and brackets are not prose), as a list of two or more, or by asking which of two.
+ * and brackets are not prose), as a list of two or more it calls choices, or by asking which of two.
  */
 export function offersChoice(line: Line): boolean {
   const prose = line.text.replace(/```[\s\S]*?```/g, " ").replace(/`[^`\n]*`/g, "code");
-  return OFFERS.test(prose) || [...line.text.matchAll(LISTED)].length >= 2 || line.sentences.some((s) => QUESTION.test(s) && WHICH_OF.test(s));
+  return OFFERS.test(prose) || ([...line.text.matchAll(LISTED)].length >= 2 && CHOICES.test(prose)) || line.sentences.some((s) => QUESTION.test(s) && WHICH_OF.test(s));
 }
 
 /** The user confirming how things are done: "keep it that way", "stick with that". */
