@@ -1,6 +1,6 @@
 import type { Session, SessionEvent, ToolCall } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut, evidenceOf, firstErrorLine, standing, type Line } from "./session-lines";
+import { cut, evidenceOf, firstErrorLine, retracted, standing, type Line } from "./session-lines";
 import { GUESS, OWN_DOING, PLAN, QUESTION, RETRACT, specifics, statement } from "./wording";
 
 /**
@@ -81,7 +81,7 @@ function fixSentence(session: Session, lines: Line[], from: number, to: number):
 function standingSaid(lines: Line[], from: number, to: number): { s: string; turn: number; k: number; line: Line }[] {
   const span = lines.filter((l) => l.who === "assistant" && l.turn > from && l.turn < to);
   const lastRetraction = span.findLastIndex((l) => l.sentences.some((s) => RETRACT.test(s)));
-  return span.slice(Math.max(0, lastRetraction)).flatMap((line) => {
+  return span.slice(Math.max(0, lastRetraction)).filter((line) => !retracted(lines, line)).flatMap((line) => {
     const kept = new Set(standing(line));
     return line.sentences.flatMap((s, k) => (kept.has(s) ? [{ s, turn: line.turn, k, line }] : []));
   });

@@ -102,6 +102,8 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     if (choice) found.push({ kind: "insight", lesson: "decision", content: cut(choice.text, 500), confidence: 0.62, evidence: evidenceOf(session, turns) });
   });
   for (const line of lines) {
+    // The agent's choice the user then denies (or it takes back) was not settled.
+    if (retracted(lines, line)) continue;
     line.sentences.forEach((s, k) => {
       if (!CHOICE.test(s) || QUESTION.test(s) || GUESS.test(s)) return;
       const next = line.sentences[k + 1];
