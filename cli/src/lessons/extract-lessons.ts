@@ -29,7 +29,7 @@ export function extractLessons(session: Session): Lesson[] {
  * more than one or two decisions or facts worth keeping, and the rest of what a finder reads as one is
  * mostly the way there (a reviewer's time costs more than a lesson missed).
  */
-const MAX_PER_KIND = 2;
+export const MAX_PER_KIND = 2;
 
 /** Below this share of the shorter one's words, two lessons from one message are worded apart. */
 const APART = 0.3;
