@@ -56,14 +56,13 @@ function distinct<L extends Lesson>(lessons: L[]): L[] {
  * kotlinx.serialization. and from now on plugins go in plugins/").
  */
 function sameLesson(a: Lesson, b: Lesson): boolean {
+  // Each word once: "the" said ten times in a long lesson makes it no more like a short one.
   const wa = new Set(proposalKey(a.content).split(" "));
-  const wb = proposalKey(b.content).split(" ");
-  const overlap = wb.filter((w) => wa.has(w)).length / Math.min(wa.size, wb.length);
+  const wb = new Set(proposalKey(b.content).split(" "));
+  const overlap = [...wb].filter((w) => wa.has(w)).length / Math.min(wa.size, wb.size);
   if (overlap > 0.7) return true;
   if (a.lesson === "explicit" && b.lesson === "explicit") return false;
-  const distinct = new Set(wb);
-  const shared = [...distinct].filter((w) => wa.has(w)).length / Math.min(wa.size, distinct.size);
-  if ((a.lesson === "explicit" || b.lesson === "explicit") && shared < APART) return false;
+  if ((a.lesson === "explicit" || b.lesson === "explicit") && overlap < APART) return false;
   const turns = new Set(a.evidence.filter((e) => e.who !== "tool").map((e) => e.turn));
   return b.evidence.some((e) => e.who !== "tool" && turns.has(e.turn));
 }
