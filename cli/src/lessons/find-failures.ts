@@ -87,7 +87,6 @@ function standingSaid(lines: Line[], from: number, to: number): { s: string; tur
   });
 }
 
-
 /**
  * The agent's sentences on the cause between the failure and the pass, best first: cause words, then
  * words of the error, then names a tool printed on the way (the agent explaining what it just read).

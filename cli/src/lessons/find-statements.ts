@@ -39,6 +39,7 @@ export function offersChoice(line: Line): boolean {
 const CONFIRMS = /\b(?:keep (?:it|that|them|doing it) (?:that way|like that|as (?:is|it is))|stick with (?:that|it|this)|that'?s (?:the convention|how we do it))\b/i;
 /** The user's answer picks one: a yes, or the words of one of the choices. */
 const PICK = /^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|makes sense|agreed|go (?:with|for)|let'?s|do (?:it|that|the)|use|option|\(?[a-c1-3]\)?(?:\s|[.,:]|$))/i;
+/** A plain yes: it answers whatever the agent said last. */
 const YES = /^\s*(?:yes|yep|yeah|yup|sure|sounds good|agreed)\b/i;
 const STOP_WORDS = new Set("the a an and or but to of in on for with that this it its is are be we you i so not no yes ok just then do use keep go".split(" "));
 const contentWords = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=-]{2,}/g)?.map((w) => w.replace(/[./]+$/, "")).filter((w) => w.length >= 2 && !STOP_WORDS.has(w)) ?? []);
