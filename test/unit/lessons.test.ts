@@ -147,16 +147,26 @@ describe("extractLessons", () => {
 });
 
 describe("lesson extraction quality (bench/lessons.ts)", () => {
-  it("on the tuning half: recall at least 0.85, at most 2 false proposals per 10 sessions", () => {
+  // Floors just under what the extractor measured after the tuning of 26 November 2026 (tune: recall
+  // 0.93, 3 false proposals in 24 sessions; held-out: recall 0.73, 4 false in 12): a later change
+  // cannot lose what was reached without saying so here.
+  it("on the tuning half: recall at least 0.9 (each kind at least 0.8), at most 4 false proposals in 24 sessions", () => {
     const tune = score(loadHalf("tune"));
-    expect(recallOf(tune)).toBeGreaterThanOrEqual(0.85);
-    expect(tune.falses.length / tune.sessions).toBeLessThanOrEqual(0.2);
+    expect(tune.sessions).toBe(24);
+    expect(recallOf(tune)).toBeGreaterThanOrEqual(0.9);
+    for (const kind of Object.keys(tune.found)) expect(recallOf(tune, [kind]), kind).toBeGreaterThanOrEqual(0.8);
+    expect(tune.falses.length).toBeLessThanOrEqual(4);
   });
 
-  it("on the held-out half (never tuned on): no worse than measured when it was frozen and first scored", () => {
+  it("on the held-out half (never tuned on): no worse than its last report", () => {
     const heldOut = score(loadHalf("held-out"));
     expect(heldOut.sessions).toBe(12);
-    expect(recallOf(heldOut)).toBeGreaterThanOrEqual(0.6);
+    expect(recallOf(heldOut)).toBeGreaterThanOrEqual(0.7);
     expect(recallOf(heldOut, ["explicit"])).toBe(1);
+    expect(recallOf(heldOut, ["correction"])).toBe(1);
+    expect(recallOf(heldOut, ["resolved_failure"])).toBeGreaterThanOrEqual(0.85);
+    expect(recallOf(heldOut, ["decision"])).toBeGreaterThanOrEqual(0.5);
+    expect(recallOf(heldOut, ["fact"])).toBeGreaterThanOrEqual(0.35);
+    expect(heldOut.falses.length).toBeLessThanOrEqual(4);
   });
 });
