@@ -18,6 +18,7 @@ export function extractLessons(session: Session): Lesson[] {
   const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines));
   const perKind = new Map<string, number>();
   const fewest = distinct(all.sort((a, b) => b.confidence - a.confidence)).filter((l) => {
+    if (l.lesson === "explicit") return true;
     perKind.set(l.lesson, (perKind.get(l.lesson) ?? 0) + 1);
     return perKind.get(l.lesson)! <= MAX_PER_KIND;
   });
@@ -25,9 +26,10 @@ export function extractLessons(session: Session): Lesson[] {
 }
 
 /**
- * At most this many lessons of one kind from a session, the most confident: a session rarely settles
- * more than one or two decisions or facts worth keeping, and the rest of what a finder reads as one is
- * mostly the way there (a reviewer's time costs more than a lesson missed).
+ * At most this many lessons of one inferred kind from a session, the most confident: a session rarely
+ * settles more than one or two decisions or facts worth keeping, and the rest of what a finder reads
+ * as one is mostly the way there (a reviewer's time costs more than a lesson missed). Statements in so
+ * many words are the user's own and are all kept.
  */
 export const MAX_PER_KIND = 2;
 
