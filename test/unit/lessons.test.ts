@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadHalf, recallOf, score } from "../../bench/lessons/measure";
 import { emptySession, toolCall, type SessionEvent } from "@/cli/src/agents/session";
-import { extractLessons } from "@/cli/src/lessons/extract-lessons";
+import { extractLessons, MAX_PER_KIND } from "@/cli/src/lessons/extract-lessons";
 import { MAX_PROPOSALS_PER_SESSION } from "@/lib/rules";
 
 // The lesson extractor (issue 23): the four kinds of lesson a session teaches, each with its evidence,
@@ -63,7 +63,66 @@ describe("extractLessons", () => {
     expect(found[0]!.content).toContain(".env.docker");
   });
 
+  it("a guess the agent takes back is not the diagnosis: what it says after the retraction is", () => {
+    const found = lessons(
+      user("the e2e suite fails on my machine"),
+      shell("npm run e2e", true, "Error: connect ECONNREFUSED 127.0.0.1:4444", 1),
+      agent("Selenium must have crashed, so the fix is restarting the grid container.", 2),
+      shell("grep -n SELENIUM_URL .env.e2e", false, ".env.e2e:3:SELENIUM_URL=http://127.0.0.1:4444", 3),
+      agent("Scratch that, the grid is fine. The suite reads SELENIUM_URL from .env.e2e, which only the `e2e:up` script loads, because npm run e2e alone never starts the grid.", 4),
+      shell("npm run e2e:up && npm run e2e", false, "42 passed", 5),
+    );
+    const failure = found.find((l) => l.lesson === "resolved_failure");
+    expect(failure?.content).toContain("e2e:up");
+    expect(failure?.content).not.toMatch(/crashed|restarting/);
+  });
+
+  it("a setup step chained before the passing run is the fix", () => {
+    const found = lessons(
+      user("build it"),
+      shell("make build", true, "fatal: openssl/ssl.h: No such file or directory", 1),
+      shell('export CFLAGS="-I$(brew --prefix openssl)/include" && make build', false, "built ok", 2),
+    );
+    expect(found[0]?.lesson).toBe("resolved_failure");
+    expect(found[0]?.content).toMatch(/`make build` needs `export CFLAGS=.*` first/);
+  });
+
+  it("a numbered choice answered by its number is a decision with that option's words", () => {
+    const found = lessons(
+      user("cache the price lookups"),
+      agent("Two ways:\n1. an in-process LRU per pod;\n2. a shared Redis cache with a 60s TTL.\nOption 1 is simpler.", 1),
+      user("2. prices must agree across pods or checkout totals drift", 2),
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ lesson: "decision" });
+    expect(found[0]!.content).toMatch(/shared Redis cache/);
+    expect(found[0]!.content).toMatch(/agree across pods/);
+  });
+
+  it("an answer to the agent's which-of-two question is a decision, not a correction", () => {
+    const found = lessons(user("add a retry"), agent("Should the retry live in the client or in the job runner?", 1), user("the job runner. the client is shared with the mobile app, not ours to change", 2));
+    expect(found.map((l) => l.lesson)).toEqual(["decision"]);
+  });
+
+  it("a rule said 'from now on' in the middle of a correction is proposed beside it", () => {
+    const found = lessons(
+      user("add the endpoint"),
+      edit("src/routes/users.ts", 1),
+      user("no, we validate with valibot here, not zod. and from now on every new route gets its own file under src/routes/", 2),
+    );
+    expect(found.map((l) => l.lesson).sort()).toEqual(["correction", "explicit"]);
+    expect(found.find((l) => l.lesson === "explicit")!.content).toMatch(/^Every new route gets its own file/);
+    expect(found.find((l) => l.lesson === "correction")!.content).not.toMatch(/from now on/);
+  });
+
+  it("the user denying the command that just failed corrects the agent", () => {
+    const found = lessons(user("run the tests"), shell("pytest", true, "ModuleNotFoundError: No module named 'app'", 1), user("pytest doesnt work from the root here, the package only resolves through tox. run tox -e py312", 2));
+    expect(found[0]).toMatchObject({ lesson: "correction" });
+    expect(found[0]!.content).toMatch(/tox/);
+  });
+
   it.each([
+    ["declining an offer in a few words", [user("add a csv export"), agent("Done. It could also write xlsx, but that needs openpyxl. Want me to add it?", 1), user("nah csv is fine for now", 2)]],
     ["a question", [user("set up the release script"), agent("Done, scripts/release.sh is in place.", 1), user("does it also tag the commit?", 2)]],
     ["a one-off order", [user("bump the version"), edit("package.json", 1), user("now run the tests and commit it", 2)]],
     ["a guess", [user("why is the build slow?"), shell("npm run build", false, "built in 94s", 1), agent("I think it's probably the source maps; maybe the image step.", 2)]],
@@ -72,26 +131,50 @@ describe("extractLessons", () => {
     expect(lessons(...events)).toEqual([]);
   });
 
-  it(`proposes at most ${MAX_PROPOSALS_PER_SESSION} per session, the most confident first`, () => {
-    const corrections = ["this repo uses pnpm, not npm", "we lint with ruff, not flake8", "staging lives in eu-west-1, not us-east-1", "migrations go through alembic, not raw sql files", "the api speaks grpc, not rest", "logs ship to loki, not elasticsearch", "secrets come from vault, not dotenv files"];
-    const events = corrections.flatMap((c, i) => [shell(`make step${i}`, false, "ok", i), user(`no, ${c}`, i)]);
+  it(`proposes at most ${MAX_PROPOSALS_PER_SESSION} per session and ${MAX_PER_KIND} of an inferred kind, the most confident first`, () => {
+    const corrections = ["this repo uses pnpm, not npm", "we lint with ruff, not flake8", "staging lives in eu-west-1, not us-east-1"];
+    const events = [
+      ...corrections.flatMap((c, i) => [shell(`make step${i}`, false, "ok", i), user(`no, ${c}`, i)]),
+      ...[
+        ["cargo test", "error: DATABASE_URL must be set to run the sqlx macros", "DATABASE_URL=postgres://localhost/app"],
+        ["pytest tests/cache", "ConnectionRefusedError: redis on 6379", "REDIS_PORT=6380"],
+        ["go test ./storage/...", "panic: S3_BUCKET empty", "S3_BUCKET=dev-artifacts"],
+      ].flatMap(([run, error, env], i) => [shell(run!, true, error!, 20 + i), shell(`${env} ${run}`, false, "ok", 20 + i)]),
+    ];
     const found = lessons(user("run the steps"), ...events);
-    expect(found).toHaveLength(MAX_PROPOSALS_PER_SESSION);
+    expect(found.map((l) => l.lesson).sort()).toEqual(["correction", "correction", "resolved_failure", "resolved_failure"]);
     expect(found.map((l) => l.confidence)).toEqual([...found.map((l) => l.confidence)].sort((a, b) => b - a));
+  });
+
+  it(`keeps every statement in so many words, up to ${MAX_PROPOSALS_PER_SESSION}`, () => {
+    const rules = ["always run the migrations through alembic", "always pin base images by digest", "always ship logs to loki", "never commit the .env files", "always tag images with the commit sha", "always squash before merging"];
+    const found = lessons(user("set up the repo"), edit("README.md", 1), ...rules.map((r, i) => user(r, 10 + i)));
+    expect(found).toHaveLength(MAX_PROPOSALS_PER_SESSION);
+    expect(found.every((l) => l.lesson === "explicit")).toBe(true);
   });
 });
 
 describe("lesson extraction quality (bench/lessons.ts)", () => {
-  it("on the tuning half: recall at least 0.85, at most 2 false proposals per 10 sessions", () => {
+  // Floors just under what the extractor measured after the tuning of 26 November 2026 (tune: recall
+  // 0.93, 3 false proposals in 24 sessions; held-out: recall 0.73, 4 false in 12): a later change
+  // cannot lose what was reached without saying so here.
+  it("on the tuning half: recall at least 0.9 (each kind at least 0.8), at most 4 false proposals in 24 sessions", () => {
     const tune = score(loadHalf("tune"));
-    expect(recallOf(tune)).toBeGreaterThanOrEqual(0.85);
-    expect(tune.falses.length / tune.sessions).toBeLessThanOrEqual(0.2);
+    expect(tune.sessions).toBe(24);
+    expect(recallOf(tune)).toBeGreaterThanOrEqual(0.9);
+    for (const kind of Object.keys(tune.found)) expect(recallOf(tune, [kind]), kind).toBeGreaterThanOrEqual(0.8);
+    expect(tune.falses.length).toBeLessThanOrEqual(4);
   });
 
-  it("on the held-out half (never tuned on): no worse than measured when it was frozen and first scored", () => {
+  it("on the held-out half (never tuned on): no worse than its last report", () => {
     const heldOut = score(loadHalf("held-out"));
     expect(heldOut.sessions).toBe(12);
-    expect(recallOf(heldOut)).toBeGreaterThanOrEqual(0.6);
+    expect(recallOf(heldOut)).toBeGreaterThanOrEqual(0.7);
     expect(recallOf(heldOut, ["explicit"])).toBe(1);
+    expect(recallOf(heldOut, ["correction"])).toBe(1);
+    expect(recallOf(heldOut, ["resolved_failure"])).toBeGreaterThanOrEqual(0.85);
+    expect(recallOf(heldOut, ["decision"])).toBeGreaterThanOrEqual(0.5);
+    expect(recallOf(heldOut, ["fact"])).toBeGreaterThanOrEqual(0.35);
+    expect(heldOut.falses.length).toBeLessThanOrEqual(4);
   });
 });

@@ -16,30 +16,55 @@ import { linesOf } from "./session-lines";
 export function extractLessons(session: Session): Lesson[] {
   const lines = linesOf(session);
   const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines));
-  return distinctLessons(all.sort((a, b) => b.confidence - a.confidence));
+  const perKind = new Map<string, number>();
+  const fewest = distinct(all.sort((a, b) => b.confidence - a.confidence)).filter((l) => {
+    if (l.lesson === "explicit") return true;
+    perKind.set(l.lesson, (perKind.get(l.lesson) ?? 0) + 1);
+    return perKind.get(l.lesson)! <= MAX_PER_KIND;
+  });
+  return fewest.slice(0, MAX_PROPOSALS_PER_SESSION);
 }
+
+/**
+ * At most this many lessons of one inferred kind from a session, the most confident: a session rarely
+ * settles more than one or two decisions or facts worth keeping, and the rest of what a finder reads
+ * as one is mostly the way there (a reviewer's time costs more than a lesson missed). Statements in so
+ * many words are the user's own and are all kept.
+ */
+export const MAX_PER_KIND = 2;
+
+/** Below this share of the shorter one's words, two lessons from one message are worded apart. */
+const APART = 0.3;
 
 /** The first of each lesson said more than once (see sameLesson), in the order given, at most MAX_PROPOSALS_PER_SESSION. */
 export function distinctLessons<L extends Lesson>(lessons: L[]): L[] {
+  return distinct(lessons).slice(0, MAX_PROPOSALS_PER_SESSION);
+}
+
+/** The first of each lesson said more than once (see sameLesson), in the order given. */
+function distinct<L extends Lesson>(lessons: L[]): L[] {
   const kept: L[] = [];
   for (const lesson of lessons) {
     if (kept.some((k) => sameLesson(k, lesson))) continue;
     kept.push(lesson);
   }
-  return kept.slice(0, MAX_PROPOSALS_PER_SESSION);
+  return kept;
 }
 
 /**
  * Two candidates say the same thing: worded nearly alike (most of the shorter one's words in the
- * other), or drawn from the same thing said (a user's or agent's line) with much of their wording shared.
- * Two statements made in one message stay two.
+ * other), or drawn from the same thing said (a user's or agent's line). Two statements made in one
+ * message stay two, and so does a statement beside another lesson worded apart from it ("no, we use
+ * kotlinx.serialization. and from now on plugins go in plugins/").
  */
 function sameLesson(a: Lesson, b: Lesson): boolean {
+  // Each word once: "the" said ten times in a long lesson makes it no more like a short one.
   const wa = new Set(proposalKey(a.content).split(" "));
-  const wb = proposalKey(b.content).split(" ");
-  const overlap = wb.filter((w) => wa.has(w)).length / Math.min(wa.size, wb.length);
+  const wb = new Set(proposalKey(b.content).split(" "));
+  const overlap = [...wb].filter((w) => wa.has(w)).length / Math.min(wa.size, wb.size);
   if (overlap > 0.7) return true;
   if (a.lesson === "explicit" && b.lesson === "explicit") return false;
+  if ((a.lesson === "explicit" || b.lesson === "explicit") && overlap < APART) return false;
   const turns = new Set(a.evidence.filter((e) => e.who !== "tool").map((e) => e.turn));
   return b.evidence.some((e) => e.who !== "tool" && turns.has(e.turn));
 }

@@ -1,6 +1,9 @@
 import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut, evidenceOf, type Line } from "./session-lines";
+import { explicitAt } from "./find-explicit";
+import { mainStep } from "./find-failures";
+import { offersChoice } from "./find-statements";
 import { GUESS, QUESTION, statement } from "./wording";
 
 /**
@@ -13,30 +16,56 @@ import { GUESS, QUESTION, statement } from "./wording";
 const OPENS = /^(?:no\b|nope\b|nah\b|not quite\b|wrong\b|that'?s (?:wrong|not (?:right|it|how|what))|that is (?:wrong|not)|actually\b|wait\b|hold on\b|stop\b|careful\b|hmm,? no\b|incorrect\b)[\s,.:;!—–-]*/i;
 /** A contrast anywhere in the turn: "X, not Y", "instead of", "we use", "should be", "don't … use …". */
 const CONTRAST =
-  /(?:,\s*(?:not|no)\s+\S|\bnot\s+\S+(?:\s+\S+)?\s*[,;]?\s*(?:but|use)\b|\binstead(?:\s+of)?\b|\brather than\b|\b(?:we|this (?:repo|project|team|codebase)|here we)\s+(?:use|uses|run|runs|deploy|keep|don'?t|do not|never)\b|\bshould (?:be|use|go|live|point)\b|\bwrong\s+(?:\w+\s+)?(?:bucket|branch|file|region|folder|directory|db|database|table|env|environment|version|port|account|cluster|namespace|service|one|place|command|package|module)\b|\b(?:don'?t|dont|do not|never)\s+(?:edit|touch|use|run|change|modify|commit|push|call|add|install|import|bump|delete|put|set|hardcode|hard-code|pin|rename|move|mock|skip|disable)\b)/i;
+  /(?:,\s*(?:not|no)\s+\S|\bnot\s+\S+(?:\s+\S+)?\s*[,;]?\s*(?:but|use)\b|\binstead(?:\s+of)?\b|\brather than\b|\b(?:we|this (?:repo|project|team|codebase)|here we)\s+(?:use|uses|run|runs|deploy|keep|don'?t|do not|never)\b|\bshould (?:be|use|go|live|point)\b|\bwrong\s+(?:\w+\s+)?(?:bucket|branch|file|region|folder|directory|db|database|table|env|environment|version|port|account|cluster|namespace|service|one|place|command|package|module)\b|\b(?:don'?t|dont|do not|never)\s+(?:by hand\s+|hand[- ]?)?(?:edit|touch|use|run|change|modify|commit|push|call|add|install|import|bump|delete|put|set|hardcode|hard-code|pin|rename|move|mock|skip|disable|make|write|create|generate)\b)/i;
 /** One-off orders say what to do now, not how things are. */
 const ORDER_ONLY = /^(?:now\s+|then\s+|ok(?:ay)?,?\s+|just\s+|please\s+)?(?:run|commit|push|try|show|open|check|rerun|re-run|continue|go ahead|do it|fix it|undo|revert|stop)\b/i;
 
+/** The user challenging what the agent did: "why is there a .meta in the diff?", "why did you pin it?" */
+const CHALLENGE = /^why (?:is|are|did|do|does|would|have)\b.*\?$/i;
+/** Fewer words than this say too little to correct anything ("png is fine for now"). */
+const MIN_WORDS = 6;
+/** A sentence that says something is not so. */
+const NEGATION = /\b(?:not|no|never|doesn'?t|doesnt|don'?t|dont|isn'?t|isnt|won'?t|wont|can'?t|cant|cannot)\b/i;
+
+/** The user saying the command the agent just ran, and failed, is not how it is done here: "go test doesn't work in this repo". */
+function deniesFailedRun(session: Session, line: Line, sentence: string): boolean {
+  const last = session.events[line.turn - 1];
+  if (last?.kind !== "tool" || last.failed !== true || !last.command) return false;
+  const program = mainStep(last.command).split(/\s+/).slice(0, 2).join(" ").toLowerCase();
+  return NEGATION.test(sentence) && sentence.toLowerCase().includes(program);
+}
+
 export function findCorrections(session: Session, lines: Line[]): Lesson[] {
   const found: Lesson[] = [];
-  for (const line of lines) {
-    if (line.who !== "user" || line.turn === 0) continue;
+  lines.forEach((line, k) => {
+    if (line.who !== "user" || line.turn === 0) return;
     // Only after the agent did or said something: a first request corrects nothing.
     const before = session.events.slice(0, line.turn).some((e) => e.kind !== "user");
-    if (!before) continue;
+    if (!before) return;
     const opens = OPENS.test(line.text.trim());
-    const said = line.sentences.filter((s) => !QUESTION.test(s) && !GUESS.test(s));
-    if (!said.length) continue;
+    // Answering the agent's offer of a choice picks one (a decision), unless it opens with a "no".
+    const asked = lines[k - 1];
+    if (!opens && asked?.who === "assistant" && asked.turn === line.turn - 1 && offersChoice(asked)) return;
+    // A statement in so many words in the same turn is findExplicit's: the correction is what comes before it.
+    const said = line.sentences
+      .map((s) => (explicitAt(s) >= 0 ? s.slice(0, explicitAt(s)).replace(/[\s,;:—–-]*(?:and|so|also)?\s*$/i, "") : s))
+      .filter((s) => s && !QUESTION.test(s) && !GUESS.test(s));
+    if (!said.length) return;
+    const contrasts = (s: string) => CONTRAST.test(s) || deniesFailedRun(session, line, s);
     const joined = said.join(" ");
-    if (!opens && !CONTRAST.test(joined)) continue;
-    // The sentences that carry the correction: from the first with a contrast (or the opening), two at most.
-    const from = Math.max(0, said.findIndex((s) => CONTRAST.test(s)));
-    let content = cut(said.slice(opens ? 0 : from, (opens ? 0 : from) + 3).join(" ").replace(OPENS, "").replace(/^(?:stop|no|wait)[.,!]\s*/i, ""), 320);
-    if (ORDER_ONLY.test(content) && !CONTRAST.test(content)) continue;
+    if (!opens && !said.some(contrasts)) return;
+    // The sentences that carry the correction: from the first with a contrast (or the opening), three at most.
+    const from = Math.max(0, said.findIndex(contrasts));
+    // A "why did you …?" just before names what "don't make those" is about: the challenge is part of the correction.
+    const start = opens ? 0 : from;
+    const asks = line.sentences[line.sentences.indexOf(said[start]!) - 1];
+    const challenge = asks && CHALLENGE.test(asks) ? `${asks} ` : "";
+    let content = cut(challenge + said.slice(start, start + 3).join(" ").replace(OPENS, "").replace(/^(?:stop|no|wait)[.,!]\s*/i, ""), 320);
+    if (ORDER_ONLY.test(content) && !CONTRAST.test(content)) return;
     content = statement(content);
-    if (content.split(/\s+/).length < 4) continue;
+    if (content.split(/\s+/).length < MIN_WORDS) return;
     found.push({ kind: "pattern", lesson: "correction", content, confidence: opens && CONTRAST.test(joined) ? 0.75 : 0.6, evidence: evidenceOf(session, [prevAgentTurn(session, line.turn), line.turn].filter((t) => t >= 0)) });
-  }
+  });
   return found;
 }
 

@@ -13,7 +13,8 @@ type Rule = { re: RegExp; kind: Lesson["kind"]; confidence: number };
 
 const LEAD = String.raw`^(?:(?:ok|okay|oh|also|and|but|so|please|note|fyi|btw|and please)[,:]?\s+)*`;
 const RULES: Rule[] = [
-  { re: new RegExp(`${LEAD}(?:from now on,?\\s+)(.+)$`, "i"), kind: "pattern", confidence: 0.7 },
+  // "from now on" says it anywhere in a sentence ("…, and from now on new plugins go in plugins/").
+  { re: /(?:^|[\s,;:—–-])from now on,?\s+(.+)$/i, kind: "pattern", confidence: 0.7 },
   { re: new RegExp(`${LEAD}(always\\s.+)$`, "i"), kind: "pattern", confidence: 0.7 },
   { re: new RegExp(`${LEAD}((?:never|don't ever|do not ever)\\s.+)$`, "i"), kind: "pattern", confidence: 0.7 },
   { re: new RegExp(`${LEAD}remember that\\s+(.+)$`, "i"), kind: "insight", confidence: 0.65 },
@@ -25,17 +26,30 @@ const RULES: Rule[] = [
 
 const MIN = 12;
 const MAX = 300;
+/** A prohibition said just before the rule belongs to it: "don't hand-edit BUILD files. always run gazelle". */
+const PROHIBITION = /^(?:don'?t|dont|do not|never)\b/i;
+
+/** Where a statement in so many words starts in `sentence` (-1: none): a finder that reads the same line leaves it to this one. */
+export function explicitAt(sentence: string): number {
+  if (sentence.endsWith("?")) return -1;
+  for (const rule of RULES) {
+    const match = rule.re.exec(sentence);
+    if (match?.[1] && match[1].trim().length >= 8) return match.index + (match[0].length - match[0].trimStart().length);
+  }
+  return -1;
+}
 
 export function findExplicit(session: Session, lines: Line[]): Lesson[] {
   const found = new Map<string, Lesson>();
   for (const line of lines) {
     if (line.who !== "user") continue;
-    for (const sentence of line.sentences) {
-      if (sentence.endsWith("?") || sentence.length < MIN || sentence.length > MAX) continue;
+    line.sentences.forEach((sentence, k) => {
+      if (sentence.endsWith("?") || sentence.length < MIN || sentence.length > MAX) return;
       for (const rule of RULES) {
         const match = rule.re.exec(sentence);
         if (!match?.[1] || match[1].trim().length < 8) continue;
-        const content = statement(match[1]);
+        const before = line.sentences[k - 1];
+        const content = statement(before && PROHIBITION.test(before) && explicitAt(before) < 0 ? `${before} ${match[1]}` : match[1]);
         const key = proposalKey(content);
         const seen = found.get(key);
         // Said twice in one session: more likely meant.
@@ -45,7 +59,7 @@ export function findExplicit(session: Session, lines: Line[]): Lesson[] {
         } else found.set(key, { kind: rule.kind, lesson: "explicit", content, confidence: rule.confidence, evidence: evidenceOf(session, [line.turn]) });
         break;
       }
-    }
+    });
   }
   return [...found.values()];
 }

@@ -1,7 +1,7 @@
 import type { Session, SessionEvent, ToolCall } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut, evidenceOf, firstErrorLine, type Line } from "./session-lines";
-import { GUESS, PLAN, QUESTION, specifics, statement } from "./wording";
+import { cut, evidenceOf, firstErrorLine, retracted, standing, type Line } from "./session-lines";
+import { GUESS, OWN_DOING, PLAN, QUESTION, RETRACT, specifics, statement } from "./wording";
 
 /**
  * Resolved failures: a command failed with a real error, a later run of the same command passed, and
@@ -74,14 +74,37 @@ function fixSentence(session: Session, lines: Line[], from: number, to: number):
   return s ? { text: s, turn: said.turn } : null;
 }
 
-/** The agent's sentences on the cause between the failure and the pass, best first: cause words, then words of the error. */
-function diagnosis(lines: Line[], from: number, to: number, error: string | null): { text: string; turn: number } | null {
+/**
+ * What the agent said between the failure and the pass that still stands: once it retracts an idea
+ * ("scratch that", "I was wrong about …"), everything it said before is a disproved guess.
+ */
+function standingSaid(lines: Line[], from: number, to: number): { s: string; turn: number; k: number; line: Line }[] {
+  const span = lines.filter((l) => l.who === "assistant" && l.turn > from && l.turn < to);
+  const lastRetraction = span.findLastIndex((l) => l.sentences.some((s) => RETRACT.test(s)));
+  return span.slice(Math.max(0, lastRetraction)).filter((line) => !retracted(lines, line)).flatMap((line) => {
+    const kept = new Set(standing(line));
+    return line.sentences.flatMap((s, k) => (kept.has(s) ? [{ s, turn: line.turn, k, line }] : []));
+  });
+}
+
+/**
+ * The agent's sentences on the cause between the failure and the pass, best first: cause words, then
+ * words of the error, then names a tool printed on the way (the agent explaining what it just read).
+ */
+function diagnosis(session: Session, said: ReturnType<typeof standingSaid>, from: number, to: number, error: string | null): { text: string; turn: number } | null {
   const errorWords = specifics(error ?? "");
-  const scored = lines
-    .filter((l) => l.who === "assistant" && l.turn > from && l.turn < to)
-    .flatMap((l) => l.sentences.map((s, k) => ({ s, turn: l.turn, k, line: l })))
+  const printed = session.events
+    .slice(from, to)
+    .flatMap((e) => (e.kind === "tool" ? [e.output ?? ""] : []))
+    .join("\n")
+    .toLowerCase();
+  const scored = said
     .filter(({ s }) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && s.split(/\s+/).length >= 5)
-    .map((c) => ({ ...c, score: (CAUSE.test(c.s) ? 2 : 0) + [...specifics(c.s)].filter((w) => errorWords.has(w)).length + (specifics(c.s).size ? 1 : 0) + c.turn / 1000 }))
+    .map((c) => {
+      const words = [...specifics(c.s)];
+      const read = words.some((w) => printed.includes(w)) ? 1 : 0;
+      return { ...c, score: (CAUSE.test(c.s) ? 2 : 0) + words.filter((w) => errorWords.has(w)).length + (words.length ? 1 : 0) + read + c.turn / 1000 };
+    })
     .filter((c) => c.score >= 2);
   if (!scored.length) return null;
   const best = scored.sort((a, b) => b.score - a.score)[0]!;
@@ -89,6 +112,26 @@ function diagnosis(lines: Line[], from: number, to: number, error: string | null
   const next = best.line.sentences[best.k + 1];
   const withNext = next && !QUESTION.test(next) && !PLAN.test(next) && specifics(next).size > 0 ? `${best.s} ${next}` : best.s;
   return { text: cut(withNext, 360), turn: best.turn };
+}
+
+/** A command's steps (`&&`, `;`, `||` apart), each without what it is piped into. */
+const stepsOf = (command: string) =>
+  command
+    .split(/\s*(?:&&|;|\|\|)\s*/)
+    .map((s) => s.split(/\s\|&?\s/)[0]!.replace(/\s+2>&1\s*$/, "").trim())
+    .filter(Boolean);
+/** Steps that only look, print or move files around: not what made a run pass. */
+const INERT = /^(?:echo|sleep|cat|ls|grep|rg|find|head|tail|sed|which|pwd|cp|mv|rm|mkdir|touch|git (?:diff|status|log|show|add|commit|push|checkout))\b/;
+
+/**
+ * What the passing run did first that the first failing run did not: `export X=…`, `eval $(…)`, a
+ * `cd`, an install chained before the same command. The failing run is the symptom the next session meets.
+ */
+function prepSteps(failing: string, passing: string): string[] {
+  const had = new Set(stepsOf(failing));
+  const steps = stepsOf(passing);
+  const last = steps.findLastIndex((s) => sameTarget(s, failing));
+  return steps.slice(0, Math.max(0, last)).filter((s) => !had.has(s) && !sameTarget(s, failing) && !INERT.test(s));
 }
 
 export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] {
@@ -114,14 +157,20 @@ export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] 
     const otherCommands = between.filter((b): b is { e: Shell; turn: number } => isShell(b.e) && b.e.failed !== true && !sameTarget(b.e.command, failed.command) && !/^(?:cat|ls|grep|rg|find|head|tail|sed|git (?:diff|status|log|show)|echo|which|pwd)\b/.test(mainStep(b.e.command)));
     const edited = between.some(({ e }) => e.kind === "tool" && e.files.length);
     const flags = added((events[lastFailure] as Shell).command, passed.command);
-    const cause = diagnosis(lines, i, passedAt, error);
+    const prep = prepSteps(failed.command, passed.command);
+    const said = standingSaid(lines, i, passedAt);
+    if (said.some(({ s }) => OWN_DOING.test(s))) return;
+    const cause = diagnosis(session, said, i, passedAt, error);
     const fix = fixSentence(session, lines, lastFailure, passedAt);
     const why = cause && fix && fix.text !== cause.text ? { text: `${cause.text.replace(/[.:]$/, "")}. Fix: ${fix.text}`, turn: cause.turn, fixTurn: fix.turn } : cause ? { ...cause, fixTurn: null } : fix ? { ...fix, fixTurn: null } : null;
     const run = cut(mainStep(failed.command), 80);
     const evidence = [lastFailure, passedAt];
     let content: string;
     let confidence: number;
-    if (flags.length && !(edited && why)) {
+    if (prep.length) {
+      content = `\`${run}\` needs ${prep.map((p) => `\`${cut(p, 80)}\``).join(" and ")} first${why ? `: ${why.text.replace(/[.:]$/, "")}` : ""}${error ? ` (otherwise: ${error})` : ""}`;
+      confidence = 0.65;
+    } else if (flags.length && !(edited && why)) {
       content = `\`${run}\` needs ${flags.map((f) => `\`${f}\``).join(" ")}${why ? `: ${why.text}` : error ? ` (without: ${error})` : ""}`;
       confidence = 0.7;
     } else if (otherCommands.length && !edited) {

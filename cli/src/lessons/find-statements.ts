@@ -1,8 +1,8 @@
 import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut, evidenceOf, type Line } from "./session-lines";
+import { cut, evidenceOf, retracted, standing, type Line } from "./session-lines";
 
-import { GUESS, PLAN, QUESTION, specifics, statement } from "./wording";
+import { GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
 
 /**
  * Decisions with their reason ("an outbox table rather than publishing from the handler, because …")
@@ -17,14 +17,32 @@ const REASON = /\b(?:because|since|so that|so we|so it|to avoid|which means|othe
 const FACT =
   /\b(?:turns out|it turns out|apparently|fyi|heads up|note that|for the record|the reason (?:is|was)|that'?s why|is why|(?:is|are) (?:only )?(?:set|configured|pinned|hardcoded|hard-coded|deployed|hosted|running|mounted|generated|vendored|read-only|readonly) |runs? (?:with|on|in|under|as) |lives? (?:in|under) |(?:is|are) (?:in|on) (?:the )?[\w./-]+-\w|only (?:works|runs|exists)|(?:doesn'?t|does not|won'?t|cannot|can'?t) (?:support|handle|run|work)|is shared (?:with|by)|is owned by|uses? (?:a|an|the)? ?\w+ (?:under the hood|internally))/i;
 
-/** The agent laying out choices for the user: "Options: (a) … (b) …", "I could … or …", "I'd suggest …". */
+/** The agent laying out choices for the user in its prose: "Options: (a) … (b) …", "I could … or …", "I'd suggest …". */
 const OFFERS = /\b(?:options?:|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather)|how do you want|which (?:one|do you (?:want|prefer))|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
+/** A list of choices, one a line: "1. …", "2. …" or "(a) …", "b) …". */
+const LISTED = /^\s*\(?([a-c1-4])[.)]\s+(.+)$/gim;
+/** A list is a choice when the agent calls it one ("Two ways:", "options"), not when it lists its steps. */
+const CHOICES = /\b(?:ways?|options?|approach(?:es)?|alternatives?|choices?)\b/i;
+/** The agent asks which of two: "Should these be PlayMode tests or EditMode?" */
+const WHICH_OF = /\bor\b[^?]*\?\s*$/i;
+
+/**
+ * The agent offers the user a choice: in its words (OFFERS, read without inline code, whose dots
+ * and brackets are not prose), as a list of two or more it calls choices, or by asking which of two.
+ */
+export function offersChoice(line: Line): boolean {
+  const prose = line.text.replace(/```[\s\S]*?```/g, " ").replace(/`[^`\n]*`/g, "code");
+  return OFFERS.test(prose) || ([...line.text.matchAll(LISTED)].length >= 2 && CHOICES.test(prose)) || line.sentences.some((s) => QUESTION.test(s) && WHICH_OF.test(s));
+}
+
 /** The user confirming how things are done: "keep it that way", "stick with that". */
 const CONFIRMS = /\b(?:keep (?:it|that|them|doing it) (?:that way|like that|as (?:is|it is))|stick with (?:that|it|this)|that'?s (?:the convention|how we do it))\b/i;
 /** The user's answer picks one: a yes, or the words of one of the choices. */
 const PICK = /^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|makes sense|agreed|go (?:with|for)|let'?s|do (?:it|that|the)|use|option|\(?[a-c1-3]\)?(?:\s|[.,:]|$))/i;
+/** A plain yes: it answers whatever the agent said last. */
+const YES = /^\s*(?:yes|yep|yeah|yup|sure|sounds good|agreed)\b/i;
 const STOP_WORDS = new Set("the a an and or but to of in on for with that this it its is are be we you i so not no yes ok just then do use keep go".split(" "));
-const contentWords = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=-]{2,}/g)?.filter((w) => !STOP_WORDS.has(w)) ?? []);
+const contentWords = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=-]{2,}/g)?.map((w) => w.replace(/[./]+$/, "")).filter((w) => w.length >= 2 && !STOP_WORDS.has(w)) ?? []);
 
 /**
  * The choice the user made among the agent's offers, with what the agent said of it: the offer's
@@ -34,7 +52,8 @@ const contentWords = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=
 function chosen(offer: Line, answer: Line, confirms: boolean): { text: string } | null {
   const picked = answer.text.match(/^\s*\(?([a-c1-3])\)?(?=[\s.,:]|$)/i)?.[1];
   let option: string | null = null;
-  if (picked) {
+  if (picked) option = [...offer.text.matchAll(LISTED)].find((m) => m[1]!.toLowerCase() === picked.toLowerCase())?.[2]?.trim() ?? null;
+  if (picked && !option) {
     const m = offer.text.match(new RegExp(`\\(?${picked}\\)\\s*([^;\\n]+?)(?=\\s*(?:;|\\n|\\(?[a-c1-4]\\)\\s|$))`, "i"));
     option = m?.[1]?.trim() ?? null;
   }
@@ -54,6 +73,11 @@ function chosen(offer: Line, answer: Line, confirms: boolean): { text: string } 
   return { text: `${statement(option).replace(/\.$/, "")} (chosen: "${reply.replace(/\s+/g, " ").trim()}")` };
 }
 
+/** The user objecting to what the agent proposed, with a reason ("relative is handy but …"), not asking. */
+function pushback(line: Line | undefined): boolean {
+  return line?.who === "user" && !QUESTION.test(line.text.trim()) && (/\bbut\b/i.test(line.text) || REASON.test(line.text));
+}
+
 export function findDecisions(session: Session, lines: Line[]): Lesson[] {
   const found: Lesson[] = [];
   lines.forEach((answer, k) => {
@@ -61,16 +85,26 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     // The agent's offer: its last words, or the ones before a question the user asked about it.
     const said = lines.slice(Math.max(0, k - 3), k).filter((l) => l.who === "assistant");
     const confirms = CONFIRMS.test(answer.text);
-    const offer = [...said].reverse().find((l) => OFFERS.test(l.text)) ?? (confirms ? said.at(-1) : undefined);
+    // An offer is open until the user answers it: only questions about it may come between.
+    const open = (l: Line) => lines.slice(lines.indexOf(l) + 1, k).every((x) => x.who === "assistant" || QUESTION.test(x.text.trim()));
+    const offered = [...said].reverse().find((l) => offersChoice(l) && open(l));
+    // A yes answers the agent's last words: in a back-and-forth over choices, its latest proposal; after
+    // the user pushed back on a proposal with a reason, the agent's revised one.
+    const yes = YES.test(answer.text);
+    const pushedBack = yes && lines[k - 1]?.who === "assistant" && pushback(lines[k - 2]) && lines[k - 3]?.who === "assistant";
+    const offer = (offered || pushedBack) && yes ? said.at(-1) : (offered ?? (confirms ? said.at(-1) : undefined));
     if (!offer) return;
     // Only an answer that picks: a yes or one of the choices' words, before the agent acts on it.
     const words = contentWords(answer.text);
     const sharesOffer = [...contentWords(offer.text)].some((w) => words.has(w) && w.length > 3);
     if (!PICK.test(answer.text) && !sharesOffer) return;
     const choice = chosen(offer, answer, confirms);
-    if (choice) found.push({ kind: "insight", lesson: "decision", content: cut(choice.text, 500), confidence: 0.62, evidence: evidenceOf(session, [offer.turn, answer.turn]) });
+    const turns = pushedBack ? [lines[k - 3]!.turn, lines[k - 2]!.turn, offer.turn, answer.turn] : [offer.turn, answer.turn];
+    if (choice) found.push({ kind: "insight", lesson: "decision", content: cut(choice.text, 500), confidence: 0.62, evidence: evidenceOf(session, turns) });
   });
   for (const line of lines) {
+    // The agent's choice the user then denies (or it takes back) was not settled.
+    if (retracted(lines, line)) continue;
     line.sentences.forEach((s, k) => {
       if (!CHOICE.test(s) || QUESTION.test(s) || GUESS.test(s)) return;
       const next = line.sentences[k + 1];
@@ -83,9 +117,11 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
 }
 
 /** How a finding reads: it explains ("that's why", "so …") or sets two things apart ("only", "but", "not"). */
-const FINDING = /\b(?:that'?s (?:why|it|the)|there it is|so (?:the|a|every|it|they|nobody)|hence|only|which (?:only|means|is why)|same as|by default)\b/i;
+const FINDING = /\b(?:that'?s (?:why|it|the)|there it is|so (?:the|a|every|it|they|nobody)|hence|only|which (?:only|means|is why)|same as|by default|because|the (?:real )?(?:reason|cause) (?:is|was))\b|,\s+so\b/i;
+/** A consequence the agent draws for its own next step ("so the handler can reuse it"): a plan, not how things are. */
+const SUGGESTS = /\bso\b(?:\s+[\w`().-]+){0,5}?\s+(?:can|could|should|would|might)\b/i;
 /** The agent reporting its own work or a run's result: news of the session, not a fact about the code. */
-const REPORT = /^(?:added|changed|updated|fixed|removed|created|renamed|moved|wrote|ran|reverted|replaced|deleted|implemented|refactored|switched|installed|bumped|(?:the )?(?:plan|build|tests?|ci|run|everything|all \w+|it)\b.{0,30}\b(?:shows?|pass(?:es|ed)?|green|succeed(?:s|ed)?|works?|is clean|compiles?))\b/i;
+const REPORT = /^(?:added|changed|updated|fixed|removed|created|renamed|moved|wrote|ran|reverted|replaced|deleted|implemented|refactored|switched|installed|bumped|staged|committed|pushed|merged|tagged|opened|(?:the )?(?:plan|build|tests?|ci|run|everything|all \w+|it)\b.{0,30}\b(?:shows?|pass(?:es|ed)?|green|succeed(?:s|ed)?|works?|is clean|compiles?))\b/i;
 /** The agent says what it will do, anywhere in the sentence. */
 const INTENT = /\b(?:i'?ll|i will|i'?m going to|let me|i can|i'?d)\b/i;
 
@@ -107,18 +143,19 @@ export function findFacts(session: Session, lines: Line[]): Lesson[] {
       }
       continue;
     }
-    // What the tools since the last thing said printed.
+    // What the tools since the last thing said printed; a claim the agent's next words take back is no finding.
+    if (retracted(lines, line)) continue;
     const outputs = session.events
       .slice(0, line.turn)
       .reverse()
       .filter((_, k, all) => all.slice(0, k).every((e) => e.kind === "tool"))
       .flatMap((e) => (e.kind === "tool" ? [`${e.command ?? ""}\n${e.output ?? ""}`] : []));
     if (!outputs.length) continue;
-    const seen = specifics(outputs.join("\n"));
-    const best = line.sentences
-      .filter((s) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && !REPORT.test(s) && !INTENT.test(s) && s.split(/\s+/).length >= 6)
-      .map((s) => ({ s, shared: [...specifics(s)].filter((w) => seen.has(w)).length, finding: FINDING.test(s) }))
-      .filter((c) => c.shared >= 1 && c.finding && c.shared + 1 >= 2)
+    const printed = outputs.join("\n").toLowerCase();
+    const best = standing(line)
+      .filter((s) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && !REPORT.test(s) && !INTENT.test(s) && !SUGGESTS.test(s) && !OWN_DOING.test(s) && s.split(/\s+/).length >= 6)
+      .map((s) => ({ s, shared: [...specifics(s)].filter((w) => printed.includes(w)).length, finding: FINDING.test(s) }))
+      .filter((c) => c.shared >= 1 && c.finding)
       .sort((a, b) => b.shared - a.shared)[0];
     if (best) findings.push({ kind: "insight", lesson: "fact", content: statement(best.s), confidence: Math.min(0.6, 0.45 + 0.05 * best.shared), evidence: evidenceOf(session, [line.turn - 1, line.turn]) });
   }

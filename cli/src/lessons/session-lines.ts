@@ -1,5 +1,6 @@
 import type { Session } from "../agents/session";
 import { MAX_EVIDENCE_CHARS, MAX_EVIDENCE_LINES, type EvidenceLine } from "../../../lib/rules";
+import { DENIES, RETRACT } from "./wording";
 
 /**
  * The session as numbered lines the lesson finders read: each event's index (its turn), time, who, and
@@ -34,6 +35,24 @@ export function linesOf(session: Session): Line[] {
     if (e.kind === "user" || e.kind === "assistant") lines.push({ turn, at: e.at, who: e.kind, text: e.text, sentences: sentences(e.text) });
   });
   return lines;
+}
+
+/**
+ * What the agent says in `line` was taken back: its next words retract it ("I was wrong about …",
+ * "scratch that", "you're right"), or the user's next words deny it ("no, …", "hm? look at the actual
+ * error"). A disproved guess, whatever a tool printed in between.
+ */
+export function retracted(lines: Line[], line: Line): boolean {
+  if (line.who !== "assistant") return false;
+  const after = lines.filter((l) => l.turn > line.turn);
+  const next = after.find((l) => l.who === "assistant");
+  const answer = after[0]?.who === "user" ? after[0] : undefined;
+  return (!!next && next.sentences.some((s) => RETRACT.test(s))) || (!!answer && DENIES.test(answer.text.trim()));
+}
+
+/** The sentences of `line` that say something: an agent's retraction ("that wasn't it") only takes back what came before. */
+export function standing(line: Line): string[] {
+  return line.who === "assistant" ? line.sentences.filter((s) => !RETRACT.test(s)) : line.sentences;
 }
 
 /** A transcript's time as the server keeps it (ISO 8601 in UTC), or null when it is not a time. */
