@@ -7,6 +7,7 @@ const tabs = [
   { href: "/settings/projects", label: "Projects and members" },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/settings/connect", label: "Connect an agent" },
+  { href: "/settings/account", label: "Your account" },
 ];
 
 /** The settings sections; the one shown (or the project under it) is marked current. */
