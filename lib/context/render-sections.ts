@@ -187,7 +187,7 @@ function state(data: ContextData): SectionDraft {
  * in the middle of) before everything.
  */
 export function renderSections(data: ContextData, options: ContextOptions): SectionDraft[] {
-  const id = options.mode === "complement" ? null : data.identity ? identity(data) : setup(data);
+  const id = options.mode === "complement" ? null : data.identity ? identity(data) : data.setupNote ? setup(data) : null;
   const checkpoint = data.handoff?.checkpoint === true;
   const order =
     options.source === "compact"
