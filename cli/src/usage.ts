@@ -61,8 +61,11 @@ show   prints the project's latest handoff (on --branch B if it has one).
 (Session documents, queued work, are \`baton session new\`.)`,
   },
   task: {
-    synopsis: `  baton task start|stop|show [taskId]   the active task, its memory file and the CLAUDE.md import`,
-    details: `start <taskId>   makes it your active task, writes backlog/memory/<taskId>.md and imports it in CLAUDE.md
+    synopsis: `  baton task start|stop|show [taskId]   the active task, its memory file and its import`,
+    details: `start <taskId>   makes it your active task, writes backlog/memory/<taskId>.md and imports it in CLAUDE.local.md
+                 (Claude Code's personal project memory), both kept out of git in .git/info/exclude (a
+                 memory file that was already there is left as it is); CLAUDE.md, which teams commit,
+                 is not touched, but for a block an earlier Baton left there, which goes
 stop [taskId]    saves the memory file to the server, clears the active task, removes the import
 show [taskId]    prints the task's memory (your active task's by default)
   --project SLUG   the project (default: .baton.json, else the one the server matches to this repository)`,

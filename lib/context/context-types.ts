@@ -38,7 +38,7 @@ export type ContextData = {
   setupNote: boolean;
   project: { slug: string; name: string } | null;
   /**
-   * `imported`: the repository's CLAUDE.md imports this memory already, so the agent has it.
+   * `imported`: the repository's CLAUDE.local.md imports this memory already, so the agent has it.
    * `author`: the name of who last wrote it (null once that account is gone); `bySelf`: the user themself.
    */
   activeTask: { taskId: string; markdown: string; updatedAt: Date; author: string | null; bySelf: boolean; imported?: boolean } | null;

@@ -105,7 +105,7 @@ export async function gatherContext(
       identity,
       setupNote: identity === null && mark.setupNoteAt === null,
       project: project ? { slug: project.slug, name: project.name } : null,
-      // CLAUDE.md's import is read as instructions, so it counts only for a memory the user wrote themself
+      // CLAUDE.local.md's import is read as instructions, so it counts only for a memory the user wrote themself
       // (baton task start imports no other); anyone else's is carried here, quoted.
       activeTask: memory ? { ...memory, imported: memory.bySelf && q.taskImported === memory.taskId } : null,
       unmapped: !q.project && !project && (q.cwd || q.remote) ? { remote: q.remote ?? null, cwd: q.cwd ?? null } : null,

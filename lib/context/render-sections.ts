@@ -1,4 +1,4 @@
-import { AGENT_LABELS } from "../rules";
+import { AGENT_LABELS, TASK_IMPORT_FILE } from "../rules";
 import type { ContextData, ContextLearning, ContextOptions, SectionName } from "./context-types";
 import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
@@ -85,10 +85,10 @@ function task(data: ContextData): SectionDraft | null {
   const t = data.activeTask;
   if (!t) return null;
   const updated = `updated ${relativeTime(t.updatedAt, data.now)}`;
-  // The agent reads the memory file through CLAUDE.md already (the CLI imports only a memory the
+  // The agent reads the memory file through CLAUDE.local.md already (the CLI imports only a memory the
   // user wrote themself): the same lines twice would only cost tokens.
   if (t.imported) {
-    return { name: "task", header: () => `## Active task: ${t.taskId} (memory ${updated}; CLAUDE.md imports it from backlog/memory/${t.taskId}.md)`, items: [] };
+    return { name: "task", header: () => `## Active task: ${t.taskId} (memory ${updated}; ${TASK_IMPORT_FILE} imports it from backlog/memory/${t.taskId}.md)`, items: [] };
   }
   return {
     name: "task",
