@@ -175,7 +175,8 @@ export async function recordServedBatch(
     groups.set(key, group);
   }
   const [first, ...rest] = [...(served.length ? [logInsert(db, served)] : []), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()]), ...marks];
-  // Never read into a context: an embedded replica need not sync before its next read.
+  // An embedded replica need not sync before its next read: the log is never read into a context, and
+  // the marks are, but the instance that served them remembers them meanwhile (lib/context/context-marks.ts).
   await asBookkeeping(() => db.batch([first!, ...rest]));
 }
 
