@@ -1,9 +1,12 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
-import { startServer, tempDir, type RunningServer } from "../support/server";
+import { startModelDouble } from "../support/model-double";
+import { runProcess } from "../support/run-process";
+import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
 import { git, homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
 
 // `baton task start|stop|show`: the active task on the server, its memory file, and one marked
@@ -117,6 +120,32 @@ describe("baton task keeps git status clean", () => {
     expect(git(repo, "status", "--porcelain")).toBe("");
     expect(readFileSync(path.join(repo, "CLAUDE.md"), "utf8")).toBe(TEAM_RULES);
   });
+
+  it("the real Claude Code reads the memory through CLAUDE.local.md, beside the team's CLAUDE.md", async () => {
+    const claude = execFileSync("bash", [path.join(ROOT, "scripts/ensure-claude-code.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+    const model = await startModelDouble();
+    try {
+      const repo = committedRepo("claude", TEAM_RULES);
+      expect((await runBaton(["task", "start", "task-368"], { cwd: repo, env })).code).toBe(0);
+      // Claude Code with a HOME of its own, nothing of the machine's Anthropic or Claude settings, no traffic but the double.
+      const claudeEnv = homeEnv(path.join(tmp.dir, "home-claude"), {
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: "sk-ant-test-double",
+        DISABLE_AUTOUPDATER: "1",
+        DISABLE_TELEMETRY: "1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      });
+      for (const key of Object.keys(process.env)) if (/^(ANTHROPIC|CLAUDE)/.test(key) && !(key in claudeEnv)) claudeEnv[key] = "";
+      const session = await runProcess(claude, ["-p", "What is the task?"], { env: claudeEnv, cwd: repo, timeoutMs: 120_000 });
+      expect(session.code, session.stderr).toBe(0);
+      const sent = JSON.stringify(model.requests.map((r) => r.body));
+      expect(sent).toContain("Use pnpm.");
+      expect(sent).toContain("- [ ] revoke button");
+      expect(git(repo, "status", "--porcelain")).toBe("");
+    } finally {
+      await model.stop();
+    }
+  }, 180_000);
 
   it("in a git worktree, the exclusion goes where git reads it", async () => {
     const main = committedRepo("main", TEAM_RULES);
