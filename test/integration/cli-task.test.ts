@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
-import { startModelDouble } from "../support/model-double";
+import { claudeEnv, startModelDouble } from "../support/model-double";
 import { runProcess } from "../support/run-process";
 import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
 import { git, homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
@@ -127,16 +127,7 @@ describe("baton task keeps git status clean", () => {
     try {
       const repo = committedRepo("claude", TEAM_RULES);
       expect((await runBaton(["task", "start", "task-368"], { cwd: repo, env })).code).toBe(0);
-      // Claude Code with a HOME of its own, nothing of the machine's Anthropic or Claude settings, no traffic but the double.
-      const claudeEnv = homeEnv(path.join(tmp.dir, "home-claude"), {
-        ANTHROPIC_BASE_URL: model.url,
-        ANTHROPIC_API_KEY: "sk-ant-test-double",
-        DISABLE_AUTOUPDATER: "1",
-        DISABLE_TELEMETRY: "1",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      });
-      for (const key of Object.keys(process.env)) if (/^(ANTHROPIC|CLAUDE)/.test(key) && !(key in claudeEnv)) claudeEnv[key] = "";
-      const session = await runProcess(claude, ["-p", "What is the task?"], { env: claudeEnv, cwd: repo, timeoutMs: 120_000 });
+      const session = await runProcess(claude, ["-p", "What is the task?"], { env: claudeEnv(path.join(tmp.dir, "home-claude"), model), cwd: repo, timeoutMs: 120_000 });
       expect(session.code, session.stderr).toBe(0);
       const sent = JSON.stringify(model.requests.map((r) => r.body));
       expect(sent).toContain("Use pnpm.");
