@@ -66,6 +66,13 @@ export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 export const TASK_ID_RULE =
   "A task id is 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit (e.g. task-368).";
 
+/**
+ * The file `baton task start` imports the active task's memory in: Claude Code (2.1) reads a
+ * repository's CLAUDE.local.md as the developer's own project memory, and the CLI keeps it out of git
+ * through .git/info/exclude, so CLAUDE.md (which teams commit) is never touched.
+ */
+export const TASK_IMPORT_FILE = "CLAUDE.local.md";
+
 /** How many learnings one accepted proposal may supersede at once. */
 export const MAX_SUPERSEDES = 20;
 

@@ -1,22 +1,26 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CreateProjectForm } from "@/components/projects/create-project-form";
+import { SetupNote } from "@/components/identity/setup-note";
 import { InvitationsList } from "@/components/projects/invitations-list";
 import { requireUser } from "@/lib/auth/session";
+import { identityOf } from "@/lib/context/context-identity";
 import { listMyInvitations } from "@/lib/projects/invitations";
 import { listProjects } from "@/lib/projects/projects";
+import { getIdentity } from "@/lib/seeds/seeds";
 
 export const metadata: Metadata = { title: "Projects" };
 
 export default async function ProjectsPage() {
   const { db, principal, user } = await requireUser();
-  const [projects, invitations] = await Promise.all([listProjects(db, principal), listMyInvitations(db, principal)]);
+  const [projects, invitations, identity] = await Promise.all([listProjects(db, principal), listMyInvitations(db, principal), getIdentity(db, principal)]);
   return (
     <div className="stack-lg">
       <section>
         <h1>Projects</h1>
         <p className="muted">Signed in as {user.name}. A project holds a team&apos;s handoffs, session queue and shared learnings.</p>
       </section>
+      {identityOf(identity ?? undefined) ? null : <SetupNote />}
       <InvitationsList invitations={invitations} />
       {projects.length ? (
         <table className="table">

@@ -4,7 +4,7 @@ import { AGENTS } from "./agents/agents";
 import { unavailableText } from "./hooks/session-start-output";
 import { isAgentName, type AgentName } from "../../lib/rules";
 import { reportVersionMismatchTo } from "./http/version-check";
-import { asksForHelp, commandHelp, overallHelp, type CommandName } from "./usage";
+import { asksForHelp, commandHelp, helpProblem, overallHelp, type CommandName } from "./usage";
 import { CLI_VERSION } from "./version";
 
 // The dispatcher: every command is a dynamic import, so `baton hook session-start` (run before
@@ -102,6 +102,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!isCommand(command)) throw new CliError(`unknown command "${command}". Run \`baton --help\`.`, EXIT.usage);
   if (asksForHelp(rest)) {
+    const problem = helpProblem(command, rest);
+    if (problem) throw new CliError(`${problem} Run \`baton ${command} --help\`.`, EXIT.usage);
     process.stdout.write(commandHelp(command));
     return EXIT.ok;
   }

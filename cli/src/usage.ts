@@ -28,6 +28,7 @@ the token never blocks the session.
                   BATON_PROMPT_TIMEOUT_MS (default 1000, or promptTimeoutMs in the config file)
   pre-compact     posts the transcript so far as the session's handoff (SessionEnd later replaces it),
                   so the context after the compaction leads with it; within BATON_TIMEOUT_MS
+  --agent NAME    the coding agent whose hook this is (claude by default; \`baton install\` sets it)
 What a hook could not do is written to ~/.cache/baton/hook.log.`,
   },
   pickup: {
@@ -60,8 +61,11 @@ show   prints the project's latest handoff (on --branch B if it has one).
 (Session documents, queued work, are \`baton session new\`.)`,
   },
   task: {
-    synopsis: `  baton task start|stop|show [taskId]   the active task, its memory file and the CLAUDE.md import`,
-    details: `start <taskId>   makes it your active task, writes backlog/memory/<taskId>.md and imports it in CLAUDE.md
+    synopsis: `  baton task start|stop|show [taskId]   the active task, its memory file and its import`,
+    details: `start <taskId>   makes it your active task, writes backlog/memory/<taskId>.md and imports it in CLAUDE.local.md
+                 (Claude Code's personal project memory), both kept out of git in .git/info/exclude (a
+                 memory file that was already there is left as it is); CLAUDE.md, which teams commit,
+                 is not touched, but for a block an earlier Baton left there, which goes
 stop [taskId]    saves the memory file to the server, clears the active task, removes the import
 show [taskId]    prints the task's memory (your active task's by default)
   --project SLUG   the project (default: .baton.json, else the one the server matches to this repository)`,
@@ -160,6 +164,33 @@ ${FOOTER}`;
 export function commandHelp(command: CommandName): string {
   const usage: Usage = USAGE[command];
   return `Usage:\n${usage.synopsis}\n\n${usage.details}\n`;
+}
+
+const LITERAL = /^[a-z][a-z0-9-]*(\|[a-z][a-z0-9-]*)*$/;
+
+/**
+ * What `baton <command> --help` would be asked about that the command does not have: a subcommand its
+ * synopsis does not name, an option its usage does not mention. So a command shown somewhere (the
+ * dashboard, the README) can be checked by running it with `--help` (test/integration/shown-commands.test.ts),
+ * and `baton handoff new --help` says there is no such thing instead of printing the help.
+ */
+export function helpProblem(command: CommandName, args: string[]): string | null {
+  const usage: Usage = USAGE[command];
+  const forms = usage.synopsis.split("\n").map((line) => {
+    // A form: its words after `baton <command>`, up to the description (two spaces or more).
+    const words = line.trim().slice(`baton ${command}`.length).trim().split(/\s{2,}/)[0]!.replace(/\s*\|\s*/g, "|");
+    return words.split(/\s+/).filter(Boolean)[0];
+  });
+  const subcommands = new Set(forms.flatMap((first) => (first && LITERAL.test(first) ? first.split("|") : [])));
+  const anyArgument = forms.some((first) => first !== undefined && !LITERAL.test(first) && !first.startsWith("[-"));
+  const options = new Set(`${usage.synopsis}\n${usage.details}`.match(/(?<![\w-])--?[a-zA-Z][\w-]*/g) ?? []);
+  const given = args.slice(0, args.includes("--") ? args.indexOf("--") : args.length);
+  const [first] = given;
+  if (first !== undefined && !first.startsWith("-") && !anyArgument && !subcommands.has(first)) {
+    return subcommands.size ? `baton ${command} has no "${first}": ${[...subcommands].join(", ")}.` : `baton ${command} takes no "${first}".`;
+  }
+  const unknown = given.filter((a) => a.startsWith("-") && a !== "--help" && a !== "-h").map((a) => a.split("=")[0]!).find((a) => !options.has(a));
+  return unknown ? `baton ${command} has no option ${unknown}.` : null;
 }
 
 /** `--help` or `-h` among the arguments (before a `--` that ends the options). */

@@ -37,7 +37,7 @@ export const contextQuerySchema = z.object({
   remote: hint,
   branch: hint,
   task: z.string().regex(TASK_ID_PATTERN, { message: "must be a task id such as task-368" }).optional(),
-  /** The task whose memory the repository's CLAUDE.md already imports (the hook reads the block `baton task start` writes). */
+  /** The task whose memory the repository's CLAUDE.local.md already imports (the hook reads the block `baton task start` writes). */
   taskImported: z.string().regex(TASK_ID_PATTERN, { message: "must be a task id such as task-368" }).optional(),
   q: hint,
   source: z.enum(SESSION_SOURCES).optional(),

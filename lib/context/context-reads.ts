@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { readAll, type Results } from "../db/queries/batch-reads";
 import { matchesRead, newestOfBoth, recentReads, searchRead, type HintTerm, type LearningCandidateRow, type Searched } from "../db/queries/context-candidates";
 import { handoffRead, metaRead, seedRead } from "../db/queries/context";
+import { contextMarkRead, NO_MARK, type ContextMark } from "../db/queries/context-marks";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
 import { readsLocally } from "../db/reads-locally";
@@ -29,6 +30,8 @@ export type ContextReads = {
   /** The newest of the scope, to fill what the matches leave. */
   recent: LearningCandidateRow[];
   vectorWidth: number | null;
+  /** The user's marks (last session, setup note shown): bookkeeping, so read afresh every time, never from a snapshot. */
+  mark: ContextMark;
   /** The state's version every read saw; null when it moved between rounds. */
   version: string | null;
 };
@@ -64,6 +67,7 @@ class ContextReading {
   private matches?: LearningCandidateRow[];
   private recent?: LearningCandidateRow[];
   private vectorWidth: number | null = null;
+  private mark: ContextMark = NO_MARK;
   private readonly versions: string[] = [];
   private readonly local: boolean;
   private hinted?: { title: string | null; hints: SearchHints };
@@ -91,9 +95,9 @@ class ContextReading {
     }
     const version = this.versions.every((v) => v === this.versions[0]) ? this.versions[0]! : null;
     if (version !== null) contextCaches().snapshots.set(this.key, { version, project: this.project, seed: this.seed!.value, sections: this.sections! });
-    const { project, matches, recent, vectorWidth } = this;
+    const { project, matches, recent, vectorWidth, mark } = this;
     const sections = { ...this.sections!, handoff: this.handoff?.value };
-    return { project, seed: this.seed!.value, sections, hints: this.hints(), matches: matches!, recent: recent!, vectorWidth, version };
+    return { project, seed: this.seed!.value, sections, hints: this.hints(), matches: matches!, recent: recent!, vectorWidth, mark, version };
   }
 
   private done(): boolean {
@@ -165,6 +169,8 @@ class ContextReading {
     return {
       meta: metaRead(db),
       token: this.versions.length ? undefined : principal.tokenCheck?.read,
+      // A key lookup in the batch the first round sends anyway: no round trip of its own.
+      mark: this.versions.length ? undefined : contextMarkRead(db, { userId: principal.userId }),
       choices: choices ? projectChoicesFor(db, principal, q) : undefined,
       seed: assumed.readSeed ? seedRead(db, { userId: principal.userId }) : undefined,
       ...(owner && !this.sections && !assumed.snapshot ? sectionReads(db, owner, q) : NO_SECTION_READS),
@@ -178,6 +184,7 @@ class ContextReading {
   private absorb(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {
     // A token taken as remembered is checked before anything read with it is used.
     if (!this.versions.length) this.principal.tokenCheck?.settle(r.token);
+    if (r.mark) this.mark = r.mark;
     const caches = contextCaches();
     const version = r.meta.version;
     this.versions.push(version);

@@ -34,9 +34,11 @@ export type ContextData = {
   /** Where people review proposals: the dashboard's URL. */
   dashboardUrl: string;
   identity: ContextIdentity | null;
+  /** The "Baton setup" note is due: no identity, and no context has shown the note yet (it is shown once). */
+  setupNote: boolean;
   project: { slug: string; name: string } | null;
   /**
-   * `imported`: the repository's CLAUDE.md imports this memory already, so the agent has it.
+   * `imported`: the repository's CLAUDE.local.md imports this memory already, so the agent has it.
    * `author`: the name of who last wrote it (null once that account is gone); `bySelf`: the user themself.
    */
   activeTask: { taskId: string; markdown: string; updatedAt: Date; author: string | null; bySelf: boolean; imported?: boolean } | null;
@@ -58,7 +60,10 @@ export type ContextData = {
   /** Newest first; proposalCount may be larger than the list. */
   proposals: { id: string; kind: LearningKind; content: string; confidence: number }[];
   proposalCount: number;
-  /** `seedVersion`: the stored seed's, null without a seed. */
+  /**
+   * `lastSessionAt`: the user's last session other than the one asking (lib/context/context-marks.ts);
+   * `seedVersion`: the stored seed's, null without a seed.
+   */
   state: { lastSessionAt: Date | null; activeProjects: string[]; checkpointRef: string | null; queuedSessions: number; seedVersion: string | null };
 };
 

@@ -4,8 +4,10 @@ import { nearestLearnings } from "../db/queries/embeddings";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
 import { readContext, type ContextReads } from "./context-reads";
-import type { ContextData, ContextIdentity } from "./context-types";
+import type { ContextData } from "./context-types";
+import { identityOf } from "./context-identity";
 import type { ContextQuery } from "./context-query";
+import { lastSessionSeenFrom, withRecent } from "./context-marks";
 import { fuseMatches } from "./fuse-rankings";
 import { contextLearning, rankLearnings } from "./rank-learnings";
 
@@ -15,19 +17,6 @@ import { contextLearning, rankLearnings } from "./rank-learnings";
  */
 function candidateLimit(budget: number): number {
   return Math.min(200, Math.max(20, Math.ceil(budget / 15)));
-}
-
-function identityOf(raw: Record<string, unknown> | undefined): ContextIdentity | null {
-  if (!raw || typeof raw.aiName !== "string" || typeof raw.principalName !== "string") return null;
-  const prefs = (raw.preferences ?? {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
-  return {
-    aiName: raw.aiName,
-    principalName: raw.principalName,
-    catchphrase: str(raw.catchphrase),
-    voiceId: str(raw.voiceId),
-    preferences: { responseStyle: str(prefs.responseStyle), timezone: str(prefs.timezone), locale: str(prefs.locale) },
-  };
 }
 
 /**
@@ -70,11 +59,18 @@ async function rankedLearnings(db: Db, reads: ContextReads, options: { owner: Ow
   return { ...ranked, learnings: [...first, ...ranked.learnings] };
 }
 
-function sessionStateOf(seed: ContextReads["seed"], queuedSessions: number): ContextData["state"] {
+/** The later of two times, either missing. */
+const later = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a ?? b));
+
+/**
+ * `lastSession`: the user's last session as Baton saw it (a start served, a handoff posted), or as the
+ * seed imported it from before, whichever is later.
+ */
+function sessionStateOf(seed: ContextReads["seed"], queuedSessions: number, lastSession: Date | null): ContextData["state"] {
   const state = (seed?.state ?? {}) as Record<string, unknown>;
-  const lastSessionAt = typeof state.lastSessionAt === "string" ? new Date(state.lastSessionAt) : null;
+  const imported = typeof state.lastSessionAt === "string" ? new Date(state.lastSessionAt) : null;
   return {
-    lastSessionAt: lastSessionAt && !Number.isNaN(lastSessionAt.getTime()) ? lastSessionAt : null,
+    lastSessionAt: later(imported && !Number.isNaN(imported.getTime()) ? imported : null, lastSession),
     activeProjects: Array.isArray(state.activeProjects) ? state.activeProjects.map(String) : [],
     checkpointRef: typeof state.checkpointRef === "string" ? state.checkpointRef : null,
     queuedSessions,
@@ -98,15 +94,18 @@ export async function gatherContext(
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
   const learnings = await rankedLearnings(db, reads, { owner, limit, embedQuery: env.embedQuery });
   const memory = sections.memory;
+  const mark = withRecent(principal.userId, reads.mark, env.now.getTime());
+  const identity = identityOf(seed?.identity);
   return {
     project,
     version: reads.version,
     data: {
       now: env.now,
       dashboardUrl: env.dashboardUrl,
-      identity: identityOf(seed?.identity),
+      identity,
+      setupNote: identity === null && mark.setupNoteAt === null,
       project: project ? { slug: project.slug, name: project.name } : null,
-      // CLAUDE.md's import is read as instructions, so it counts only for a memory the user wrote themself
+      // CLAUDE.local.md's import is read as instructions, so it counts only for a memory the user wrote themself
       // (baton task start imports no other); anyone else's is carried here, quoted.
       activeTask: memory ? { ...memory, imported: memory.bySelf && q.taskImported === memory.taskId } : null,
       unmapped: !q.project && !project && (q.cwd || q.remote) ? { remote: q.remote ?? null, cwd: q.cwd ?? null } : null,
@@ -116,7 +115,7 @@ export async function gatherContext(
       learningCounts: sections.counts,
       proposals: sections.proposals.items,
       proposalCount: sections.proposals.total,
-      state: sessionStateOf(seed, sections.queued),
+      state: sessionStateOf(seed, sections.queued, lastSessionSeenFrom(mark, q.sessionId)),
     },
   };
 }

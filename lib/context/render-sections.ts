@@ -1,4 +1,4 @@
-import { AGENT_LABELS } from "../rules";
+import { AGENT_LABELS, TASK_IMPORT_FILE } from "../rules";
 import type { ContextData, ContextLearning, ContextOptions, SectionName } from "./context-types";
 import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
@@ -85,10 +85,10 @@ function task(data: ContextData): SectionDraft | null {
   const t = data.activeTask;
   if (!t) return null;
   const updated = `updated ${relativeTime(t.updatedAt, data.now)}`;
-  // The agent reads the memory file through CLAUDE.md already (the CLI imports only a memory the
+  // The agent reads the memory file through CLAUDE.local.md already (the CLI imports only a memory the
   // user wrote themself): the same lines twice would only cost tokens.
   if (t.imported) {
-    return { name: "task", header: () => `## Active task: ${t.taskId} (memory ${updated}; CLAUDE.md imports it from backlog/memory/${t.taskId}.md)`, items: [] };
+    return { name: "task", header: () => `## Active task: ${t.taskId} (memory ${updated}; ${TASK_IMPORT_FILE} imports it from backlog/memory/${t.taskId}.md)`, items: [] };
   }
   return {
     name: "task",
@@ -187,7 +187,7 @@ function state(data: ContextData): SectionDraft {
  * in the middle of) before everything.
  */
 export function renderSections(data: ContextData, options: ContextOptions): SectionDraft[] {
-  const id = options.mode === "complement" ? null : data.identity ? identity(data) : setup(data);
+  const id = options.mode === "complement" ? null : data.identity ? identity(data) : data.setupNote ? setup(data) : null;
   const checkpoint = data.handoff?.checkpoint === true;
   const order =
     options.source === "compact"

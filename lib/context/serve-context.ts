@@ -39,6 +39,12 @@ const pausedContext = (budget: number): BuiltContext => ({
   sections: [],
 });
 
+/**
+ * The context shows the setup note, which is shown once: such an answer is recorded as showing it and
+ * never kept for a question asked again.
+ */
+const showsSetupNote = (built: BuiltContext) => built.sections.some((s) => s.name === "setup" && s.included);
+
 /** The finest unit of the context's relative times is the minute ("25 min ago"): refreshing once a minute is enough. */
 const TIME_BUCKET_MS = 60_000;
 
@@ -77,7 +83,7 @@ async function fromCache(db: Db, principal: Principal, key: string, entry: Entry
     entry.refreshing = true;
     const next = request();
     next.then(
-      (fresh) => fresh.version !== null && cache.set(key, { bucket, rendered: next, refreshing: false }),
+      (fresh) => fresh.version !== null && !showsSetupNote(fresh.served.built) && cache.set(key, { bucket, rendered: next, refreshing: false }),
       (error: unknown) => {
         entry.refreshing = false;
         console.warn("baton: refreshing a cached context failed", error);
@@ -104,7 +110,7 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
     const rendered = request();
     cache.set(key, { bucket, rendered, refreshing: false });
     rendered.then(
-      (r) => r.version === null && cache.delete(key),
+      (r) => (r.version === null || showsSetupNote(r.served.built)) && cache.delete(key),
       () => cache.delete(key),
     );
     served = (await rendered).served;
@@ -127,6 +133,7 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
     learningsShown: served.built.learningsShown,
     learningIds: served.shownLearningIds,
     at: new Date(now),
+    ...(showsSetupNote(served.built) ? { setupNote: true as const } : {}),
   });
   return served;
 }

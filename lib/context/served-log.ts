@@ -3,6 +3,7 @@ import { recordServedBatch } from "../db/queries/context";
 import { onShutdown } from "../shutdown/on-shutdown";
 import type { MemberProject } from "../db/queries/projects";
 import { rememberServed, rememberStart } from "./recent-sessions";
+import { rememberSession, rememberSetupNote } from "./context-marks";
 
 /** `chosen`: a session start's project as chosen, remembered here until the table has it. */
 type Entry = Parameters<typeof recordServedBatch>[1][number] & { chosen?: MemberProject | null };
@@ -38,6 +39,8 @@ export function recordServed(db: Db, entry: Entry): void {
   // The prompt stage reads what a session was given before it is written (and, on a replica, synced back).
   if (entry.sessionId && entry.served !== false) rememberServed(entry.userId, entry.sessionId, entry.learningIds, entry.at.getTime(), entry.source === "compact");
   if (entry.sessionId && entry.startsSession) rememberStart(entry.userId, entry.sessionId, entry.chosen ?? null, entry.at.getTime());
+  if (entry.sessionId && entry.startsSession) rememberSession({ userId: entry.userId, sessionId: entry.sessionId, at: entry.at });
+  if (entry.setupNote) rememberSetupNote(entry.userId, entry.at);
   buffer.entries.push(entry);
   if (buffer.entries.length >= MAX_BUFFER) void flush(db);
   else if (!buffer.timer) {

@@ -4,6 +4,8 @@ import type { Principal } from "../auth/principal";
 import { resolveSessionProject } from "../context/choose-project";
 import { sessionHintsSchema } from "../context/project-query";
 import type { Db } from "../db/client";
+import { sessionMarksWrite } from "../db/queries/context-marks";
+import { rememberSession } from "../context/context-marks";
 import { findLatestHandoff, listHandoffs, upsertHandoff, type HandoffRecord } from "../db/queries/handoffs";
 import { getUser } from "../db/queries/users";
 import { fetchPage, type Page } from "../pagination/fetch-page";
@@ -43,6 +45,10 @@ export async function writeHandoff(
   if (result.outcome === "taken") {
     throw new ApiError("conflict", `The handoff of session "${data.sessionId}" in "${slug}" was written by someone else; use another session id.`);
   }
+  // A handoff ends (or checkpoints) a session: the next context's "Last session" counts from it.
+  const activity = { userId: principal.userId, sessionId: data.sessionId ?? null, at: result.handoff.createdAt };
+  await sessionMarksWrite(db, [activity]);
+  rememberSession(activity);
   return { handoff: { ...result.handoff, project: project.slug }, created: result.outcome === "created" };
 }
 

@@ -9,7 +9,7 @@ import { taskIdSchema, taskMemoryBodySchema } from "./task-schemas";
 
 /**
  * `updatedBy`: the name of who wrote it last; `updatedByYou`: the caller did. The CLI imports a memory
- * into CLAUDE.md (read as instructions) only while the caller wrote it; anyone else's is quoted.
+ * into CLAUDE.local.md (read as instructions) only while the caller wrote it; anyone else's is quoted.
  */
 export type ProjectTaskMemory = TaskMemoryRecord & { project: string; updatedBy: string | null; updatedByYou: boolean };
 

@@ -20,7 +20,7 @@ const invocations: string[][] = [
   ["hook", "session-end", "-h"],
   ["hook", "prompt", "--help"],
   ["hook", "pre-compact", "-h"],
-  ["handoff", "new", "--title", "x", "--help"],
+  ["handoff", "write", "-m", "x", "--help"],
   ["handoff", "show", "--help"],
   ["task", "start", "task-1", "--help"],
   ["pickup", "some-id", "--no-inject", "--help"],

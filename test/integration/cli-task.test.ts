@@ -1,13 +1,17 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
-import { startServer, tempDir, type RunningServer } from "../support/server";
-import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
+import { claudeEnv, startModelDouble } from "../support/model-double";
+import { runProcess } from "../support/run-process";
+import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
+import { git, homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
 
 // `baton task start|stop|show`: the active task on the server, its memory file, and one marked
-// block in CLAUDE.md that imports it, with the rest of CLAUDE.md kept byte for byte.
+// block in CLAUDE.local.md that imports it, with the rest of that file kept byte for byte; both kept
+// out of git (.git/info/exclude), CLAUDE.md untouched but for a block an earlier Baton left there.
 
 const tmp = tempDir("baton-cli-task-");
 const databaseUrl = `file:${tmp.dir}/task.db`;
@@ -32,10 +36,10 @@ afterAll(async () => {
 let n = 0;
 const freshRepo = () => makeRepo(path.join(tmp.dir, "repos", `r${++n}`));
 
-describe("baton task start / stop and CLAUDE.md", () => {
+describe("baton task start / stop and CLAUDE.local.md", () => {
   const cases: { name: string; before: string | null; started: string; stopped: string }[] = [
-    { name: "no CLAUDE.md", before: null, started: `${block("task-368")}\n`, stopped: "" },
-    { name: "an empty CLAUDE.md", before: "", started: `${block("task-368")}\n`, stopped: "" },
+    { name: "no CLAUDE.local.md", before: null, started: `${block("task-368")}\n`, stopped: "" },
+    { name: "an empty CLAUDE.local.md", before: "", started: `${block("task-368")}\n`, stopped: "" },
     { name: "LF, final newline", before: "# Web\n\nUse pnpm.\n", started: `# Web\n\nUse pnpm.\n\n${block("task-368")}\n`, stopped: "# Web\n\nUse pnpm.\n" },
     { name: "CRLF, final newline", before: "# Web\r\n\r\nUse pnpm.\r\n", started: `# Web\r\n\r\nUse pnpm.\r\n\r\n${block("task-368", "\r\n")}\r\n`, stopped: "# Web\r\n\r\nUse pnpm.\r\n" },
     { name: "LF, no final newline", before: "# Web\n\nUse pnpm.", started: `# Web\n\nUse pnpm.\n\n${block("task-368")}`, stopped: "# Web\n\nUse pnpm." },
@@ -57,7 +61,7 @@ describe("baton task start / stop and CLAUDE.md", () => {
 
   it.each(cases)("$name: start adds one block, a second start changes nothing, stop removes it", async ({ before, started, stopped }) => {
     const repo = freshRepo();
-    const claudeMd = path.join(repo, "CLAUDE.md");
+    const claudeMd = path.join(repo, "CLAUDE.local.md");
     if (before !== null) writeFileSync(claudeMd, before);
 
     const first = await runBaton(["task", "start", "task-368"], { cwd: repo, env });
@@ -71,15 +75,96 @@ describe("baton task start / stop and CLAUDE.md", () => {
 
     const second = await runBaton(["task", "start", "task-368"], { cwd: repo, env });
     expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ taskId: "task-368", claudeMd: "unchanged", memorySource: "local file" });
+    expect(JSON.parse(second.stdout)).toMatchObject({ taskId: "task-368", importFile: "unchanged", memorySource: "local file" });
     expect(readFileSync(claudeMd, "utf8")).toBe(started);
     expect(readFileSync(memoryFile, "utf8")).toBe(memory);
     expect([statSync(claudeMd).mtimeMs, statSync(memoryFile).mtimeMs]).toEqual(mtimes);
 
     const stop = await runBaton(["task", "stop"], { cwd: repo, env });
     expect(stop.code, stop.stderr).toBe(0);
-    expect(readFileSync(claudeMd, "utf8")).toBe(stopped);
+    // A file left empty goes: Baton made it, or it held nothing.
+    expect(existsSync(claudeMd) ? readFileSync(claudeMd, "utf8") : "").toBe(stopped);
     expect(existsSync(memoryFile)).toBe(true);
+  });
+});
+
+describe("baton task keeps git status clean", () => {
+  const TEAM_RULES = "# Web\n\nUse pnpm.\n";
+
+  /** A repository whose CLAUDE.md the team committed. */
+  function committedRepo(name: string, claudeMd: string): string {
+    const repo = makeRepo(path.join(tmp.dir, "git", name), { commits: ["Initial commit"] });
+    writeFileSync(path.join(repo, "CLAUDE.md"), claudeMd);
+    git(repo, "add", "CLAUDE.md");
+    git(repo, "commit", "-q", "-m", "Team rules");
+    return repo;
+  }
+
+  it("start and stop leave git status empty and CLAUDE.md as committed; the exclusions are the repository's own", async () => {
+    const repo = committedRepo("clean", TEAM_RULES);
+    const start = await runBaton(["task", "start", "task-368"], { cwd: repo, env });
+    expect(start.code, start.stderr).toBe(0);
+    expect(JSON.parse(start.stdout)).toMatchObject({ importFile: "updated", legacyImportRemoved: false, gitExcluded: ["/CLAUDE.local.md", "/backlog/memory/task-368.md"] });
+    expect(git(repo, "status", "--porcelain")).toBe("");
+    expect(readFileSync(path.join(repo, "CLAUDE.md"), "utf8")).toBe(TEAM_RULES);
+    expect(readFileSync(path.join(repo, "CLAUDE.local.md"), "utf8")).toBe(`${block("task-368")}\n`);
+    expect(readFileSync(path.join(repo, ".git", "info", "exclude"), "utf8")).toMatch(/^\/CLAUDE\.local\.md\n\/backlog\/memory\/task-368\.md\n$/m);
+    expect(existsSync(path.join(repo, ".gitignore"))).toBe(false);
+
+    // Again: nothing more is added to the exclude file.
+    const again = await runBaton(["task", "start", "task-368"], { cwd: repo, env });
+    expect(JSON.parse(again.stdout)).toMatchObject({ importFile: "unchanged", gitExcluded: [] });
+
+    const stop = await runBaton(["task", "stop"], { cwd: repo, env });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(git(repo, "status", "--porcelain")).toBe("");
+    expect(readFileSync(path.join(repo, "CLAUDE.md"), "utf8")).toBe(TEAM_RULES);
+  });
+
+  it("the real Claude Code reads the memory through CLAUDE.local.md, beside the team's CLAUDE.md", async () => {
+    const claude = execFileSync("bash", [path.join(ROOT, "scripts/ensure-claude-code.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+    const model = await startModelDouble();
+    try {
+      const repo = committedRepo("claude", TEAM_RULES);
+      expect((await runBaton(["task", "start", "task-368"], { cwd: repo, env })).code).toBe(0);
+      const session = await runProcess(claude, ["-p", "What is the task?"], { env: claudeEnv(path.join(tmp.dir, "home-claude"), model), cwd: repo, timeoutMs: 120_000 });
+      expect(session.code, session.stderr).toBe(0);
+      const sent = JSON.stringify(model.requests.map((r) => r.body));
+      expect(sent).toContain("Use pnpm.");
+      expect(sent).toContain("- [ ] revoke button");
+      expect(git(repo, "status", "--porcelain")).toBe("");
+    } finally {
+      await model.stop();
+    }
+  }, 180_000);
+
+  it("in a git worktree, the exclusion goes where git reads it", async () => {
+    const main = committedRepo("main", TEAM_RULES);
+    const worktree = path.join(tmp.dir, "git", "feature");
+    git(main, "worktree", "add", "-q", "-b", "feature", worktree);
+    const start = await runBaton(["task", "start", "task-368"], { cwd: worktree, env });
+    expect(start.code, start.stderr).toBe(0);
+    expect(git(worktree, "status", "--porcelain")).toBe("");
+    expect(readFileSync(path.join(worktree, "CLAUDE.local.md"), "utf8")).toContain("@backlog/memory/task-368.md");
+  });
+
+  it("a block an earlier Baton left in CLAUDE.md is removed; the import moves to CLAUDE.local.md", async () => {
+    const repo = committedRepo("legacy", `${TEAM_RULES}\n${block("task-1")}\n`);
+    const start = await runBaton(["task", "start", "task-368"], { cwd: repo, env });
+    expect(start.code, start.stderr).toBe(0);
+    expect(JSON.parse(start.stdout)).toMatchObject({ legacyImportRemoved: true, importFile: "updated" });
+    expect(readFileSync(path.join(repo, "CLAUDE.md"), "utf8")).toBe(TEAM_RULES);
+    // The one change git sees is the committed block going away.
+    expect(git(repo, "status", "--porcelain")).toBe("M CLAUDE.md");
+    expect(readFileSync(path.join(repo, "CLAUDE.local.md"), "utf8")).toBe(`${block("task-368")}\n`);
+  });
+
+  it("stop alone also removes a block an earlier Baton left in CLAUDE.md, naming its task", async () => {
+    const repo = committedRepo("legacy-stop", `${TEAM_RULES}\n${block("task-368")}\n`);
+    const stop = await runBaton(["task", "stop"], { cwd: repo, env });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ taskId: "task-368", legacyImportRemoved: true });
+    expect(readFileSync(path.join(repo, "CLAUDE.md"), "utf8")).toBe(TEAM_RULES);
   });
 });
 
@@ -90,7 +175,7 @@ describe("baton task and the server", () => {
     const template = "# task-9\n\n## Goal\n\n## Notes\n\n## Next\n";
     const start = await runBaton(["task", "start", "task-9"], { cwd: repo, env });
     expect(start.code, start.stderr).toBe(0);
-    expect(JSON.parse(start.stdout)).toMatchObject({ ok: true, taskId: "task-9", project: "web", memorySource: "template", memoryStored: true, claudeMd: "updated" });
+    expect(JSON.parse(start.stdout)).toMatchObject({ ok: true, taskId: "task-9", project: "web", memorySource: "template", memoryStored: true, importFile: "updated" });
     expect((await api("GET", "/api/projects/web/active-task")).json.activeTask.taskId).toBe("task-9");
     const file = path.join(repo, "backlog", "memory", "task-9.md");
     expect(readFileSync(file, "utf8")).toContain(`---\n\n${template}`);
@@ -107,7 +192,7 @@ describe("baton task and the server", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace("## Notes\n", "## Notes\n\nThe revoke route needs an owner check.\n"));
     const stop = await runBaton(["task", "stop"], { cwd: repo, env });
     expect(stop.code, stop.stderr).toBe(0);
-    expect(JSON.parse(stop.stdout)).toMatchObject({ taskId: "task-9", memorySaved: true, claudeMd: "updated" });
+    expect(JSON.parse(stop.stdout)).toMatchObject({ taskId: "task-9", memorySaved: true, importFile: "updated" });
     expect((await api("GET", "/api/projects/web/active-task")).json.activeTask).toBeNull();
     expect((await api("GET", "/api/projects/web/tasks/task-9/memory")).json.memory.markdown).toBe(
       "# task-9\n\n## Goal\n\n## Notes\n\nThe revoke route needs an owner check.\n\n## Next\n",

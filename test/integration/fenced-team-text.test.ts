@@ -8,7 +8,7 @@ import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
 
 // Issue 21, "Team-written text is fenced": what bo (a member of ana's project alpha) writes reaches
 // ana's agent only quoted under who wrote it and when, with the delimiters it could forge defused, in
-// the context, the prompt stage, MCP and `baton pickup`; and CLAUDE.md imports only ana's own memory.
+// the context, the prompt stage, MCP and `baton pickup`; and CLAUDE.local.md imports only ana's own memory.
 
 const { world, call, readText } = mcpTestWorld();
 const bo = world.as("bo");
@@ -108,11 +108,11 @@ describe("bo's text reaches ana only fenced", () => {
   });
 });
 
-describe("CLAUDE.md imports a task memory only while its user wrote it last", () => {
+describe("CLAUDE.local.md imports a task memory only while its user wrote it last", () => {
   it("bo's memory: no import (an earlier one goes), the context carries it quoted; ana's own: imported", async () => {
     const repo = makeRepo(path.join(tmp.dir, "task"));
     const env = homeEnv(path.join(tmp.dir, "home-task"), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, BATON_PROJECT: "alpha" });
-    const claudeMd = path.join(repo, "CLAUDE.md");
+    const claudeMd = path.join(repo, "CLAUDE.local.md");
 
     // ana's own memory of task-368 is imported.
     const own = await runBaton(["task", "start", "task-368"], { cwd: repo, env });
@@ -123,8 +123,9 @@ describe("CLAUDE.md imports a task memory only while its user wrote it last", ()
     // bo wrote task-9's: starting it writes no import and removes task-368's.
     const theirs = await runBaton(["task", "start", "task-9"], { cwd: repo, env });
     expect(theirs.code, theirs.stderr).toBe(0);
-    expect(JSON.parse(theirs.stdout)).toMatchObject({ imported: false, memoryWrittenBy: "bo", claudeMd: "updated" });
-    expect(readFileSync(claudeMd, "utf8")).not.toContain("@backlog/memory/");
+    expect(JSON.parse(theirs.stdout)).toMatchObject({ imported: false, memoryWrittenBy: "bo", importFile: "updated" });
+    // The block was all the file held: it goes with it.
+    expect(existsSync(claudeMd)).toBe(false);
     expect(existsSync(path.join(repo, "backlog", "memory", "task-9.md"))).toBe(true);
 
     // Once ana writes it herself, starting it imports it again.
@@ -133,6 +134,6 @@ describe("CLAUDE.md imports a task memory only while its user wrote it last", ()
     expect(mine.code, mine.stderr).toBe(0);
     expect(readFileSync(claudeMd, "utf8")).toContain("@backlog/memory/task-9.md");
     const context = await ana("GET", "/api/context?project=alpha&taskImported=task-9&format=text");
-    expect(context.text).toMatch(/^## Active task: task-9 \(memory updated [^;]+; CLAUDE\.md imports it from backlog\/memory\/task-9\.md\)$/m);
+    expect(context.text).toMatch(/^## Active task: task-9 \(memory updated [^;]+; CLAUDE\.local\.md imports it from backlog\/memory\/task-9\.md\)$/m);
   });
 });

@@ -6,7 +6,7 @@ import { testWorld } from "../support/world";
 
 // The session-start hook tells the truth: a repository no project matches gets one line saying what
 // was tried and where a mapping is made; `"inject": false` and a paused project inject nothing (and
-// hook.log says why); task memory that CLAUDE.md imports is not sent twice. The real CLI as a child
+// hook.log says why); task memory that CLAUDE.local.md imports is not sent twice. The real CLI as a child
 // process, the real server. ana owns alpha and gamma, bo is a member of alpha.
 const world = testWorld({ users: ["ana", "bo"], projects: { alpha: "ana", gamma: "ana" }, members: [{ project: "alpha", user: "bo", role: "member" }], tokens: {} });
 const { as } = world;
@@ -124,8 +124,8 @@ describe("a project's injection paused", () => {
   });
 });
 
-describe("task memory and CLAUDE.md", () => {
-  it("baton task start puts the memory on the server at once; the hook says CLAUDE.md imports it instead of sending it again", async () => {
+describe("task memory and CLAUDE.local.md", () => {
+  it("baton task start puts the memory on the server at once; the hook says CLAUDE.local.md imports it instead of sending it again", async () => {
     const repo = repoWith("tasks", { batonJson: { project: "gamma" } });
     const env = homeEnv(freshHome(), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
     const start = await runBaton(["task", "start", "task-5"], { cwd: repo, env });
@@ -138,13 +138,13 @@ describe("task memory and CLAUDE.md", () => {
     try {
       const context = hookContext((await sessionStart(repo, "ana", freshHome(), proxy.url)).stdout);
       expect(new URL(proxy.requests[0]!.url, "http://x").searchParams.get("taskImported")).toBe("task-5");
-      expect(context).toMatch(/^## Active task: task-5 \(memory updated [^;]+; CLAUDE\.md imports it from backlog\/memory\/task-5\.md\)$/m);
+      expect(context).toMatch(/^## Active task: task-5 \(memory updated [^;]+; CLAUDE\.local\.md imports it from backlog\/memory\/task-5\.md\)$/m);
       expect(context).not.toContain("## Goal");
     } finally {
       await proxy.close();
     }
 
-    // Elsewhere (no CLAUDE.md import) the memory itself is the context's.
+    // Elsewhere (no CLAUDE.local.md import) the memory itself is the context's.
     const other = repoWith("tasks-elsewhere", { batonJson: { project: "gamma" } });
     const elsewhere = hookContext((await sessionStart(other)).stdout);
     expect(elsewhere).toMatch(/^## Active task: task-5, memory \(by you, updated [^)]+\), quoted:\n> # task-5\n>\n> ## Goal/m);

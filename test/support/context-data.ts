@@ -16,6 +16,7 @@ export function contextData(overrides: Partial<ContextData> = {}): ContextData {
     now: contextNow,
     dashboardUrl: "https://baton.test",
     identity: { aiName: "Ivy", principalName: "Jens", catchphrase: "Ivy here.", voiceId: "pNInz6obpgDQ", preferences: { responseStyle: "concise", timezone: "Europe/Zurich" } },
+    setupNote: false,
     project: { slug: "web", name: "Web" },
     activeTask: { taskId: "task-368", markdown: "# Task 368\n\n- [x] schema\n- [ ] routes\n", updatedAt: hoursAgo(3), author: "Jens", bySelf: true },
     handoff: { markdown: "Did: the schema.\nNext: the routes.", branch: "main", author: "ana", agent: null, createdAt: hoursAgo(2), matchedBranch: true },

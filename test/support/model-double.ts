@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { homeEnv } from "../fixtures/cli/cli-env";
 
 /** One request Claude Code sent to the model API, its JSON body as it came. */
 export type ModelRequest = { path: string; body: Record<string, unknown> };
@@ -88,4 +89,18 @@ export async function listening<R>(server: Server, requests: R[]): Promise<{ url
     requests,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The environment of the real Claude Code against a double: a HOME of its own, nothing of the machine's Anthropic or Claude settings, no traffic but the double. */
+export function claudeEnv(home: string, model: ModelDouble, extra: Record<string, string> = {}): Record<string, string> {
+  const env = homeEnv(home, {
+    ANTHROPIC_BASE_URL: model.url,
+    ANTHROPIC_API_KEY: "sk-ant-test-double",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    ...extra,
+  });
+  for (const key of Object.keys(process.env)) if (/^(ANTHROPIC|CLAUDE)/.test(key) && !(key in env)) env[key] = "";
+  return env;
 }

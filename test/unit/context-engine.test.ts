@@ -87,9 +87,16 @@ describe("buildContext", () => {
   });
 
   it("first run: setup guidance instead of identity, needsSetup", () => {
-    const built = buildContext(data({ identity: null }), options(), countTokens);
+    const built = buildContext(data({ identity: null, setupNote: true }), options(), countTokens);
     expect(built.needsSetup).toBe(true);
     expect(built.context).toContain("baton import seed.json");
+  });
+
+  it("the setup note once shown: neither identity nor setup, still needsSetup", () => {
+    const built = buildContext(data({ identity: null, setupNote: false }), options(), countTokens);
+    expect(built.needsSetup).toBe(true);
+    expect(built.context).not.toContain("## Baton setup");
+    expect(built.context).not.toContain("## Identity");
   });
 
   it("recency header without usable hints", () => {
@@ -151,6 +158,7 @@ describe("budgets hold for any store (property)", () => {
         (d, budget, maxChars, mode, source) => {
           const input = data({
             identity: d.identity,
+            setupNote: d.identity === null,
             activeTask: d.task ? { ...d.task, updatedAt: hoursAgo(1), author: "ana", bySelf: false } : null,
             handoff: d.handoff ? { ...d.handoff, author: "ana", createdAt: hoursAgo(5), matchedBranch: true } : null,
             learnings: d.learnings.map((l, i) => ({ ...l, id: `l${i}`, kind: "insight" as const })),

@@ -4,7 +4,7 @@ import { countTokens } from "@/lib/context/tokenizer";
 import { seedFileSchema } from "@/lib/seeds/seed-file";
 import { contextData as data, contextOptions as options } from "../support/context-data";
 
-// What the context says about itself: the repository it could not map, task memory CLAUDE.md
+// What the context says about itself: the repository it could not map, task memory CLAUDE.local.md
 // imports. Pure: data in, text out.
 const personal = { project: null, activeTask: null, handoff: null };
 
@@ -35,10 +35,10 @@ describe("the mapping line", () => {
   });
 });
 
-describe("task memory CLAUDE.md imports", () => {
+describe("task memory CLAUDE.local.md imports", () => {
   it("is one line naming the file instead of its content; otherwise the content is there", () => {
     const imported = buildContext(data({ activeTask: { ...data().activeTask!, imported: true } }), options(), countTokens).context;
-    expect(imported).toContain("## Active task: task-368 (memory updated 3 h ago; CLAUDE.md imports it from backlog/memory/task-368.md)\n\n## Last handoff");
+    expect(imported).toContain("## Active task: task-368 (memory updated 3 h ago; CLAUDE.local.md imports it from backlog/memory/task-368.md)\n\n## Last handoff");
     expect(imported).not.toContain("- [ ] routes");
     expect(buildContext(data(), options(), countTokens).context).toContain("- [ ] routes");
   });

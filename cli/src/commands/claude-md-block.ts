@@ -1,6 +1,6 @@
 /**
- * The one block Baton keeps in CLAUDE.md, importing the active task's memory with Claude Code's
- * `@path` syntax. Everything outside the block is kept byte for byte (line endings, a missing final
+ * The one block Baton keeps in CLAUDE.local.md (TASK_IMPORT_FILE; CLAUDE.md held it once), importing
+ * the active task's memory with Claude Code's `@path` syntax. Everything outside the block is kept byte for byte (line endings, a missing final
  * newline), and removing the block gives back exactly the file it was added to.
  */
 export const BLOCK_START = "<!-- baton:task -->";
@@ -38,7 +38,7 @@ function removeOne(text: string, start: number, end: number): string {
   return before + after;
 }
 
-/** CLAUDE.md without any Baton block. */
+/** The file without any Baton block. */
 export function removeTaskBlock(text: string): string {
   let out = text;
   for (;;) {
@@ -50,7 +50,7 @@ export function removeTaskBlock(text: string): string {
 }
 
 /**
- * CLAUDE.md with exactly one block importing `taskId`: the first block is rewritten in place,
+ * The file with exactly one block importing `taskId`: the first block is rewritten in place,
  * others are removed; without one, the block is appended after a blank line, in the file's own
  * line endings and keeping its lack of a final newline.
  */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ErrorReason } from "../../../lib/api/error-codes";
 import { expectProjectOk, requireServer, resolveProject, type CommandProject, type ServerContext } from "../config/server-context";
@@ -8,7 +8,8 @@ import { splitFrontMatter } from "../markdown/split-front-matter";
 import { parseOptions } from "../output/parse-options";
 import { printResult } from "../output/print";
 import { blockTask, removeTaskBlock, upsertTaskBlock } from "./claude-md-block";
-import { TASK_ID_PATTERN, TASK_ID_RULE } from "../../../lib/rules";
+import { excludeFromGit } from "./git-exclude";
+import { TASK_ID_PATTERN, TASK_ID_RULE, TASK_IMPORT_FILE } from "../../../lib/rules";
 
 type Memory = { taskId: string; markdown: string; updatedAt: string; updatedBy: string | null; updatedByYou: boolean };
 
@@ -44,6 +45,29 @@ function writeIfChanged(file: string, before: string | null, after: string): boo
   return true;
 }
 
+/** Where the block was kept before CLAUDE.local.md: a team's committed file, cleaned up on the next start or stop. */
+const LEGACY_IMPORT_FILE = "CLAUDE.md";
+
+/**
+ * Writes the import file's new text: a file left empty by removing the block goes (Baton made it,
+ * nothing of the developer's is in it). Whether it changed.
+ */
+function writeImportFile(file: string, before: string | null, after: string | null): boolean {
+  if (after === null || before === after) return false;
+  if (!after && before !== null) {
+    rmSync(file);
+    return true;
+  }
+  return writeIfChanged(file, before, after);
+}
+
+/** Takes the block out of CLAUDE.md where an earlier Baton put it; whether there was one. */
+function removeLegacyBlock(root: string): boolean {
+  const file = path.join(root, LEGACY_IMPORT_FILE);
+  const before = readIfExists(file);
+  return before !== null && writeIfChanged(file, before, removeTaskBlock(before));
+}
+
 async function start(ctx: ServerContext, project: CommandProject, taskId: string, root: string): Promise<number> {
   const base = `/api/projects/${encodeURIComponent(project.slug)}`;
   expectProjectOk(await ctx.call("PUT", `${base}/active-task`, { taskId }), `cannot set the active task`, project);
@@ -62,35 +86,53 @@ async function start(ctx: ServerContext, project: CommandProject, taskId: string
     const markdown = localBody?.trim() ? localBody : memoryTemplate(taskId);
     expectOk(await ctx.call("PUT", `${base}/tasks/${encodeURIComponent(taskId)}/memory`, { markdown }), "cannot store the memory");
   }
-  // Claude Code reads CLAUDE.md's imports as instructions: a memory someone else wrote last is not
+  // Claude Code reads the import file's imports as instructions: a memory someone else wrote last is not
   // imported (an import left from before goes), and the session-start context carries it, quoted.
   const importIt = !memory || memory.updatedByYou;
-  const claudeMd = path.join(root, "CLAUDE.md");
-  const before = readIfExists(claudeMd);
+  const importFile = path.join(root, TASK_IMPORT_FILE);
+  const before = readIfExists(importFile);
   const after = importIt ? upsertTaskBlock(before ?? "", taskId) : before === null ? null : removeTaskBlock(before);
-  const changed = after !== null && writeIfChanged(claudeMd, before, after);
+  const changed = writeImportFile(importFile, before, after);
+  const legacyRemoved = removeLegacyBlock(root);
   const rel = path.relative(root, file).split(path.sep).join("/");
+  // Personal files stay out of `git status`: the import file, and a memory file written here now (one the team commits is theirs).
+  const excluded = excludeFromGit(root, [TASK_IMPORT_FILE, ...(local === null ? [rel] : [])]);
   const stored = memory ? "already on the server" : "stored on the server now";
   const importLine = importIt
-    ? `CLAUDE.md ${changed ? "now imports" : "already imports"} @${rel}.`
-    : `CLAUDE.md does not import it: ${memory?.updatedBy ?? "someone else"} wrote the memory last, so the session-start context carries it as quoted text${changed ? " (the earlier import was removed)" : ""}.`;
+    ? `${TASK_IMPORT_FILE} ${changed ? "now imports" : "already imports"} @${rel}.`
+    : `${TASK_IMPORT_FILE} does not import it: ${memory?.updatedBy ?? "someone else"} wrote the memory last, so the session-start context carries it as quoted text${changed ? " (the earlier import was removed)" : ""}.`;
   printResult(
-    { taskId, project: project.slug, memoryFile: file, memorySource, memoryStored: !memory, claudeMd: changed ? "updated" : "unchanged", imported: importIt, memoryWrittenBy: memory ? memory.updatedBy : null },
+    {
+      taskId,
+      project: project.slug,
+      memoryFile: file,
+      memorySource,
+      memoryStored: !memory,
+      importFile: changed ? "updated" : "unchanged",
+      imported: importIt,
+      memoryWrittenBy: memory ? memory.updatedBy : null,
+      legacyImportRemoved: legacyRemoved,
+      gitExcluded: excluded,
+    },
     () =>
       [
         `Active task in ${project.slug}: ${taskId}.`,
         `Memory: ${rel} (${memorySource === "local file" ? "kept as it was" : `written from the ${memorySource}`}; ${stored}).`,
         importLine,
-      ].join("\n"),
+        legacyRemoved ? `${LEGACY_IMPORT_FILE} no longer holds Baton's import block (an earlier Baton wrote it there; ${TASK_IMPORT_FILE} has it now).` : null,
+        excluded?.length ? `Kept out of git (.git/info/exclude): ${excluded.join(", ")}.` : null,
+      ]
+        .filter(Boolean)
+        .join("\n"),
   );
   return EXIT.ok;
 }
 
 async function stop(ctx: ServerContext, project: CommandProject, taskId: string | undefined, root: string): Promise<number> {
   const base = `/api/projects/${encodeURIComponent(project.slug)}`;
-  const claudeMd = path.join(root, "CLAUDE.md");
-  const before = readIfExists(claudeMd);
-  const id = taskId ?? (before ? blockTask(before) : null);
+  const importFile = path.join(root, TASK_IMPORT_FILE);
+  const before = readIfExists(importFile);
+  const id = taskId ?? blockTask(before ?? "") ?? blockTask(readIfExists(path.join(root, LEGACY_IMPORT_FILE)) ?? "");
   // What the agent wrote into the memory file during the task goes back to the server before the import is removed.
   let saved = false;
   if (id) {
@@ -106,12 +148,14 @@ async function stop(ctx: ServerContext, project: CommandProject, taskId: string 
     }
   }
   expectProjectOk(await ctx.call("DELETE", `${base}/active-task`), "cannot clear the active task", project);
-  const changed = before !== null && writeIfChanged(claudeMd, before, removeTaskBlock(before));
-  printResult({ taskId: id, project: project.slug, memorySaved: saved, claudeMd: changed ? "updated" : "unchanged" }, () =>
+  const changed = before !== null && writeImportFile(importFile, before, removeTaskBlock(before));
+  const legacyRemoved = removeLegacyBlock(root);
+  printResult({ taskId: id, project: project.slug, memorySaved: saved, importFile: changed ? "updated" : "unchanged", legacyImportRemoved: legacyRemoved }, () =>
     [
       `No active task in ${project.slug} now${id ? ` (was ${id})` : ""}.`,
       saved ? `The memory file's content was saved to the server.` : null,
-      changed ? "CLAUDE.md no longer imports the task memory (the file stays)." : "CLAUDE.md had no task import.",
+      changed || legacyRemoved ? `${TASK_IMPORT_FILE} no longer imports the task memory (the memory file stays).` : `${TASK_IMPORT_FILE} had no task import.`,
+      legacyRemoved ? `${LEGACY_IMPORT_FILE} no longer holds Baton's import block (an earlier Baton wrote it there).` : null,
     ]
       .filter(Boolean)
       .join("\n"),

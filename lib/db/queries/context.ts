@@ -6,6 +6,7 @@ import { read } from "./batch-reads";
 import { byKind } from "./learning-counts";
 import { memberProjectColumns } from "./projects";
 import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
+import { sessionMarksWrite, setupNoteWrite } from "./context-marks";
 import { sessionServedWrites, type SessionServedEntry } from "./session-served";
 import { countsOwners, memberOf, ofProject, personalAndProject, userInProject, visibleTo, type Owner } from "./scope";
 import {
@@ -151,14 +152,18 @@ export function learningCountsRead(db: Db, params: Owner) {
 
 /**
  * Writes a batch of served-context bookkeeping in one round trip: the log rows in one insert, one
- * last-injected update per user and project however many contexts were served to them, and what each
- * host session (sessionId) was given, for the prompt stage.
+ * last-injected update per user and project however many contexts were served to them, what each
+ * host session (sessionId) was given, for the prompt stage, and the users' context marks.
  */
 export async function recordServedBatch(
   db: Db,
-  entries: (SessionServedEntry & { tokenId: string | null; budget: number; tokenEstimate: number; learningsShown: number; served?: false })[],
+  entries: (SessionServedEntry & { tokenId: string | null; budget: number; tokenEstimate: number; learningsShown: number; served?: false; setupNote?: true })[],
 ): Promise<void> {
   if (!entries.length) return;
+  // A session start is the user's latest session (a paused project's too: they worked in it); `setupNote`: the context showed the setup note.
+  const starts = entries.flatMap((e) => (e.sessionId && e.startsSession ? [{ userId: e.userId, sessionId: e.sessionId, at: e.at }] : []));
+  const setupShown = entries.filter((e) => e.setupNote);
+  const marks = [...(starts.length ? [sessionMarksWrite(db, starts)] : []), ...(setupShown.length ? [setupNoteWrite(db, setupShown.map((e) => e.userId), setupShown[0]!.at)] : [])];
   const groups = new Map<string, ServedGroup>();
   // `served: false`: a start whose project paused injection, recorded only as the session's project.
   const served = entries.filter((e) => e.served !== false);
@@ -169,8 +174,9 @@ export async function recordServedBatch(
     if (e.at > group.at) group.at = e.at;
     groups.set(key, group);
   }
-  const [first, ...rest] = [...(served.length ? [logInsert(db, served)] : []), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()])];
-  // Never read into a context: an embedded replica need not sync before its next read.
+  const [first, ...rest] = [...(served.length ? [logInsert(db, served)] : []), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()]), ...marks];
+  // An embedded replica need not sync before its next read: the log is never read into a context, and
+  // the marks are, but the instance that served them remembers them meanwhile (lib/context/context-marks.ts).
   await asBookkeeping(() => db.batch([first!, ...rest]));
 }
 

@@ -63,6 +63,23 @@ export const sessionProjects = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.sessionId] }), index("session_projects_at_idx").on(t.servedAt)],
 );
 
+/**
+ * What a user's contexts remember of them between sessions, one row a user, written at write time so
+ * a context reads it by key in its first batch: their last session (a session start served, or a
+ * handoff posted) and, for the context served inside that very session (after a compaction, a
+ * resume), the one before it; and when the "Baton setup" note was first shown, so it is shown once.
+ * Bookkeeping: no context_version trigger (a session start must not empty every instance's caches).
+ */
+export const contextMarks = sqliteTable("context_marks", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  lastSessionId: text("last_session_id"),
+  lastSessionAt: timestamp("last_session_at"),
+  previousSessionAt: timestamp("previous_session_at"),
+  setupNoteAt: timestamp("setup_note_at"),
+});
+
 /** Small facts about the installation itself (the first-run setup claim, for one). */
 export const appMeta = sqliteTable("app_meta", {
   key: text("key").primaryKey(),

@@ -115,7 +115,7 @@ function QueuedSessions({ base, queued }: { base: string; queued: Overview["sess
       ) : (
         <EmptyState title="The queue is empty.">
           <p>
-            Queue a unit of work with <code>baton handoff new --spec … --file …</code>; an agent picks it up with{" "}
+            Queue a unit of work with <code>baton session new --spec … --file …</code>; an agent picks it up with{" "}
             <code>baton pickup</code>.
           </p>
         </EmptyState>

@@ -11,9 +11,26 @@ type Params = Promise<{ slug: string }>;
 
 export const metadata: Metadata = { title: "Session queue" };
 
+// Commands in <code>, as everywhere in the dashboard: test/integration/shown-commands.test.ts runs each.
 const columns = [
-  { status: "todo", title: "To do", empty: "Nothing queued. Add work with baton handoff new --spec … --file …." },
-  { status: "doing", title: "Doing", empty: "Nobody is on anything. An agent claims the next document with baton pickup." },
+  {
+    status: "todo",
+    title: "To do",
+    empty: (
+      <>
+        Nothing queued. Add work with <code>baton session new --spec … --file …</code>.
+      </>
+    ),
+  },
+  {
+    status: "doing",
+    title: "Doing",
+    empty: (
+      <>
+        Nobody is on anything. An agent claims the next document with <code>baton pickup</code>.
+      </>
+    ),
+  },
   { status: "done", title: "Done", empty: "Nothing finished yet." },
 ] as const;
 
