@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ErrorReason } from "../../../lib/api/error-codes";
 import { loadConfig, normaliseUrl } from "../config/load-config";
-import { updateUserConfig } from "../config/user-config-file";
+import { checkUserConfig, updateUserConfig } from "../config/user-config-file";
 import { CliError, EXIT } from "../exit-codes";
 import { apiClient, expectOk, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import { parseOptions } from "../output/parse-options";
@@ -73,6 +73,8 @@ export async function runLogin(args: string[]): Promise<number> {
   const url = given ?? config.url;
   if (!url) throw new CliError("which server? Run `baton login --url https://baton.example.com` (the address of your team's Baton).", EXIT.usage);
 
+  // A token made for a file that cannot take it would be left valid and unknown: refuse before asking.
+  checkUserConfig(config.userConfigFile);
   const call = apiClient({ url, token: null, timeoutMs: REQUEST_TIMEOUT_MS });
   const started = expectOk<Started>(await call("POST", "/api/cli/login", { machine: hostname() }), `cannot start signing in at ${url}`);
   const opened = !values["no-browser"] && openBrowser(started.verificationUrlComplete);
@@ -85,7 +87,7 @@ export async function runLogin(args: string[]): Promise<number> {
   );
 
   const got = await waitForApproval(call, started);
-  const file = updateUserConfig({ url, token: got.token });
+  const file = updateUserConfig({ url, token: got.token }, config.userConfigFile);
   if (config.tokenFrom === "env") note("BATON_TOKEN is set in this shell and is used before the config file: unset it to use the new token.");
   printResult({ url, user: got.user, token: got.tokenInfo, configFile: file }, signedInText(url, got, file));
   return EXIT.ok;

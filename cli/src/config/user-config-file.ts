@@ -20,6 +20,11 @@ function readObject(file: string): Record<string, unknown> {
   throw new CliError(`${file} is not a JSON object: fix or remove it, then run this again.`, EXIT.failure);
 }
 
+/** Throws, saying why, when the user's config file could not be updated (not a JSON object): checked before a token is made for it. */
+export function checkUserConfig(file = userConfigPath()): void {
+  readObject(existsSync(file) ? realpathSync(file) : file);
+}
+
 /**
  * Sets keys of the user's config file (undefined removes one) and keeps every other key. Written to a
  * temporary file and renamed over it, so a crash never leaves half a file; a symlinked file (dotfiles)
