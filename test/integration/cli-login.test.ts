@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { startCli, type RunningCli } from "../support/cli";
 import { loginApproval } from "../support/login-approval";
-import { freePort } from "../support/server";
+import { runProcess } from "../support/run-process";
+import { freePort, ROOT } from "../support/server";
 import { emailOf, testWorld } from "../support/world";
 import { homeEnv, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
 
@@ -23,14 +24,15 @@ const newHome = (extra: Record<string, string> = {}) => {
   return { home, env: homeEnv(home, { DISPLAY: "", WAYLAND_DISPLAY: "", ...extra }) };
 };
 
-/** `baton login` started, and the code and URL it printed. */
-async function startLogin(env: Record<string, string>, args: string[] = []): Promise<{ cli: RunningCli; code: string; url: string }> {
-  const cli = startCli(["login", "--url", world.server.url, ...args], { env, cwd: world.dir });
+/** `baton login` started (by `script`, the CLI by default), and the code and URL it printed. */
+async function startLogin(env: Record<string, string>, args: string[] = [], script?: string): Promise<{ cli: RunningCli; code: string; url: string }> {
+  const cli = startCli(["login", "--url", world.server.url, ...args], { env, cwd: world.dir, script });
   const [, code] = await cli.stderrMatch(/approve the code ([A-Z]{4}-[A-Z]{4}):/);
   const [, url] = await cli.stderrMatch(/^ {2}(http\S+)$/m);
   return { cli, code: code!, url: url! };
 }
 
+const LAUNCHER = path.join(ROOT, "plugins/baton/bin/baton.mjs");
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe("baton login, whoami, logout", () => {
@@ -87,6 +89,20 @@ describe("baton login, whoami, logout", () => {
     const result = await runBaton(["whoami"], { cwd: world.dir, env: { ...env, BATON_TOKEN: token } });
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/Sign in again with `baton login`/);
+  });
+});
+
+describe("through the Claude Code plugin's launcher", () => {
+  it("`login --url` works before anything is configured, and what the plugin runs then uses the file's token (whoami)", async () => {
+    const { home, env } = newHome();
+    const pluginEnv = { ...env, CLAUDE_PLUGIN_DATA: path.join(home, "plugin-data") };
+    const { cli, code } = await startLogin(pluginEnv, [], LAUNCHER);
+    expect(await answer("ana", code, { decision: "approve", name: "plugin", scope: "write" })).toContain("Approved.");
+    const result = await cli.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(readConfig(home)).toEqual({ url: world.server.url, token: expect.stringMatching(/^baton_/) });
+    const whoami = await runProcess(process.execPath, [LAUNCHER, "whoami"], { env: pluginEnv, cwd: world.dir });
+    expect(json(whoami.stdout)).toMatchObject({ user: { email: emailOf("ana") }, token: { name: "plugin" } });
   });
 });
 

@@ -20,10 +20,13 @@ export type RunningCli = {
   kill: () => void;
 };
 
-/** Starts the real `baton` CLI as a child process and hands it back while it runs. */
-export function startCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): RunningCli {
+/**
+ * Starts the real `baton` CLI as a child process and hands it back while it runs; `script` runs another
+ * entry point of it (the Claude Code plugin's launcher).
+ */
+export function startCli(args: string[], options: { env?: Record<string, string>; cwd?: string; script?: string } = {}): RunningCli {
   const started = performance.now();
-  const child = spawn(process.execPath, [BATON, ...args], { cwd: options.cwd ?? ROOT, env: { ...cleanEnv(), ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [options.script ?? BATON, ...args], { cwd: options.cwd ?? ROOT, env: { ...cleanEnv(), ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
