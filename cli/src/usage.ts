@@ -33,7 +33,7 @@ signed in. The code expires after 10 minutes and works once.
     synopsis: `  baton logout                          revoke the token on the server and remove it from the config file`,
     details: `Revokes the token the CLI uses, then removes it from ~/.config/baton/config.json (the URL stays). With
 the server out of reach the token is still removed from the file; the command says it could not be
-revoked (revoke it under Settings → API tokens) and exits 5.`,
+revoked (revoke it under Settings → API tokens) and exits 5; a read token cannot revoke itself either (exit 1).`,
   },
   hook: {
     synopsis: `  baton hook session-start              Claude Code SessionStart hook: prints the context (never fails)

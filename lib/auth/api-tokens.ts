@@ -102,7 +102,7 @@ export async function describeCaller(db: Db, principal: Principal): Promise<Call
   return { user: { name: user.name, email: user.email }, token: shown };
 }
 
-/** The token that sent the request revokes itself (`baton logout`): any scope may, since it only takes away. */
+/** The token that sent the request revokes itself (`baton logout`). */
 export async function revokeOwnToken(db: Db, principal: Principal): Promise<{ name: string; displayPrefix: string }> {
   if (!principal.tokenId) throw new ApiError("bad_request", "This request carries no API token to revoke: send it as Authorization: Bearer <token>.");
   const { name, displayPrefix } = await revokeApiToken(db, { userId: principal.userId, tokenId: principal.tokenId });

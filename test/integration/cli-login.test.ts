@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { startCli, type RunningCli } from "../support/cli";
+import { createUserWithToken } from "../support/fixtures";
 import { loginApproval } from "../support/login-approval";
 import { runProcess } from "../support/run-process";
 import { freePort, ROOT } from "../support/server";
@@ -195,6 +196,17 @@ describe("offline and odd configurations", () => {
     expect(result.stderr).toMatch(/could not be revoked \(the server is not reachable at .*\): it stays valid until you revoke it at .*\/settings\/tokens/);
     expect(result.stderr).toContain(`Removed it from ${configFile(home)}`);
     expect(readConfig(home)).toEqual({ url: down, mode: "full" });
+  });
+
+  it("baton logout with a read token: removed from the file, but not revoked (a read token changes nothing), exit 1", async () => {
+    const { home, env } = newHome();
+    const read = await createUserWithToken(world.databaseUrl, emailOf("bo"), { scope: "read", existing: true });
+    writeUserConfig(home, { url: world.server.url, token: read });
+    const result = await runBaton(["logout"], { cwd: world.dir, env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/could not be revoked \(.* answered 403: This token has the read scope/);
+    expect(readConfig(home)).toEqual({ url: world.server.url });
+    expect((await apiClient(world.server.url, read)("GET", "/api/me")).status).toBe(200);
   });
 
   it("baton logout with nothing signed in says so; baton login without a server asks for one", async () => {
