@@ -1,13 +1,17 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { ALL_TOOLS } from "../support/mcp";
 import { createUserWithToken } from "../support/fixtures";
+import { startModelDouble, type ModelDouble } from "../support/model-double";
+import { runProcess } from "../support/run-process";
+import { ROOT, tempDir } from "../support/server";
 import { emailOf, testWorld } from "../support/world";
-import { homeEnv, makeRepo, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
+import { homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // What `baton install claude` writes into .mcp.json, started the way Claude Code starts it (the entry's
 // command and args over stdio) and spoken to by the official MCP client, with the token in the config
@@ -21,10 +25,10 @@ afterAll(async () => {
 type Entry = { type: string; command: string; args: string[] };
 
 /** A repository where `baton install claude` ran, with HOME's config file holding `token`; its MCP entry. */
-async function installed(name: string, token: string, mcpJson?: unknown): Promise<{ repo: string; home: string; entry: Entry }> {
-  const home = path.join(world.dir, `home-${name}`);
+async function installed(name: string, token: string, mcpJson?: unknown, base = world.dir): Promise<{ repo: string; home: string; entry: Entry }> {
+  const home = path.join(base, `home-${name}`);
   writeUserConfig(home, { url: world.server.url, token });
-  const repo = makeRepo(path.join(world.dir, `repo-${name}`));
+  const repo = makeRepo(path.join(base, `repo-${name}`));
   if (mcpJson) writeFileSync(path.join(repo, ".mcp.json"), JSON.stringify(mcpJson));
   const result = await runBaton(["install", "claude"], { cwd: repo, env: homeEnv(home) });
   expect(result.code, result.stderr).toBe(0);
@@ -81,4 +85,37 @@ describe("baton install claude: the MCP entry is the stdio bridge", () => {
     await expect(connected).rejects.toThrow(/Baton refused the token \(HTTP 401.*Sign in again with `baton login`/);
     await expect.poll(stderr).toMatch(/Baton refused the token.*`baton login`/);
   });
+});
+
+describe("in the real Claude Code", () => {
+  let claude: string;
+  let model: ModelDouble;
+  // Its own folder: the session's detached session-end worker may still be writing there at the end.
+  const tmp = tempDir("baton-install-claude-");
+  afterAll(() => removeAfterWorkers(tmp.remove));
+  beforeAll(async () => {
+    claude = execFileSync("bash", [path.join(ROOT, "scripts/ensure-claude-code.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+    model = await startModelDouble();
+  }, 300_000);
+  afterAll(() => model?.stop());
+
+  it("a session in the repository is offered Baton's tools, with the token in the config file alone", async () => {
+    const { repo, home } = await installed("claude", world.tokens.ana!, undefined, tmp.dir);
+    // What Claude Code records when its user approves the repository's MCP servers.
+    mkdirSync(path.join(repo, ".claude"), { recursive: true });
+    writeFileSync(path.join(repo, ".claude/settings.local.json"), JSON.stringify({ enableAllProjectMcpServers: true }));
+    const env = homeEnv(home, {
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: "sk-ant-test-double",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      ...PATIENT_HOOKS,
+    });
+    for (const key of Object.keys(process.env)) if (/^(ANTHROPIC|CLAUDE)/.test(key) && !(key in env)) env[key] = "";
+    const session = await runProcess(claude, ["-p", "Which tools do you have?"], { env, cwd: repo, timeoutMs: 120_000 });
+    expect(session.code, session.stdout + session.stderr).toBe(0);
+    const tools = model.requests.flatMap((r) => ((r.body.tools ?? []) as { name: string }[]).map((t) => t.name));
+    for (const tool of ["search_learnings", "propose_learning", "write_handoff"]) expect(tools, tools.join(", ")).toContain(`mcp__baton__${tool}`);
+  }, 240_000);
 });
