@@ -11,7 +11,7 @@ import { startModelDouble, type ModelDouble } from "../support/model-double";
 import { runProcess } from "../support/run-process";
 import { ROOT, tempDir } from "../support/server";
 import { emailOf, testWorld } from "../support/world";
-import { homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
+import { claudeCodeEnv, homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // What `baton install claude` writes into .mcp.json, started the way Claude Code starts it (the entry's
 // command and args over stdio) and spoken to by the official MCP client, with the token in the config
@@ -104,15 +104,7 @@ describe("in the real Claude Code", () => {
     // What Claude Code records when its user approves the repository's MCP servers.
     mkdirSync(path.join(repo, ".claude"), { recursive: true });
     writeFileSync(path.join(repo, ".claude/settings.local.json"), JSON.stringify({ enableAllProjectMcpServers: true }));
-    const env = homeEnv(home, {
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: "sk-ant-test-double",
-      DISABLE_AUTOUPDATER: "1",
-      DISABLE_TELEMETRY: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      ...PATIENT_HOOKS,
-    });
-    for (const key of Object.keys(process.env)) if (/^(ANTHROPIC|CLAUDE)/.test(key) && !(key in env)) env[key] = "";
+    const env = claudeCodeEnv(home, model.url, PATIENT_HOOKS);
     const session = await runProcess(claude, ["-p", "Which tools do you have?"], { env, cwd: repo, timeoutMs: 120_000 });
     expect(session.code, session.stdout + session.stderr).toBe(0);
     const tools = model.requests.flatMap((r) => ((r.body.tools ?? []) as { name: string }[]).map((t) => t.name));

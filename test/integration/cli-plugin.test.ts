@@ -7,7 +7,7 @@ import { startModelDouble, type ModelDouble } from "../support/model-double";
 import { runProcess } from "../support/run-process";
 import { freePort, ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS, removeAfterWorkers } from "../fixtures/cli/cli-env";
+import { claudeCodeEnv, fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS, removeAfterWorkers } from "../fixtures/cli/cli-env";
 
 // The Claude Code plugin (plugins/baton, in the marketplace .claude-plugin/marketplace.json): first its
 // launcher alone, then the real Claude Code from npm, offline, with its model API replaced by a local
@@ -109,18 +109,7 @@ describe("the plugin in the real Claude Code", () => {
   afterAll(() => model?.stop());
 
   /** Claude Code with a HOME of its own, nothing of the machine's Anthropic or Claude settings, and no traffic but the double. */
-  const claudeEnv = (home: string, extra: Record<string, string> = {}) => {
-    const env = homeEnv(home, {
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: "sk-ant-test-double",
-      DISABLE_AUTOUPDATER: "1",
-      DISABLE_TELEMETRY: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      ...extra,
-    });
-    for (const key of Object.keys(process.env)) if (/^(ANTHROPIC|CLAUDE)/.test(key) && !(key in env)) env[key] = "";
-    return env;
-  };
+  const claudeEnv = (home: string, extra: Record<string, string> = {}) => claudeCodeEnv(home, model.url, extra);
 
   it("claude plugin validate passes for the plugin and the marketplace, without warnings", async () => {
     for (const target of [path.join(ROOT, "plugins/baton"), ROOT]) {
