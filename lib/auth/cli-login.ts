@@ -16,7 +16,7 @@ import {
 import { getUser } from "../db/queries/users";
 import { createApiToken, hashToken, newTokenSchema, ownProjectIds } from "./api-tokens";
 import type { Principal } from "./principal";
-import { FailureWindow } from "./sign-in-limiter";
+import { clientKey, FailureWindow } from "./sign-in-limiter";
 
 // `baton login`, device authorisation as RFC 8628 has it (and `gh auth login` does it): the CLI asks
 // for a code pair, shows the short code and a URL, and polls with the long one; the person, signed in to
@@ -103,9 +103,11 @@ export async function startCliLogin(
 ): Promise<CliLoginStarted> {
   const now = params.now ?? new Date();
   const { machine } = startCliLoginSchema.parse(params.input);
-  const wait = limits.starts.retryAfter(params.address, now.getTime());
+  // Counted as failed sign-ins are: an IPv6 client by its /64, which it holds whole.
+  const client = clientKey(params.address);
+  const wait = limits.starts.retryAfter(client, now.getTime());
   if (wait > 0) throw new ApiError("rate_limited", `Too many sign-in codes from this address; try again in ${minutes(wait)} min.`, undefined, { headers: { "retry-after": String(Math.ceil(wait / 1000)) } });
-  limits.starts.record(params.address, now.getTime());
+  limits.starts.record(client, now.getTime());
   await deleteCliLoginsExpiredBefore(db, { before: new Date(now.getTime() - KEEP_EXPIRED_MS) });
   const deviceCode = randomBytes(32).toString("base64url");
   const deviceCodeHash = await hashToken(deviceCode);
