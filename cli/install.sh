@@ -74,7 +74,7 @@ if (before !== url) {
 }
 console.log(before === url ? `Server: ${url} (already in ${file}).` : `Server: ${url}, recorded in ${file}${before ? ` (it was ${before})` : ""}.`);
 if (!config.token && !process.env.BATON_TOKEN) {
-  console.log(`Next: make an API token at ${url}/settings/tokens and add it to ${file} as "token": "baton_…" (or export BATON_TOKEN).`);
+  console.log(`Next: run \`baton login\` to sign in (it prints a code to approve in your browser and keeps the token in ${file}).`);
 }
 '
 

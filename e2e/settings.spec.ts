@@ -122,8 +122,8 @@ test.describe("settings", () => {
     await expect(page.getByTestId("snippet-install-agents")).toHaveText(["codex", "gemini", "copilot", "opencode"].map((a) => `baton install ${a}`).concat("baton doctor").join("\n"));
     await expect(page.getByRole("main")).not.toContainText("npx");
     const mcp = JSON.parse((await page.getByTestId("snippet-mcp").textContent())!);
-    expect(mcp).toEqual({ mcpServers: { baton: { type: "http", url: `${BASE_URL}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } } } });
-    await expect(page.getByTestId("snippet-token")).toContainText(`"url": "${BASE_URL}"`);
+    expect(mcp).toEqual({ mcpServers: { baton: { type: "stdio", command: "baton", args: ["mcp"] } } });
+    await expect(page.getByTestId("snippet-login")).toHaveText("baton login");
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.getByRole("button", { name: "Copy .mcp.json" }).click();
     await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();

@@ -48,6 +48,13 @@ export type MatcherKind = (typeof MATCHER_KINDS)[number];
 export const TOKEN_SCOPES = ["read", "write"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
+/**
+ * A `baton login` code: waiting for the person's answer, denied, approved (the token not collected
+ * yet), or collected (the CLI has its token). An expired code is one past its expiry, whatever its status.
+ */
+export const CLI_LOGIN_STATUSES = ["pending", "denied", "approved", "collected"] as const;
+export type CliLoginStatus = (typeof CLI_LOGIN_STATUSES)[number];
+
 export const SESSION_STATUSES = ["todo", "doing", "done"] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 

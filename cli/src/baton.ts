@@ -17,6 +17,9 @@ type Runner = (args: string[]) => Promise<number>;
  * gives every command its own chunk. Exactly the commands of USAGE: none without its `--help`.
  */
 const COMMANDS = {
+  login: async () => (await import("./commands/login")).runLogin,
+  whoami: async () => (await import("./commands/whoami")).runWhoami,
+  logout: async () => (await import("./commands/logout")).runLogout,
   hook: async () => runHook,
   pickup: async () => (await import("./commands/pickup")).runPickup,
   session: async () => (await import("./commands/session")).runSession,

@@ -15,6 +15,26 @@ type Usage = {
  * new command cannot ship without its help.
  */
 export const USAGE = {
+  login: {
+    synopsis: `  baton login [--url URL] [--no-browser]   sign in: approve a code in the browser, the token lands here`,
+    details: `Prints an address with a short code (and opens it when this machine has a browser). Open it
+anywhere you are signed in to Baton, a phone or another machine too, check that the code matches, choose
+the token's name, scope and projects, and approve. The CLI then receives the token and keeps it, with the
+server's URL, in ~/.config/baton/config.json (readable by you alone; other keys kept), and says whom it
+signed in. The code expires after 10 minutes and works once.
+  --url URL        the server (default: BATON_URL or url in the config file)
+  --no-browser     print the address only (over SSH nothing is opened anyway)`,
+  },
+  whoami: {
+    synopsis: `  baton whoami                          whose token this is: the account, the token's name and scope, the server`,
+    details: `Asks the server about the token the CLI uses (BATON_TOKEN, else the config file). Exit 6 when it is refused.`,
+  },
+  logout: {
+    synopsis: `  baton logout                          revoke the token on the server and remove it from the config file`,
+    details: `Revokes the token the CLI uses, then removes it from ~/.config/baton/config.json (the URL stays). With
+the server out of reach the token is still removed from the file; the command says it could not be
+revoked (revoke it under Settings → API tokens) and exits 5; a read token cannot revoke itself either (exit 1).`,
+  },
   hook: {
     synopsis: `  baton hook session-start              Claude Code SessionStart hook: prints the context (never fails)
   baton hook prompt                     UserPromptSubmit hook: learnings relevant to the prompt, new to the session
@@ -128,7 +148,10 @@ projects/<slug>/sessions/<id>/handoff.md, backlog/memory/<task-id>.md, .spx/sess
   },
   mcp: {
     synopsis: `  baton mcp                             MCP over stdio, bridged to the server's /api/mcp`,
-    details: `For MCP clients that only speak stdio: forwards every message to BATON_URL/api/mcp with BATON_TOKEN.`,
+    details: `For MCP clients that only speak stdio (baton install writes it into every agent's MCP configuration):
+forwards every message to the server's /api/mcp with the token, both found as every command finds them
+(BATON_URL and BATON_TOKEN, else the config file \`baton login\` writes). A refused token is answered
+with an error naming \`baton login\`, on stderr too.`,
   },
   admin: {
     synopsis: `  baton admin create-user --email E --password P [--name N]
@@ -142,7 +165,7 @@ HTTP). create-token prints the token alone on stdout, for T=$(baton admin create
 
 export type CommandName = keyof typeof USAGE;
 
-const FOOTER = `Configuration: BATON_URL and BATON_TOKEN (or url and token in ~/.config/baton/config.json), and
+const FOOTER = `Configuration: BATON_URL and BATON_TOKEN, or url and token in ~/.config/baton/config.json (baton login writes them), and
 {"project": "slug"} in .baton.json at the repository root. Admin commands use DATABASE_URL instead.
 Output is JSON when stdout is not a terminal.
 Exit codes: 0 ok, 1 failure, 2 usage, 3 conflict, 4 not found, 5 server unreachable, 6 unauthorized.

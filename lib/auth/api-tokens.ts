@@ -4,6 +4,8 @@ import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Db } from "../db/client";
 import { deleteToken, insertToken, listTokens, projectIdsBySlugs, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
+import { getUser } from "../db/queries/users";
+import type { Principal } from "./principal";
 import { forgetToken, tokenCheck, tokenHint, tokenOf, tokenRemembered } from "./token-memory";
 import { TOKEN_SCOPES } from "../rules";
 
@@ -28,13 +30,19 @@ function generateSecret(): string {
   return TOKEN_PREFIX + base64url;
 }
 
+/** The ids of the projects a token may be limited to: the user's own, or a 404 naming those that are not. */
+export async function ownProjectIds(db: Db, params: { userId: string; slugs: string[] }): Promise<Map<string, string>> {
+  const ids = await projectIdsBySlugs(db, params);
+  const missing = params.slugs.filter((s) => !ids.has(s));
+  if (missing.length) throw new ApiError("not_found", `No project ${missing.join(", ")} that you are a member of.`);
+  return ids;
+}
+
 /** Creates a token and returns its secret: the only time it exists outside the caller's hands. */
 export async function createApiToken(db: Db, params: { userId: string } & NewToken): Promise<{ token: string; record: TokenRecord }> {
   const data = newTokenSchema.parse(params);
   const slugs = [...new Set(data.projects)];
-  const ids = await projectIdsBySlugs(db, { userId: params.userId, slugs });
-  const missing = slugs.filter((s) => !ids.has(s));
-  if (missing.length) throw new ApiError("not_found", `No project ${missing.join(", ")} that you are a member of.`);
+  const ids = await ownProjectIds(db, { userId: params.userId, slugs });
   const token = generateSecret();
   const id = crypto.randomUUID();
   const record = { id, name: data.name, displayPrefix: token.slice(0, TOKEN_PREFIX.length + 6), scope: data.scope };
@@ -51,13 +59,15 @@ export function listApiTokens(db: Db, params: { userId: string }): Promise<Token
   return listTokens(db, params);
 }
 
-export async function revokeApiToken(db: Db, params: { userId: string; tokenId: string }): Promise<void> {
+/** Deletes one of the user's tokens and answers what it was. */
+export async function revokeApiToken(db: Db, params: { userId: string; tokenId: string }): Promise<TokenRecord> {
   const token = (await listTokens(db, { userId: params.userId })).find((t) => t.id === params.tokenId);
   await db.transaction(async (tx) => {
     if (!token || !(await deleteToken(tx, params))) throw new ApiError("not_found", "No such token.");
     await recordAudit(tx, params.userId, { action: "delete", subject: "token", subjectId: token.id, label: token.name, projectId: null, detail: token.displayPrefix });
   });
   forgetToken(params.tokenId);
+  return token!;
 }
 
 /**
@@ -76,4 +86,25 @@ export async function authenticateToken(
   const hint = options.checkInReads ? tokenHint(tokenHash) : undefined;
   if (!hint || tokenRemembered(tokenHash)) return { token: await tokenOf(db, tokenHash) };
   return { token: hint, check: tokenCheck(db, tokenHash, hint) };
+}
+
+/** Who a request comes from, as `baton whoami` shows it: the account, and the token when one was sent. */
+export type Caller = {
+  user: { name: string; email: string };
+  token: { name: string; displayPrefix: string; scope: string; projects: string[]; createdAt: Date; lastUsedAt: Date | null } | null;
+};
+
+export async function describeCaller(db: Db, principal: Principal): Promise<Caller> {
+  const user = await getUser(db, { userId: principal.userId });
+  if (!user) throw new ApiError("unauthorized", "The account of this token no longer exists.");
+  const token = principal.tokenId ? (await listTokens(db, { userId: principal.userId })).find((t) => t.id === principal.tokenId) : undefined;
+  const shown = token ? { name: token.name, displayPrefix: token.displayPrefix, scope: token.scope, projects: token.projects, createdAt: token.createdAt, lastUsedAt: token.lastUsedAt } : null;
+  return { user: { name: user.name, email: user.email }, token: shown };
+}
+
+/** The token that sent the request revokes itself (`baton logout`). */
+export async function revokeOwnToken(db: Db, principal: Principal): Promise<{ name: string; displayPrefix: string }> {
+  if (!principal.tokenId) throw new ApiError("bad_request", "This request carries no API token to revoke: send it as Authorization: Bearer <token>.");
+  const { name, displayPrefix } = await revokeApiToken(db, { userId: principal.userId, tokenId: principal.tokenId });
+  return { name, displayPrefix };
 }

@@ -12,7 +12,7 @@ export function connectSnippets(origin: string) {
   const hook = (sub: string) => [{ hooks: [{ type: "command", command: `baton hook ${sub}` }] }];
   return {
     install: `curl -fsSL ${url}/install.sh | sh`,
-    userConfig: JSON.stringify({ url, token: "baton_…" }, null, 2),
+    login: "baton login",
     env: `export BATON_URL=${url} BATON_TOKEN=baton_…`,
     plugin: `claude plugin marketplace add <a git URL or local clone of the Baton repository>\nclaude plugin install baton@baton --config url=${url}`,
     installClaude: "baton install claude --dry-run",
@@ -26,10 +26,7 @@ export function connectSnippets(origin: string) {
       null,
       2,
     ),
-    mcp: JSON.stringify(
-      { mcpServers: { baton: { type: "http", url: `${url}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } } } },
-      null,
-      2,
-    ),
+    // The stdio bridge, as `baton install claude` writes it: it finds the token where the CLI keeps it.
+    mcp: JSON.stringify({ mcpServers: { baton: { type: "stdio", command: "baton", args: ["mcp"] } } }, null, 2),
   };
 }

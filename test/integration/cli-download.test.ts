@@ -118,6 +118,14 @@ describe("GET /install.sh", () => {
     expect(again.stdout).not.toContain("not on your PATH");
   });
 
+  it("with no token yet, it says to sign in with `baton login` next", async () => {
+    const home = path.join(tmp.dir, "home-no-token");
+    const script = await (await fetch(`${world.server.url}/install.sh`)).text();
+    const install = await runProcess("sh", [], { env: homeEnv(home, { PATH: process.env.PATH! }), input: script, cwd: home });
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toContain("Next: run `baton login` to sign in");
+  });
+
   it("leaves a config file that is not a JSON object alone, and says what to set", async () => {
     const home = path.join(tmp.dir, "home-bad-config");
     mkdirSync(path.join(home, ".config/baton"), { recursive: true });

@@ -179,7 +179,7 @@ describe("baton hook session-start never fails the agent", () => {
     { name: "server down", env: () => ({ BATON_URL: servers.closedUrl, BATON_TOKEN: token }), context: () => new RegExp(`server not reachable at ${servers.closedUrl}\\)\\.$`), maxMs: 2000 + NODE_START_MS },
     { name: "server hung", env: () => ({ BATON_URL: servers.hungUrl, BATON_TOKEN: token }), context: () => /no answer from http:\/\/127\.0\.0\.1:\d+ within 2000 ms\)\.$/, maxMs: 2000 + NODE_START_MS },
     { name: "server hung, BATON_TIMEOUT_MS=500", env: () => ({ BATON_URL: servers.hungUrl, BATON_TOKEN: token, BATON_TIMEOUT_MS: "500" }), context: () => /within 500 ms\)\.$/, maxMs: 500 + NODE_START_MS },
-    { name: "bad token", env: () => ({ BATON_URL: server.url, BATON_TOKEN: "baton_not-a-real-token" }), context: () => /token refused by http:\/\/127\.0\.0\.1:\d+: 401\)\.$/, maxMs: 2000 + NODE_START_MS },
+    { name: "bad token", env: () => ({ BATON_URL: server.url, BATON_TOKEN: "baton_not-a-real-token" }), context: () => /token refused by http:\/\/127\.0\.0\.1:\d+: 401; run `baton login`\)\.$/, maxMs: 2000 + NODE_START_MS },
     { name: "garbage stdin", env: () => ({ BATON_URL: server.url, BATON_TOKEN: token }), input: "}{ not json", context: () => /the hook input on stdin is not JSON\)\.$/, maxMs: 2000 + NODE_START_MS },
     { name: "stdin a JSON list", env: () => ({ BATON_URL: server.url, BATON_TOKEN: token }), input: "[1,2]", context: () => /not a JSON object\)\.$/, maxMs: 2000 + NODE_START_MS },
     { name: "no configuration at all", env: () => ({}), context: () => /no server configured/, maxMs: 2000 + NODE_START_MS },

@@ -73,10 +73,11 @@ describe("baton install claude", () => {
     expect(json(repo, ".mcp.json")).toEqual({
       mcpServers: {
         github: FOREIGN_MCP.mcpServers.github,
-        baton: { type: "http", url: `${URL_}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } },
+        baton: { type: "stdio", command: "node", args: [path.join(ROOT, "cli/bin/baton.mjs"), "mcp"] },
       },
     });
     expect(read(repo, ".mcp.json")).not.toContain("baton_secret_never_written");
+    expect(read(repo, ".mcp.json")).not.toContain("BATON_TOKEN");
 
     const before = [read(repo, ".claude/settings.json"), read(repo, ".mcp.json")];
     const mtimes = [statSync(path.join(repo, ".claude/settings.json")).mtimeMs, statSync(path.join(repo, ".mcp.json")).mtimeMs];
@@ -106,15 +107,16 @@ describe("baton install claude", () => {
       [
         "--- /dev/null",
         "+++ b/.mcp.json",
-        "@@ -0,0 +1,11 @@",
+        "@@ -0,0 +1,12 @@",
         "+{",
         '+  "mcpServers": {',
         '+    "baton": {',
-        '+      "type": "http",',
-        `+      "url": "${URL_}/api/mcp",`,
-        '+      "headers": {',
-        '+        "Authorization": "Bearer ${BATON_TOKEN}"',
-        "+      }",
+        '+      "type": "stdio",',
+        '+      "command": "node",',
+        '+      "args": [',
+        `+        "${path.join(ROOT, "cli/bin/baton.mjs")}",`,
+        '+        "mcp"',
+        "+      ]",
         "+    }",
         "+  }",
         "+}",

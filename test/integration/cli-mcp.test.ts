@@ -165,7 +165,7 @@ describe("failures come back as JSON-RPC errors, never as a crash", () => {
     expect(messages.map((m) => m.id).sort()).toEqual([1, 2]);
     for (const m of messages) {
       expect(m.error).toMatchObject({ code: -32000, data: { httpStatus: 401, code: "unauthorized" } });
-      expect(m.error.message).toMatch(/^Baton refused the token \(HTTP 401 unauthorized\): The token is not valid.*Check BATON_TOKEN/);
+      expect(m.error.message).toMatch(/^Baton refused the token \(HTTP 401 unauthorized\): The token is not valid.*Sign in again with `baton login`/);
     }
     expect(stderr).toMatch(/initialize \(id 1\): Baton refused the token/);
   });
@@ -216,8 +216,8 @@ describe("failures come back as JSON-RPC errors, never as a crash", () => {
   });
 
   it.each([
-    { name: "no server configured", env: {}, args: [], error: /no Baton server configured: set BATON_URL/ },
-    { name: "a URL but no token", env: { BATON_URL: "http://127.0.0.1:9" }, args: [], error: /no token for http:\/\/127.0.0.1:9: set BATON_TOKEN/ },
+    { name: "no server configured", env: {}, args: [], error: /no Baton server configured: run `baton login --url <server>`, or set BATON_URL/ },
+    { name: "a URL but no token", env: { BATON_URL: "http://127.0.0.1:9" }, args: [], error: /no token for http:\/\/127.0.0.1:9: run `baton login`, or set BATON_TOKEN/ },
     { name: "an unknown option", env: { BATON_URL: "http://127.0.0.1:9", BATON_TOKEN: "t" }, args: ["--verbose"], error: /--verbose/ },
   ])("$name: one line on stderr, exit 2, nothing on stdout", async ({ env, args, error }) => {
     const res = await runCli(["mcp", ...args], { env: bridgeEnv(env), cwd: home, input: JSON.stringify(initialize()) + "\n" });

@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillerSeed } from "../support/filler-seed";
-import { claudeEnv, startModelDouble, type ModelDouble } from "../support/model-double";
+import { startModelDouble, type ModelDouble } from "../support/model-double";
 import { runProcess } from "../support/run-process";
 import { freePort, ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS, removeAfterWorkers } from "../fixtures/cli/cli-env";
+import { claudeCodeEnv, fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS, removeAfterWorkers } from "../fixtures/cli/cli-env";
 
 // The Claude Code plugin (plugins/baton, in the marketplace .claude-plugin/marketplace.json): first its
 // launcher alone, then the real Claude Code from npm, offline, with its model API replaced by a local
@@ -108,11 +108,12 @@ describe("the plugin in the real Claude Code", () => {
   }, 300_000);
   afterAll(() => model?.stop());
 
-  const claudeEnvOf = (home: string, extra: Record<string, string> = {}) => claudeEnv(home, model, extra);
+  /** Claude Code with a HOME of its own, nothing of the machine's Anthropic or Claude settings, and no traffic but the double. */
+  const claudeEnv = (home: string, extra: Record<string, string> = {}) => claudeCodeEnv(home, model.url, extra);
 
   it("claude plugin validate passes for the plugin and the marketplace, without warnings", async () => {
     for (const target of [path.join(ROOT, "plugins/baton"), ROOT]) {
-      const result = await runProcess(claude, ["plugin", "validate", target], { env: claudeEnvOf(path.join(tmp.dir, "home-validate")) });
+      const result = await runProcess(claude, ["plugin", "validate", target], { env: claudeEnv(path.join(tmp.dir, "home-validate")) });
       expect(result.code, result.stdout + result.stderr).toBe(0);
       expect(result.stdout).toContain("Validation passed");
       expect(result.stdout).not.toMatch(/warning/i);
@@ -121,7 +122,7 @@ describe("the plugin in the real Claude Code", () => {
 
   it("marketplace add + install baton@baton: a claude -p session carries Baton's context and the prompt's learnings, offers its MCP tools, leaves a handoff; /baton:remember gives the model its prompt", async () => {
     const home = path.join(tmp.dir, "home-claude");
-    const env = claudeEnvOf(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });
+    const env = claudeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });
     for (const args of [["plugin", "marketplace", "add", ROOT], ["plugin", "install", "baton@baton"]]) {
       const result = await runProcess(claude, args, { env, cwd: home });
       expect(result.code, result.stdout + result.stderr).toBe(0);

@@ -4,10 +4,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
-import { claudeEnv, startModelDouble } from "../support/model-double";
+import { startModelDouble } from "../support/model-double";
 import { runProcess } from "../support/run-process";
 import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
-import { git, homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
+import { claudeCodeEnv, git, homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
 
 // `baton task start|stop|show`: the active task on the server, its memory file, and one marked
 // block in CLAUDE.local.md that imports it, with the rest of that file kept byte for byte; both kept
@@ -127,7 +127,7 @@ describe("baton task keeps git status clean", () => {
     try {
       const repo = committedRepo("claude", TEAM_RULES);
       expect((await runBaton(["task", "start", "task-368"], { cwd: repo, env })).code).toBe(0);
-      const session = await runProcess(claude, ["-p", "What is the task?"], { env: claudeEnv(path.join(tmp.dir, "home-claude"), model), cwd: repo, timeoutMs: 120_000 });
+      const session = await runProcess(claude, ["-p", "What is the task?"], { env: claudeCodeEnv(path.join(tmp.dir, "home-claude"), model.url), cwd: repo, timeoutMs: 120_000 });
       expect(session.code, session.stderr).toBe(0);
       const sent = JSON.stringify(model.requests.map((r) => r.body));
       expect(sent).toContain("Use pnpm.");

@@ -110,6 +110,9 @@ function isJsonRpcError(text: string): boolean {
   }
 }
 
+/** Public routes that store something for anyone by design: `baton login`'s request for a code. */
+const PUBLIC_WRITES = new Set(["/api/cli/login"]);
+
 /** What is wrong with one answer, or null. */
 function judge(actor: Actor, request: FuzzRequest, answer: Answer): string | null {
   if ("error" in answer) {
@@ -119,7 +122,8 @@ function judge(actor: Actor, request: FuzzRequest, answer: Answer): string | nul
   if (answer.status >= 500) return `status ${answer.status}: ${answer.text.slice(0, 200)}`;
   for (const marker of forbiddenMarkers(actor.user)) if (answer.text.includes(marker)) return `leaked ${marker}`;
   const writing = !["GET", "HEAD", "OPTIONS"].includes(request.method);
-  if (actor.readOnly && writing && answer.status < 300 && request.api && !request.path.startsWith("/api/mcp")) return `a read-only actor wrote (${answer.status})`;
+  const publicWrite = PUBLIC_WRITES.has(request.path.split("?")[0]!);
+  if (actor.readOnly && writing && answer.status < 300 && request.api && !request.path.startsWith("/api/mcp") && !publicWrite) return `a read-only actor wrote (${answer.status})`;
   // Node's parser answers a lying Content-Length itself, before Baton: no body to shape.
   if (request.api && answer.status >= 400 && request.method !== "HEAD" && !request.oddLength) {
     const mcp = request.path.startsWith("/api/mcp");
@@ -158,7 +162,8 @@ async function fuzz(actors: Actor[], count: number, seed: number): Promise<{ fai
 
 // Bookkeeping that reading legitimately writes: the served-context log, rate-limit counts, last-used
 // and last-injected times.
-const BOOKKEEPING_TABLES = new Set(["context_log", "session_served", "rate_limit_counts", "auth_sessions", "__drizzle_migrations"]);
+// cli_logins: `baton login` asks for a code before anyone is signed in (below); a pending code is nobody's data.
+const BOOKKEEPING_TABLES = new Set(["context_log", "session_served", "rate_limit_counts", "auth_sessions", "cli_logins", "__drizzle_migrations"]);
 const BOOKKEEPING_COLUMNS = new Set(["last_used_at", "last_injected_at"]);
 
 /** A hash of every stored row (or only cy's and beta's), bookkeeping aside. */

@@ -91,16 +91,3 @@ export async function listening<R>(server: Server, requests: R[]): Promise<{ url
   };
 }
 
-/** The environment of the real Claude Code against a double: a HOME of its own, nothing of the machine's Anthropic or Claude settings, no traffic but the double. */
-export function claudeEnv(home: string, model: ModelDouble, extra: Record<string, string> = {}): Record<string, string> {
-  const env = homeEnv(home, {
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: "sk-ant-test-double",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_TELEMETRY: "1",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    ...extra,
-  });
-  for (const key of Object.keys(process.env)) if (/^(ANTHROPIC|CLAUDE)/.test(key) && !(key in env)) env[key] = "";
-  return env;
-}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { batonMcpServer, isBatonHook, mergeHooks, mergeMcp, MergeError } from "@/cli/src/commands/merge-settings";
+import { stdioMcpServer } from "@/cli/src/agents/install-files";
+import { isBatonHook, mergeHooks, mergeMcp, MergeError } from "@/cli/src/commands/merge-settings";
 
 const entries = [
   { event: "SessionStart" as const, command: "npx baton hook session-start", subcommand: "session-start" },
@@ -38,16 +39,17 @@ describe("merging Baton into Claude Code's settings", () => {
     expect(() => mergeHooks(input, entries)).toThrow(MergeError);
   });
 
-  it("keeps other MCP servers and extra keys of its own entry", () => {
-    const input = { mcpServers: { other: { command: "x" }, baton: { type: "http", url: "http://old/api/mcp", timeout: 5, headers: { "X-Extra": "1" } } } };
-    const { mcp, changes } = mergeMcp(input, batonMcpServer("http://new:3000/"));
+  it("replaces an old HTTP entry (its ${BATON_TOKEN} header included) by the stdio bridge, keeping other servers and non-transport keys", () => {
+    const input = { mcpServers: { other: { command: "x" }, baton: { type: "http", url: "http://old/api/mcp", timeout: 5, headers: { Authorization: "Bearer ${BATON_TOKEN}" } } } };
+    const server = { type: "stdio", ...stdioMcpServer('node "/path with space/baton.mjs"') };
+    const { mcp, changes } = mergeMcp(input, server);
     expect(changes).toEqual(['updated the "baton" MCP server']);
     expect(mcp).toEqual({
       mcpServers: {
         other: { command: "x" },
-        baton: { type: "http", url: "http://new:3000/api/mcp", timeout: 5, headers: { "X-Extra": "1", Authorization: "Bearer ${BATON_TOKEN}" } },
+        baton: { type: "stdio", command: "node", args: ["/path with space/baton.mjs", "mcp"], timeout: 5 },
       },
     });
-    expect(mergeMcp(mcp, batonMcpServer("http://new:3000")).changes).toEqual([]);
+    expect(mergeMcp(mcp, server).changes).toEqual([]);
   });
 });

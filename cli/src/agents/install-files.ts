@@ -44,3 +44,13 @@ export const HOOK_TIMEOUT_SECONDS = { sessionStart: 30, prompt: 10, preCompact: 
 export function splitCommand(line: string): string[] {
   return (line.match(/"(?:[^"\\]|\\.)*"|\S+/g) ?? []).map((word) => (word.startsWith('"') ? (JSON.parse(word) as string) : word));
 }
+
+/**
+ * Baton's MCP server as a stdio entry: `baton mcp`, the bridge, which finds the server and token as
+ * every command does (BATON_URL and BATON_TOKEN, else the config file `baton login` writes), so no
+ * secret is written into the agent's configuration and a token in the config file just works.
+ */
+export function stdioMcpServer(command: string): { command: string; args: string[] } {
+  const [program, ...args] = splitCommand(`${command} mcp`);
+  return { command: program!, args };
+}

@@ -31,19 +31,19 @@ const DOCTOR_TIMEOUT_MS = 5000;
 
 async function checkServer(config: BatonConfig): Promise<ServerCheck> {
   const check: ServerCheck = { url: config.url, reachable: false, version: null, answering: false, project: null, problem: null, exit: EXIT.ok };
-  if (!config.url) return { ...check, problem: `no server configured: set BATON_URL and BATON_TOKEN, or url and token in ${config.userConfigFile}`, exit: EXIT.usage };
+  if (!config.url) return { ...check, problem: `no server configured: run \`baton login --url <server>\`, or set BATON_URL and BATON_TOKEN, or url and token in ${config.userConfigFile}`, exit: EXIT.usage };
   const call = apiClient({ url: config.url, token: config.token, timeoutMs: DOCTOR_TIMEOUT_MS });
   try {
     const health = await call("GET", "/api/health");
     check.reachable = true;
     check.version = (health.json as { version?: string } | undefined)?.version ?? null;
     if (health.status !== 200) return { ...check, problem: `${config.url}/api/health answered ${health.status}: ${errorMessage(health)}`, exit: EXIT.failure };
-    if (!config.token) return { ...check, problem: `no token for ${config.url}: set BATON_TOKEN, or token in ${config.userConfigFile}`, exit: EXIT.usage };
+    if (!config.token) return { ...check, problem: `no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN, or token in ${config.userConfigFile}`, exit: EXIT.usage };
     // The question the hooks ask first: which project a session here belongs to.
     const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], config.cwd, 3000) : null;
     const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd: config.cwd });
     const res = await call("GET", `/api/context/project?${new URLSearchParams(hints)}`);
-    if (res.status === 401) return { ...check, problem: `the token was refused by ${config.url} (401)`, exit: EXIT.unauthorized };
+    if (res.status === 401) return { ...check, problem: `the token was refused by ${config.url} (401): run \`baton login\``, exit: EXIT.unauthorized };
     if (res.status !== 200) return { ...check, problem: `${config.url} answered ${res.status}: ${errorMessage(res)}`, exit: EXIT.failure };
     return { ...check, answering: true, project: (res.json as { project?: { slug?: string } | null }).project?.slug ?? null };
   } catch (error) {

@@ -59,9 +59,12 @@ export function mergeHooks(input: Json, entries: HookEntry[]): { settings: Json;
   return { settings, changes };
 }
 
-export function batonMcpServer(url: string): Json {
-  return { type: "http", url: `${url.replace(/\/+$/, "")}/api/mcp`, headers: { Authorization: "Bearer ${BATON_TOKEN}" } };
-}
+/**
+ * How an MCP entry reaches its server. Baton's entry is always its own: an older install's HTTP entry
+ * (`url` with a `${BATON_TOKEN}` header, which left a member whose token is in the config file with a
+ * silent 401) is replaced whole by the stdio bridge; keys beside these (env, timeout, trust) stay.
+ */
+const TRANSPORT_KEYS = new Set(["type", "url", "headers", "command", "args"]);
 
 export function mergeMcp(input: Json, server: Json, name = "baton"): { mcp: Json; changes: string[] } {
   const mcp = structuredClone(input);
@@ -70,7 +73,7 @@ export function mergeMcp(input: Json, server: Json, name = "baton"): { mcp: Json
   const existing = mcp.mcpServers[name];
   if (existing !== undefined && !isObject(existing)) throw new MergeError(`"mcpServers.${name}" is not an object`);
   const merged: Json = { ...existing, ...server };
-  if (isObject(existing?.headers) && isObject(server.headers)) merged.headers = { ...existing.headers, ...server.headers };
+  for (const key of Object.keys(merged)) if (TRANSPORT_KEYS.has(key) && !Object.hasOwn(server, key)) delete merged[key];
   if (JSON.stringify(merged) === JSON.stringify(existing)) return { mcp, changes: [] };
   mcp.mcpServers[name] = merged;
   return { mcp, changes: [existing ? `updated the "${name}" MCP server` : `added the "${name}" MCP server`] };

@@ -12,6 +12,8 @@ const DEFAULT_PROMPT_TIMEOUT_MS = 1000;
 export type BatonConfig = {
   url: string | null;
   token: string | null;
+  /** Where the token came from: `baton logout` removes it from the file, and can only name the variable. */
+  tokenFrom: "env" | "file" | null;
   /** The hooks' time limit for talking to the server. */
   timeoutMs: number;
   /** The prompt hook's (UserPromptSubmit) time limit, the whole hook included. */
@@ -98,7 +100,7 @@ function parseMode(value: unknown, from: string, warnings: string[]): ContextMod
   return null;
 }
 
-function normaliseUrl(value: string | null, from: string, warnings: string[]): string | null {
+export function normaliseUrl(value: string | null, from: string, warnings: string[]): string | null {
   if (!value) return null;
   if (!/^https?:\/\/[^/\s]+/i.test(value)) {
     warnings.push(`${from} must be an http:// or https:// URL, not "${value}"; ignored.`);
@@ -140,9 +142,12 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     parseMode(user.mode, `mode in ${userConfigFile}`, warnings) ??
     parseMode(repo.mode, `mode in ${repoConfigFile}`, warnings) ??
     (str(env.PAI_DIR) ? "complement" : "full");
+  const envToken = str(env.BATON_TOKEN);
+  const fileToken = str(user.token);
   return {
     url,
-    token: str(env.BATON_TOKEN) ?? str(user.token),
+    token: envToken ?? fileToken,
+    tokenFrom: envToken ? "env" : fileToken ? "file" : null,
     timeoutMs,
     promptTimeoutMs,
     mode,

@@ -24,11 +24,11 @@ const unavailable = (agent: HookAdapter, why: string) => answerOnce(agent.output
 /** The server's URL and token, or null once the hook has answered that one is missing. */
 function configuredServer(agent: HookAdapter, config: BatonConfig): { url: string; token: string } | null {
   if (!config.url) {
-    unavailable(agent, "no server configured: set BATON_URL and BATON_TOKEN, or url and token in ~/.config/baton/config.json");
+    unavailable(agent, "no server configured: run `baton login --url <server>`, or set BATON_URL and BATON_TOKEN");
     return null;
   }
   if (!config.token) {
-    unavailable(agent, `no token for ${config.url}: set BATON_TOKEN, or token in ~/.config/baton/config.json`);
+    unavailable(agent, `no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN`);
     return null;
   }
   return { url: config.url, token: config.token };
@@ -71,7 +71,7 @@ function answerWith(agent: HookAdapter, res: ApiResponse, url: string): void {
   }
   const message = errorMessage(res).slice(0, 160);
   hookLog(`session-start: ${res.status} ${message}`);
-  if (res.status === 401) return unavailable(agent, `token refused by ${url}: 401`);
+  if (res.status === 401) return unavailable(agent, `token refused by ${url}: 401; run \`baton login\``);
   return unavailable(agent, `${url} answered ${res.status}: ${message}`);
 }
 

@@ -62,6 +62,9 @@ export function apiClient(config: { url: string; token: string | null; timeoutMs
   };
 }
 
+/** What a refused token (401) is told, here and by the MCP bridge. */
+export const SIGN_IN_AGAIN = "Sign in again with `baton login` (or check BATON_TOKEN, or token in ~/.config/baton/config.json).";
+
 /** The server's own message from `{ ok: false, error: { code, message } }`, or the status. */
 export function errorMessage(res: ApiResponse): string {
   const error = (res.json as { error?: { message?: unknown } } | undefined)?.error;
@@ -83,7 +86,7 @@ const exitOfStatus = (status: number): number =>
 /** The body of a 2xx answer; anything else becomes a CliError with the server's message and a typed exit code. */
 export function expectOk<T = Record<string, unknown>>(res: ApiResponse, what: string): T {
   if (res.status >= 200 && res.status < 300) return (res.json ?? {}) as T;
-  const hint = res.status === 401 ? " Check BATON_TOKEN (or token in ~/.config/baton/config.json)." : "";
+  const hint = res.status === 401 ? ` ${SIGN_IN_AGAIN}` : "";
   throw new ApiFailure(res.status, `${what}: ${errorMessage(res)}${hint}`, exitOfStatus(res.status));
 }
 

@@ -1,6 +1,7 @@
 import { note } from "../output/print";
 import { readSseEvents } from "./read-sse-events";
 import { requestHeaders, type McpConnection } from "./request-headers";
+import { SIGN_IN_AGAIN } from "../http/api-client";
 import { checkServerVersion, VERSION_HEADER } from "../http/version-check";
 
 export type JsonRpcId = string | number;
@@ -65,7 +66,7 @@ function httpFailure(status: number, text: string): Failure {
   const error = isObject(parsed) && isObject(parsed.error) ? parsed.error : undefined;
   const code = typeof error?.code === "string" ? error.code : undefined;
   const said = typeof error?.message === "string" ? error.message : text.trim().slice(0, 200);
-  const hint = status === 401 ? " Check BATON_TOKEN (or token in ~/.config/baton/config.json)." : "";
+  const hint = status === 401 ? ` ${SIGN_IN_AGAIN}` : "";
   const what = status === 401 ? "Baton refused the token" : "Baton refused the request";
   return { message: `${what} (HTTP ${status}${code ? ` ${code}` : ""})${said ? `: ${said}` : ""}${hint}`, data: { httpStatus: status, ...(code ? { code } : {}) } };
 }

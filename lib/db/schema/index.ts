@@ -1,6 +1,7 @@
 export * from "./auth";
 export * from "./projects";
 export * from "./tokens";
+export * from "./cli-logins";
 export * from "./memory";
 export * from "./log";
 export * from "./rate-limits";

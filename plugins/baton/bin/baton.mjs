@@ -57,7 +57,17 @@ for (const [option, variable] of [
   if (value && !process.env[variable]?.trim()) process.env[variable] = value;
 }
 
+/** `login --url <server>` (or `--url=<server>`) names the server before any configuration holds it. */
+function urlArgument() {
+  if (args[0] !== "login") return null;
+  const at = args.indexOf("--url");
+  const value = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith("--url="))?.slice("--url=".length);
+  return /^https?:\/\//i.test(value?.trim() ?? "") ? value.trim().replace(/\/+$/, "") : null;
+}
+
 function serverUrl() {
+  const named = urlArgument();
+  if (named) return named;
   if (process.env.BATON_URL?.trim()) return process.env.BATON_URL.trim().replace(/\/+$/, "");
   try {
     const config = JSON.parse(readFileSync(path.join(xdg("XDG_CONFIG_HOME", ".config"), "baton", "config.json"), "utf8"));
@@ -85,7 +95,7 @@ async function download(url, file) {
 }
 
 const url = serverUrl();
-if (!url) giveUp("no server configured: set BATON_URL and BATON_TOKEN, the plugin's url and token options, or url and token in ~/.config/baton/config.json");
+if (!url) giveUp("no server configured: run `baton login --url <server>` (through this file: node <plugin>/bin/baton.mjs login --url <server>), or set BATON_URL and BATON_TOKEN, or the plugin's url and token options");
 // CLAUDE_PLUGIN_DATA is the plugin's own folder, kept across plugin updates; outside Claude Code the cache.
 const cli = path.join(process.env.CLAUDE_PLUGIN_DATA?.trim() || path.join(cacheDir(), "plugin"), "baton.mjs");
 if (!existsSync(cli)) await download(url, cli);

@@ -18,8 +18,7 @@ export default async function ConnectPage() {
         <p>
           Your coding agents (Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI, opencode) get their context from this
           server (<code data-testid="server-origin">{origin}</code>) through their hooks and an MCP server, all run by the{" "}
-          <code>baton</code> CLI this server hands out. Make a write token in{" "}
-          <Link href="/settings/tokens">API tokens</Link> first.
+          <code>baton</code> CLI this server hands out, with a token of yours that <code>baton login</code> gets for you.
         </p>
       </PageHeader>
       <Snippet id="install" title="1. The CLI, from this server" text={s.install}>
@@ -27,10 +26,12 @@ export default async function ConnectPage() {
         server in <code>~/.config/baton/config.json</code>. Run it again to update; the CLI says when this server runs a
         newer version.
       </Snippet>
-      <Snippet id="token" title="2. Your token" where="~/.config/baton/config.json" text={s.userConfig}>
-        Add the <code>token</code> line; install.sh wrote the <code>url</code> and keeps both when it runs again. Or set them
-        in the environment instead:{" "}
-        <code>{s.env}</code>.
+      <Snippet id="login" title="2. Sign in" text={s.login}>
+        Prints a short code and opens this dashboard to approve it (over SSH, open the address it prints on any device
+        where you are signed in). You choose the token&apos;s name, scope and projects; the CLI keeps it in{" "}
+        <code>~/.config/baton/config.json</code>, readable by you alone. <code>baton whoami</code> shows whose it is,{" "}
+        <code>baton logout</code> revokes it. For scripts, a token from <Link href="/settings/tokens">API tokens</Link> works
+        in the environment too: <code>{s.env}</code>.
       </Snippet>
       <Snippet id="plugin" title="3a. Claude Code plugin, for every repository" text={s.plugin}>
         The Baton repository is a Claude Code plugin marketplace: the plugin brings the session hooks and Baton&apos;s MCP
@@ -55,7 +56,8 @@ export default async function ConnectPage() {
       </Snippet>
       <Snippet id="mcp" title="MCP server" where=".mcp.json" text={s.mcp}>
         Tools for the agent mid-session: search and propose learnings, write a handoff, read task memory, pick up a queued
-        session. Claude Code reads the token from <code>BATON_TOKEN</code>, so no secret lands in the repository.
+        session. <code>baton mcp</code> reads the server and token as the hooks do, so no secret lands in the repository,
+        and a refused token is said (naming <code>baton login</code>), never a silent failure.
       </Snippet>
     </div>
   );

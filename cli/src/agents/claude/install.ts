@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { Installer } from "../agent";
-import { batonMcpServer, mergeHooks, mergeMcp } from "../../commands/merge-settings";
+import { mergeHooks, mergeMcp } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
-import { HOOK_TIMEOUT_SECONDS, planJson } from "../install-files";
+import { HOOK_TIMEOUT_SECONDS, planJson, stdioMcpServer } from "../install-files";
 
 /**
  * Baton's hooks (SessionStart, UserPromptSubmit, PreCompact, SessionEnd) into the repository's
@@ -10,7 +10,7 @@ import { HOOK_TIMEOUT_SECONDS, planJson } from "../install-files";
  */
 export const claudeInstaller: Installer = {
   scopes: ["repo"],
-  plan({ command, url, root }) {
+  plan({ command, root }) {
     const hooks = planJson(path.join(root, ".claude", "settings.json"), (json) => {
       const { settings, changes } = mergeHooks(json, [
         { event: "SessionStart", command: `${command} hook session-start`, subcommand: "session-start", timeout: HOOK_TIMEOUT_SECONDS.sessionStart },
@@ -21,10 +21,13 @@ export const claudeInstaller: Installer = {
       return { json: settings, changes };
     });
     const mcp = planJson(path.join(root, ".mcp.json"), (json) => {
-      const { mcp: merged, changes } = mergeMcp(json, batonMcpServer(url));
+      const { mcp: merged, changes } = mergeMcp(json, { type: "stdio", ...stdioMcpServer(command) });
       return { json: merged, changes };
     });
-    return { files: [hooks, mcp], notes: ["The MCP entry reads the token from BATON_TOKEN in Claude Code's environment."] };
+    return {
+      files: [hooks, mcp],
+      notes: ["The MCP server runs `baton mcp`, which finds the server and token as the hooks do (`baton login` keeps them in ~/.config/baton/config.json): no secret is written into .mcp.json."],
+    };
   },
   found: ({ home }) => onPath("claude") ?? folderIfAny(path.join(home, ".claude")),
 };

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Installer } from "../agent";
 import { MergeError, isBatonHook, mergeMcp, type Json } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
-import { HOOK_TIMEOUT_SECONDS, planJson, splitCommand } from "../install-files";
+import { HOOK_TIMEOUT_SECONDS, planJson, stdioMcpServer } from "../install-files";
 import { copilotHome } from "./copilot-home";
 
 /**
@@ -80,8 +80,7 @@ export function mergeCopilotHooks(input: Json, command: string): { json: Json; c
 
 /** Baton's stdio MCP server: `baton mcp`, which reads the token from the CLI's own config (none here). */
 export function copilotMcpServer(command: string): Json {
-  const [program, ...args] = splitCommand(`${command} mcp`);
-  return { type: "local", command: program, args, tools: ["*"] };
+  return { type: "local", ...stdioMcpServer(command), tools: ["*"] };
 }
 
 /** Other hook files in the folder that add context where Baton does: Copilot keeps only one hook's context per event. */

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Installer, InstallContext } from "../agent";
 import { isBatonHook, MergeError, mergeHooks, mergeMcp, type HookEntry, type Json } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
-import { HOOK_TIMEOUT_SECONDS, planJson, splitCommand } from "../install-files";
+import { HOOK_TIMEOUT_SECONDS, planJson, stdioMcpServer } from "../install-files";
 
 /** Gemini CLI's hook time limits are in milliseconds. */
 const MS = 1000;
@@ -77,8 +77,7 @@ function merge(command: string) {
     const added = new Set(entries.filter((e) => hooks.changes.includes(`added the ${e.event} hook`)).map((e) => e.event));
     const named = geminiFields(hooks.settings, entries, added);
     // A stdio server: Gemini CLI starts `command` with `args` itself, without a shell.
-    const [program, ...args] = splitCommand(`${command} mcp`);
-    const mcp = mergeMcp(hooks.settings, { command: program, args });
+    const mcp = mergeMcp(hooks.settings, stdioMcpServer(command));
     return { json: mcp.mcp, changes: [...hooks.changes, ...named, ...mcp.changes] };
   };
 }

@@ -1,0 +1,46 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { CliError, EXIT } from "../exit-codes";
+import { userConfigPath } from "./load-config";
+
+/** The file holds a token: readable and writable by its owner alone, as install.sh leaves it too. */
+const PRIVATE_FILE = 0o600;
+const PRIVATE_DIR = 0o700;
+
+function readObject(file: string): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  let value: unknown;
+  try {
+    const text = readFileSync(file, "utf8");
+    value = text.trim() ? JSON.parse(text) : {};
+  } catch (error) {
+    throw new CliError(`${file} cannot be read as JSON (${(error as Error).message}): fix or remove it, then run this again.`, EXIT.failure);
+  }
+  if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw new CliError(`${file} is not a JSON object: fix or remove it, then run this again.`, EXIT.failure);
+}
+
+/** Throws, saying why, when the user's config file could not be updated (not a JSON object): checked before a token is made for it. */
+export function checkUserConfig(file = userConfigPath()): void {
+  readObject(existsSync(file) ? realpathSync(file) : file);
+}
+
+/**
+ * Sets keys of the user's config file (undefined removes one) and keeps every other key. Written to a
+ * temporary file and renamed over it, so a crash never leaves half a file; a symlinked file (dotfiles)
+ * is written where the link points. Mode 0600 whatever the file had: it holds a token.
+ */
+export function updateUserConfig(changes: Record<string, string | undefined>, file = userConfigPath()): string {
+  const target = existsSync(file) ? realpathSync(file) : file;
+  const config = readObject(target);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete config[key];
+    else config[key] = value;
+  }
+  mkdirSync(path.dirname(target), { recursive: true, mode: PRIVATE_DIR });
+  const tmp = `${target}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: PRIVATE_FILE });
+  chmodSync(tmp, PRIVATE_FILE);
+  renameSync(tmp, target);
+  return file;
+}
