@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { homeEnv } from "../fixtures/cli/cli-env";
 
 /** One request Claude Code sent to the model API, its JSON body as it came. */
 export type ModelRequest = { path: string; body: Record<string, unknown> };
