@@ -14,6 +14,19 @@ function migrationsLine(applied: number, total: number): string {
   return applied ? `migrations: ${applied} applied now (${total} in all)` : `migrations: none pending (${total} in all)`;
 }
 
+/** Set by scripts/https-server.mjs (plain JavaScript, hence a registered symbol) before Next.js starts. */
+const HTTPS_SERVER = Symbol.for("baton.httpsServer");
+
+/**
+ * A certificate given to `next start` (plain HTTP only) would be ignored without a word, and the
+ * team would send passwords in clear text believing otherwise.
+ */
+function requireHttpsServer(tls: boolean): void {
+  if (tls && !(globalThis as Record<symbol, unknown>)[HTTPS_SERVER]) {
+    throw new ConfigError("BATON_TLS_CERT", "is set, but this server was started by `next start`, which serves plain HTTP: start it with `npm start` (scripts/https-server.mjs)");
+  }
+}
+
 /**
  * Runs once per server process, before any request: checks the configuration, brings the database
  * schema up to date (either failing stops the process with one clear line), and makes a SIGTERM write
@@ -24,6 +37,7 @@ export async function startup(): Promise<void> {
   let database: string;
   try {
     database = getConfig().database;
+    requireHttpsServer(getConfig().tls !== null);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(formatConfigError(error));
