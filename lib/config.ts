@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { checkTlsFiles, type TlsFiles } from "./tls-files";
+import { readTlsFiles, type TlsMaterial } from "./tls-files";
 
 /** How often an embedded replica pulls from its primary: the most a read on one instance can lag another's write. */
 const DEFAULT_SYNC_INTERVAL_SECONDS = 2;
@@ -91,7 +91,7 @@ export type Config = {
   /** An OpenAI-compatible /v1/embeddings endpoint; absent: full-text search alone. */
   embeddings: { url: string; model: string; apiKey: string | undefined } | null;
   /** The certificate (chain) and key Baton serves HTTPS with, checked readable and matching; null: plain HTTP. */
-  tls: TlsFiles | null;
+  tls: TlsMaterial | null;
 };
 
 export type DatabaseShape = "embedded" | "remote" | "replica";
@@ -145,11 +145,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
-/** The two files, or the ConfigError that names the variable whose file is wrong. */
-function tlsFiles(certFile: string, keyFile: string): TlsFiles {
-  const problem = checkTlsFiles({ certFile, keyFile });
-  if (problem) throw new ConfigError(problem.variable, problem.message);
-  return { certFile, keyFile };
+/** The two files read and checked, or the ConfigError that names the variable whose file is wrong. */
+function tlsFiles(certFile: string, keyFile: string): TlsMaterial {
+  const read = readTlsFiles({ certFile, keyFile });
+  if ("problem" in read) throw new ConfigError(read.problem.variable, read.problem.message);
+  return read.material;
 }
 
 /** Accepts the API's base (…/v1) or the endpoint itself (…/v1/embeddings). */

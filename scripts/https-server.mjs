@@ -3,38 +3,40 @@
 // in a node https server, doing what `next start` does around it:
 // - NODE_ENV and NEXT_RUNTIME as `next start` sets them (instrumentation.ts runs startup() only under
 //   the nodejs runtime);
-// - prepare() runs instrumentation.ts before the first connection: the configuration check (the TLS
-//   files included, lib/tls-files.ts), migrations and the HTTP guard; a problem exits there with one line;
+// - startup() (lib/startup.ts, from instrumentation.ts) checks the configuration, the two PEM files
+//   included, and prepares the database, then hands over the checked certificate and key: only then
+//   does this server listen. A problem stops the start there with one line, before any connection.
+//   (Next.js's prepare() resolves before instrumentation's register() has finished, so it is no signal.)
 // - SIGTERM/SIGINT: stop accepting, let requests in flight finish, close Next.js, exit 143/130 (and
 //   lib/shutdown/graceful-shutdown.ts writes the buffers before that exit).
 // Plain JavaScript: runs as it is, with no build step of its own.
-import { readFileSync } from "node:fs";
 import { createServer } from "node:https";
 import { fileURLToPath } from "node:url";
 import next from "next";
 
 process.env.NODE_ENV ||= "production";
 process.env.NEXT_RUNTIME = "nodejs";
-// lib/startup.ts refuses BATON_TLS_* under `next start`; this marks the server that honours them.
-globalThis[Symbol.for("baton.httpsServer")] = true;
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.BATON_HOST || "0.0.0.0";
 
+// lib/startup.ts calls this with { cert, key }; its absence there means `next start`, which it refuses.
+const checked = new Promise((resolve) => {
+  globalThis[Symbol.for("baton.httpsServer")] = resolve;
+});
 const app = next({ dev: false, dir, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
+const { cert, key } = await checked;
 
-// Read again after startup checked them: the key never passes through anything but this call.
-const server = createServer({ cert: readFileSync(process.env.BATON_TLS_CERT), key: readFileSync(process.env.BATON_TLS_KEY) }, (req, res) => {
+const server = createServer({ cert, key }, (req, res) => {
   handle(req, res).catch((error) => {
     console.error(`baton: failed to handle ${req.method} ${req.url}`, error);
     if (!res.headersSent) res.statusCode = 500;
     res.end();
   });
 });
-
 server.on("error", (error) => {
   console.error(`baton: cannot serve HTTPS on ${hostname}:${port}: ${error.message}`);
   process.exit(1);

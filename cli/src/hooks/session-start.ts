@@ -105,7 +105,7 @@ export async function runSessionStart(agentName: AgentName): Promise<void> {
   if (!server) return;
 
   const hints = config.repoRoot ? await gitHints(cwd, Math.max(100, Math.min(800, (deadline - Date.now()) / 2))) : NO_GIT_HINTS;
-  const call = apiClient({ ...server, timeoutMs: limitMs });
+  const call = apiClient({ ...server, caFile: config.caFile, timeoutMs: limitMs });
   // Within half the time at most: the context is what the session waits for.
   await flushPending(call, Math.min(deadline - 200, startedAt + limitMs / 2));
 

@@ -1,4 +1,5 @@
 import { CliError, EXIT } from "../exit-codes";
+import { serverFetch, trustHint, type Trust } from "./server-fetch";
 import { checkServerVersion, VERSION_HEADER } from "./version-check";
 
 // Used by the hooks too: fetch and nothing else.
@@ -18,18 +19,18 @@ export class Unreachable extends CliError {
   }
 }
 
-function networkDetail(error: unknown): string {
+export function networkDetail(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+  return cause?.code ? cause.code + trustHint(cause.code) : (cause?.message ?? (error as Error).message ?? String(error));
 }
 
-/** A client of the Baton API: Bearer token, JSON bodies, a time limit per request. */
-export function apiClient(config: { url: string; token: string | null; timeoutMs: number }): ApiCall {
+/** A client of the Baton API: Bearer token, JSON bodies, a time limit per request, the user's CA for https. */
+export function apiClient(config: { url: string; token: string | null; timeoutMs: number } & Trust): ApiCall {
   return async (method, path, body, options = {}) => {
     const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? config.timeoutMs));
     let res: Response;
     try {
-      res = await fetch(config.url + path, {
+      res = await serverFetch(config.url + path, {
         method,
         headers: {
           accept: "application/json",
@@ -38,7 +39,7 @@ export function apiClient(config: { url: string; token: string | null; timeoutMs
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
-      });
+      }, config);
     } catch (error) {
       const name = (error as Error)?.name;
       if (name === "TimeoutError" || name === "AbortError") throw new Unreachable(config.url, "timeout", `${timeoutMs} ms`);
