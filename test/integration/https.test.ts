@@ -111,9 +111,13 @@ describe("the hooks over HTTPS with a team's own CA", () => {
     expect(context).toContain(HANDOFF);
   });
 
-  it("with NODE_EXTRA_CA_CERTS (Node's own way): the context", async () => {
+  it("with NODE_EXTRA_CA_CERTS (Node's own way): the context, also beside a caFile of another CA", async () => {
     const { context } = await sessionStart(freshHome(), { NODE_EXTRA_CA_CERTS: tls.caFile });
     expect(context).toContain(HANDOFF);
+    mkdirSync(path.join(tmp.dir, "other-ca"));
+    const otherCa = makeTestCa(path.join(tmp.dir, "other-ca")).caFile;
+    const both = await sessionStart(freshHome({ caFile: otherCa }), { NODE_EXTRA_CA_CERTS: tls.caFile });
+    expect(both.context).toContain(HANDOFF);
   });
 
   it("a caFile in the repository's .baton.json is not taken: a clone does not choose whom to trust", async () => {
