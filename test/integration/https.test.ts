@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken } from "../support/fixtures";
+import { runProcess } from "../support/run-process";
 import { send, submitPageForm } from "../support/page-form";
 import { cleanEnv, ROOT, startServer, tempDir, type RunningServer } from "../support/server";
 import { makeTestCa, type TestTls } from "../support/test-ca";
@@ -142,6 +143,28 @@ describe("the hooks over HTTPS with a team's own CA", () => {
     expect(JSON.parse(untrusted.stdout).server.problem).toMatch(/does not trust.*"caFile"/);
     const trusted = await runBaton(["doctor"], { cwd: repo, env: homeEnv(freshHome({ caFile: tls.caFile })) });
     expect(JSON.parse(trusted.stdout).server).toMatchObject({ reachable: true, answering: true, problem: null });
+  });
+});
+
+describe("install.sh from an HTTPS server with a team's own CA", () => {
+  it("with BATON_CA_FILE: downloads the CLI trusting the CA and records it as caFile; the installed hooks then work", async () => {
+    const script = (await send(server.port, "/install.sh", { ca: tls.ca })).body;
+    expect(script).toContain(`url='${server.url}'`);
+    const untrusting = await runProcess("sh", [], { env: homeEnv(path.join(tmp.dir, "home-install-untrusted"), { PATH: process.env.PATH! }), input: script });
+    expect(untrusting.code).toBe(1);
+    expect(untrusting.stderr).toContain(`could not download ${server.url}/cli/baton.mjs`);
+
+    const home = path.join(tmp.dir, "home-install");
+    writeUserConfig(home, { token });
+    const install = await runProcess("sh", [], { env: homeEnv(home, { PATH: process.env.PATH!, BATON_CA_FILE: tls.caFile }), input: script });
+    expect(install.stderr).toBe("");
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain(`Trusting the CA in ${tls.caFile} for it`);
+    const config = JSON.parse(readFileSync(path.join(home, ".config/baton/config.json"), "utf8"));
+    expect(config).toEqual({ token, url: server.url, caFile: tls.caFile });
+    const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd: repo });
+    const hook = await runProcess(path.join(home, ".local/bin/baton"), ["hook", "session-start"], { cwd: repo, env: homeEnv(home), input });
+    expect(hookContext(hook.stdout)).toContain(HANDOFF);
   });
 });
 
