@@ -168,6 +168,19 @@ describe("install.sh from an HTTPS server with a team's own CA", () => {
   });
 });
 
+describe("the Claude Code plugin from an HTTPS server with a team's own CA", () => {
+  it("fetches the CLI trusting the user's caFile, whose hooks then trust it too; without it, says how to", async () => {
+    const launcher = path.join(ROOT, "plugins/baton/bin/baton.mjs");
+    const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd: repo });
+    const run = (home: string, data: string) =>
+      runProcess(process.execPath, [launcher, "hook", "session-start"], { cwd: repo, env: homeEnv(home, { CLAUDE_PLUGIN_DATA: path.join(tmp.dir, data) }), input });
+    const untrusted = await run(freshHome(), "plugin-data-untrusted");
+    expect(hookContext(untrusted.stdout)).toMatch(/^Baton: context unavailable \(could not fetch the CLI .*does not trust; set "caFile"/);
+    const trusted = await run(freshHome({ caFile: tls.caFile }), "plugin-data");
+    expect(hookContext(trusted.stdout)).toContain(HANDOFF);
+  });
+});
+
 /** Starts the HTTPS server (or `next start`) with `env` and returns how it ended: it must not start. */
 async function refusedStart(env: Record<string, string>, command: "npm start" | "next start" = "npm start") {
   const args = command === "npm start" ? [path.join(ROOT, "scripts/https-server.mjs")] : [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", "0"];
