@@ -80,7 +80,7 @@ describe("Baton's own TLS", () => {
   });
 
   it("signs in with a Secure, __Secure- prefixed session cookie, whatever X-Forwarded-Proto the client sends", async () => {
-    for (const forged of [{}, { "x-forwarded-proto": "http" }]) {
+    for (const forged of [{}, { "x-forwarded-proto": "http" }] as Record<string, string>[]) {
       const headers = { host: `127.0.0.1:${server.port}`, ...forged };
       const { reply } = await submitPageForm(server.port, "/sign-in", { email: "ana@example.com", password: PASSWORD }, headers, undefined, tls.ca);
       expect(reply.status, reply.body.slice(0, 300)).toBe(303);
