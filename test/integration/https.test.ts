@@ -1,3 +1,4 @@
+import { createClient } from "@libsql/client";
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -89,6 +90,31 @@ describe("Baton's own TLS", () => {
       expect(cookie!.split(";").map((a) => a.trim().toLowerCase())).toContain("secure");
     }
   });
+});
+
+describe("graceful shutdown of Baton's own TLS server", () => {
+  it("on SIGTERM writes the buffered bookkeeping and rate-limit counts, then exits 143 as `next start` does", async () => {
+    const second = await startServer({ databaseUrl, tls });
+    const db = createClient({ url: databaseUrl });
+    const count = async (sql: string) => Number((await db.execute(sql)).rows[0]!.n);
+    try {
+      const logged = await count("SELECT count(*) AS n FROM context_log");
+      const counted = await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts");
+      const headers = { authorization: `Bearer ${token}` };
+      expect((await send(second.port, "/api/context?project=web", { ca: tls.ca, headers })).status).toBe(200);
+      expect((await send(second.port, "/api/projects", { ca: tls.ca, headers })).status).toBe(200);
+      // Buffered, not yet written (both flush about once a second), until the signal.
+      expect(await count("SELECT count(*) AS n FROM context_log")).toBe(logged);
+      const exited = new Promise<number | null>((resolve) => second.process.once("exit", (code) => resolve(code)));
+      process.kill(-second.process.pid!, "SIGTERM");
+      expect(await exited).toBe(143);
+      expect(await count("SELECT count(*) AS n FROM context_log")).toBe(logged + 1);
+      expect(await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts")).toBe(counted + 2);
+    } finally {
+      db.close();
+      await second.stop();
+    }
+  }, 60_000);
 });
 
 describe("the hooks over HTTPS with a team's own CA", () => {
