@@ -78,7 +78,12 @@ function answerWith(agent: HookAdapter, res: ApiResponse, url: string): void {
 function answerFailure(agent: HookAdapter, error: unknown, url: string, timeoutMs: number): void {
   if (error instanceof Unreachable) {
     hookLog(`session-start: ${error.message}`);
-    return unavailable(agent, error.reason === "timeout" ? `no answer from ${url} within ${timeoutMs} ms` : `server not reachable at ${url}`);
+    const why = {
+      timeout: `no answer from ${url} within ${timeoutMs} ms`,
+      refused: `server not reachable at ${url}`,
+      untrusted: `the certificate of ${url} is not trusted: set caFile, see hook.log`,
+    }[error.reason];
+    return unavailable(agent, why);
   }
   hookLog(`session-start: ${(error as Error).stack ?? String(error)}`);
   return unavailable(agent, `error: ${(error as Error).message}`.slice(0, 200));

@@ -1,5 +1,5 @@
 import { CliError, EXIT } from "../exit-codes";
-import { serverFetch, trustHint, type Trust } from "./server-fetch";
+import { isUntrustedCa, serverFetch, trustHint, type Trust } from "./server-fetch";
 import { checkServerVersion, VERSION_HEADER } from "./version-check";
 
 // Used by the hooks too: fetch and nothing else.
@@ -8,21 +8,32 @@ export type ApiResponse = { status: number; text: string; json: unknown };
 
 export type ApiCall = (method: string, path: string, body?: unknown, options?: { timeoutMs?: number }) => Promise<ApiResponse>;
 
-/** Why a request got no HTTP answer: "not reachable" or "timed out", with the detail for messages. */
+/** Why a request got no HTTP answer: "not reachable", "timed out" or a certificate not trusted, with the detail for messages. */
 export class Unreachable extends CliError {
   constructor(
     readonly url: string,
-    readonly reason: "refused" | "timeout",
+    readonly reason: "refused" | "timeout" | "untrusted",
     detail: string,
   ) {
-    super(reason === "timeout" ? `the server at ${url} did not answer within ${detail}.` : `the server is not reachable at ${url} (${detail}).`, EXIT.unreachable);
+    const message = {
+      timeout: `the server at ${url} did not answer within ${detail}.`,
+      refused: `the server is not reachable at ${url} (${detail}).`,
+      untrusted: `the certificate of ${url} is not trusted (${detail}).`,
+    }[reason];
+    super(message, EXIT.unreachable);
   }
 }
 
+const causeOf = (error: unknown) => (error as { cause?: { code?: string; message?: string } }).cause;
+
 export function networkDetail(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const cause = causeOf(error);
   return cause?.code ? cause.code + trustHint(cause.code) : (cause?.message ?? (error as Error).message ?? String(error));
 }
+
+/** A request that got no answer: refused (or unresolvable, or a certificate not trusted). */
+const notAnswered = (url: string, error: unknown) =>
+  new Unreachable(url, isUntrustedCa(causeOf(error)?.code) ? "untrusted" : "refused", networkDetail(error));
 
 /** A client of the Baton API: Bearer token, JSON bodies, a time limit per request, the user's CA for https. */
 export function apiClient(config: { url: string; token: string | null; timeoutMs: number } & Trust): ApiCall {
@@ -43,7 +54,7 @@ export function apiClient(config: { url: string; token: string | null; timeoutMs
     } catch (error) {
       const name = (error as Error)?.name;
       if (name === "TimeoutError" || name === "AbortError") throw new Unreachable(config.url, "timeout", `${timeoutMs} ms`);
-      throw new Unreachable(config.url, "refused", networkDetail(error));
+      throw notAnswered(config.url, error);
     }
     checkServerVersion(res.headers.get(VERSION_HEADER), config.url);
     let text: string;
@@ -51,7 +62,7 @@ export function apiClient(config: { url: string; token: string | null; timeoutMs
       text = await res.text();
     } catch (error) {
       if ((error as Error)?.name === "TimeoutError") throw new Unreachable(config.url, "timeout", `${timeoutMs} ms`);
-      throw new Unreachable(config.url, "refused", networkDetail(error));
+      throw notAnswered(config.url, error);
     }
     let json: unknown;
     try {

@@ -24,8 +24,13 @@ const UNTRUSTED_CA = new Set([
   "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
 ]);
 
+/** Whether a request failed because the server's certificate leads to no CA this process trusts. */
+export function isUntrustedCa(code: string | undefined): boolean {
+  return code !== undefined && UNTRUSTED_CA.has(code);
+}
+
 /** How to trust the team's CA, for a failure that says its certificate is not trusted; else "". */
 export function trustHint(code: string | undefined): string {
-  if (!code || !UNTRUSTED_CA.has(code)) return "";
+  if (!isUntrustedCa(code)) return "";
   return `: the server's certificate comes from a CA this machine does not trust. Set "caFile" in ~/.config/baton/config.json (or BATON_CA_FILE) to your team's CA certificate (PEM), or export NODE_EXTRA_CA_CERTS`;
 }
