@@ -194,6 +194,21 @@ describe("install.sh from an HTTPS server with a team's own CA", () => {
   });
 });
 
+describe("an out-of-date CLI over HTTPS with a team's own CA", () => {
+  it("names the update command with the CA for curl and for install.sh", async () => {
+    const bundle = readFileSync(path.join(ROOT, "cli/dist/baton.mjs"), "utf8");
+    const version = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version as string;
+    const older = path.join(tmp.dir, "old", "baton.mjs");
+    mkdirSync(path.dirname(older), { recursive: true });
+    writeFileSync(older, bundle.replace(`version = "${version}";`, `version = "0.0.1-old";`));
+    const result = await runProcess(process.execPath, [older, "learnings"], { env: homeEnv(freshHome({ caFile: tls.caFile })), cwd: tmp.dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe(
+      `baton: this CLI is Baton 0.0.1-old, the server at ${server.url} runs ${version}; update: curl --cacert ${tls.caFile} -fsSL ${server.url}/install.sh | BATON_CA_FILE=${tls.caFile} sh\n`,
+    );
+  });
+});
+
 describe("the Claude Code plugin from an HTTPS server with a team's own CA", () => {
   it("fetches the CLI trusting the user's caFile, whose hooks then trust it too; without it, says how to", async () => {
     const launcher = path.join(ROOT, "plugins/baton/bin/baton.mjs");

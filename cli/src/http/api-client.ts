@@ -56,7 +56,7 @@ export function apiClient(config: { url: string; token: string | null; timeoutMs
       if (name === "TimeoutError" || name === "AbortError") throw new Unreachable(config.url, "timeout", `${timeoutMs} ms`);
       throw notAnswered(config.url, error);
     }
-    checkServerVersion(res.headers.get(VERSION_HEADER), config.url);
+    checkServerVersion(res.headers.get(VERSION_HEADER), config.url, config);
     let text: string;
     try {
       text = await res.text();

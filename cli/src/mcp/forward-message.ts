@@ -122,7 +122,7 @@ async function post(target: BridgeTarget, message: unknown, signal: AbortSignal)
     // Followed, a redirect would turn the POST into a GET or carry the token to another host.
     redirect: "manual",
   }, target);
-  checkServerVersion(res.headers.get(VERSION_HEADER), target.endpoint.replace(/\/api\/mcp$/, ""));
+  checkServerVersion(res.headers.get(VERSION_HEADER), target.endpoint.replace(/\/api\/mcp$/, ""), target);
   return res;
 }
 
