@@ -122,7 +122,7 @@ describe("the hooks over HTTPS with a team's own CA", () => {
     const home = freshHome();
     const { context, log } = await sessionStart(home);
     expect(context).toBe(`Baton: context unavailable (the certificate of ${server.url} is not trusted: set caFile, see hook.log).`);
-    expect(log).toMatch(/UNABLE_TO_VERIFY_LEAF_SIGNATURE: the server's certificate comes from a CA this machine does not trust/);
+    expect(log).toMatch(/the certificate of https:\/\/127\.0\.0\.1:\d+ is not trusted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE: its CA is not trusted here/);
     expect(log).toContain('"caFile"');
   });
 
@@ -166,7 +166,7 @@ describe("the hooks over HTTPS with a team's own CA", () => {
   it("baton doctor says the same, and is satisfied once caFile is set", async () => {
     const untrusted = await runBaton(["doctor"], { cwd: repo, env: homeEnv(freshHome()) });
     expect(untrusted.code).toBe(5);
-    expect(JSON.parse(untrusted.stdout).server.problem).toMatch(/does not trust.*"caFile"/);
+    expect(JSON.parse(untrusted.stdout).server.problem).toMatch(/is not trusted.*"caFile"/);
     const trusted = await runBaton(["doctor"], { cwd: repo, env: homeEnv(freshHome({ caFile: tls.caFile })) });
     expect(JSON.parse(trusted.stdout).server).toMatchObject({ reachable: true, answering: true, problem: null });
   });

@@ -15,22 +15,20 @@ export async function serverFetch(url: string, init: RequestInit, trust: Trust):
   return fetchTrusting(url, init, trust.caFile);
 }
 
-/** OpenSSL's verdicts on a certificate chain that leads to no CA this process trusts. */
-const UNTRUSTED_CA = new Set([
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-]);
+/**
+ * OpenSSL's verdicts on a certificate chain that leads to no CA this process trusts (SELF_SIGNED_CERT_IN_CHAIN,
+ * DEPTH_ZERO_SELF_SIGNED_CERT, UNABLE_TO_VERIFY_LEAF_SIGNATURE, UNABLE_TO_GET_ISSUER_CERT[_LOCALLY]).
+ * A pattern, not a list: the hook chunks are kept small (test/unit/cli-hook-imports.test.ts).
+ */
+const UNTRUSTED_CA = /^(?:SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_(?:VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT(?:_LOCALLY)?))$/;
 
 /** Whether a request failed because the server's certificate leads to no CA this process trusts. */
 export function isUntrustedCa(code: string | undefined): boolean {
-  return code !== undefined && UNTRUSTED_CA.has(code);
+  return UNTRUSTED_CA.test(code ?? "");
 }
 
 /** How to trust the team's CA, for a failure that says its certificate is not trusted; else "". */
 export function trustHint(code: string | undefined): string {
   if (!isUntrustedCa(code)) return "";
-  return `: the server's certificate comes from a CA this machine does not trust. Set "caFile" in ~/.config/baton/config.json (or BATON_CA_FILE) to your team's CA certificate (PEM), or export NODE_EXTRA_CA_CERTS`;
+  return `: its CA is not trusted here; set "caFile" in ~/.config/baton/config.json (or BATON_CA_FILE) to your team's CA certificate, or NODE_EXTRA_CA_CERTS`;
 }
