@@ -6,6 +6,12 @@
 # Puts the server's one-file CLI (GET /cli/baton.mjs, Node.js 20 or newer) in ~/.local/share/baton
 # ($XDG_DATA_HOME/baton when set), links it as ~/.local/bin/baton, and records the server's address as "url" in ~/.config/baton/config.json ($XDG_CONFIG_HOME/baton when
 # set), keeping every other key there (your token). Running it again updates both.
+#
+# A server whose certificate comes from your team's own CA: give curl the CA for this script, and the
+# script the same file as BATON_CA_FILE. It downloads the CLI trusting it and records it as "caFile",
+# so the CLI and its hooks trust it too (curl's own CURL_CA_BUNDLE works for the download as well):
+#
+#   curl --cacert team-ca.pem -fsSL https://baton.example.com/install.sh | BATON_CA_FILE="$PWD/team-ca.pem" sh
 set -eu
 
 # Filled in by the server that served this script: the address the request came to.
@@ -23,6 +29,12 @@ fail() {
   exit 1
 }
 
+ca_file="${BATON_CA_FILE:-}"
+if [ -n "$ca_file" ]; then
+  case "$ca_file" in /*) ;; *) ca_file="$PWD/$ca_file" ;; esac
+  [ -r "$ca_file" ] || fail "BATON_CA_FILE is $ca_file, which cannot be read: give the path of your team's CA certificate (PEM)."
+fi
+
 command -v node >/dev/null 2>&1 || fail "Baton's CLI runs on Node.js 20 or newer, and node is not on your PATH. Install Node.js (https://nodejs.org), then run this again."
 node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' ||
   fail "Baton's CLI needs Node.js 20 or newer; $(command -v node) is $(node --version). Update Node.js, then run this again."
@@ -32,9 +44,11 @@ tmp="$share_dir/.baton-$$.mjs"
 trap 'rm -f "$tmp"' EXIT
 
 if command -v curl >/dev/null 2>&1; then
-  curl -fsSL "$url/cli/baton.mjs" -o "$tmp" || fail "could not download $url/cli/baton.mjs"
+  if [ -n "$ca_file" ]; then set -- --cacert "$ca_file"; else set --; fi
+  curl -fsSL "$@" "$url/cli/baton.mjs" -o "$tmp" || fail "could not download $url/cli/baton.mjs"
 elif command -v wget >/dev/null 2>&1; then
-  wget -q -O "$tmp" "$url/cli/baton.mjs" || fail "could not download $url/cli/baton.mjs"
+  if [ -n "$ca_file" ]; then set -- --ca-certificate="$ca_file"; else set --; fi
+  wget -q "$@" -O "$tmp" "$url/cli/baton.mjs" || fail "could not download $url/cli/baton.mjs"
 else
   fail "needs curl or wget to download $url/cli/baton.mjs"
 fi
@@ -47,11 +61,12 @@ echo "Installed the Baton CLI $version as $target (a link to $cli)."
 # JSON is edited with node (there for the CLI anyway): the url is set, every other key is kept, and
 # the file stays readable by you alone (it may hold your token). A file that is not a JSON object is
 # left alone.
-BATON_INSTALL_URL="$url" BATON_INSTALL_CONFIG="$config_file" node -e '
+BATON_INSTALL_URL="$url" BATON_INSTALL_CA_FILE="$ca_file" BATON_INSTALL_CONFIG="$config_file" node -e '
 const fs = require("node:fs");
 const path = require("node:path");
 const file = process.env.BATON_INSTALL_CONFIG;
 const url = process.env.BATON_INSTALL_URL;
+const caFile = process.env.BATON_INSTALL_CA_FILE;
 let config = {};
 if (fs.existsSync(file)) {
   try {
@@ -65,14 +80,17 @@ if (fs.existsSync(file)) {
   }
 }
 const before = config.url;
-if (before !== url) {
+const newCa = Boolean(caFile) && config.caFile !== caFile;
+if (before !== url || newCa) {
   config.url = url;
+  if (caFile) config.caFile = caFile;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(config, null, 2) + "\n", { mode: 0o600 });
   fs.renameSync(tmp, file);
 }
 console.log(before === url ? `Server: ${url} (already in ${file}).` : `Server: ${url}, recorded in ${file}${before ? ` (it was ${before})` : ""}.`);
+if (newCa) console.log(`Trusting the CA in ${caFile} for it ("caFile" in ${file}).`);
 if (!config.token && !process.env.BATON_TOKEN) {
   console.log(`Next: run \`baton login\` to sign in (it prints a code to approve in your browser and keeps the token in ${file}).`);
 }

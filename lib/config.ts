@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { readTlsFiles, type TlsMaterial } from "./tls-files";
 
 /** How often an embedded replica pulls from its primary: the most a read on one instance can lag another's write. */
 const DEFAULT_SYNC_INTERVAL_SECONDS = 2;
@@ -57,6 +58,9 @@ const envSchema = z.object({
     .min(0, { message: "must be 0 (no limit) or more" })
     .max(1_000_000, { message: "must be at most 1000000" })
     .default(600),
+  // PEM files: Baton then serves HTTPS itself (scripts/https-server.mjs), with HSTS and Secure cookies.
+  BATON_TLS_CERT: z.string().trim().min(1).optional(),
+  BATON_TLS_KEY: z.string().trim().min(1).optional(),
   EMBEDDINGS_URL: z.url({ message: "must be the URL of an OpenAI-compatible embeddings API, e.g. http://localhost:11434/v1" }).optional(),
   EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
@@ -86,6 +90,8 @@ export type Config = {
   rateLimit: number;
   /** An OpenAI-compatible /v1/embeddings endpoint; absent: full-text search alone. */
   embeddings: { url: string; model: string; apiKey: string | undefined } | null;
+  /** The certificate (chain) and key Baton serves HTTPS with, checked readable and matching; null: plain HTTP. */
+  tls: TlsMaterial | null;
 };
 
 export type DatabaseShape = "embedded" | "remote" | "replica";
@@ -113,6 +119,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(String(issue.path[0] ?? "environment"), issue.message);
   }
   const e = parsed.data;
+  if (Boolean(e.BATON_TLS_CERT) !== Boolean(e.BATON_TLS_KEY)) {
+    const [missing, given] = e.BATON_TLS_CERT ? ["BATON_TLS_KEY", "BATON_TLS_CERT"] : ["BATON_TLS_CERT", "BATON_TLS_KEY"];
+    throw new ConfigError(missing, `is required with ${given} (HTTPS needs both the certificate and its private key, as PEM files)`);
+  }
   if (e.EMBEDDINGS_URL && !e.EMBEDDINGS_MODEL) throw new ConfigError("EMBEDDINGS_MODEL", "is required with EMBEDDINGS_URL (the model name to ask for)");
   const local = e.DATABASE_URL.startsWith("file:") || e.DATABASE_URL === ":memory:";
   if (e.DATABASE_SYNC_URL && (!local || e.DATABASE_URL.includes(":memory:"))) {
@@ -131,7 +141,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxBodyBytes: e.BATON_MAX_BODY_BYTES,
     rateLimit: e.BATON_RATE_LIMIT,
     embeddings: e.EMBEDDINGS_URL ? { url: embeddingsEndpoint(e.EMBEDDINGS_URL), model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY } : null,
+    tls: e.BATON_TLS_CERT && e.BATON_TLS_KEY ? tlsFiles(e.BATON_TLS_CERT, e.BATON_TLS_KEY) : null,
   };
+}
+
+/** The two files read and checked, or the ConfigError that names the variable whose file is wrong. */
+function tlsFiles(certFile: string, keyFile: string): TlsMaterial {
+  const read = readTlsFiles({ certFile, keyFile });
+  if ("problem" in read) throw new ConfigError(read.problem.variable, read.problem.message);
+  return read.material;
 }
 
 /** Accepts the API's base (…/v1) or the endpoint itself (…/v1/embeddings). */

@@ -13,6 +13,14 @@
  */
 export const NO_CONTENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
+/**
+ * Sent with every answer Baton serves over its own TLS (lib/api/guard-http-server.ts): a browser that
+ * saw it goes to this host over HTTPS only for a year, so nobody on the network can strip TLS from
+ * the next visit (a sign-in form over plain HTTP). Not includeSubDomains: Baton cannot know what else
+ * runs under its domain. Behind a TLS-terminating proxy the proxy sends it (README: Caddyfile).
+ */
+export const STRICT_TRANSPORT_SECURITY = { "strict-transport-security": "max-age=31536000" };
+
 /** The headers for an answer whose Content-Security-Policy is `policy`. */
 export function securityHeaders(policy: string): Record<string, string> {
   return {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { guardHttpServer } from "./api/guard-http-server";
 import { issueSetupCode } from "./auth/setup-code";
 import { ConfigError, formatConfigError, getConfig } from "./config";
+import type { TlsMaterial } from "./tls-files";
 import { connectDatabase, getClient, getDb, openPrimary } from "./db/client";
 import { countUsers } from "./db/queries/users";
 import { createEmbedder } from "./embeddings/embedder";
@@ -15,6 +16,26 @@ function migrationsLine(applied: number, total: number): string {
 }
 
 /**
+ * Set by scripts/https-server.mjs (plain JavaScript, hence a registered symbol) before Next.js starts:
+ * it listens once startup hands it the checked certificate, so a wrong file or a database that cannot
+ * be prepared stops the start before the first connection, as under `next start`.
+ */
+const HTTPS_SERVER = Symbol.for("baton.httpsServer");
+type ServeHttps = (tls: TlsMaterial) => void;
+
+/**
+ * Where to hand the certificate. One given to `next start` (plain HTTP only) would be ignored without
+ * a word, and the team would send passwords in clear text believing otherwise: refused.
+ */
+function httpsServer(tls: TlsMaterial | null): (() => void) | null {
+  const serve = (globalThis as Record<symbol, ServeHttps | undefined>)[HTTPS_SERVER];
+  if (tls && !serve) {
+    throw new ConfigError("BATON_TLS_CERT", "is set, but this server was started by `next start`, which serves plain HTTP: start it with `npm start` (scripts/https-server.mjs)");
+  }
+  return tls && serve ? () => serve(tls) : null;
+}
+
+/**
  * Runs once per server process, before any request: checks the configuration, brings the database
  * schema up to date (either failing stops the process with one clear line), and makes a SIGTERM write
  * the buffered bookkeeping before the process exits.
@@ -22,8 +43,10 @@ function migrationsLine(applied: number, total: number): string {
 export async function startup(): Promise<void> {
   guardHttpServer();
   let database: string;
+  let serveHttps: (() => void) | null;
   try {
     database = getConfig().database;
+    serveHttps = httpsServer(getConfig().tls);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(formatConfigError(error));
@@ -50,6 +73,7 @@ export async function startup(): Promise<void> {
       startEmbeddingWorker(getDb(), createEmbedder(embeddings));
       console.log(`baton: embedding learnings with ${embeddings.model} at ${new URL(embeddings.url).origin}`);
     }
+    serveHttps?.();
   } catch (error) {
     console.error(`baton: cannot prepare the database: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

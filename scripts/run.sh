@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs Baton on this machine: installs dependencies, builds when the sources changed, then serves
-# http://localhost:${PORT:-3000}. The database (default file:./data/baton.db) is created and migrated
-# by the server at start.
+# http://localhost:${PORT:-3000}, or https:// with BATON_TLS_CERT and BATON_TLS_KEY (PEM files; one
+# without the other stops the start with a message). The database (default file:./data/baton.db) is
+# created and migrated by the server at start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -20,4 +21,9 @@ if stale; then
   npm run build --silent
 fi
 
+# `next start` has no TLS: Baton's own server around Next.js's request handler serves HTTPS.
+if [ -n "${BATON_TLS_CERT:-}${BATON_TLS_KEY:-}" ]; then
+  export PORT="${PORT:-3000}" BATON_HOST="${BATON_HOST:-0.0.0.0}"
+  exec node scripts/https-server.mjs
+fi
 exec node node_modules/next/dist/bin/next start -p "${PORT:-3000}" -H "${BATON_HOST:-0.0.0.0}"

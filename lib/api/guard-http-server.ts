@@ -1,7 +1,8 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { Server as HttpsServer } from "node:https";
 import type { Duplex } from "node:stream";
 import { stampConnection } from "../auth/connection-security";
-import { NO_CONTENT_POLICY, securityHeaders } from "../security-headers";
+import { NO_CONTENT_POLICY, securityHeaders, STRICT_TRANSPORT_SECURITY } from "../security-headers";
 import { checkApiRequest, methodNotAllowed } from "./check-api-request";
 
 /** What Next.js would have sent with these answers too (next.config.ts): they never reach it. */
@@ -25,11 +26,17 @@ const guarded = Symbol.for("baton.guardHttpServer");
  * that is not valid percent-encoding (400; Next.js: a bare 500), that no route serves (404) or a
  * method its route does not export (405 with Allow; Next.js: an empty 405). Checking the API here, not
  * in the proxy, keeps Next.js's middleware off the hot path of every hook request. Installed once per
- * process, on every HTTP server, before the first request. It also writes what the socket says into
- * every request's headers (stampConnection), which nothing after it can learn otherwise.
+ * process, on every HTTP and HTTPS server (Baton's own TLS, scripts/https-server.mjs: node's https.Server
+ * does not inherit from http.Server), before the first request. It also writes what the socket says into
+ * every request's headers (stampConnection), which nothing after it can learn otherwise, and puts HSTS
+ * on every answer sent over Baton's own TLS.
  */
 export function guardHttpServer(): void {
-  const proto = Server.prototype as Server & { [guarded]?: true };
+  guard(Server.prototype);
+  guard(HttpsServer.prototype as unknown as Server);
+}
+
+function guard(proto: Server & { [guarded]?: true }): void {
   if (proto[guarded]) return;
   proto[guarded] = true;
   const emit = proto.emit;
@@ -37,6 +44,7 @@ export function guardHttpServer(): void {
     if (event === "request") {
       const [req, res] = args as [IncomingMessage, ServerResponse];
       stampConnection(req);
+      if ((req.socket as { encrypted?: boolean }).encrypted) servedOverTls(req, res);
       const method = req.method ?? "GET";
       // An API path answers for itself (no route exports TRACE or TRACK); a page takes GET and POST.
       const refused =
@@ -52,6 +60,15 @@ export function guardHttpServer(): void {
     }
     return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
   } as typeof emit;
+}
+
+/**
+ * Baton terminates TLS itself, so nobody stands in front of it: an X-Forwarded-Proto can only be the
+ * client's own, and saying "http" must not make its session cookie lose Secure (lib/auth/auth.ts).
+ */
+function servedOverTls(req: IncomingMessage, res: ServerResponse): void {
+  req.headers["x-forwarded-proto"] = "https";
+  for (const [name, value] of Object.entries(STRICT_TRANSPORT_SECURITY)) res.setHeader(name, value);
 }
 
 /** The path as Next.js routes it: `.` and `..` segments (also percent-encoded) resolved, as URL does. */

@@ -1,8 +1,10 @@
 import { request } from "node:http";
+import { request as httpsRequest } from "node:https";
 
 export type Reply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
-type SendOptions = { method?: string; headers?: Record<string, string>; body?: Buffer; address?: string };
+/** `ca`: speak HTTPS to a server whose certificate that CA (PEM) signed (Baton's own TLS). */
+type SendOptions = { method?: string; headers?: Record<string, string>; body?: Buffer; address?: string; ca?: string };
 
 /**
  * One HTTP request to `port` at 127.0.0.1 (or `address`) with any headers, Host included (fetch would
@@ -10,12 +12,14 @@ type SendOptions = { method?: string; headers?: Record<string, string>; body?: B
  */
 export function send(port: number, path: string, options: SendOptions = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: options.address ?? "127.0.0.1", port, path, method: options.method ?? "GET", headers: options.headers }, (res) => {
+    const target = { host: options.address ?? "127.0.0.1", port, path, method: options.method ?? "GET", headers: options.headers };
+    const answered = (res: import("node:http").IncomingMessage) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk) => (body += chunk));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    };
+    const req = options.ca ? httpsRequest({ ...target, ca: options.ca }, answered) : request(target, answered);
     req.on("error", reject);
     req.end(options.body);
   });
@@ -47,8 +51,9 @@ export async function submitPageForm(
   fields: Record<string, string>,
   headers: Record<string, string> = {},
   address?: string,
+  ca?: string,
 ): Promise<{ page: Reply; reply: Reply }> {
-  const page = await send(port, path, { headers, address });
+  const page = await send(port, path, { headers, address, ca });
   const form = new FormData();
   for (const [name, value] of hiddenFields(page.body)) form.append(name, value);
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
@@ -56,8 +61,9 @@ export async function submitPageForm(
   const host = headers["x-forwarded-host"] ?? headers.host ?? `127.0.0.1:${port}`;
   const reply = await send(port, path, {
     address,
+    ca,
     method: "POST",
-    headers: { origin: `${headers["x-forwarded-proto"] ?? "http"}://${host}`, ...headers, "content-type": encoded.headers.get("content-type")! },
+    headers: { origin: `${ca ? "https" : (headers["x-forwarded-proto"] ?? "http")}://${host}`, ...headers, "content-type": encoded.headers.get("content-type")! },
     body: Buffer.from(await encoded.arrayBuffer()),
   });
   return { page, reply };

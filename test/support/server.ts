@@ -3,9 +3,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { send } from "./page-form";
+import type { TestTls } from "./test-ca";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+/** What `npm start` runs with BATON_TLS_CERT and BATON_TLS_KEY (scripts/run.sh). */
+const HTTPS_SERVER = path.join(ROOT, "scripts/https-server.mjs");
 
 export function tempDir(prefix = "baton-test-"): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
@@ -37,19 +41,23 @@ export type RunningServer = {
  * Starts the real built server (`next start`, the same as production) in its own process group on a
  * free port, and waits until /api/health answers. Needs `npm run build` first.
  */
-export async function startServer(options: { databaseUrl: string; env?: Record<string, string>; listen?: string }): Promise<RunningServer> {
+export async function startServer(options: { databaseUrl: string; env?: Record<string, string>; listen?: string; tls?: TestTls }): Promise<RunningServer> {
   const port = await freePort();
   // `listen: "0.0.0.0"` as `npm start` does, for a request that must come from another address.
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", options.listen ?? "127.0.0.1"], {
+  const listen = options.listen ?? "127.0.0.1";
+  const { tls } = options;
+  const args = tls ? [HTTPS_SERVER] : [NEXT_BIN, "start", "-p", String(port), "-H", listen];
+  const tlsEnv = tls ? { PORT: String(port), BATON_HOST: listen, BATON_TLS_CERT: tls.certFile, BATON_TLS_KEY: tls.keyFile } : {};
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     detached: true,
-    env: { ...cleanEnv(), DATABASE_URL: options.databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...options.env },
+    env: { ...cleanEnv(), DATABASE_URL: options.databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...tlsEnv, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${tls ? "https" : "http"}://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -69,8 +77,7 @@ export async function startServer(options: { databaseUrl: string; env?: Record<s
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
+      if (tls ? (await send(port, "/api/health", { ca: tls.ca })).status === 200 : (await fetch(`${url}/api/health`)).ok) break;
     } catch {
       // not listening yet
     }

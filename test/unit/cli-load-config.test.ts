@@ -45,6 +45,15 @@ describe("loadConfig", () => {
     expect(config).toMatchObject({ url: "http://repo:2", token: null, summariser: null });
   });
 
+  it("takes a caFile from the environment or the user's file (~ is home), never from a repository", () => {
+    const fromUser = setup({ user: { caFile: "~/certs/team-ca.pem" }, repo: { caFile: "/repo/ca.pem" } });
+    expect(loadConfig(fromUser.repo).caFile).toBe(path.join(fromUser.home, "certs", "team-ca.pem"));
+    const fromEnv = setup({ user: { caFile: "/user/ca.pem" }, env: { BATON_CA_FILE: "/env/ca.pem" } });
+    expect(loadConfig(fromEnv.repo).caFile).toBe("/env/ca.pem");
+    const fromRepo = setup({ repo: { caFile: "/repo/ca.pem" } });
+    expect(loadConfig(fromRepo.repo).caFile).toBeNull();
+  });
+
   it("uses XDG_CONFIG_HOME when set", () => {
     const { repo } = setup({ env: { XDG_CONFIG_HOME: path.join(root, "xdg") } });
     mkdirSync(path.join(root, "xdg", "baton"), { recursive: true });

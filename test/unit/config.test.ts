@@ -23,6 +23,9 @@ describe("parseConfig", () => {
     { env: { DATABASE_URL: file, DATABASE_SYNC_INTERVAL: "0" }, variable: "DATABASE_SYNC_INTERVAL" },
     { env: { DATABASE_URL: file, DATABASE_TIMEOUT_MS: "soon" }, variable: "DATABASE_TIMEOUT_MS" },
     { env: { DATABASE_URL: file, BATON_TRUST_PROXY: "maybe" }, variable: "BATON_TRUST_PROXY" },
+    { env: { DATABASE_URL: file, BATON_TLS_CERT: "/etc/baton/cert.pem" }, variable: "BATON_TLS_KEY" },
+    { env: { DATABASE_URL: file, BATON_TLS_KEY: "/etc/baton/key.pem" }, variable: "BATON_TLS_CERT" },
+    { env: { DATABASE_URL: file, BATON_TLS_CERT: `${tmp.dir}/none.pem`, BATON_TLS_KEY: `${tmp.dir}/none.key` }, variable: "BATON_TLS_CERT" },
   ])("refuses $env with one line naming $variable", ({ env, variable }) => {
     let error: unknown;
     try {
@@ -34,6 +37,10 @@ describe("parseConfig", () => {
     const line = formatConfigError(error as ConfigError);
     expect(line).toContain(variable);
     expect(line.split("\n")).toHaveLength(1);
+  });
+
+  it("serves plain HTTP without BATON_TLS_CERT and BATON_TLS_KEY", () => {
+    expect(parseConfig({ DATABASE_URL: file }).tls).toBeNull();
   });
 
   it("defaults to the embedded database and a generated secret kept beside it", () => {

@@ -32,7 +32,7 @@ const DOCTOR_TIMEOUT_MS = 5000;
 async function checkServer(config: BatonConfig): Promise<ServerCheck> {
   const check: ServerCheck = { url: config.url, reachable: false, version: null, answering: false, project: null, problem: null, exit: EXIT.ok };
   if (!config.url) return { ...check, problem: `no server configured: run \`baton login --url <server>\`, or set BATON_URL and BATON_TOKEN, or url and token in ${config.userConfigFile}`, exit: EXIT.usage };
-  const call = apiClient({ url: config.url, token: config.token, timeoutMs: DOCTOR_TIMEOUT_MS });
+  const call = apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: DOCTOR_TIMEOUT_MS });
   try {
     const health = await call("GET", "/api/health");
     check.reachable = true;

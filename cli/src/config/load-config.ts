@@ -34,6 +34,12 @@ export type BatonConfig = {
    * unread: the session-end worker reads it (cli/src/summarise/summariser-config.ts), no other hook needs it.
    */
   summariser: unknown;
+  /**
+   * A CA certificate (PEM) to trust for an https server beyond Node's own: a team's own CA. From
+   * BATON_CA_FILE or `caFile` in the user's file, never a repository's (a cloned repository must not
+   * choose whom the token is sent to). Read only when a request goes to an https URL.
+   */
+  caFile: string | null;
   cwd: string;
   /** The directory holding `.git`, or null outside a repository. */
   repoRoot: string | null;
@@ -64,6 +70,12 @@ function readJson(file: string, warnings: string[]): FileConfig {
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.trim() : null);
+
+/** A path as a user writes it in a config file: `~/…` is their home folder. */
+function homePath(file: string | null): string | null {
+  if (!file) return null;
+  return file === "~" || file.startsWith("~/") ? path.join(homedir(), file.slice(1)) : path.resolve(file);
+}
 
 /** `$XDG_CONFIG_HOME/baton/config.json`, else `~/.config/baton/config.json` (HOME respected). */
 export function userConfigPath(): string {
@@ -111,7 +123,7 @@ export function normaliseUrl(value: string | null, from: string, warnings: strin
 
 /**
  * Configuration, each value from the first place that has it: the environment (BATON_URL,
- * BATON_TOKEN, BATON_TIMEOUT_MS, BATON_PROMPT_TIMEOUT_MS, BATON_MODE, BATON_PROJECT, BATON_SUMMARISER), then the user's config
+ * BATON_TOKEN, BATON_TIMEOUT_MS, BATON_PROMPT_TIMEOUT_MS, BATON_MODE, BATON_PROJECT, BATON_SUMMARISER, BATON_CA_FILE), then the user's config
  * file, then `.baton.json` in the repository. A repository file may name the project, a pinned task,
  * the URL, the timeout and the mode, but never a token or a command to run: cloning a repository must
  * not make the hooks execute something or send the token elsewhere than the user said.
@@ -156,6 +168,7 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     inject: repo.inject !== false,
     task: str(repo.task),
     summariser: str(env.BATON_SUMMARISER) ?? user.summariser ?? null,
+    caFile: homePath(str(env.BATON_CA_FILE) ?? str(user.caFile)),
     cwd: path.resolve(cwd),
     repoRoot,
     userConfigFile,

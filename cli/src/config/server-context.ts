@@ -18,7 +18,7 @@ export function requireServer(cwd = process.cwd()): ServerContext {
     throw new CliError(`no Baton server configured: run \`baton login --url <server>\`, or set BATON_URL (and BATON_TOKEN), or url and token in ${config.userConfigFile}.`, EXIT.usage);
   }
   if (!config.token) throw new CliError(`no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN, or token in ${config.userConfigFile}.`, EXIT.usage);
-  return { config, url: config.url, token: config.token, call: apiClient({ url: config.url, token: config.token, timeoutMs: Math.max(config.timeoutMs, COMMAND_TIMEOUT_MS) }) };
+  return { config, url: config.url, token: config.token, call: apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: Math.max(config.timeoutMs, COMMAND_TIMEOUT_MS) }) };
 }
 
 /** A command's project: named (`--project` or configuration), or the one the server resolved for this repository. */

@@ -66,7 +66,7 @@ export async function runPreCompact(agentName: AgentName): Promise<void> {
   const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : git(["remote", "get-url", "origin"], cwd, GIT_MS)]) : [null, null];
   if (markdown) {
     const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
-    const call = apiClient({ url: config.url, token: config.token, timeoutMs: limitMs });
+    const call = apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: limitMs });
     await send(call, handoffRequest(markdown, hints, sessionId, branch, { agent: agent.name, model: facts.model }), startedAt + limitMs - PRINT_MS);
   }
   answerOnce("");

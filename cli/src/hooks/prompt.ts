@@ -79,7 +79,7 @@ export async function runPrompt(agentName: AgentName): Promise<void> {
   // never reached it, and then a configured project decides without the remote.
   const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
   const project = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
-  const call = apiClient({ url: request.url, token: request.token, timeoutMs: limitMs });
+  const call = apiClient({ url: request.url, token: request.token, caFile: config.caFile, timeoutMs: limitMs });
   try {
     const params = new URLSearchParams({ format: "claude", sessionId: request.sessionId, q: request.prompt });
     const res = await getForProject(call, "/api/context/prompt", project, params, deadline);

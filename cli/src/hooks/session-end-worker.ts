@@ -102,7 +102,7 @@ type EndedSession = { sessionId: string | null; transcriptPath: string | null; t
 function connect(facts: HookFacts, job: Job): Connection {
   const cwd = facts.cwd && existsSync(facts.cwd) ? facts.cwd : job.cwd;
   const config = loadConfig(cwd);
-  const call = config.url && config.token ? apiClient({ url: config.url, token: config.token, timeoutMs: REQUEST_MS }) : null;
+  const call = config.url && config.token ? apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: REQUEST_MS }) : null;
   if (!call) hookLog("session-end worker: no server configured (BATON_URL, BATON_TOKEN); spooling");
   return { cwd, config, call };
 }

@@ -78,7 +78,12 @@ function answerWith(agent: HookAdapter, res: ApiResponse, url: string): void {
 function answerFailure(agent: HookAdapter, error: unknown, url: string, timeoutMs: number): void {
   if (error instanceof Unreachable) {
     hookLog(`session-start: ${error.message}`);
-    return unavailable(agent, error.reason === "timeout" ? `no answer from ${url} within ${timeoutMs} ms` : `server not reachable at ${url}`);
+    const why = {
+      timeout: `no answer from ${url} within ${timeoutMs} ms`,
+      refused: `server not reachable at ${url}`,
+      untrusted: `the certificate of ${url} is not trusted: set caFile, see hook.log`,
+    }[error.reason];
+    return unavailable(agent, why);
   }
   hookLog(`session-start: ${(error as Error).stack ?? String(error)}`);
   return unavailable(agent, `error: ${(error as Error).message}`.slice(0, 200));
@@ -105,7 +110,7 @@ export async function runSessionStart(agentName: AgentName): Promise<void> {
   if (!server) return;
 
   const hints = config.repoRoot ? await gitHints(cwd, Math.max(100, Math.min(800, (deadline - Date.now()) / 2))) : NO_GIT_HINTS;
-  const call = apiClient({ ...server, timeoutMs: limitMs });
+  const call = apiClient({ ...server, caFile: config.caFile, timeoutMs: limitMs });
   // Within half the time at most: the context is what the session waits for.
   await flushPending(call, Math.min(deadline - 200, startedAt + limitMs / 2));
 

@@ -1,4 +1,5 @@
 import { CliError, EXIT } from "../exit-codes";
+import { isUntrustedCa, serverFetch, trustHint, type Trust } from "./server-fetch";
 import { checkServerVersion, VERSION_HEADER } from "./version-check";
 
 // Used by the hooks too: fetch and nothing else.
@@ -7,29 +8,40 @@ export type ApiResponse = { status: number; text: string; json: unknown };
 
 export type ApiCall = (method: string, path: string, body?: unknown, options?: { timeoutMs?: number }) => Promise<ApiResponse>;
 
-/** Why a request got no HTTP answer: "not reachable" or "timed out", with the detail for messages. */
+/** Why a request got no HTTP answer: "not reachable", "timed out" or a certificate not trusted, with the detail for messages. */
 export class Unreachable extends CliError {
   constructor(
     readonly url: string,
-    readonly reason: "refused" | "timeout",
+    readonly reason: "refused" | "timeout" | "untrusted",
     detail: string,
   ) {
-    super(reason === "timeout" ? `the server at ${url} did not answer within ${detail}.` : `the server is not reachable at ${url} (${detail}).`, EXIT.unreachable);
+    const message = {
+      timeout: `the server at ${url} did not answer within ${detail}.`,
+      refused: `the server is not reachable at ${url} (${detail}).`,
+      untrusted: `the certificate of ${url} is not trusted (${detail}).`,
+    }[reason];
+    super(message, EXIT.unreachable);
   }
 }
 
-function networkDetail(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+const causeOf = (error: unknown) => (error as { cause?: { code?: string; message?: string } }).cause;
+
+export function networkDetail(error: unknown): string {
+  const cause = causeOf(error);
+  return cause?.code ? cause.code + trustHint(cause.code) : (cause?.message ?? (error as Error).message ?? String(error));
 }
 
-/** A client of the Baton API: Bearer token, JSON bodies, a time limit per request. */
-export function apiClient(config: { url: string; token: string | null; timeoutMs: number }): ApiCall {
+/** A request that got no answer: refused (or unresolvable, or a certificate not trusted). */
+const notAnswered = (url: string, error: unknown) =>
+  new Unreachable(url, isUntrustedCa(causeOf(error)?.code) ? "untrusted" : "refused", networkDetail(error));
+
+/** A client of the Baton API: Bearer token, JSON bodies, a time limit per request, the user's CA for https. */
+export function apiClient(config: { url: string; token: string | null; timeoutMs: number } & Trust): ApiCall {
   return async (method, path, body, options = {}) => {
     const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? config.timeoutMs));
     let res: Response;
     try {
-      res = await fetch(config.url + path, {
+      res = await serverFetch(config.url + path, {
         method,
         headers: {
           accept: "application/json",
@@ -38,19 +50,19 @@ export function apiClient(config: { url: string; token: string | null; timeoutMs
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
-      });
+      }, config);
     } catch (error) {
       const name = (error as Error)?.name;
       if (name === "TimeoutError" || name === "AbortError") throw new Unreachable(config.url, "timeout", `${timeoutMs} ms`);
-      throw new Unreachable(config.url, "refused", networkDetail(error));
+      throw notAnswered(config.url, error);
     }
-    checkServerVersion(res.headers.get(VERSION_HEADER), config.url);
+    checkServerVersion(res.headers.get(VERSION_HEADER), config.url, config);
     let text: string;
     try {
       text = await res.text();
     } catch (error) {
       if ((error as Error)?.name === "TimeoutError") throw new Unreachable(config.url, "timeout", `${timeoutMs} ms`);
-      throw new Unreachable(config.url, "refused", networkDetail(error));
+      throw notAnswered(config.url, error);
     }
     let json: unknown;
     try {

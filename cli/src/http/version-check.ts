@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "
 import path from "node:path";
 import { CLI_VERSION } from "../version";
 import { cacheDir, hookLog } from "../hooks/hook-log";
+import type { Trust } from "./server-fetch";
 
 // Runs inside every request the CLI makes, the hooks' included: it costs nothing while the versions
 // agree, and one small file read when they differ. No request of its own: the server names its
@@ -44,13 +45,19 @@ function remember(serverVersion: string, now: number): void {
   }
 }
 
+/** The update command; a team's own CA goes to curl and to install.sh, which keeps it as caFile. */
+function installCommand(serverUrl: string, trust: Trust): string {
+  if (!trust.caFile || !serverUrl.startsWith("https:")) return `curl -fsSL ${serverUrl}/install.sh | sh`;
+  return `curl --cacert ${trust.caFile} -fsSL ${serverUrl}/install.sh | BATON_CA_FILE=${trust.caFile} sh`;
+}
+
 /**
  * Compares the server's version (from an answer's Baton-Version header) with this CLI's, once per
  * process. On a mismatch: a copy cached by the plugin's launcher is dropped, so the next run fetches
  * the server's own; anything else gets a notice (stderr, or hook.log in hooks) at most once a day,
  * saying how to update.
  */
-export function checkServerVersion(serverVersion: string | null, serverUrl: string): void {
+export function checkServerVersion(serverVersion: string | null, serverUrl: string, trust: Trust = {}): void {
   if (checked || !serverVersion || serverVersion === CLI_VERSION) return;
   checked = true;
   const cached = process.env[PLUGIN_CACHE_ENV];
@@ -65,7 +72,7 @@ export function checkServerVersion(serverVersion: string | null, serverUrl: stri
   }
   const now = Date.now();
   if (noticedRecently(serverVersion, now)) return;
-  const message = `this CLI is Baton ${CLI_VERSION}, the server at ${serverUrl} runs ${serverVersion}; update: curl -fsSL ${serverUrl}/install.sh | sh`;
+  const message = `this CLI is Baton ${CLI_VERSION}, the server at ${serverUrl} runs ${serverVersion}; update: ${installCommand(serverUrl, trust)}`;
   if (sink === "hook-log") hookLog(message);
   else process.stderr.write(`baton: ${message}\n`);
   remember(serverVersion, now);

@@ -1,7 +1,8 @@
 import { note } from "../output/print";
 import { readSseEvents } from "./read-sse-events";
 import { requestHeaders, type McpConnection } from "./request-headers";
-import { SIGN_IN_AGAIN } from "../http/api-client";
+import { networkDetail, SIGN_IN_AGAIN } from "../http/api-client";
+import { serverFetch } from "../http/server-fetch";
 import { checkServerVersion, VERSION_HEADER } from "../http/version-check";
 
 export type JsonRpcId = string | number;
@@ -15,6 +16,8 @@ export type BridgeTarget = {
   /** For the whole exchange, the answer's stream included. */
   timeoutMs: number;
   connection: McpConnection;
+  /** The user's CA certificate file for an https server (caFile, BATON_CA_FILE). */
+  caFile: string | null;
 };
 
 /** Why the server gave no MCP answer: the message for the agent, and facts for programs. */
@@ -43,8 +46,7 @@ function networkFailure(target: BridgeTarget, error: unknown): Failure {
   if (name === "TimeoutError") {
     return { message: `Baton did not answer within ${Math.round(target.timeoutMs / 1000)} s (${target.endpoint}).`, data: { reason: "timeout" } };
   }
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const detail = cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
+  const detail = networkDetail(error);
   return {
     message: `Baton is not reachable at ${target.endpoint} (${detail}). Is the server running, and is BATON_URL right?`,
     data: { reason: "unreachable" },
@@ -112,15 +114,15 @@ const noAnswer = (message: string): Failure => ({ message, data: { reason: "no_a
 const ifUnanswered = (exchange: Exchange, failure: Failure): Failure | null => (exchange.pending.size ? failure : null);
 
 async function post(target: BridgeTarget, message: unknown, signal: AbortSignal): Promise<Response> {
-  const res = await fetch(target.endpoint, {
+  const res = await serverFetch(target.endpoint, {
     method: "POST",
     headers: requestHeaders(message, target.token, target.connection),
     body: JSON.stringify(message),
     signal,
     // Followed, a redirect would turn the POST into a GET or carry the token to another host.
     redirect: "manual",
-  });
-  checkServerVersion(res.headers.get(VERSION_HEADER), target.endpoint.replace(/\/api\/mcp$/, ""));
+  }, target);
+  checkServerVersion(res.headers.get(VERSION_HEADER), target.endpoint.replace(/\/api\/mcp$/, ""), target);
   return res;
 }
 

@@ -26,6 +26,7 @@ export async function runMcp(args: string[]): Promise<number> {
       token,
       timeoutMs: Math.max(config.timeoutMs, MCP_TIMEOUT_MS),
       connection: { protocolVersion: null, sessionId: null },
+      caFile: config.caFile,
     },
     { write: (line) => process.stdout.write(`${line}\n`), log: (message) => note(`mcp: ${message}`) },
   );

@@ -9,8 +9,10 @@
 //
 // Plain JavaScript and node built-ins only: this file runs before every session, uncompiled.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpsRequest } from "node:https";
 import { homedir } from "node:os";
 import path from "node:path";
+import { rootCertificates } from "node:tls";
 import { pathToFileURL } from "node:url";
 
 /** The first fetch of the CLI happens during a session start: a few seconds at most, then give up. */
@@ -65,27 +67,72 @@ function urlArgument() {
   return /^https?:\/\//i.test(value?.trim() ?? "") ? value.trim().replace(/\/+$/, "") : null;
 }
 
-function serverUrl() {
-  const named = urlArgument();
-  if (named) return named;
-  if (process.env.BATON_URL?.trim()) return process.env.BATON_URL.trim().replace(/\/+$/, "");
+let config;
+function userConfig() {
   try {
-    const config = JSON.parse(readFileSync(path.join(xdg("XDG_CONFIG_HOME", ".config"), "baton", "config.json"), "utf8"));
-    if (typeof config.url === "string" && config.url.trim()) return config.url.trim().replace(/\/+$/, "");
+    config ??= JSON.parse(readFileSync(path.join(xdg("XDG_CONFIG_HOME", ".config"), "baton", "config.json"), "utf8"));
   } catch {
-    // no config file: said below
+    config = {}; // no config file: said below
   }
-  return null;
+  return config && typeof config === "object" ? config : {};
+}
+const setting = (variable, key) => {
+  const value = process.env[variable]?.trim() || userConfig()[key];
+  return typeof value === "string" && value.trim() ? value.trim() : null;
+};
+
+function serverUrl() {
+  return urlArgument() ?? setting("BATON_URL", "url")?.replace(/\/+$/, "") ?? null;
+}
+
+/**
+ * The CAs to trust for an https server when the user has one of their own (BATON_CA_FILE, else caFile
+ * in the config file, as the CLI reads them): Node's roots, NODE_EXTRA_CA_CERTS (an explicit list
+ * replaces both) and that file. Null: fetch trusts what Node trusts.
+ */
+function trustedCas(url) {
+  const caFile = url.startsWith("https:") ? setting("BATON_CA_FILE", "caFile")?.replace(/^~(?=\/|$)/, homedir()) : null;
+  if (!caFile) return null;
+  const read = (file) => {
+    try {
+      return [readFileSync(file, "utf8")];
+    } catch {
+      return [];
+    }
+  };
+  const own = read(caFile);
+  if (!own.length) giveUp(`caFile ${caFile} cannot be read`);
+  return [...rootCertificates, ...(process.env.NODE_EXTRA_CA_CERTS ? read(process.env.NODE_EXTRA_CA_CERTS) : []), ...own];
+}
+
+/** GET over node:https with the user's CAs: Node 20's fetch takes no CA. */
+function getTrusting(address, ca) {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(address, { ca, signal: AbortSignal.timeout(DOWNLOAD_MS) }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ ok: res.statusCode === 200, status: res.statusCode, text: () => text }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 async function download(url, file) {
   let text;
   try {
-    const res = await fetch(`${url}/cli/baton.mjs`, { signal: AbortSignal.timeout(DOWNLOAD_MS) });
+    const ca = trustedCas(url);
+    const address = `${url}/cli/baton.mjs`;
+    const res = ca ? await getTrusting(address, ca) : await fetch(address, { signal: AbortSignal.timeout(DOWNLOAD_MS) });
     text = res.ok ? await res.text() : null;
     if (!res.ok) giveUp(`could not fetch the CLI: ${url}/cli/baton.mjs answered ${res.status}`);
   } catch (error) {
-    giveUp(`could not fetch the CLI from ${url} (${error?.cause?.code ?? error?.name ?? error})`);
+    const code = error?.cause?.code ?? error?.code;
+    const untrusted = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code ?? "");
+    const hint = untrusted ? `: a CA this machine does not trust; set "caFile" in ~/.config/baton/config.json (or BATON_CA_FILE) to your team's CA certificate` : "";
+    giveUp(`could not fetch the CLI from ${url} (${code ?? error?.name ?? error}${hint})`);
   }
   if (!text.startsWith(BUNDLE_START)) giveUp(`${url}/cli/baton.mjs is not Baton's CLI (is ${url} a Baton server?)`);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
