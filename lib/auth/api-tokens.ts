@@ -22,10 +22,11 @@ export async function hashToken(secret: string): Promise<string> {
   return createHash("sha256").update(secret).digest("hex");
 }
 
-function generateSecret(): string {
+/** 32 random bytes, base64url, after `prefix`: API tokens, invitation links. */
+export function generateSecret(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const base64url = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  return TOKEN_PREFIX + base64url;
+  return prefix + base64url;
 }
 
 /** Creates a token and returns its secret: the only time it exists outside the caller's hands. */
@@ -35,7 +36,7 @@ export async function createApiToken(db: Db, params: { userId: string } & NewTok
   const ids = await projectIdsBySlugs(db, { userId: params.userId, slugs });
   const missing = slugs.filter((s) => !ids.has(s));
   if (missing.length) throw new ApiError("not_found", `No project ${missing.join(", ")} that you are a member of.`);
-  const token = generateSecret();
+  const token = generateSecret(TOKEN_PREFIX);
   const id = crypto.randomUUID();
   const record = { id, name: data.name, displayPrefix: token.slice(0, TOKEN_PREFIX.length + 6), scope: data.scope };
   const tokenHash = await hashToken(token);
