@@ -96,7 +96,9 @@ function MembersSection({ slug, members, owner, userId }: { slug: string; member
 
 /** How an invitation's link stands: its expiry, and how its mail went when this server mails. */
 function LinkState({ expiresAt, live, mailState }: { expiresAt: Date | null; live: boolean; mailState: InvitationMailState | null }) {
-  if (!expiresAt || !live) return <span className="muted">expired: make a new link</span>;
+  // An invitation from before links existed has none until an owner makes one.
+  if (!expiresAt) return <span className="muted">no link yet: make one</span>;
+  if (!live) return <span className="muted">expired: make a new link</span>;
   const until = <time dateTime={expiresAt.toISOString()}>{expiresAt.toISOString().slice(0, 10)}</time>;
   const mail = { sending: "mailing…", sent: "mailed", failed: "not mailed, copy the link" } as const;
   return (
