@@ -1,5 +1,5 @@
 import { expect, snap, test, unique } from "./fixtures";
-import { Api } from "./seed";
+import { Api, createUser, signedInPage } from "./seed";
 
 // Invitation links (issue 24): the owner invites an email and copies the link shown once; a new person
 // opens it in a browser of their own, creates an account with their own name and password, and lands
@@ -54,5 +54,25 @@ test.describe("invitation links", () => {
     await expect(stranger.getByTestId("dead-link")).toContainText("This invitation link cannot be used");
     await expect(stranger.getByLabel("Password")).toHaveCount(0);
     await context.close();
+  });
+
+  test("the invited account accepts on the link's page; another account is told whom it is for", async ({ browser }) => {
+    const slug = unique("accepted");
+    const admin = new Api();
+    await admin.project(slug, "Accepted project");
+    const [cy, eve] = [createUser("cy"), createUser("eve")];
+    const { invitation } = await admin.call<{ invitation: { link: string } }>("POST", `/api/projects/${slug}/invitations`, { email: cy.email, role: "member" }, [202]);
+
+    const other = await signedInPage(browser, eve);
+    await other.goto(invitation.link);
+    await expect(other.getByText(/^This invitation is for/)).toContainText(`This invitation is for ${cy.email}, and you are signed in as ${eve.email}.`);
+    await expect(other.getByRole("button", { name: /^Accept/ })).toHaveCount(0);
+
+    const invited = await signedInPage(browser, cy);
+    await invited.goto(invitation.link);
+    await invited.getByRole("button", { name: "Accept and join Accepted project" }).click();
+    await expect(invited).toHaveURL(new RegExp(`/projects/${slug}$`));
+    await expect(invited.getByRole("heading", { name: "Accepted project", exact: true })).toBeVisible();
+    await new Api(cy.token).call("GET", `/api/projects/${slug}`);
   });
 });
