@@ -61,6 +61,14 @@ const envSchema = z.object({
   // PEM files: Baton then serves HTTPS itself (scripts/https-server.mjs), with HSTS and Secure cookies.
   BATON_TLS_CERT: z.string().trim().min(1).optional(),
   BATON_TLS_KEY: z.string().trim().min(1).optional(),
+  BATON_SMTP_URL: z
+    .url({ protocol: /^smtps?$/, hostname: /^.+$/, message: "must be smtp://user:pass@host:port (or smtps:// for TLS from the start)" })
+    .optional(),
+  BATON_SMTP_FROM: z
+    .string()
+    .trim()
+    .regex(/^[^\r\n<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/, { message: "must be an address, e.g. baton@example.com or Baton <baton@example.com>" })
+    .optional(),
   EMBEDDINGS_URL: z.url({ message: "must be the URL of an OpenAI-compatible embeddings API, e.g. http://localhost:11434/v1" }).optional(),
   EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
@@ -88,6 +96,8 @@ export type Config = {
   maxBodyBytes: number;
   /** Requests a minute per API token, counted across every instance on the database; 0: no limit. */
   rateLimit: number;
+  /** Where invitation links are mailed from and through; absent: owners copy the link themselves. */
+  smtp: { url: string; from: string } | null;
   /** An OpenAI-compatible /v1/embeddings endpoint; absent: full-text search alone. */
   embeddings: { url: string; model: string; apiKey: string | undefined } | null;
   /** The certificate (chain) and key Baton serves HTTPS with, checked readable and matching; null: plain HTTP. */
@@ -124,6 +134,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(missing, `is required with ${given} (HTTPS needs both the certificate and its private key, as PEM files)`);
   }
   if (e.EMBEDDINGS_URL && !e.EMBEDDINGS_MODEL) throw new ConfigError("EMBEDDINGS_MODEL", "is required with EMBEDDINGS_URL (the model name to ask for)");
+  if (e.BATON_SMTP_URL && !e.BATON_SMTP_FROM) throw new ConfigError("BATON_SMTP_FROM", "is required with BATON_SMTP_URL (the address invitations are sent from)");
   const local = e.DATABASE_URL.startsWith("file:") || e.DATABASE_URL === ":memory:";
   if (e.DATABASE_SYNC_URL && (!local || e.DATABASE_URL.includes(":memory:"))) {
     throw new ConfigError("DATABASE_SYNC_URL", "needs DATABASE_URL to be the replica's local file (file:<path>)");
@@ -140,6 +151,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.BATON_TRUST_PROXY,
     maxBodyBytes: e.BATON_MAX_BODY_BYTES,
     rateLimit: e.BATON_RATE_LIMIT,
+    smtp: e.BATON_SMTP_URL ? { url: e.BATON_SMTP_URL, from: e.BATON_SMTP_FROM! } : null,
     embeddings: e.EMBEDDINGS_URL ? { url: embeddingsEndpoint(e.EMBEDDINGS_URL), model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY } : null,
     tls: e.BATON_TLS_CERT && e.BATON_TLS_KEY ? tlsFiles(e.BATON_TLS_CERT, e.BATON_TLS_KEY) : null,
   };

@@ -41,6 +41,11 @@ export type ProjectRole = (typeof PROJECT_ROLES)[number];
  */
 export const INVITATION_STATUSES = ["pending", "accepted", "declined", "revoked"] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+/** How long an invitation link lets someone in (issue 24); an owner can make a new one any time. */
+export const INVITATION_LINK_DAYS = 7;
+/** The mail with an invitation link: queued, handed to the SMTP server, or refused on the way. */
+export const INVITATION_MAIL_STATES = ["sending", "sent", "failed"] as const;
+export type InvitationMailState = (typeof INVITATION_MAIL_STATES)[number];
 
 export const MATCHER_KINDS = ["cwd", "remote"] as const;
 export type MatcherKind = (typeof MATCHER_KINDS)[number];

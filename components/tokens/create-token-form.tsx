@@ -1,17 +1,18 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState } from "react";
 import { initialFormState, type FormState } from "@/lib/actions/form-state";
 import { createTokenAction } from "@/lib/actions/token-actions";
 import { Field } from "../ui/field";
 import { FormMessage } from "../ui/form-message";
+import { ShownOnce } from "../ui/shown-once";
 import { SubmitButton } from "../ui/submit-button";
 
 export function CreateTokenForm({ projects }: { projects: { slug: string; name: string }[] }) {
   const [state, action] = useActionState<FormState<{ token: string }>, FormData>(createTokenAction, initialFormState);
   return (
     <div className="stack">
-      {state.ok && state.data ? <NewToken token={state.data.token} message={state.message ?? ""} /> : <FormMessage state={state} />}
+      {state.ok && state.data ? <ShownOnce text={state.data.token} message={state.message ?? ""} testId="new-token" /> : <FormMessage state={state} />}
       <form action={action} className="form-row">
         <Field label="Name" name="name" required placeholder="laptop hooks" error={state.fieldErrors?.name} />
         <div className="field">
@@ -34,28 +35,6 @@ export function CreateTokenForm({ projects }: { projects: { slug: string; name: 
         </div>
         <SubmitButton>Create token</SubmitButton>
       </form>
-    </div>
-  );
-}
-
-function NewToken({ token, message }: { token: string; message: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="notice notice-ok new-token" role="status">
-      <p>{message}</p>
-      <div className="copy-row">
-        <code data-testid="new-token">{token}</code>
-        <button
-          type="button"
-          className="btn btn-secondary"
-          onClick={async () => {
-            await navigator.clipboard.writeText(token);
-            setCopied(true);
-          }}
-        >
-          {copied ? "Copied" : "Copy"}
-        </button>
-      </div>
     </div>
   );
 }

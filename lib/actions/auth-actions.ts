@@ -14,6 +14,7 @@ import { signInLimiter } from "../auth/sign-in-limiter";
 import { getConfig } from "../config";
 import { serverOrigin } from "../dashboard/server-origin";
 import { getDb } from "../db/client";
+import { joinWithNewAccount } from "../projects/invitation-links";
 import { publicFormAction } from "./form-action";
 
 const signInForm = z.object({
@@ -69,6 +70,21 @@ export const setupAction = publicFormAction(
     redirect("/");
   },
   { echo: ["name", "email"] },
+);
+
+/** Joining by an invitation link: the account's fields are checked by joinWithNewAccount. */
+const joinForm = z
+  .object({ token: z.string().max(200), name: z.string(), password: z.string(), confirm: z.string() })
+  .refine((f) => f.password === f.confirm, { path: ["confirm"], message: "The passwords differ." });
+
+export const joinAction = publicFormAction(
+  joinForm,
+  async ({ token, name, password }) => {
+    const { user, project } = await joinWithNewAccount(getDb(), token, { name, password });
+    await signIn(user.email, password);
+    redirect(`/projects/${project.slug}`);
+  },
+  { echo: ["name"] },
 );
 
 export async function signOutAction(): Promise<void> {

@@ -1,7 +1,10 @@
 "use server";
 
+import { redirect } from "next/navigation";
 import { z } from "zod";
-import { acceptInvitation, declineInvitation, invitationSentMessage, inviteMember, revokeInvitation } from "../projects/invitations";
+import { serverOrigin } from "../dashboard/server-origin";
+import { acceptByLink, inviteWithLink, renewInvitationLink, sharedLinkMessage } from "../projects/invitation-links";
+import { acceptInvitation, declineInvitation, revokeInvitation } from "../projects/invitations";
 import { slugSchema } from "../projects/project-schemas";
 import { formAction } from "./form-action";
 
@@ -12,13 +15,35 @@ const projectSettings = ({ slug }: { slug: string }) => [`/settings/projects/${s
 /** Where an invitee answers, and the pages that list their projects. */
 const inviteePages = () => ["/", "/settings/projects"];
 
+/** The link an owner sees once, to copy. */
+export type LinkShown = { link: string };
+
 export const inviteMemberAction = formAction(
   z.object({ slug: slugSchema, email: z.string().trim(), role: z.string() }),
   async ({ slug, ...input }, { db, principal }) => {
-    const invitation = await inviteMember(db, principal, slug, input);
-    return { message: invitationSentMessage(invitation.email) };
+    const invitation = await inviteWithLink(db, principal, slug, input, await serverOrigin());
+    return { message: sharedLinkMessage(invitation), data: { link: invitation.link } satisfies LinkShown };
   },
   { revalidate: projectSettings, echo: ["email"] },
+);
+
+export const renewInvitationLinkAction = formAction(
+  z.object({ slug: slugSchema, id: z.string() }),
+  async ({ slug, ...input }, { db, principal }) => {
+    const invitation = await renewInvitationLink(db, principal, slug, input, await serverOrigin());
+    return { message: `New link for ${invitation.email}: the old one no longer works. ${sharedLinkMessage(invitation)}`, data: { link: invitation.link } satisfies LinkShown };
+  },
+  { revalidate: projectSettings },
+);
+
+/** The signed-in invitee accepts on the link's page, and lands in the project. */
+export const acceptLinkAction = formAction(
+  z.object({ token: z.string().max(200) }),
+  async ({ token }, { db, principal }) => {
+    const project = await acceptByLink(db, principal, token);
+    redirect(`/projects/${project.slug}`);
+  },
+  { revalidate: inviteePages },
 );
 
 export const revokeInvitationAction = formAction(

@@ -24,10 +24,11 @@ export async function hashToken(secret: string): Promise<string> {
   return createHash("sha256").update(secret).digest("hex");
 }
 
-function generateSecret(): string {
+/** 32 random bytes, base64url, after `prefix`: API tokens, invitation links. */
+export function generateSecret(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const base64url = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  return TOKEN_PREFIX + base64url;
+  return prefix + base64url;
 }
 
 /** The ids of the projects a token may be limited to: the user's own, or a 404 naming those that are not. */
@@ -43,7 +44,7 @@ export async function createApiToken(db: Db, params: { userId: string } & NewTok
   const data = newTokenSchema.parse(params);
   const slugs = [...new Set(data.projects)];
   const ids = await ownProjectIds(db, { userId: params.userId, slugs });
-  const token = generateSecret();
+  const token = generateSecret(TOKEN_PREFIX);
   const id = crypto.randomUUID();
   const record = { id, name: data.name, displayPrefix: token.slice(0, TOKEN_PREFIX.length + 6), scope: data.scope };
   const tokenHash = await hashToken(token);

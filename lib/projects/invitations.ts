@@ -8,6 +8,7 @@ import type { Db, DbOrTx } from "../db/client";
 import {
   decideInvitation,
   insertInvitation,
+  replaceLink,
   listPendingForEmail,
   listPendingForProject,
   type InvitationForUserRow,
@@ -15,7 +16,8 @@ import {
 } from "../db/queries/invitations";
 import { findMember, insertMember } from "../db/queries/members";
 import { findUserByEmail, getUser } from "../db/queries/users";
-import { PROJECT_ROLES } from "../rules";
+import { INVITATION_MAIL_STATES, PROJECT_ROLES } from "../rules";
+import { newLink } from "./invitation-link-secret";
 import { requireProject } from "./projects";
 
 // Membership by consent (issue 21): an owner invites an email with a role; the person with that email
@@ -36,7 +38,16 @@ export const invitationIdSchema = z.object({ id: z.string().min(1).max(100) });
 const inviterOut = z.object({ name: z.string(), email: z.string() }).nullable();
 
 /** A pending invitation as a project's owners see it. */
-export const projectInvitationOutSchema = z.object({ id: z.string(), email: z.string(), role: z.enum(PROJECT_ROLES), invitedBy: inviterOut, createdAt: isoDate });
+export const projectInvitationOutSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(PROJECT_ROLES),
+  invitedBy: inviterOut,
+  createdAt: isoDate,
+  linkExpiresAt: isoDate.nullable(),
+  linkLive: z.boolean(),
+  mailState: z.enum(INVITATION_MAIL_STATES).nullable(),
+});
 /** A pending invitation as the invitee sees it: the project by slug and name, no internal ids. */
 export const myInvitationOutSchema = z.object({
   project: z.object({ slug: z.string(), name: z.string() }),
@@ -49,26 +60,42 @@ export const toMyInvitationOut = (row: InvitationForUserRow) => myInvitationOutS
 /** The one answer to an invitation, whoever the email belongs to. */
 export const invitationSentMessage = (email: string) => `Invitation sent to ${email}.`;
 
+/** What inviting made: the link's secret for the owner, and the invitation to mail it for (none for a member). */
+export type Invited = {
+  email: string;
+  role: string;
+  token: string;
+  stored: { id: string; projectId: string; projectName: string; role: string; linkHash: string; linkExpiresAt: Date } | null;
+};
+
 /**
- * Invites `email` to the project as `role` (owners). Nothing is stored when the email is a member's or
- * has a pending invitation already, and the caller cannot tell: it gets the email back either way.
+ * Invites `email` to the project as `role` (owners), with a new link. An email with a pending
+ * invitation already gets a new link to it (the old link stops); a member's gets a link to nothing,
+ * stored nowhere, which opens as any dead link does. The caller cannot tell these cases apart: it
+ * gets the email and a link back either way.
  */
-export async function inviteMember(db: Db, principal: Principal, slug: string, input: unknown): Promise<{ email: string; role: string }> {
+export async function inviteMember(db: Db, principal: Principal, slug: string, input: unknown): Promise<Invited> {
   const project = await requireProject(db, principal, slug, "owner");
   const { email, role } = inviteSchema.parse(input);
   const user = await findUserByEmail(db, { email });
   const member = user ? await findMember(db, { projectId: project.id, userId: user.id }) : undefined;
+  const { token, link } = await newLink();
+  if (member) return { email, role, token, stored: null };
   const id = crypto.randomUUID();
-  if (!member && (await insertInvitation(db, { id, projectId: project.id, email, role, invitedBy: principal.userId }))) {
+  const stored = (about: { id: string; role: string }) => ({ ...about, projectId: project.id, projectName: project.name, linkHash: link.linkHash, linkExpiresAt: link.linkExpiresAt });
+  if (await insertInvitation(db, { id, projectId: project.id, email, role, invitedBy: principal.userId, ...link })) {
     await recordAudit(db, principal.userId, { action: "add", subject: "invitation", subjectId: id, label: email, projectId: project.id, detail: `as ${role}` });
+    return { email, role, token, stored: stored({ id, role }) };
   }
-  return { email, role };
+  const waiting = await replaceLink(db, { projectId: project.id, match: { email }, ...link });
+  return { email, role, token, stored: waiting ? stored(waiting) : null };
 }
 
-/** The project's pending invitations (owners: they name people's emails). */
-export async function listProjectInvitations(db: Db, principal: Principal, slug: string): Promise<ProjectInvitationRow[]> {
+/** The project's pending invitations (owners: they name people's emails), each saying whether its link still works. */
+export async function listProjectInvitations(db: Db, principal: Principal, slug: string): Promise<(ProjectInvitationRow & { linkLive: boolean })[]> {
   const project = await requireProject(db, principal, slug, "owner");
-  return listPendingForProject(db, { projectId: project.id });
+  const now = Date.now();
+  return (await listPendingForProject(db, { projectId: project.id })).map((row) => ({ ...row, linkLive: (row.linkExpiresAt?.getTime() ?? 0) > now }));
 }
 
 /** An owner withdraws a pending invitation; 404 when it is not pending (accepted, declined, or another project's). */

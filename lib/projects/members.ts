@@ -15,11 +15,6 @@ import { requireProject } from "./projects";
 export const changeRoleSchema = z.object({ userId: z.string().min(1).max(100), role: z.enum(PROJECT_ROLES) });
 export const removeMemberSchema = z.object({ userId: z.string().min(1).max(100) });
 
-/** The command that creates an account, for the owner to hand to whoever runs the server. */
-export function createUserCommand(email: string): string {
-  return `baton admin create-user --email ${email} --password '<a password>' --name '<their name>'`;
-}
-
 export async function listMembers(db: Db, principal: Principal, slug: string): Promise<MemberRow[]> {
   const project = await requireProject(db, principal, slug, "read");
   return listMemberRows(db, { projectId: project.id });

@@ -67,10 +67,16 @@ describe("invitations", () => {
     for (const email of ["nobody@example.com", emailOf("eve"), emailOf("eve"), "EVE@Example.com", emailOf("bo"), emailOf("ana")]) {
       const res = await invite(email);
       expect(res.status, res.text).toBe(202);
-      bodies.push({ ...res.json, invitation: { ...res.json.invitation, email: "x" }, message: res.json.message.replace(email.toLowerCase(), "x") });
+      // Each gets a link of its own (to nothing, for a member: test/integration/invitation-links.test.ts).
+      expect(res.json.invitation.link).toMatch(/\/join\/join_[\w-]{43}$/);
+      bodies.push({ ...res.json, invitation: { ...res.json.invitation, email: "x", link: "L" }, message: res.json.message.replace(email.toLowerCase(), "x") });
     }
     expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
-    expect(bodies[0]).toEqual({ ok: true, invitation: { email: "x", role: "member" }, message: "Invitation sent to x." });
+    expect(bodies[0]).toEqual({
+      ok: true,
+      invitation: { email: "x", role: "member", link: "L", mailed: false },
+      message: "Invitation sent to x. Copy the link and send it to them: it is shown here once.",
+    });
     expect((await pendingOf()).map((i) => i.email).sort()).toEqual([emailOf("eve"), "nobody@example.com"]);
     // A member invited again keeps their role and gets no invitation.
     expect(await roleIn("bo")).toBe("member");

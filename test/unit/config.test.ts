@@ -26,6 +26,10 @@ describe("parseConfig", () => {
     { env: { DATABASE_URL: file, BATON_TLS_CERT: "/etc/baton/cert.pem" }, variable: "BATON_TLS_KEY" },
     { env: { DATABASE_URL: file, BATON_TLS_KEY: "/etc/baton/key.pem" }, variable: "BATON_TLS_CERT" },
     { env: { DATABASE_URL: file, BATON_TLS_CERT: `${tmp.dir}/none.pem`, BATON_TLS_KEY: `${tmp.dir}/none.key` }, variable: "BATON_TLS_CERT" },
+    { env: { DATABASE_URL: file, BATON_SMTP_URL: "http://mail.example.com", BATON_SMTP_FROM: "b@example.com" }, variable: "BATON_SMTP_URL" },
+    { env: { DATABASE_URL: file, BATON_SMTP_URL: "smtp:nohost", BATON_SMTP_FROM: "b@example.com" }, variable: "BATON_SMTP_URL" },
+    { env: { DATABASE_URL: file, BATON_SMTP_URL: "smtp://mail.example.com:25" }, variable: "BATON_SMTP_FROM" },
+    { env: { DATABASE_URL: file, BATON_SMTP_URL: "smtp://mail.example.com:25", BATON_SMTP_FROM: "baton" }, variable: "BATON_SMTP_FROM" },
   ])("refuses $env with one line naming $variable", ({ env, variable }) => {
     let error: unknown;
     try {
@@ -71,6 +75,12 @@ describe("parseConfig", () => {
     expect(parseConfig({ ...base, EMBEDDINGS_URL: "http://localhost:11434/v1/" }).embeddings?.url).toBe("http://localhost:11434/v1/embeddings");
     expect(parseConfig({ ...base, EMBEDDINGS_URL: "https://api.example.com/v1/embeddings" }).embeddings?.url).toBe("https://api.example.com/v1/embeddings");
     expect(parseConfig({ DATABASE_URL: file }).embeddings).toBeNull();
+  });
+
+  it("mails invitations only with an SMTP server and a sender", () => {
+    expect(parseConfig({ DATABASE_URL: file }).smtp).toBeNull();
+    const smtp = { BATON_SMTP_URL: "smtp://u:p@mail.example.com:587", BATON_SMTP_FROM: "Baton <baton@example.com>" };
+    expect(parseConfig({ DATABASE_URL: file, ...smtp }).smtp).toEqual({ url: smtp.BATON_SMTP_URL, from: smtp.BATON_SMTP_FROM });
   });
 
   it("treats empty variables as unset", () => {

@@ -1,12 +1,25 @@
-import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../client";
+import { and, asc, eq, gt } from "drizzle-orm";
 import { projectInvitations, projects, users, type InvitationStatus, type ProjectRole } from "../schema";
+import type { InvitationMailState } from "../../rules";
 import { ofProject } from "./scope";
 
 /** Who invited, as the invitee and the project's owners see it (null once that account is gone). */
 export type Inviter = { name: string; email: string } | null;
-/** A pending invitation of a project, as its owners see it. */
-export type ProjectInvitationRow = { id: string; email: string; role: ProjectRole; createdAt: Date; invitedBy: Inviter };
+/** A pending invitation of a project, as its owners see it (its link's hash never leaves this file). */
+export type ProjectInvitationRow = {
+  id: string;
+  email: string;
+  role: ProjectRole;
+  createdAt: Date;
+  invitedBy: Inviter;
+  linkExpiresAt: Date | null;
+  mailState: InvitationMailState | null;
+};
+/** A new link: the hash of its secret and when it stops working. */
+export type LinkParams = { linkHash: string; linkExpiresAt: Date; mailState: InvitationMailState | null };
+/** The pending invitation a live link opens, as the person holding the link sees it. */
+export type InvitationByLinkRow = InvitationForUserRow & { email: string };
 /** A pending invitation addressed to a user, as they see it. */
 export type InvitationForUserRow = { id: string; projectId: string; slug: string; name: string; role: ProjectRole; createdAt: Date; invitedBy: Inviter };
 
@@ -22,7 +35,7 @@ const toInviter = (row: { inviterName: string | null; inviterEmail: string | nul
  */
 export async function insertInvitation(
   db: DbOrTx,
-  params: { id: string; projectId: string; email: string; role: ProjectRole; invitedBy: string },
+  params: { id: string; projectId: string; email: string; role: ProjectRole; invitedBy: string } & LinkParams,
 ): Promise<boolean> {
   const inserted = await db.insert(projectInvitations).values(params).onConflictDoNothing().returning({ id: projectInvitations.id });
   return inserted.length === 1;
@@ -30,7 +43,15 @@ export async function insertInvitation(
 
 export async function listPendingForProject(db: DbOrTx, params: { projectId: string }): Promise<ProjectInvitationRow[]> {
   const rows = await db
-    .select({ id: projectInvitations.id, email: projectInvitations.email, role: projectInvitations.role, createdAt: projectInvitations.createdAt, ...inviterColumns })
+    .select({
+      id: projectInvitations.id,
+      email: projectInvitations.email,
+      role: projectInvitations.role,
+      createdAt: projectInvitations.createdAt,
+      linkExpiresAt: projectInvitations.linkExpiresAt,
+      mailState: projectInvitations.mailState,
+      ...inviterColumns,
+    })
     .from(projectInvitations)
     .leftJoin(users, eq(users.id, projectInvitations.invitedBy))
     .where(and(ofProject(projectInvitations, params.projectId), pending))
@@ -38,26 +59,70 @@ export async function listPendingForProject(db: DbOrTx, params: { projectId: str
   return rows.map(({ inviterName, inviterEmail, ...row }) => ({ ...row, invitedBy: toInviter({ inviterName, inviterEmail }) }));
 }
 
+const forInvitee = {
+  id: projectInvitations.id,
+  projectId: projects.id,
+  slug: projects.slug,
+  name: projects.name,
+  role: projectInvitations.role,
+  createdAt: projectInvitations.createdAt,
+  ...inviterColumns,
+};
+
 /** The pending invitations to an email (lowercase), optionally only the one to the project `slug`. */
 export async function listPendingForEmail(db: DbOrTx, params: { email: string; slug?: string }): Promise<InvitationForUserRow[]> {
   const conditions = [eq(projectInvitations.email, params.email), pending];
   if (params.slug !== undefined) conditions.push(eq(projects.slug, params.slug));
   const rows = await db
-    .select({
-      id: projectInvitations.id,
-      projectId: projects.id,
-      slug: projects.slug,
-      name: projects.name,
-      role: projectInvitations.role,
-      createdAt: projectInvitations.createdAt,
-      ...inviterColumns,
-    })
+    .select(forInvitee)
     .from(projectInvitations)
     .innerJoin(projects, eq(projects.id, projectInvitations.projectId))
     .leftJoin(users, eq(users.id, projectInvitations.invitedBy))
     .where(and(...conditions))
     .orderBy(asc(projectInvitations.createdAt), asc(projects.slug));
   return rows.map(({ inviterName, inviterEmail, ...row }) => ({ ...row, invitedBy: toInviter({ inviterName, inviterEmail }) }));
+}
+
+/**
+ * The pending invitation whose live link has this hash: the secret is the owner here (the person
+ * holding it), so the hash, pending and unexpired all sit in the WHERE.
+ */
+export async function findByLink(db: DbOrTx, params: { linkHash: string; now: Date }): Promise<InvitationByLinkRow | undefined> {
+  const [row] = await db
+    .select({ ...forInvitee, email: projectInvitations.email })
+    .from(projectInvitations)
+    .innerJoin(projects, eq(projects.id, projectInvitations.projectId))
+    .leftJoin(users, eq(users.id, projectInvitations.invitedBy))
+    .where(and(eq(projectInvitations.linkHash, params.linkHash), pending, gt(projectInvitations.linkExpiresAt, params.now)));
+  if (!row) return undefined;
+  const { inviterName, inviterEmail, ...rest } = row;
+  return { ...rest, invitedBy: toInviter({ inviterName, inviterEmail }) };
+}
+
+/**
+ * Gives a project's pending invitation (by id, or by the email it was sent to) a new link; the old one
+ * stops at once. The invitation, or undefined when no such one is pending.
+ */
+export async function replaceLink(
+  db: DbOrTx,
+  params: { projectId: string; match: { id: string } | { email: string } } & LinkParams,
+): Promise<{ id: string; email: string; role: ProjectRole } | undefined> {
+  const { projectId, match, ...link } = params;
+  const which = "id" in match ? eq(projectInvitations.id, match.id) : eq(projectInvitations.email, match.email);
+  const [row] = await db
+    .update(projectInvitations)
+    .set(link)
+    .where(and(which, ofProject(projectInvitations, projectId), pending))
+    .returning({ id: projectInvitations.id, email: projectInvitations.email, role: projectInvitations.role });
+  return row;
+}
+
+/** Records how the mail of an invitation's link went, unless a newer link (another mail) replaced it meanwhile. */
+export async function setMailState(db: DbOrTx, params: { id: string; projectId: string; linkHash: string; mailState: InvitationMailState }): Promise<void> {
+  await db
+    .update(projectInvitations)
+    .set({ mailState: params.mailState })
+    .where(and(eq(projectInvitations.id, params.id), ofProject(projectInvitations, params.projectId), eq(projectInvitations.linkHash, params.linkHash)));
 }
 
 /**

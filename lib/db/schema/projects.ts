@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
-import { INVITATION_STATUSES, MATCHER_KINDS, PROJECT_ROLES } from "../../rules";
+import { INVITATION_MAIL_STATES, INVITATION_STATUSES, MATCHER_KINDS, PROJECT_ROLES } from "../../rules";
 import { timestamp, timestamps } from "./columns";
 
 export const projects = sqliteTable("projects", {
@@ -36,8 +36,9 @@ export const projectMembers = sqliteTable(
  * accepted member; a pending invitation grants nothing, so every query scoped by membership leaves the
  * invitee out until they accept. The email is stored lowercase and matched against the account's
  * email when it is read, so an invitation to someone without an account waits until one exists.
- * Kept by id with a status (not deleted when decided), so invitation links can later hang a hashed
- * single-use token and an expiry on the same row.
+ * Kept by id with a status (not deleted when decided). Its link is a secret kept only as a SHA-256 hash
+ * (like an API token's), good while the invitation is pending and before it expires: accepting uses it
+ * up, a new link replaces the hash (the old link stops), revoking the invitation stops it.
  */
 export const projectInvitations = sqliteTable(
   "project_invitations",
@@ -54,8 +55,13 @@ export const projectInvitations = sqliteTable(
       .notNull()
       .$defaultFn(() => new Date()),
     decidedAt: timestamp("decided_at"),
+    linkHash: text("link_hash"),
+    linkExpiresAt: timestamp("link_expires_at"),
+    /** Where the mail with the link stands; null when this server mails nothing (no BATON_SMTP_URL). */
+    mailState: text("mail_state", { enum: INVITATION_MAIL_STATES }),
   },
   (t) => [
+    uniqueIndex("project_invitations_link_hash").on(t.linkHash),
     // One pending invitation per email and project: inviting again while one waits adds nothing.
     uniqueIndex("project_invitations_pending").on(t.projectId, t.email).where(sql`status = 'pending'`),
     index("project_invitations_email_idx").on(t.email, t.status),

@@ -4,6 +4,7 @@ import { AddMatcherForm } from "@/components/settings/add-matcher-form";
 import { InjectionForm } from "@/components/settings/injection-form";
 import { InviteMemberForm } from "@/components/settings/invite-member-form";
 import { MemberRoleForm } from "@/components/settings/member-role-form";
+import { RenewLinkForm } from "@/components/settings/renew-link-form";
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -15,8 +16,9 @@ import { requireUser } from "@/lib/auth/session";
 import { orNotFound } from "@/lib/dashboard/load-project";
 import { listProjectMatchers } from "@/lib/projects/matchers";
 import { listProjectInvitations } from "@/lib/projects/invitations";
-import { createUserCommand, listMembers } from "@/lib/projects/members";
+import { listMembers } from "@/lib/projects/members";
 import { requireProject } from "@/lib/projects/projects";
+import { INVITATION_LINK_DAYS, type InvitationMailState } from "@/lib/rules";
 
 type Params = Promise<{ slug: string }>;
 
@@ -82,9 +84,9 @@ function MembersSection({ slug, members, owner, userId }: { slug: string; member
           <h3>Invite someone</h3>
           <InviteMemberForm slug={slug} />
           <p className="hint">
-            They become a member when they accept, on their Baton home page or with <code>baton invites accept {slug}</code>;
-            until then nothing of theirs reaches this project. Someone without an account yet sees the invitation once whoever
-            runs this server creates it: <code>{createUserCommand("their@email")}</code>.
+            You get a link to send them (mailed too when this server mails): it works once, for {INVITATION_LINK_DAYS} days.
+            Someone without an account creates one there with their own password; someone with one accepts there, on their
+            Baton home page or with <code>baton invites accept {slug}</code>. Until then nothing of theirs reaches this project.
           </p>
         </div>
       ) : null}
@@ -92,13 +94,28 @@ function MembersSection({ slug, members, owner, userId }: { slug: string; member
   );
 }
 
-/** Invitations not yet answered (owners): who, as what, invited by whom; an owner can revoke one. */
+/** How an invitation's link stands: its expiry, and how its mail went when this server mails. */
+function LinkState({ expiresAt, live, mailState }: { expiresAt: Date | null; live: boolean; mailState: InvitationMailState | null }) {
+  // An invitation from before links existed has none until an owner makes one.
+  if (!expiresAt) return <span className="muted">no link yet: make one</span>;
+  if (!live) return <span className="muted">expired: make a new link</span>;
+  const until = <time dateTime={expiresAt.toISOString()}>{expiresAt.toISOString().slice(0, 10)}</time>;
+  const mail = { sending: "mailing…", sent: "mailed", failed: "not mailed, copy the link" } as const;
+  return (
+    <>
+      until {until}
+      {mailState ? <span className={mailState === "failed" ? "field-error" : "muted"}> · {mail[mailState]}</span> : null}
+    </>
+  );
+}
+
+/** Invitations not yet answered (owners): who, as what, invited by whom, the link; an owner can make a new link or revoke one. */
 function InvitationsSection({ slug, invitations }: { slug: string; invitations: Invitations }) {
   return (
     <section className="stack" aria-labelledby="invitations">
       <h2 id="invitations">Pending invitations</h2>
       {invitations.length ? (
-        <DataTable label="Pending invitations" columns={["Email", "Role", "Invited by", "Sent"]} actions>
+        <DataTable label="Pending invitations" columns={["Email", "Role", "Invited by", "Sent", "Link"]} actions>
           {invitations.map((i) => (
             <tr key={i.id}>
               <td>{i.email}</td>
@@ -108,6 +125,10 @@ function InvitationsSection({ slug, invitations }: { slug: string; invitations: 
                 <time dateTime={i.createdAt.toISOString()}>{i.createdAt.toISOString().slice(0, 10)}</time>
               </td>
               <td>
+                <LinkState expiresAt={i.linkExpiresAt} live={i.linkLive} mailState={i.mailState} />
+              </td>
+              <td>
+                <RenewLinkForm slug={slug} id={i.id} email={i.email} />
                 <ActionForm action={revokeInvitationAction} fields={{ slug, id: i.id }} variant="danger">
                   Revoke<span className="visually-hidden"> the invitation of {i.email}</span>
                 </ActionForm>
