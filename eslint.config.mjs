@@ -44,6 +44,8 @@ const config = [
       "test-results/**",
       "playwright-report/**",
       "next-env.d.ts",
+      // The agents the tests install (scripts/ensure-agents.sh), with the caches they unpack.
+      ".tools/**",
     ],
   },
 ];
