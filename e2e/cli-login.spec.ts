@@ -32,7 +32,7 @@ test.describe("baton login, approved in the browser", () => {
       await page.goto(url);
       await expect(page.getByTestId("user-code")).toHaveText(code);
       await expect(page.getByTestId("login-machine")).toContainText(`Asked by ${hostname()} from 127.0.0.1`);
-      await expect(page.getByLabel("Token name")).toHaveValue(`baton login on ${hostname()}`);
+      await expect(page.getByLabel("Token name")).toHaveValue(`${hostname()} (baton login)`);
       await page.getByLabel("Token name").fill("e2e laptop");
       await page.getByRole("radio", { name: "read only" }).check();
       await page.getByRole("checkbox", { name: `only ${slug} (${slug})` }).check();

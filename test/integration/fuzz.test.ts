@@ -163,7 +163,8 @@ async function fuzz(actors: Actor[], count: number, seed: number): Promise<{ fai
 // Bookkeeping that reading legitimately writes: the served-context log, rate-limit counts, last-used
 // and last-injected times.
 // cli_logins: `baton login` asks for a code before anyone is signed in (below); a pending code is nobody's data.
-const BOOKKEEPING_TABLES = new Set(["context_log", "session_served", "rate_limit_counts", "auth_sessions", "cli_logins", "__drizzle_migrations"]);
+// context_marks: a context served records the reader's last session and that the setup note was shown.
+const BOOKKEEPING_TABLES = new Set(["context_log", "session_served", "context_marks", "rate_limit_counts", "auth_sessions", "cli_logins", "__drizzle_migrations"]);
 const BOOKKEEPING_COLUMNS = new Set(["last_used_at", "last_injected_at"]);
 
 /** A hash of every stored row (or only cy's and beta's), bookkeeping aside. */

@@ -86,7 +86,7 @@ export default async function DeviceLoginPage({ searchParams }: { searchParams: 
           Asked by <strong>{login.machine}</strong> from {login.address || "an unknown address"}, {ago(login.createdAt)}. The
           token will be yours ({user.email}).
         </p>
-        <ApproveLoginForm code={login.shownCode} defaultName={`baton login on ${login.machine}`.slice(0, 100)} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
+        <ApproveLoginForm code={login.shownCode} defaultName={`${login.machine} (baton login)`.slice(0, 100)} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
       </section>
     </div>
   );
