@@ -12,10 +12,11 @@ export type ShownCommand = { text: string; where: string };
 
 // A command starts at the word `baton` (not `baton@baton`, `~/.config/baton`) followed by what a
 // command or option looks like, and ends where the code around it ends, at a shell comment, pipe or
-// list, and in source also where the markup or string ends (README's `<id>` is a placeholder).
+// list, and in source also where the markup or string ends, an escaped backtick of a template string
+// included (README's `<id>` is a placeholder).
 const START = /(?<![\w@./-])baton (?=[a-z<[{"-])/g;
 const END_IN_CODE = /[`\n)]| #| \| |; | && /;
-const END_IN_SOURCE = /[<"'`\n)]| #| \| |; | && /;
+const END_IN_SOURCE = /[<"'`\n)\\]| #| \| |; | && /;
 
 function commandsIn(text: string, where: string, end = END_IN_SOURCE): ShownCommand[] {
   const found: ShownCommand[] = [];
