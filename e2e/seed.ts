@@ -17,10 +17,17 @@ export class Api {
   constructor(readonly token: string = adminToken()) {}
 
   async call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, expected = [200, 201]): Promise<T> {
-    const response = await fetch(`${BASE_URL}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+    const send = () =>
+      fetch(`${BASE_URL}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // "other side closed": under load, mostly a kept-alive socket the server closed as it idled out,
+    // before this request reached it; once more on a new socket (as test/support/api.ts does).
+    const response = await send().catch((error: unknown) => {
+      if ((error as { cause?: { code?: string } })?.cause?.code === "UND_ERR_SOCKET") return send();
+      throw error;
     });
     const text = await response.text();
     expect(expected, `${method} ${path} → ${response.status} ${text}`).toContain(response.status);
