@@ -1,12 +1,11 @@
 import { createClient } from "@libsql/client";
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken } from "../support/fixtures";
 import { runProcess } from "../support/run-process";
 import { send, submitPageForm } from "../support/page-form";
-import { cleanEnv, ROOT, startServer, tempDir, type RunningServer } from "../support/server";
+import { refusedStart, ROOT, startServer, tempDir, type RunningServer } from "../support/server";
 import { makeTestCa, type TestTls } from "../support/test-ca";
 import { fixture, hookContext, homeEnv, makeRepo, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
 
@@ -222,24 +221,9 @@ describe("the Claude Code plugin from an HTTPS server with a team's own CA", () 
   });
 });
 
-/** Starts the HTTPS server (or `next start`) with `env` and returns how it ended: it must not start. */
-async function refusedStart(env: Record<string, string>, command: "npm start" | "next start" = "npm start") {
-  const args = command === "npm start" ? [path.join(ROOT, "scripts/https-server.mjs")] : [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", "0"];
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...cleanEnv(), NEXT_TELEMETRY_DISABLED: "1", PORT: "0", BATON_HOST: "127.0.0.1", DATABASE_URL: `file:${tmp.dir}/refused.db`, ...env },
-  });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.on("exit", (c) => {
-      clearTimeout(timer);
-      resolve(c);
-    });
-  });
-  return { code, lines: stderr.trim().split("\n").filter((l) => l.includes("baton:")), stderr };
-}
+/** A start with `env` that must be refused: Baton's HTTPS server as `npm start` runs it, or `next start`. */
+const refused = (env: Record<string, string>, command: "next start" | "https server" = "https server") =>
+  refusedStart({ PORT: "0", BATON_HOST: "127.0.0.1", DATABASE_URL: `file:${tmp.dir}/refused.db`, ...env }, command);
 
 describe("a start with a wrong TLS setting stops with one line naming the variable", () => {
   it.each([
@@ -249,7 +233,7 @@ describe("a start with a wrong TLS setting stops with one line naming the variab
     { case: "a certificate file that is not PEM", env: () => ({ BATON_TLS_CERT: tls.keyFile, BATON_TLS_KEY: tls.keyFile }), variable: "BATON_TLS_CERT is not a PEM certificate" },
     { case: "the key of another certificate", env: () => ({ BATON_TLS_CERT: tls.certFile, BATON_TLS_KEY: path.join(path.dirname(tls.caFile), "ca.key") }), variable: "BATON_TLS_KEY is not the private key of the certificate" },
   ])("$case", async ({ env, variable }) => {
-    const { code, lines, stderr } = await refusedStart(env());
+    const { code, lines, stderr } = await refused(env());
     expect(code).toBe(1);
     expect(lines, stderr).toHaveLength(1);
     expect(lines[0]).toContain(`baton: invalid configuration: ${variable}`);
@@ -257,7 +241,7 @@ describe("a start with a wrong TLS setting stops with one line naming the variab
   });
 
   it("`next start` given a certificate refuses it rather than serve plain HTTP", async () => {
-    const { code, lines } = await refusedStart({ BATON_TLS_CERT: tls.certFile, BATON_TLS_KEY: tls.keyFile }, "next start");
+    const { code, lines } = await refused({ BATON_TLS_CERT: tls.certFile, BATON_TLS_KEY: tls.keyFile }, "next start");
     expect(code).toBe(1);
     expect(lines[0]).toContain("BATON_TLS_CERT is set, but this server was started by `next start`");
   });

@@ -1,9 +1,7 @@
 import { createClient } from "@libsql/client";
-import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanEnv, ROOT, startServer, tempDir } from "../support/server";
+import { refusedStart, startServer, tempDir } from "../support/server";
 
 const tmp = tempDir();
 /** The start line's account of the schema: "none pending", or how many this start applied; then the total. */
@@ -49,21 +47,8 @@ describe("server start", () => {
     { env: { DATABASE_URL: `file:${tmp.dir}/c.db`, BATON_MAX_BODY_BYTES: "huge" }, variable: "BATON_MAX_BODY_BYTES" },
     { env: { DATABASE_URL: "libsql://db.example.com" }, variable: "BATON_SECRET" },
   ])("a wrong $variable stops the start with one line naming it", async ({ env, variable }) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", "0"], {
-      cwd: ROOT,
-      env: { ...cleanEnv(), NEXT_TELEMETRY_DISABLED: "1", ...(env as Record<string, string>) },
-    });
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      child.on("exit", (c) => {
-        clearTimeout(timer);
-        resolve(c);
-      });
-    });
+    const { code, lines, stderr } = await refusedStart(env as Record<string, string>);
     expect(code).toBe(1);
-    const lines = stderr.trim().split("\n").filter((l) => l.includes("baton:"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(variable);
     expect(stderr).not.toMatch(/\n\s+at /);

@@ -12,7 +12,7 @@ import { testWorld } from "../support/world";
 import { parseClaudeTranscript } from "../../cli/src/agents/claude/transcript";
 import { sessionText } from "../../cli/src/summarise/session-text";
 import { createProject } from "../support/fixtures";
-import { fixture, homeEnv, hungServer, makeRepo, recordingProxy, removeAfterWorkers, runBaton, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
+import { claudeCodeEnv, fixture, homeEnv, hungServer, makeRepo, recordingProxy, removeAfterWorkers, runBaton, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // The built-in summariser (issue 23): at a session's end the worker asks the developer's own agent
 // (the real `claude -p`, `codex exec`, `gemini -p` from npm) or an OpenAI-compatible endpoint for the
@@ -151,8 +151,7 @@ describe("the summariser: the developer's own agent", () => {
     const claude = execFileSync("bash", [path.join(ROOT, "scripts/ensure-claude-code.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
     const run = await startRun("summarised-claude", { use: "claude", command: claude, timeoutMs: SUMMARISER_MS });
     const { home } = run;
-    const env = homeEnv(home, { ANTHROPIC_BASE_URL: claudeModel.url, ANTHROPIC_API_KEY: "sk-ant-test-double", DISABLE_AUTOUPDATER: "1", DISABLE_TELEMETRY: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" });
-    for (const key of Object.keys(process.env)) if (/^(ANTHROPIC|CLAUDE)/.test(key) && !(key in env)) env[key] = "";
+    const env = claudeCodeEnv(home, claudeModel.url);
     // Baton's hooks in the user's own Claude Code settings (as the plugin has them: user-wide), so the
     // summariser's claude -p, which runs outside the repository, would run them.
     expect((await runProcess(process.execPath, [BATON, "install", "claude", "--command", `node ${BATON}`], { env, cwd: run.repo })).code).toBe(0);

@@ -102,3 +102,23 @@ export function cleanEnv(): NodeJS.ProcessEnv {
   }
   return env as NodeJS.ProcessEnv;
 }
+
+/**
+ * Starts a server that must refuse to start, `next start` or Baton's own HTTPS server (what `npm start`
+ * runs with BATON_TLS_CERT and BATON_TLS_KEY), with `env`, and returns how it ended: its exit code, the
+ * `baton:` lines it printed, all it printed. Killed after 20 s.
+ */
+export async function refusedStart(env: Record<string, string>, command: "next start" | "https server" = "next start"): Promise<{ code: number | null; lines: string[]; stderr: string }> {
+  const args = command === "https server" ? [HTTPS_SERVER] : [NEXT_BIN, "start", "-p", "0"];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...cleanEnv(), NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.on("exit", (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  return { code, lines: stderr.trim().split("\n").filter((l) => l.includes("baton:")), stderr };
+}
