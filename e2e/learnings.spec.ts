@@ -1,12 +1,29 @@
 import type { Page } from "@playwright/test";
 import { KIND_OF_SEED_CATEGORY } from "../lib/rules";
-import { ADMIN_STATE, expect, snap, test, unique } from "./fixtures";
+import { ADMIN, ADMIN_STATE, expect, snap, test, unique } from "./fixtures";
 import { Api } from "./seed";
 
 const cards = (page: Page) => page.getByTestId("learning");
 const card = (page: Page, text: string) => cards(page).filter({ hasText: text });
 
 test.describe("learnings", () => {
+  test("a learning says where it came from: proposer, agent, session, who accepted and edited it; a typed one who wrote it", async ({ page }, testInfo) => {
+    const api = new Api();
+    const slug = unique("provenance");
+    const tag = slug.replace(/-/g, "");
+    await api.project(slug);
+    const id = await api.propose({ content: `${tag} caches expire at midnight UTC`, project: slug, confidence: 0.9, agent: "codex", model: "gpt-5.1", source: `sess-${tag}` });
+    await api.call("POST", `/api/proposals/${id}/accept`, { content: `${tag} caches expire at midnight UTC, not local time` });
+    await api.learning({ content: `${tag} typed by hand`, project: slug });
+    await page.goto(`/learnings?project=${slug}`);
+    const day = "\\d{4}-\\d\\d-\\d\\d";
+    await expect(card(page, "not local time").getByTestId("provenance")).toHaveText(
+      new RegExp(`^proposed by ${ADMIN.name} \\(Codex CLI · gpt-5\\.1\\) in session sess-${tag}, accepted by ${ADMIN.name} on ${day}, edited by ${ADMIN.name} on ${day}$`),
+    );
+    await expect(card(page, "typed by hand").getByTestId("provenance")).toHaveText(`written by ${ADMIN.name}`);
+    await snap(page, testInfo, "learning-provenance");
+  });
+
   test("full-text search, and filters by kind and project", async ({ page }, testInfo) => {
     const api = new Api();
     const slug = unique("lrn");

@@ -29,6 +29,13 @@ export function isLearningKind(value: unknown): value is LearningKind {
   return typeof value === "string" && (LEARNING_KINDS as readonly string[]).includes(value);
 }
 
+/**
+ * How a learning came to be (issue 27's provenance): accepted from a proposal (an agent's, the hooks',
+ * or one imported pending), typed by a person (dashboard, API, CLI), or imported with a seed.
+ */
+export const LEARNING_ORIGINS = ["proposal", "typed", "import"] as const;
+export type LearningOrigin = (typeof LEARNING_ORIGINS)[number];
+
 export const PROPOSAL_STATUSES = ["pending", "accepted", "rejected"] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 

@@ -4,6 +4,7 @@ import {
   setLearningConfirmedAction,
   setLearningPinnedAction,
 } from "@/lib/actions/learning-actions";
+import { provenanceText, type Provenance } from "@/lib/learnings/provenance";
 import type { LearningKind } from "@/lib/rules";
 import { ActionForm } from "../ui/action-form";
 import { KindBadge } from "../ui/kind-badge";
@@ -23,6 +24,7 @@ export type LearningView = {
   supersededAt: Date | null;
   /** The newer learning's text, while it exists. */
   supersededByContent: string | null;
+  provenance: Provenance;
 };
 
 /**
@@ -42,9 +44,11 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
         {l.confirmed ? <span className="badge badge-ok">confirmed</span> : <span className="badge badge-muted">unconfirmed</span>}
         <span>{l.project ? <code>{l.project}</code> : "personal"}</span>
         {l.tags.length ? <span>tags: {l.tags.join(", ")}</span> : null}
-        <span>from {l.source}</span>
         <time dateTime={l.createdAt.toISOString()}>added {l.createdAt.toISOString().slice(0, 10)}</time>
         <span>{l.lastInjectedAt ? `last sent to an agent ${l.lastInjectedAt.toISOString().slice(0, 10)}` : "not sent to an agent yet"}</span>
+      </p>
+      <p className="hint" data-testid="provenance">
+        {provenanceText(l.provenance)}
       </p>
       {canWrite ? (
         <div className="row-actions learning-actions">

@@ -24,9 +24,11 @@ export type ContextLearning = {
   pinned?: boolean;
   /**
    * Set when someone else than the reader wrote it (a teammate, in a project): who (null once that
-   * account is gone) and when, so the agent can weigh it. The reader's own carry nothing.
+   * account is gone), so the agent can weigh it. The reader's own carry nothing.
    */
-  writer?: { name: string | null; at: Date };
+  writer?: { name: string | null };
+  /** When it was written: the context marks its age once that is past STALE_AFTER_DAYS (relative-time.ts). */
+  writtenAt?: Date;
 };
 
 export type ContextData = {

@@ -15,9 +15,9 @@ export type LearningCandidate = {
 
 /** A candidate as a context lists it: its writer named only when that is not the reader. */
 export function contextLearning(c: LearningCandidate, reader: string, relevance: number | null, pinned?: true): ContextLearning {
-  const l: ContextLearning = { id: c.id, kind: c.kind, content: c.content, confirmed: c.confirmed, relevance };
+  const l: ContextLearning = { id: c.id, kind: c.kind, content: c.content, confirmed: c.confirmed, relevance, writtenAt: c.createdAt };
   if (pinned) l.pinned = true;
-  if (c.userId !== reader) l.writer = { name: c.author, at: c.createdAt };
+  if (c.userId !== reader) l.writer = { name: c.author };
   return l;
 }
 

@@ -14,9 +14,9 @@ export function relativeTime(then: Date, now: Date): string {
 }
 
 /**
- * The same age, compact, for lines repeated many times in a budget (a teammate's learning): "now",
- * "25min", "2h", "3d", "5mo", "2y". A full date would cost 13 tokens a line where this costs 8 with
- * the writer's name (bench/byline-cost.ts). Coarse like relativeTime, for the same reason.
+ * The same age, compact, for lines repeated many times in a budget (a learning): "now", "25min", "2h",
+ * "3d", "5mo", "2y". A full date would cost 13 tokens a line where this costs 8 with the writer's name
+ * (bench/byline-cost.ts). Coarse like relativeTime, for the same reason.
  */
 export function shortAge(then: Date, now: Date): string {
   const minutes = Math.floor((now.getTime() - then.getTime()) / 60_000);
@@ -27,4 +27,15 @@ export function shortAge(then: Date, now: Date): string {
   const days = Math.floor(hours / 24);
   if (days < 60) return `${days}d`;
   return days < 730 ? `${Math.floor(days / 30)}mo` : `${Math.floor(days / 365)}y`;
+}
+
+/**
+ * A learning older than this has its age marked in a context (issue 27: "this was true in March"); a
+ * younger one is as current as the rest, and marking it would only cost tokens at every start.
+ */
+export const STALE_AFTER_DAYS = 90;
+
+/** A learning's age when it is past STALE_AFTER_DAYS ("4mo", "2y"), else null. */
+export function staleAge(then: Date, now: Date): string | null {
+  return now.getTime() - then.getTime() > STALE_AFTER_DAYS * 86_400_000 ? shortAge(then, now) : null;
 }

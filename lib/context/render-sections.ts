@@ -4,7 +4,7 @@ import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { normaliseRemote } from "./match-project";
 import { proposalIndexLine } from "./proposal-index";
-import { relativeTime, shortAge } from "./relative-time";
+import { relativeTime, staleAge } from "./relative-time";
 
 /**
  * A section before packing: a header, then items the packer keeps from the top while they fit, and
@@ -112,20 +112,26 @@ function handoff(data: ContextData): SectionDraft | null {
   };
 }
 
-/** A teammate's learning's facts, compact (`by bo`, `3d`): the context's, the prompt stage's, MCP's. */
-export function writtenBy(name: string | null, at: Date, now: Date): string[] {
+/**
+ * A learning's facts about who wrote it and when, compact: a teammate's name (`by bo`; undefined for the
+ * reader's own) and its age once it is stale (`5mo`). The context's, the prompt stage's, MCP's.
+ */
+export function writtenBy(writer: { name: string | null } | undefined, at: Date | undefined, now: Date): string[] {
   // Names come from people: defused, and a blank one is no name.
-  return [byline(name ? defuseLine(name) || null : null), shortAge(at, now)];
+  const by = writer ? byline(writer.name ? defuseLine(writer.name) || null : null) : null;
+  const age = at ? staleAge(at, now) : null;
+  return [by, age].filter((fact): fact is string => fact !== null);
 }
 
 /**
- * A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`, and a
- * teammate's with who wrote it and how long ago (`…, by bo, 3d`). Also the prompt stage's. Its content is
- * one line after the list marker, with forgeable delimiters defused, so a learning cannot start a line
- * (or a section) of its own; the writer's name comes from a person too, so it is defused the same way.
+ * A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`, a teammate's
+ * with who wrote it (`…, by bo`), and a stale one with its age (`…, 5mo`). Also the prompt stage's. Its
+ * content is one line after the list marker, with forgeable delimiters defused, so a learning cannot
+ * start a line (or a section) of its own; the writer's name comes from a person too, so it is defused
+ * the same way.
  */
 export function learningLine(l: ContextLearning, now: Date): string {
-  const writer = l.writer ? writtenBy(l.writer.name, l.writer.at, now) : [];
+  const writer = writtenBy(l.writer, l.writtenAt, now);
   const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed", ...writer].filter(Boolean);
   return `- [${l.kind}] ${defuseLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
 }

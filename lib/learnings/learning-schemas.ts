@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { isoDate, isoDateOrNull } from "../api/zod-fields";
 import { slugSchema } from "../projects/project-schemas";
-import { DEFAULT_PAGE_SIZE, LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_PAGE_SIZE, MAX_QUERY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS } from "../rules";
+import { provenanceOf } from "./provenance";
+import type { LearningRow } from "../db/queries/learnings";
+import { AGENT_NAMES, DEFAULT_PAGE_SIZE, LEARNING_KINDS, LEARNING_ORIGINS, MAX_CONTENT_CHARS, MAX_PAGE_SIZE, MAX_QUERY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS } from "../rules";
 
 export const tagsSchema = z.array(z.string().trim().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS);
 export const contentSchema = z.string().trim().min(1, { message: "Content is empty." }).max(MAX_CONTENT_CHARS);
@@ -58,4 +60,22 @@ export const learningOutSchema = z.object({
   supersededAt: isoDateOrNull,
   supersededBy: z.string().nullable(),
   score: z.number().optional(),
+  /** Where it came from (lib/learnings/provenance.ts), built from the row's columns. */
+  provenance: z.object({
+    origin: z.enum(LEARNING_ORIGINS),
+    by: z.string().nullable(),
+    agent: z.enum(AGENT_NAMES).nullable(),
+    model: z.string().nullable(),
+    session: z.string().nullable(),
+    proposalId: z.string().nullable(),
+    acceptedBy: z.string().nullable(),
+    acceptedAt: isoDateOrNull,
+    editedBy: z.string().nullable(),
+    editedAt: isoDateOrNull,
+  }),
 });
+
+/** A learning as the API and MCP give it out. */
+export function learningOut(l: LearningRow): z.output<typeof learningOutSchema> {
+  return learningOutSchema.parse({ ...l, provenance: provenanceOf(l) });
+}

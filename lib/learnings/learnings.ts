@@ -95,6 +95,7 @@ export async function editLearning(db: Db, principal: Principal, id: string, inp
         ...(confirmedAt !== undefined ? { confirmedAt } : {}),
         ...(pinned !== undefined ? { pinned } : {}),
         ...(superseded === false ? { supersededAt: null, supersededBy: null } : {}),
+        ...(patch.content !== undefined && patch.content !== current.content ? { editedBy: principal.userId, editedAt: new Date() } : {}),
       },
     });
     if (fields.length) await recordAudit(tx, principal.userId, { action: "edit", ...subject, detail: `changed ${fields.join(", ")}` });

@@ -1,4 +1,4 @@
-import { learningOutSchema } from "../learnings/learning-schemas";
+import { learningOut } from "../learnings/learning-schemas";
 import { proposalOutSchema } from "./proposal-schemas";
 import type { DecisionResult } from "./proposals";
 
@@ -6,7 +6,7 @@ import type { DecisionResult } from "./proposals";
 export function decisionJson(result: DecisionResult) {
   return {
     proposal: proposalOutSchema.parse(result.proposal),
-    learning: result.learning ? learningOutSchema.parse(result.learning) : null,
+    learning: result.learning ? learningOut(result.learning) : null,
     superseded: result.superseded,
   };
 }

@@ -92,8 +92,10 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
   if (current.status !== "pending") throw new ApiError("conflict", `Proposal ${d.id} was already ${current.status}.`);
   const writeScope = { userId: principal.userId, projectIds: projectIds.write };
   let learningId: string | null = null;
+  const edited = d.content !== undefined && d.content !== current.content;
   if (d.action === "accept") {
     learningId = crypto.randomUUID();
+    const now = new Date();
     await insertLearning(tx, {
       id: learningId,
       userId: current.userId,
@@ -103,6 +105,13 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
       source: current.source,
       confirmed: true,
       tags: [],
+      origin: "proposal",
+      proposalId: current.id,
+      agent: current.agent,
+      model: current.model,
+      acceptedBy: principal.userId,
+      acceptedAt: now,
+      ...(edited ? { editedBy: principal.userId, editedAt: now } : {}),
     });
   }
   const status = d.action === "accept" ? "accepted" : "rejected";
@@ -110,8 +119,6 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
     throw new ApiError("conflict", `Proposal ${d.id} was decided by someone else meanwhile.`);
   }
   const superseded = learningId && d.supersedes?.length ? await supersedeFor(tx, principal.userId, readScope, { proposal: current, learningId, ids: d.supersedes }) : [];
-  const edited = d.content !== undefined && d.content !== current.content;
-  // Learnings keep no agent yet (issue 27): the audit keeps which agent proposed what was accepted.
   const by = producedByLabel(current);
   const lessonLabel = current.lesson ? LESSON_LABELS[current.lesson] : null;
   await recordAudit(tx, principal.userId, {

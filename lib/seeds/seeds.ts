@@ -177,6 +177,7 @@ function learningFromItem(userId: string, kind: NewLearningRow["kind"], item: Se
     confirmedAt: item.confirmedAt ? new Date(item.confirmedAt) : null,
     externalId: item.id,
     extra: Object.keys(extra).length ? extra : null,
+    origin: "import",
   };
 }
 

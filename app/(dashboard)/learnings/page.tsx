@@ -11,6 +11,7 @@ import { requireUser } from "@/lib/auth/session";
 import { orApiError } from "@/lib/dashboard/or-api-error";
 import { one } from "@/lib/dashboard/search-params";
 import { listLearnings, type LearningPage } from "@/lib/learnings/learnings";
+import { provenanceOf } from "@/lib/learnings/provenance";
 import { listProjects } from "@/lib/projects/projects";
 import { isLearningKind } from "@/lib/rules";
 
@@ -79,7 +80,7 @@ function LearningList({ page, q, continued, filtered, writable }: ListProps) {
       {page.items.length ? (
         <div className="stack">
           {page.items.map((l) => (
-            <LearningCard key={l.id} learning={l} canWrite={l.project === null || writable.has(l.project)} />
+            <LearningCard key={l.id} learning={{ ...l, provenance: provenanceOf(l) }} canWrite={l.project === null || writable.has(l.project)} />
           ))}
         </div>
       ) : filtered ? (

@@ -2,15 +2,15 @@ import { z } from "zod";
 import { parseBody } from "@/lib/api/parse-body";
 import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
-import { learningOutSchema, learningQuerySchema } from "@/lib/learnings/learning-schemas";
+import { learningOut, learningQuerySchema } from "@/lib/learnings/learning-schemas";
 import { createLearning, listLearnings } from "@/lib/learnings/learnings";
 
 export const GET = guard("read", async ({ request, db, principal }) => {
   const page = await listLearnings(db, principal, parseQuery(request, learningQuerySchema));
-  return Response.json({ ok: true, items: z.array(learningOutSchema).parse(page.items), nextCursor: page.nextCursor });
+  return Response.json({ ok: true, items: page.items.map(learningOut), nextCursor: page.nextCursor });
 });
 
 export const POST = guard("write", async ({ request, db, principal, maxBodyBytes }) => {
   const learning = await createLearning(db, principal, await parseBody(request, z.unknown(), maxBodyBytes));
-  return Response.json({ ok: true, learning: learningOutSchema.parse(learning) }, { status: 201 });
+  return Response.json({ ok: true, learning: learningOut(learning) }, { status: 201 });
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseBody } from "@/lib/api/parse-body";
 import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
-import { learningOutSchema } from "@/lib/learnings/learning-schemas";
+import { learningOut } from "@/lib/learnings/learning-schemas";
 import { proposalOutSchema, proposalQuerySchema } from "@/lib/proposals/proposal-schemas";
 import { listProposals, propose } from "@/lib/proposals/proposals";
 
@@ -15,7 +15,7 @@ export const POST = guard("write", async ({ request, db, principal, maxBodyBytes
   const result = await propose(db, principal, await parseBody(request, z.unknown(), maxBodyBytes));
   if (result.merged === "learning") {
     // Already known: nothing stored; say which learning it matched.
-    return Response.json({ ok: true, merged: "learning", proposal: null, learning: learningOutSchema.parse(result.learning) });
+    return Response.json({ ok: true, merged: "learning", proposal: null, learning: learningOut(result.learning) });
   }
   return Response.json(
     { ok: true, merged: result.merged, proposal: proposalOutSchema.parse(result.proposal) },

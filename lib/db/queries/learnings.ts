@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
+import type { AgentName, LearningOrigin } from "../../rules";
 import { learnings, projects, type LearningKind } from "../schema";
 import { writerName } from "./context-candidates";
 import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
@@ -33,6 +34,10 @@ export type LearningRow = {
   /** What the newer learning says, while it exists. */
   supersededByContent: string | null;
   score?: number;
+} & Omit<ProvenanceColumns, "acceptedBy" | "editedBy"> & {
+  /** The names of who accepted it and who last changed its text (null: nobody, or the account is gone). */
+  acceptedByName: string | null;
+  editedByName: string | null;
 };
 
 /** Who may see what: their own personal learnings, and those of the projects given. */
@@ -65,6 +70,14 @@ export const learningColumns = {
   supersededAt: learnings.supersededAt,
   supersededBy: learnings.supersededBy,
   supersededByContent: newerLearning.content,
+  origin: learnings.origin,
+  proposalId: learnings.proposalId,
+  agent: learnings.agent,
+  model: learnings.model,
+  acceptedAt: learnings.acceptedAt,
+  acceptedByName: writerName(learnings.acceptedBy),
+  editedAt: learnings.editedAt,
+  editedByName: writerName(learnings.editedBy),
 };
 
 /** Learnings with their project's slug and what superseded them; the caller adds the scope. */
@@ -143,6 +156,18 @@ export type NewLearningRow = NewLearnedItem & {
   pinned?: boolean;
   /** Set by an import of a learning exported superseded; the API supersedes through a proposal's accept. */
   supersededAt?: Date | null;
+} & Partial<ProvenanceColumns>;
+
+/** Where a learning came from (issue 27), as written when it is made: see the columns in schema/memory.ts. */
+export type ProvenanceColumns = {
+  origin: LearningOrigin;
+  proposalId: string | null;
+  agent: AgentName | null;
+  model: string | null;
+  acceptedBy: string | null;
+  acceptedAt: Date | null;
+  editedBy: string | null;
+  editedAt: Date | null;
 };
 
 function values(row: NewLearningRow) {
@@ -202,6 +227,9 @@ export async function updateLearning(
       /** Both null: no longer superseded. */
       supersededAt?: null;
       supersededBy?: null;
+      /** Who changed its text, when the patch changes it. */
+      editedBy?: string;
+      editedAt?: Date;
     };
   },
 ): Promise<boolean> {

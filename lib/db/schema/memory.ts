@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { AGENT_NAMES, DEFAULT_SESSION_PRIORITY, LEARNING_KINDS, LESSON_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES, type EvidenceLine } from "../../rules";
+import { AGENT_NAMES, DEFAULT_SESSION_PRIORITY, LEARNING_KINDS, LEARNING_ORIGINS, LESSON_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES, type EvidenceLine } from "../../rules";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp, timestamps } from "./columns";
@@ -64,6 +64,17 @@ export const learnings = sqliteTable(
      */
     supersededAt: timestamp("superseded_at"),
     supersededBy: text("superseded_by").references((): AnySQLiteColumn => learnings.id, { onDelete: "set null" }),
+    /** How it came to be (LEARNING_ORIGINS); the proposer is `userId`, their agent and model below. */
+    origin: text("origin", { enum: LEARNING_ORIGINS }).notNull().default("typed"),
+    /** The proposal it was accepted from (kept as a plain id: a proposal is never deleted alone). */
+    proposalId: text("proposal_id"),
+    ...producedBy,
+    /** Who accepted its proposal, and when (null for a typed or imported one, or once that account is gone). */
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    acceptedAt: timestamp("accepted_at"),
+    /** Who last changed its text, and when: an edit when accepting, or later. */
+    editedBy: text("edited_by").references(() => users.id, { onDelete: "set null" }),
+    editedAt: timestamp("edited_at"),
     /** Raised on insert and (by a trigger) on every content change; the embedding worker lowers it. */
     needsEmbedding: integer("needs_embedding", { mode: "boolean" }).notNull().default(true),
     ...timestamps,
@@ -110,6 +121,8 @@ export const proposals = sqliteTable(
   },
   (t) => [
     index("proposals_user_status_idx").on(t.userId, t.status, t.createdAt),
+    // The proposal a learning came from, found from the learning (provenance, undoing an accept).
+    index("proposals_learning_idx").on(t.learningId).where(sql`${t.learningId} IS NOT NULL`),
     uniqueIndex("proposals_external_idx").on(t.userId, t.externalId),
   ],
 );

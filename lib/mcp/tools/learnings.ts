@@ -5,8 +5,9 @@ import { producedByFields } from "../../api/zod-fields";
 import { defuseLine } from "../../context/fence";
 import { writtenBy } from "../../context/render-sections";
 import type { LearningRow } from "../../db/queries/learnings";
-import { learningOutSchema } from "../../learnings/learning-schemas";
+import { learningOut } from "../../learnings/learning-schemas";
 import { editLearning, listLearnings } from "../../learnings/learnings";
+import { provenanceOf, provenanceText } from "../../learnings/provenance";
 import { slugSchema } from "../../projects/project-schemas";
 import { proposalOutSchema } from "../../proposals/proposal-schemas";
 import { propose } from "../../proposals/proposals";
@@ -49,16 +50,17 @@ const pinInput = z.object({
   pinned: z.boolean().default(true).describe("true (default) pins it; false unpins it."),
 });
 
-/** A learning as search_learnings lists it; a teammate's names its writer and age, as the context does. */
+/** A learning as search_learnings lists it; a teammate's names its writer and a stale one its age, as the context does; then where it came from. */
 function learningLine(l: LearningRow, reader: string, now: Date): string {
-  const writer = l.userId !== reader ? writtenBy(l.author, l.createdAt, now) : [];
+  const writer = writtenBy(l.userId !== reader ? { name: l.author } : undefined, l.createdAt, now);
   const facts = [l.kind, l.project ?? "personal", l.confirmed ? "confirmed" : "unconfirmed", l.pinned ? "pinned" : null, ...writer].filter(Boolean);
   // A superseded learning is still found, marked, with what replaced it: agents must not act on it.
   const superseded = l.supersededAt
     ? ` — superseded${l.supersededBy ? ` by ${l.supersededBy}` : ""}${l.supersededByContent ? `: ${JSON.stringify(defuseLine(l.supersededByContent))}` : ""}, no longer in use`
     : "";
   // One line after the list marker, delimiters defused: a teammate's learning cannot pass for this answer's text.
-  return `- [${facts.join(" · ")}] ${defuseLine(l.content)} (id ${l.id})${superseded}`;
+  // Its provenance follows, indented under it: names and session ids come from people and clients too.
+  return `- [${facts.join(" · ")}] ${defuseLine(l.content)} (id ${l.id})${superseded}\n  ${defuseLine(provenanceText(provenanceOf(l)))}`;
 }
 
 export function registerLearningTools(server: McpServer, env: McpEnv): void {
@@ -80,7 +82,7 @@ export function registerLearningTools(server: McpServer, env: McpEnv): void {
       const now = new Date();
       const lines = page.items.map((l) => learningLine(l, env.principal.userId, now));
       const text = page.items.length ? `${heading}:\n${lines.join("\n")}${more}` : "No learnings found.";
-      return toolText(text, { items: page.items.map((l) => learningOutSchema.parse(l)), nextCursor: page.nextCursor });
+      return toolText(text, { items: page.items.map((l) => learningOut(l)), nextCursor: page.nextCursor });
     },
   );
 }
@@ -103,7 +105,7 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
         const l = result.learning;
         return toolText(`Already known, nothing stored: learning ${l.id} says ${JSON.stringify(defuseLine(l.content))}.`, {
           merged: "learning",
-          learning: learningOutSchema.parse(l),
+          learning: learningOut(l),
         });
       }
       const p = result.proposal;
@@ -128,7 +130,7 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
       const l = await editLearning(env.db, env.principal, args.id, { pinned: args.pinned });
       const where = l.project ? `every context of project ${l.project}` : "every context of yours";
       const text = l.pinned ? `Pinned: learning ${l.id} is now in ${where}, ahead of the ranked learnings.` : `Unpinned: learning ${l.id} is ranked like any other again.`;
-      return toolText(text, { learning: learningOutSchema.parse(l) });
+      return toolText(text, { learning: learningOut(l) });
     },
   );
 }
