@@ -18,11 +18,13 @@ import { createProject, expect, snap, test, unique } from "./fixtures";
 //
 // Chromium does not trust the test's CA (it has no per-context trust store): each context here is
 // made with ignoreHTTPSErrors, and the test checks that the certificate it was served is the CA's.
-// The CLI trusts the CA through caFile alone: no NODE_TLS_REJECT_UNAUTHORIZED, no NODE_EXTRA_CA_CERTS.
+// The CLI trusts the CA through caFile alone (NODE_TLS_REJECT_UNAUTHORIZED stays 1, no NODE_EXTRA_CA_CERTS).
 
 const tmp = tempDir("baton-e2e-walk-");
 let server: RunningServer | undefined;
+const contexts: BrowserContext[] = [];
 test.afterAll(async () => {
+  for (const context of contexts) await context.close();
   await server?.stop();
   tmp.remove();
 });
@@ -33,8 +35,10 @@ const NEWCOMER = { name: "Nova Newcomer", email: "nova@example.test", password: 
 const CA_NAME = "Baton Test Team CA";
 
 /** A browser context of its own at the HTTPS server, signed in as nobody. */
-function httpsContext(browser: Browser, url: string): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: url, ignoreHTTPSErrors: true, storageState: { cookies: [], origins: [] } });
+async function httpsContext(browser: Browser, url: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: url, ignoreHTTPSErrors: true, storageState: { cookies: [], origins: [] } });
+  contexts.push(context);
+  return context;
 }
 
 /** The new person's machine: a HOME of their own, no display (nothing is opened), and ~/.local/bin first on PATH. */
