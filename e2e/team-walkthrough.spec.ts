@@ -20,13 +20,17 @@ import { createProject, expect, snap, test, unique } from "./fixtures";
 // made with ignoreHTTPSErrors, and the test checks that the certificate it was served is the CA's.
 // The CLI trusts the CA through caFile alone (NODE_TLS_REJECT_UNAUTHORIZED stays 1, no NODE_EXTRA_CA_CERTS).
 
-const tmp = tempDir("baton-e2e-walk-");
+// Made in the worker that runs the test (the runner also loads this file, only to list the test).
+let tmp: ReturnType<typeof tempDir>;
 let server: RunningServer | undefined;
 const contexts: BrowserContext[] = [];
+test.beforeAll(() => {
+  tmp = tempDir("baton-e2e-walk-");
+});
 test.afterAll(async () => {
   for (const context of contexts) await context.close();
   await server?.stop();
-  tmp.remove();
+  tmp?.remove();
 });
 
 const OWNER = { name: "Olga Owner", email: "olga@example.test", password: "the owner's own long password" };
