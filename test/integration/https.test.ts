@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken } from "../support/fixtures";
+import { startCli } from "../support/cli";
 import { runProcess } from "../support/run-process";
 import { send, submitPageForm } from "../support/page-form";
 import { refusedStart, ROOT, startServer, tempDir, type RunningServer } from "../support/server";
@@ -168,6 +169,44 @@ describe("the hooks over HTTPS with a team's own CA", () => {
     expect(JSON.parse(untrusted.stdout).server.problem).toMatch(/is not trusted.*"caFile"/);
     const trusted = await runBaton(["doctor"], { cwd: repo, env: homeEnv(freshHome({ caFile: tls.caFile })) });
     expect(JSON.parse(trusted.stdout).server).toMatchObject({ reachable: true, answering: true, problem: null });
+  });
+});
+
+describe("baton login and logout over HTTPS with a team's own CA", () => {
+  /** ana's dashboard session over TLS, as a browser without JavaScript signs in. */
+  async function sessionCookie(): Promise<string> {
+    const { reply } = await submitPageForm(server.port, "/sign-in", { email: "ana@example.com", password: PASSWORD }, { host: `127.0.0.1:${server.port}` }, undefined, tls.ca);
+    const cookie = [reply.headers["set-cookie"] ?? []].flat().find((c) => /session_token=/.test(c));
+    expect(cookie, reply.body.slice(0, 300)).toBeDefined();
+    return cookie!.split(";")[0]!;
+  }
+
+  it("trusting BATON_CA_FILE: login gets its code and keeps the CA as caFile beside the token, so logout (and the hooks) trust it without the variable", async () => {
+    const home = path.join(tmp.dir, "home-login");
+    const cli = startCli(["login", "--url", server.url], { env: homeEnv(home, { BATON_CA_FILE: tls.caFile, DISPLAY: "", WAYLAND_DISPLAY: "" }), cwd: tmp.dir });
+    const [, code] = await cli.stderrMatch(/approve the code ([A-Z]{4}-[A-Z]{4}):/);
+    const headers = { host: `127.0.0.1:${server.port}`, cookie: await sessionCookie() };
+    const fields = { decision: "approve", name: "tls laptop", scope: "write" };
+    const { reply } = await submitPageForm(server.port, `/connect/device?code=${code}`, fields, headers, undefined, tls.ca);
+    expect(reply.body.replace(/<!-- -->/g, "")).toContain("Approved.");
+    const result = await cli.done;
+    expect(result.code, result.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(path.join(home, ".config/baton/config.json"), "utf8"));
+    expect(config).toEqual({ url: server.url, token: expect.stringMatching(/^baton_/), caFile: tls.caFile });
+
+    const { context } = await sessionStart(home);
+    expect(context).toContain(HANDOFF);
+    const logout = await runBaton(["logout"], { cwd: tmp.dir, env: homeEnv(home) });
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(JSON.parse(logout.stdout)).toMatchObject({ revoked: true });
+    const me = await send(server.port, "/api/me", { ca: tls.ca, headers: { authorization: `Bearer ${config.token}` } });
+    expect(me.status).toBe(401);
+  });
+
+  it("without the CA: login stops before any code, saying the certificate is not trusted and how to trust it", async () => {
+    const result = await runBaton(["login", "--url", server.url], { cwd: tmp.dir, env: homeEnv(path.join(tmp.dir, "home-login-untrusted")) });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain(`the certificate of ${server.url} is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE: its CA is not trusted here; set "caFile"`);
   });
 });
 

@@ -75,7 +75,7 @@ export async function runLogin(args: string[]): Promise<number> {
 
   // A token made for a file that cannot take it would be left valid and unknown: refuse before asking.
   checkUserConfig(config.userConfigFile);
-  const call = apiClient({ url, token: null, timeoutMs: REQUEST_TIMEOUT_MS });
+  const call = apiClient({ url, token: null, caFile: config.caFile, timeoutMs: REQUEST_TIMEOUT_MS });
   const started = expectOk<Started>(await call("POST", "/api/cli/login", { machine: hostname() }), `cannot start signing in at ${url}`);
   const opened = !values["no-browser"] && openBrowser(started.verificationUrlComplete);
   note(
@@ -87,7 +87,10 @@ export async function runLogin(args: string[]): Promise<number> {
   );
 
   const got = await waitForApproval(call, started);
-  const file = updateUserConfig({ url, token: got.token }, config.userConfigFile);
+  // A CA this sign-in trusted (BATON_CA_FILE) is one the hooks need too, and Claude Code does not run them
+  // in this shell: kept beside the token, as install.sh keeps it.
+  const caFile = url.startsWith("https:") && config.caFile ? config.caFile : undefined;
+  const file = updateUserConfig({ url, token: got.token, ...(caFile ? { caFile } : {}) }, config.userConfigFile);
   if (config.tokenFrom === "env") note("BATON_TOKEN is set in this shell and is used before the config file: unset it to use the new token.");
   printResult({ url, user: got.user, token: got.tokenInfo, configFile: file }, signedInText(url, got, file));
   return EXIT.ok;

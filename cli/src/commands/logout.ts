@@ -2,6 +2,7 @@ import { loadConfig } from "../config/load-config";
 import { updateUserConfig } from "../config/user-config-file";
 import { EXIT } from "../exit-codes";
 import { apiClient, errorMessage, Unreachable } from "../http/api-client";
+import type { Trust } from "../http/server-fetch";
 import { parseOptions } from "../output/parse-options";
 import { note, printResult } from "../output/print";
 
@@ -14,10 +15,10 @@ const REVOKE_TIMEOUT_MS = 10_000;
  */
 type OnServer = { state: "revoked" } | { state: "refused"; why: string } | { state: "kept"; why: string; exit: number };
 
-async function revoke(url: string | null, token: string): Promise<OnServer> {
+async function revoke(url: string | null, token: string, trust: Trust): Promise<OnServer> {
   if (!url) return { state: "kept", why: "no server is configured", exit: EXIT.usage };
   try {
-    const res = await apiClient({ url, token, timeoutMs: REVOKE_TIMEOUT_MS })("DELETE", "/api/me/token");
+    const res = await apiClient({ url, token, timeoutMs: REVOKE_TIMEOUT_MS, ...trust })("DELETE", "/api/me/token");
     if (res.status >= 200 && res.status < 300) return { state: "revoked" };
     if (res.status === 401) return { state: "refused", why: `${url} does not take it any more (revoked already)` };
     return { state: "kept", why: `${url} answered ${res.status}: ${errorMessage(res)}`, exit: EXIT.failure };
@@ -47,7 +48,7 @@ export async function runLogout(args: string[]): Promise<number> {
     printResult({ signedIn: false }, "Not signed in: no token in BATON_TOKEN or the config file.");
     return EXIT.ok;
   }
-  const onServer = await revoke(config.url, config.token);
+  const onServer = await revoke(config.url, config.token, config);
   const fromFile = config.tokenFrom === "file";
   if (fromFile) updateUserConfig({ token: undefined }, config.userConfigFile);
   const lines = [serverLine(onServer, config.url), fromFile ? `Removed it from ${config.userConfigFile}.` : "It comes from BATON_TOKEN in your environment: unset it there."];
