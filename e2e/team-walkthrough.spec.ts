@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { startCli, type CliResult } from "../test/support/cli";
@@ -140,11 +140,17 @@ test("a team over HTTPS: the owner invites, the new person joins, signs the CLI 
   });
 
   await test.step("4. on their machine: the CLI from the server (curl trusting the CA), `baton login` approved in their browser, `baton whoami`", async () => {
-    // The README's line for a team's own CA: curl gets the CA, install.sh the same file (kept as caFile).
-    const install = await shell(`curl --cacert ${tls.caFile} -fsSL ${server!.url}/install.sh | BATON_CA_FILE=${tls.caFile} sh`, env, { cwd: home });
+    // The Connect page's line for a team's own CA, run as shown in the folder holding the team's CA file:
+    // curl gets the CA, install.sh the same file (kept as caFile).
+    await newcomer.goto(`${server!.url}/settings/connect`);
+    const shown = (await newcomer.getByTestId("install-with-ca").textContent())!;
+    expect(shown).toBe(`curl --cacert team-ca.pem -fsSL ${server!.url}/install.sh | BATON_CA_FILE="$PWD/team-ca.pem" sh`);
+    const caFile = path.join(home, "team-ca.pem");
+    copyFileSync(tls.caFile, caFile);
+    const install = await shell(shown, env, { cwd: home });
     ok(install, "install.sh");
     const configFile = path.join(home, ".config", "baton", "config.json");
-    expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ url: server!.url, caFile: tls.caFile });
+    expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ url: server!.url, caFile });
 
     const login = startCli(["login", "--url", server!.url], { env, cwd: home, script: baton });
     const [, code] = await login.stderrMatch(/approve the code ([A-Z]{4}-[A-Z]{4}):/);
@@ -160,7 +166,7 @@ test("a team over HTTPS: the owner invites, the new person joins, signs the CLI 
     const signedIn = await login.done;
     ok(signedIn, "baton login");
     expect(JSON.parse(signedIn.stdout)).toMatchObject({ ok: true, url: server!.url, user: { name: NEWCOMER.name, email: NEWCOMER.email }, token: { name: "nova laptop", scope: "write" } });
-    expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ url: server!.url, caFile: tls.caFile, token: expect.stringMatching(/^baton_/) });
+    expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ url: server!.url, caFile, token: expect.stringMatching(/^baton_/) });
 
     const whoami = await runProcess(baton, ["whoami"], { env, cwd: home });
     ok(whoami, "baton whoami");

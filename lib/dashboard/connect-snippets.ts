@@ -12,6 +12,8 @@ export function connectSnippets(origin: string) {
   const hook = (sub: string) => [{ hooks: [{ type: "command", command: `baton hook ${sub}` }] }];
   return {
     install: `curl -fsSL ${url}/install.sh | sh`,
+    // A server whose certificate a team's own CA signed: curl, the CLI and its hooks must all trust that CA.
+    installWithCa: `curl --cacert team-ca.pem -fsSL ${url}/install.sh | BATON_CA_FILE="$PWD/team-ca.pem" sh`,
     login: "baton login",
     env: `export BATON_URL=${url} BATON_TOKEN=baton_…`,
     plugin: `claude plugin marketplace add <a git URL or local clone of the Baton repository>\nclaude plugin install baton@baton --config url=${url}`,

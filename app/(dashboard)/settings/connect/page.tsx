@@ -25,6 +25,7 @@ export default async function ConnectPage() {
         Puts <code>baton</code> in <code>~/.local/bin</code> (it needs Node.js 20 or newer, nothing else) and records this
         server in <code>~/.config/baton/config.json</code>. Run it again to update; the CLI says when this server runs a
         newer version.
+        {origin.startsWith("https:") ? <TeamCa command={s.installWithCa} /> : null}
       </Snippet>
       <Snippet id="login" title="2. Sign in" text={s.login}>
         Prints a short code and opens this dashboard to approve it (over SSH, open the address it prints on any device
@@ -60,5 +61,16 @@ export default async function ConnectPage() {
         and a refused token is said (naming <code>baton login</code>), never a silent failure.
       </Snippet>
     </div>
+  );
+}
+
+/** Over HTTPS: how to install when a team's own certificate authority signed this server's certificate. */
+function TeamCa({ command }: { command: string }) {
+  return (
+    <>
+      {" "}
+      If this server&apos;s certificate comes from your team&apos;s own certificate authority, give its PEM file to both (the
+      CLI keeps it as <code>caFile</code>, for every command and hook): <code data-testid="install-with-ca">{command}</code>
+    </>
   );
 }
