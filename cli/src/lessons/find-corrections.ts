@@ -4,7 +4,7 @@ import { cut, evidenceOf, type Line } from "./session-lines";
 import { explicitAt } from "./find-explicit";
 import { mainStep } from "./find-failures";
 import { offersChoice } from "./find-statements";
-import { GUESS, QUESTION, statement } from "./wording";
+import { GUESS, OPENS, ORDER_ONLY, QUESTION, statement } from "./wording";
 
 /**
  * Corrections: the user contradicting or redirecting the agent after it did or said something ("No,
@@ -12,13 +12,9 @@ import { GUESS, QUESTION, statement } from "./wording";
  * client, run `make gen`"). The lesson is the user's sentence without its "no,".
  */
 
-/** How a correcting turn opens. */
-const OPENS = /^(?:no\b|nope\b|nah\b|not quite\b|wrong\b|that'?s (?:wrong|not (?:right|it|how|what))|that is (?:wrong|not)|actually\b|wait\b|hold on\b|stop\b|careful\b|hmm,? no\b|incorrect\b)[\s,.:;!—–-]*/i;
 /** A contrast anywhere in the turn: "X, not Y", "instead of", "we use", "should be", "don't … use …". */
 const CONTRAST =
   /(?:,\s*(?:not|no)\s+\S|\bnot\s+\S+(?:\s+\S+)?\s*[,;]?\s*(?:but|use)\b|\binstead(?:\s+of)?\b|\brather than\b|\b(?:we|this (?:repo|project|team|codebase)|here we)\s+(?:use|uses|run|runs|deploy|keep|don'?t|do not|never)\b|\bshould (?:be|use|go|live|point)\b|\bwrong\s+(?:\w+\s+)?(?:bucket|branch|file|region|folder|directory|db|database|table|env|environment|version|port|account|cluster|namespace|service|one|place|command|package|module)\b|\b(?:don'?t|dont|do not|never)\s+(?:by hand\s+|hand[- ]?)?(?:edit|touch|use|run|change|modify|commit|push|call|add|install|import|bump|delete|put|set|hardcode|hard-code|pin|rename|move|mock|skip|disable|make|write|create|generate)\b)/i;
-/** One-off orders say what to do now, not how things are. */
-const ORDER_ONLY = /^(?:now\s+|then\s+|ok(?:ay)?,?\s+|just\s+|please\s+)?(?:run|commit|push|try|show|open|check|rerun|re-run|continue|go ahead|do it|fix it|undo|revert|stop)\b/i;
 
 /** The user challenging what the agent did: "why is there a .meta in the diff?", "why did you pin it?" */
 const CHALLENGE = /^why (?:is|are|did|do|does|would|have)\b.*\?$/i;
