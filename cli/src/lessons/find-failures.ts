@@ -147,7 +147,8 @@ function diagnosis(session: Session, said: ReturnType<typeof standingSaid>, from
  * the way), else of any; what the agent said after its last edit comments on the result, not the cause.
  */
 function lastDiagnosis(session: Session, said: ReturnType<typeof standingSaid>, from: number, lastFailure: number, to: number, error: string | null) {
-  const lastEdit = session.events.findLastIndex((e, j) => j > from && j < to && e.kind === "tool" && e.files.length > 0);
+  const restored = restoredBetween(session, from, to);
+  const lastEdit = session.events.findLastIndex((e, j) => j > from && j < to && e.kind === "tool" && e.files.some((f) => !restored.has(f.path)));
   const beforeEdit = lastEdit > 0 ? said.filter((x) => x.turn < lastEdit) : said;
   return diagnosis(session, beforeEdit.filter((x) => x.turn > lastFailure), from, to, error) ?? diagnosis(session, beforeEdit, from, to, error);
 }
@@ -188,6 +189,8 @@ function userTold(lines: Line[], from: number, to: number): { text: string; turn
 
 /** Files a command puts back as committed (`git checkout -- x`, `git restore x`): an edit it undoes fixed nothing. */
 const RESTORES = /\bgit (?:checkout|restore)\s+(?:--\s+)?([^\s&|;]+)/g;
+const restoredBetween = (session: Session, from: number, to: number) =>
+  new Set(session.events.slice(from, to + 1).flatMap((e) => (isShell(e) ? [...e.command.matchAll(RESTORES)].map((m) => m[1]!) : [])));
 
 /**
  * The failure came from the agent's own new work and was fixed by editing again only what it had just
@@ -198,7 +201,7 @@ function ownSlip(session: Session, lines: Line[], failedAt: number, passedAt: nu
   const asked = lines.filter((l) => l.who === "user" && l.turn < failedAt).at(-1)?.turn ?? -1;
   const filesOf = (from: number, to: number) => session.events.slice(from, to).flatMap((e) => (e.kind === "tool" ? e.files.map((f) => f.path) : []));
   const written = new Set(filesOf(asked + 1, failedAt));
-  const restored = new Set(session.events.slice(failedAt, passedAt + 1).flatMap((e) => (isShell(e) ? [...e.command.matchAll(RESTORES)].map((m) => m[1]!) : [])));
+  const restored = restoredBetween(session, failedAt, passedAt);
   const fixed = filesOf(failedAt + 1, passedAt).filter((f) => !restored.has(f));
   return fixed.length > 0 && fixed.every((f) => written.has(f));
 }

@@ -127,8 +127,8 @@ const REQUIRES = /\b(?:has to|have to|must|needs? to|only works)\b/i;
 
 /** How a finding reads: it explains ("that's why", "so …") or sets two things apart ("only", "but", "not"). */
 const FINDING = /\b(?:that'?s (?:why|it|the)|there it is|so (?:the|a|every|it|they|nobody)|hence|only|which (?:only|means|is why)|same as|by default|because|the (?:real )?(?:reason|cause) (?:is|was))\b|,\s+so\b/i;
-/** A consequence the agent draws for its own next step ("so the handler can reuse it"): a plan, not how things are. */
-const SUGGESTS = /\bso\b(?:\s+[\w`().-]+){0,5}?\s+(?:can|could|should|would|might)\b/i;
+/** A consequence the agent draws for its own next step ("so the handler can reuse it", "so no change is needed"): a plan, not how things are. */
+const SUGGESTS = /\bso\b(?:\s+[\w`().-]+){0,5}?\s+(?:can|could|should|would|might)\b|\bso (?:no|nothing)\b[^.]*\b(?:needed|necessary|to \w+)\b/i;
 /** The agent reporting its own work or a run's result: news of the session, not a fact about the code. */
 const REPORT = /^(?:added|changed|updated|fixed|removed|created|renamed|moved|wrote|ran|reverted|replaced|deleted|implemented|refactored|switched|installed|bumped|staged|committed|pushed|merged|tagged|opened|(?:the )?(?:plan|build|tests?|ci|run|everything|all \w+|it)\b.{0,30}\b(?:shows?|pass(?:es|ed)?|green|succeed(?:s|ed)?|works?|is clean|compiles?))\b/i;
 /** The agent says what it will do, anywhere in the sentence. */
