@@ -131,6 +131,58 @@ describe("extractLessons", () => {
     expect(lessons(...events)).toEqual([]);
   });
 
+  it("a user's aside in the first request states a fact; a story of last time does not", () => {
+    const found = lessons(
+      user("add the digest mail job. btw in dev mails never leave the box, Swoosh is on the Local adapter and they show at /dev/mailbox"),
+      edit("lib/acme/jobs/digest.ex", 1),
+      user("one thing, last time we did a digest people got it twice when the node restarted mid-run on fly", 2),
+    );
+    expect(found.map((l) => l.lesson)).toEqual(["fact"]);
+    expect(found[0]!.content).toMatch(/Swoosh is on the Local adapter/);
+  });
+
+  it("a 'no' that belongs to what follows stays, and the reason after a 'from now on' is not a correction", () => {
+    const found = lessons(
+      user("add a loader test"),
+      agent("I could pull in Mocker via SPM for the stub.", 1),
+      user("no new packages in Package.swift without asking me first, a URLProtocol stub is like 30 lines", 2),
+    );
+    expect(found.map((l) => l.content)).toEqual([expect.stringMatching(/^No new packages in Package\.swift/)]);
+    const ruled = lessons(user("add a loader test"), agent("I could pull in Mocker via SPM for the stub.", 1), user("no new packages. from now on ask before adding any dependency. a URLProtocol stub is like 30 lines", 2));
+    expect(ruled.map((l) => l.lesson)).toEqual(["explicit"]);
+  });
+
+  it("the user's reason between a failure and the run that passed is why, with the flag's value and the error", () => {
+    const found = lessons(
+      user("flash it"),
+      shell("west flash", true, "FATAL ERROR: required program nrfjprog not found; install it or add its location to PATH", 1),
+      user("jlink runner, we dont have the nrf command line tools on these machines", 2),
+      shell("west flash -r jlink", false, "Flashing file: zephyr.signed.hex", 3),
+    );
+    expect(found.map((l) => l.lesson)).toEqual(["resolved_failure"]);
+    expect(found[0]!.content).toMatch(/`west flash` needs `-r jlink`: jlink runner.*nrfjprog not found/);
+  });
+
+  it("a failure the agent fixes by editing again only what it had just written is its own slip", () => {
+    const found = lessons(
+      user("add PATCH /customers/{id}/email"),
+      edit("src/Endpoints/CustomerEndpoints.cs", 1),
+      shell("dotnet test", true, "PatchEmail_ValidEmail_Returns204 [FAIL] expected 204 got 404", 2),
+      agent("Changing the route constraint to `{id:guid}`.", 3),
+      edit("src/Endpoints/CustomerEndpoints.cs", 3),
+      shell("dotnet test", false, "Passed! 58 tests", 4),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it.each([
+    ["docs restated", "For reference: MaterialApp takes `theme`, `darkTheme` and `themeMode`, so ThemeMode.system follows the platform brightness."],
+    ["a conclusion for the agent's own next step", "JpaRepository already has `findAll(Pageable)`, so no repository change is needed."],
+  ])("an agent's %s after reading code is no fact", (_name, said) => {
+    const found = lessons(user("add the setting"), shell("grep -rn MaterialApp JpaRepository lib/ src/", false, "lib/app.dart:19: return MaterialApp.router(\nsrc/BookRepository.java:3: extends JpaRepository<Book, Long>", 1), agent(said, 2));
+    expect(found).toEqual([]);
+  });
+
   it(`proposes at most ${MAX_PROPOSALS_PER_SESSION} per session and ${MAX_PER_KIND} of an inferred kind, the most confident first`, () => {
     const corrections = ["this repo uses pnpm, not npm", "we lint with ruff, not flake8", "staging lives in eu-west-1, not us-east-1"];
     const events = [
@@ -155,15 +207,15 @@ describe("extractLessons", () => {
 });
 
 describe("lesson extraction quality (bench/lessons.ts)", () => {
-  // Floors just under what the extractor measured after the tuning of 26 November 2026 (tune: recall
-  // 0.93, 3 false proposals in 24 sessions; held-out: recall 0.73, 4 false in 12): a later change
-  // cannot lose what was reached without saying so here.
-  it("on the tuning half: recall at least 0.9 (each kind at least 0.8), at most 4 false proposals in 24 sessions", () => {
+  // Floors just under what the extractor measured after the third tuning of 26 November 2026 (tune,
+  // 36 sessions: recall 0.91, each kind at least 0.86, 4 false proposals; held-out: recall 0.73, 4
+  // false in 12): a later change cannot lose what was reached without saying so here.
+  it("on the tuning half: recall at least 0.9 (each kind at least 0.8), at most 5 false proposals in 36 sessions", () => {
     const tune = score(loadHalf("tune"));
-    expect(tune.sessions).toBe(24);
+    expect(tune.sessions).toBe(36);
     expect(recallOf(tune)).toBeGreaterThanOrEqual(0.9);
     for (const kind of Object.keys(tune.found)) expect(recallOf(tune, [kind]), kind).toBeGreaterThanOrEqual(0.8);
-    expect(tune.falses.length).toBeLessThanOrEqual(4);
+    expect(tune.falses.length).toBeLessThanOrEqual(5);
   });
 
   it("on the held-out half (never tuned on): no worse than its last report", () => {
