@@ -104,6 +104,16 @@ describe("extractLessons", () => {
     expect(found.map((l) => l.lesson)).toEqual(["decision"]);
   });
 
+  it("agreeing to the agent's plan with a reason of one's own is a decision, not a correction", () => {
+    const found = lessons(
+      user("the lint job is slow, see if caching helps"),
+      agent("setup-go already caches the module and build caches, so an extra actions/cache step would restore the same paths twice. So: the lint job gets setup-go with its cache on, and no actions/cache anywhere.", 1),
+      user("ok do that, one cache mechanism per thing, no hand rolled actions/cache", 2),
+    );
+    expect(found.map((l) => l.lesson)).toEqual(["decision"]);
+    expect(found[0]!.content).toMatch(/setup-go/);
+  });
+
   it("a rule said 'from now on' in the middle of a correction is proposed beside it", () => {
     const found = lessons(
       user("add the endpoint"),

@@ -4,7 +4,7 @@ import { cut, evidenceOf, type Line } from "./session-lines";
 import { explicitAt } from "./find-explicit";
 import { mainStep } from "./find-failures";
 import { offersChoice } from "./find-statements";
-import { GUESS, OPENS, ORDER_ONLY, QUESTION, statement } from "./wording";
+import { ASSENTS, GUESS, OPENS, ORDER_ONLY, QUESTION, statement } from "./wording";
 
 /**
  * Corrections: the user contradicting or redirecting the agent after it did or said something ("No,
@@ -22,8 +22,6 @@ const KEEPS_NO = /^(?:no|nope|nah)\s+$/i;
 const CLAUSE = /^(?:not|no|stop|don'?t|dont|this|that|it|its|it'?s|we|you|i|the|they|there|use)\b/i;
 /** Rejecting the agent's idea without saying how things are ("nah, not that. check the bus"): what follows is an order. */
 const NOT_THAT = /^not (?:that|this|it)\b[\s.,!—–-]*/i;
-/** The user agreeing with what the agent proposed. */
-const ASSENTS = /^(?:ok(?:ay)?[,.]?\s+(?:do (?:that|it)|go ahead|go for it|sounds good)|(?:yes|yep|yeah|sure|agreed|sounds good|go ahead)\b[,.!]?\s+(?:do (?:that|it)|go ahead|please)\b)/i;
 /** Words early in a sentence that point to the one before ("no // there", "then …"). */
 const POINTS_BACK = /^(?:\S+\s+){0,3}?(?:there|then)\b/i;
 

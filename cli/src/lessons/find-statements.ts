@@ -2,7 +2,7 @@ import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut, evidenceOf, retracted, standing, type Line } from "./session-lines";
 
-import { GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
+import { ASSENTS, GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
 
 /**
  * Decisions with their reason ("an outbox table rather than publishing from the handler, because …")
@@ -17,8 +17,8 @@ const REASON = /\b(?:because|since|so that|so we|so it|to avoid|which means|othe
 const FACT =
   /\b(?:turns out|it turns out|apparently|fyi|btw|by the way|heads up|note that|for the record|the reason (?:is|was)|that'?s why|is why|(?:is|are) (?:only )?(?:set|configured|pinned|hardcoded|hard-coded|deployed|hosted|running|mounted|generated|vendored|read-only|readonly) |(?<![-\w])runs? (?:with|on|in|under|as) |lives? (?:in|under) |(?:is|are) (?:in|on) (?:the )?[\w./-]+-\w|only (?:works|runs|exists)|(?:doesn'?t|does not|won'?t|cannot|can'?t) (?:support|handle|run|work)|is shared (?:with|by)|is owned by|uses? (?:a|an|the)? ?\w+ (?:under the hood|internally))/i;
 
-/** The agent laying out choices for the user in its prose: "Options: (a) … (b) …", "I could … or …", "I'd suggest …". */
-const OFFERS = /\b(?:options?:|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather)|how do you want|which (?:one|do you (?:want|prefer))|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
+/** The agent laying out choices for the user in its prose: "Options: (a) … (b) …", "I could … or …", "I can …, but …", "I'd suggest …". */
+const OFFERS = /\b(?:options?:|i can\b[^.]*\bbut\b|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather)|how do you want|which (?:one|do you (?:want|prefer))|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
 /** A list of choices, one a line: "1. …", "2. …" or "(a) …", "b) …". */
 const LISTED = /^\s*\(?([a-c1-4])[.)]\s+(.+)$/gim;
 /** A list is a choice when the agent calls it one ("Two ways:", "options"), not when it lists its steps. */
@@ -92,7 +92,9 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     // the user pushed back on a proposal with a reason, the agent's revised one.
     const yes = YES.test(answer.text);
     const pushedBack = yes && lines[k - 1]?.who === "assistant" && pushback(lines[k - 2]) && lines[k - 3]?.who === "assistant";
-    const offer = (offered || pushedBack) && yes ? said.at(-1) : (offered ?? (confirms ? said.at(-1) : undefined));
+    // Agreeing to the agent's plan with a reason of one's own ("ok do that, one cache mechanism per thing") settles it too.
+    const agrees = ASSENTS.test(answer.text.trim()) && lines[k - 1]?.who === "assistant";
+    const offer = (offered || pushedBack) && yes ? said.at(-1) : (offered ?? (confirms || agrees ? said.at(-1) : undefined));
     if (!offer) return;
     // Only an answer that picks: a yes or one of the choices' words, before the agent acts on it.
     const words = contentWords(answer.text);

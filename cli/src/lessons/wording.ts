@@ -12,6 +12,9 @@ export const OPENS = /^(?:no\b|nope\b|nah\b|not quite\b|wrong\b|that'?s (?:wrong
 /** One-off orders say what to do now, not how things are. */
 export const ORDER_ONLY = /^(?:now\s+|then\s+|ok(?:ay)?,?\s+|just\s+|please\s+)?(?:run|commit|push|try|show|open|check|rerun|re-run|continue|go ahead|do it|fix it|undo|revert|stop)\b/i;
 
+/** The user agreeing with what the agent proposed: "ok do that, …", "yes go ahead". */
+export const ASSENTS = /^(?:ok(?:ay)?[,.]?\s+(?:do (?:that|it)|go ahead|go for it|sounds good)|(?:yes|yep|yeah|sure|agreed|sounds good|go ahead)\b[,.!]?\s+(?:do (?:that|it)|go ahead|please)\b)/i;
+
 /** The user denying what the agent just said: "no, …", "wrong", "hm? …". */
 export const DENIES = /^(?:no\b|nope\b|wrong\b|incorrect\b|not quite\b|that'?s (?:wrong|not (?:it|right|true))|hm+\?)/i;
 /** The agent taking back what it said before: its earlier idea was a disproved guess. */
