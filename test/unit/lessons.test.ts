@@ -125,6 +125,15 @@ describe("extractLessons", () => {
     expect(found.find((l) => l.lesson === "correction")!.content).not.toMatch(/from now on/);
   });
 
+  it.each([
+    ["that the file it touched does nothing", "bumped the lint timeout in .golangci.yml to 5m.", "that file does nothing. look at the lint log. CI only ever reads .github/golangci.yml, the root one is a leftover", /^That file does nothing\. CI only ever reads \.github\/golangci\.yml/],
+    ["'revert that' and how it is done here", "Replaced the source list with `file(GLOB_RECURSE SOURCES export/*.cpp)` so new files get picked up.", "revert that, we list sources explicitly in src/CMakeLists.txt", /^We list sources explicitly in src\/CMakeLists\.txt \(instead of: .*GLOB_RECURSE/],
+  ])("the user saying %s corrects the agent, without the orders", (_name, did, said, content) => {
+    const found = lessons(user("speed up the lint job"), agent(did, 1), user(said, 2));
+    expect(found.map((l) => l.lesson)).toEqual(["correction"]);
+    expect(found[0]!.content).toMatch(content);
+  });
+
   it("the user denying the command that just failed corrects the agent", () => {
     const found = lessons(user("run the tests"), shell("pytest", true, "ModuleNotFoundError: No module named 'app'", 1), user("pytest doesnt work from the root here, the package only resolves through tox. run tox -e py312", 2));
     expect(found[0]).toMatchObject({ lesson: "correction" });

@@ -10,7 +10,7 @@ export const PLAN = /^(?:i'?ll|i will|i'?m going to|let me|let'?s|running|checki
 /** How a correcting turn opens: "no, …", "wrong", "actually …". */
 export const OPENS = /^(?:no\b|nope\b|nah\b|not quite\b|wrong\b|that'?s (?:wrong|not (?:right|it|how|what))|that is (?:wrong|not)|actually\b|wait\b|hold on\b|stop\b|careful\b|hmm,? no\b|incorrect\b)[\s,.:;!—–-]*/i;
 /** One-off orders say what to do now, not how things are. */
-export const ORDER_ONLY = /^(?:now\s+|then\s+|ok(?:ay)?,?\s+|just\s+|please\s+)?(?:run|commit|push|try|show|open|check|rerun|re-run|continue|go ahead|do it|fix it|undo|revert|stop)\b/i;
+export const ORDER_ONLY = /^(?:now\s+|then\s+|ok(?:ay)?,?\s+|just\s+|please\s+)?(?:run|commit|push|try|show|open|check|rerun|re-run|continue|look|go ahead|do it|fix it|undo|revert|stop)\b/i;
 
 /** The user agreeing with what the agent proposed: "ok do that, …", "yes go ahead". */
 export const ASSENTS = /^(?:ok(?:ay)?[,.]?\s+(?:do (?:that|it)|go ahead|go for it|sounds good)|(?:yes|yep|yeah|sure|agreed|sounds good|go ahead)\b[,.!]?\s+(?:do (?:that|it)|go ahead|please)\b)/i;
