@@ -195,9 +195,10 @@ describe("extractLessons", () => {
   });
 
   it.each([
-    ["docs restated", "For reference: MaterialApp takes `theme`, `darkTheme` and `themeMode`, so ThemeMode.system follows the platform brightness."],
-    ["a conclusion for the agent's own next step", "JpaRepository already has `findAll(Pageable)`, so no repository change is needed."],
-  ])("an agent's %s after reading code is no fact", (_name, said) => {
+    ["the agent's docs restated", "For reference: MaterialApp takes `theme`, `darkTheme` and `themeMode`, so ThemeMode.system follows the platform brightness."],
+    ["the agent's conclusion for its own next step", "JpaRepository already has `findAll(Pageable)`, so no repository change is needed."],
+    ["the agent's word on a state the session is about to change", "MaterialApp.router is only built in lib/app.dart, so the theme isn't read from JpaRepository settings yet."],
+  ])("%s after reading code is no fact", (_name, said) => {
     const found = lessons(user("add the setting"), shell("grep -rn MaterialApp JpaRepository lib/ src/", false, "lib/app.dart:19: return MaterialApp.router(\nsrc/BookRepository.java:3: extends JpaRepository<Book, Long>", 1), agent(said, 2));
     expect(found).toEqual([]);
   });

@@ -124,6 +124,8 @@ const ASIDE = /^(?:\w+[,.!]?\s+)?(?:btw|by the way|fyi|heads up|note that)\b/i;
 const STORY = /\b(?:last time|yesterday|the other day|last (?:week|month|year)|earlier today)\b/i;
 /** The agent restating a library's documentation for the user ("For reference: …", "Quick background: …"): true anywhere, not about this code. */
 const BACKGROUND = /^(?:quick |some |a bit of )?(?:background|for reference|for context|as a reminder|recap)\b[^:]{0,20}:/i;
+/** A state the session is about to change ("it isn't managed by Terraform yet"): stale once the work is done. */
+const TRANSIENT = /\b(?:yet|for now|at the moment|currently|right now|so far)\b/i;
 /** A sentence saying what that requires ("The tests have to go through xcodebuild …"): a finding's consequence. */
 const REQUIRES = /\b(?:has to|have to|must|needs? to|only works)\b/i;
 
@@ -150,7 +152,7 @@ export function findFacts(session: Session, lines: Line[]): Lesson[] {
       for (const s of line.sentences) {
         // A first request says what to do; only its asides state facts.
         if (line.turn === 0 && !ASIDE.test(s)) continue;
-        if (!FACT.test(s) || STORY.test(s) || QUESTION.test(s) || GUESS.test(s) || PLAN.test(s) || CHOICE.test(s) || s.split(/\s+/).length < 5) continue;
+        if (!FACT.test(s) || STORY.test(s) || TRANSIENT.test(s) || QUESTION.test(s) || GUESS.test(s) || PLAN.test(s) || CHOICE.test(s) || s.split(/\s+/).length < 5) continue;
         found.push({ kind: "insight", lesson: "fact", content: statement(s), confidence: 0.6, evidence: evidenceOf(session, [line.turn]) });
       }
       continue;
@@ -165,7 +167,7 @@ export function findFacts(session: Session, lines: Line[]): Lesson[] {
     if (!outputs.length) continue;
     const printed = outputs.join("\n").toLowerCase();
     const best = standing(line)
-      .filter((s) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && !REPORT.test(s) && !INTENT.test(s) && !SUGGESTS.test(s) && !OWN_DOING.test(s) && !BACKGROUND.test(s) && s.split(/\s+/).length >= 6)
+      .filter((s) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && !REPORT.test(s) && !INTENT.test(s) && !SUGGESTS.test(s) && !OWN_DOING.test(s) && !BACKGROUND.test(s) && !TRANSIENT.test(s) && s.split(/\s+/).length >= 6)
       .map((s) => ({ s, shared: [...specifics(s)].filter((w) => printed.includes(w)).length, finding: FINDING.test(s) }))
       .filter((c) => c.shared >= 1 && c.finding)
       .sort((a, b) => b.shared - a.shared)[0];
