@@ -31,6 +31,18 @@ export function loadHalf(half: "tune" | "held-out"): LabelledSession[] {
     .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as LabelledSession);
 }
 
+/**
+ * The session's number (the digits its id starts with) lies in one of `ranges`, written "25-36" or
+ * "1-24,30": how a bench run picks the sessions added since the last tuning.
+ */
+export function inRanges(id: string, ranges: string): boolean {
+  const n = Number(/^\d+/.exec(id)?.[0] ?? Number.NaN);
+  return ranges.split(",").some((r) => {
+    const [from, to = from] = r.split("-").map(Number);
+    return n >= from! && n <= to!;
+  });
+}
+
 /** The labelled session in the shape every transcript reader yields. */
 export function sessionOf(labelled: LabelledSession): Session {
   const events = labelled.events.map((e): SessionEvent => {

@@ -104,6 +104,16 @@ describe("extractLessons", () => {
     expect(found.map((l) => l.lesson)).toEqual(["decision"]);
   });
 
+  it("agreeing to the agent's plan with a reason of one's own is a decision, not a correction", () => {
+    const found = lessons(
+      user("the lint job is slow, see if caching helps"),
+      agent("setup-go already caches the module and build caches, so an extra actions/cache step would restore the same paths twice. So: the lint job gets setup-go with its cache on, and no actions/cache anywhere.", 1),
+      user("ok do that, one cache mechanism per thing, no hand rolled actions/cache", 2),
+    );
+    expect(found.map((l) => l.lesson)).toEqual(["decision"]);
+    expect(found[0]!.content).toMatch(/setup-go/);
+  });
+
   it("a rule said 'from now on' in the middle of a correction is proposed beside it", () => {
     const found = lessons(
       user("add the endpoint"),
@@ -113,6 +123,15 @@ describe("extractLessons", () => {
     expect(found.map((l) => l.lesson).sort()).toEqual(["correction", "explicit"]);
     expect(found.find((l) => l.lesson === "explicit")!.content).toMatch(/^Every new route gets its own file/);
     expect(found.find((l) => l.lesson === "correction")!.content).not.toMatch(/from now on/);
+  });
+
+  it.each([
+    ["that the file it touched does nothing", "bumped the lint timeout in .golangci.yml to 5m.", "that file does nothing. look at the lint log. CI only ever reads .github/golangci.yml, the root one is a leftover", /^That file does nothing\. CI only ever reads \.github\/golangci\.yml/],
+    ["'revert that' and how it is done here", "Replaced the source list with `file(GLOB_RECURSE SOURCES export/*.cpp)` so new files get picked up.", "revert that, we list sources explicitly in src/CMakeLists.txt", /^We list sources explicitly in src\/CMakeLists\.txt \(instead of: .*GLOB_RECURSE/],
+  ])("the user saying %s corrects the agent, without the orders", (_name, did, said, content) => {
+    const found = lessons(user("speed up the lint job"), agent(did, 1), user(said, 2));
+    expect(found.map((l) => l.lesson)).toEqual(["correction"]);
+    expect(found[0]!.content).toMatch(content);
   });
 
   it("the user denying the command that just failed corrects the agent", () => {
@@ -129,6 +148,59 @@ describe("extractLessons", () => {
     ["a run that failed and never passed", [user("deploy it"), shell("make deploy", true, "error: no credentials", 1), agent("The deploy needs credentials I do not have.", 2)]],
   ])("%s is not a lesson", (_name, events) => {
     expect(lessons(...events)).toEqual([]);
+  });
+
+  it("a user's aside in the first request states a fact; a story of last time does not", () => {
+    const found = lessons(
+      user("add the digest mail job. btw in dev mails never leave the box, Swoosh is on the Local adapter and they show at /dev/mailbox"),
+      edit("lib/acme/jobs/digest.ex", 1),
+      user("one thing, last time we did a digest people got it twice when the node restarted mid-run on fly", 2),
+    );
+    expect(found.map((l) => l.lesson)).toEqual(["fact"]);
+    expect(found[0]!.content).toMatch(/Swoosh is on the Local adapter/);
+  });
+
+  it("a 'no' that belongs to what follows stays, and the reason after a 'from now on' is not a correction", () => {
+    const found = lessons(
+      user("add a loader test"),
+      agent("I could pull in Mocker via SPM for the stub.", 1),
+      user("no new packages in Package.swift without asking me first, a URLProtocol stub is like 30 lines", 2),
+    );
+    expect(found.map((l) => l.content)).toEqual([expect.stringMatching(/^No new packages in Package\.swift/)]);
+    const ruled = lessons(user("add a loader test"), agent("I could pull in Mocker via SPM for the stub.", 1), user("no new packages. from now on ask before adding any dependency. a URLProtocol stub is like 30 lines", 2));
+    expect(ruled.map((l) => l.lesson)).toEqual(["explicit"]);
+  });
+
+  it("the user's reason between a failure and the run that passed is why, with the flag's value and the error", () => {
+    const found = lessons(
+      user("flash it"),
+      shell("west flash", true, "FATAL ERROR: required program nrfjprog not found; install it or add its location to PATH", 1),
+      user("jlink runner, we dont have the nrf command line tools on these machines", 2),
+      shell("west flash -r jlink", false, "Flashing file: zephyr.signed.hex", 3),
+    );
+    expect(found.map((l) => l.lesson)).toEqual(["resolved_failure"]);
+    expect(found[0]!.content).toMatch(/`west flash` needs `-r jlink`: jlink runner.*nrfjprog not found/);
+  });
+
+  it("a failure the agent fixes by editing again only what it had just written is its own slip", () => {
+    const found = lessons(
+      user("add PATCH /customers/{id}/email"),
+      edit("src/Endpoints/CustomerEndpoints.cs", 1),
+      shell("dotnet test", true, "PatchEmail_ValidEmail_Returns204 [FAIL] expected 204 got 404", 2),
+      agent("Changing the route constraint to `{id:guid}`.", 3),
+      edit("src/Endpoints/CustomerEndpoints.cs", 3),
+      shell("dotnet test", false, "Passed! 58 tests", 4),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it.each([
+    ["the agent's docs restated", "For reference: MaterialApp takes `theme`, `darkTheme` and `themeMode`, so ThemeMode.system follows the platform brightness."],
+    ["the agent's conclusion for its own next step", "JpaRepository already has `findAll(Pageable)`, so no repository change is needed."],
+    ["the agent's word on a state the session is about to change", "MaterialApp.router is only built in lib/app.dart, so the theme isn't read from JpaRepository settings yet."],
+  ])("%s after reading code is no fact", (_name, said) => {
+    const found = lessons(user("add the setting"), shell("grep -rn MaterialApp JpaRepository lib/ src/", false, "lib/app.dart:19: return MaterialApp.router(\nsrc/BookRepository.java:3: extends JpaRepository<Book, Long>", 1), agent(said, 2));
+    expect(found).toEqual([]);
   });
 
   it(`proposes at most ${MAX_PROPOSALS_PER_SESSION} per session and ${MAX_PER_KIND} of an inferred kind, the most confident first`, () => {
@@ -155,15 +227,15 @@ describe("extractLessons", () => {
 });
 
 describe("lesson extraction quality (bench/lessons.ts)", () => {
-  // Floors just under what the extractor measured after the tuning of 26 November 2026 (tune: recall
-  // 0.93, 3 false proposals in 24 sessions; held-out: recall 0.73, 4 false in 12): a later change
-  // cannot lose what was reached without saying so here.
-  it("on the tuning half: recall at least 0.9 (each kind at least 0.8), at most 4 false proposals in 24 sessions", () => {
+  // Floors just under what the extractor measured after the third tuning of 26 November 2026 (tune,
+  // 36 sessions: recall 0.91, each kind at least 0.86, 4 false proposals; held-out: recall 0.73, 4
+  // false in 12): a later change cannot lose what was reached without saying so here.
+  it("on the tuning half: recall at least 0.9 (each kind at least 0.8), at most 5 false proposals in 36 sessions", () => {
     const tune = score(loadHalf("tune"));
-    expect(tune.sessions).toBe(24);
+    expect(tune.sessions).toBe(36);
     expect(recallOf(tune)).toBeGreaterThanOrEqual(0.9);
     for (const kind of Object.keys(tune.found)) expect(recallOf(tune, [kind]), kind).toBeGreaterThanOrEqual(0.8);
-    expect(tune.falses.length).toBeLessThanOrEqual(4);
+    expect(tune.falses.length).toBeLessThanOrEqual(5);
   });
 
   it("on the held-out half (never tuned on): no worse than its last report", () => {

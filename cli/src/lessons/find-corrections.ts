@@ -4,7 +4,7 @@ import { cut, evidenceOf, type Line } from "./session-lines";
 import { explicitAt } from "./find-explicit";
 import { mainStep } from "./find-failures";
 import { offersChoice } from "./find-statements";
-import { GUESS, QUESTION, statement } from "./wording";
+import { ASSENTS, GUESS, OPENS, ORDER_ONLY, QUESTION, specifics, statement } from "./wording";
 
 /**
  * Corrections: the user contradicting or redirecting the agent after it did or said something ("No,
@@ -12,13 +12,37 @@ import { GUESS, QUESTION, statement } from "./wording";
  * client, run `make gen`"). The lesson is the user's sentence without its "no,".
  */
 
-/** How a correcting turn opens. */
-const OPENS = /^(?:no\b|nope\b|nah\b|not quite\b|wrong\b|that'?s (?:wrong|not (?:right|it|how|what))|that is (?:wrong|not)|actually\b|wait\b|hold on\b|stop\b|careful\b|hmm,? no\b|incorrect\b)[\s,.:;!—–-]*/i;
 /** A contrast anywhere in the turn: "X, not Y", "instead of", "we use", "should be", "don't … use …". */
 const CONTRAST =
-  /(?:,\s*(?:not|no)\s+\S|\bnot\s+\S+(?:\s+\S+)?\s*[,;]?\s*(?:but|use)\b|\binstead(?:\s+of)?\b|\brather than\b|\b(?:we|this (?:repo|project|team|codebase)|here we)\s+(?:use|uses|run|runs|deploy|keep|don'?t|do not|never)\b|\bshould (?:be|use|go|live|point)\b|\bwrong\s+(?:\w+\s+)?(?:bucket|branch|file|region|folder|directory|db|database|table|env|environment|version|port|account|cluster|namespace|service|one|place|command|package|module)\b|\b(?:don'?t|dont|do not|never)\s+(?:by hand\s+|hand[- ]?)?(?:edit|touch|use|run|change|modify|commit|push|call|add|install|import|bump|delete|put|set|hardcode|hard-code|pin|rename|move|mock|skip|disable|make|write|create|generate)\b)/i;
-/** One-off orders say what to do now, not how things are. */
-const ORDER_ONLY = /^(?:now\s+|then\s+|ok(?:ay)?,?\s+|just\s+|please\s+)?(?:run|commit|push|try|show|open|check|rerun|re-run|continue|go ahead|do it|fix it|undo|revert|stop)\b/i;
+  /(?:,\s*(?:not|no)\s+\S|\bnot\s+\S+(?:\s+\S+)?\s*[,;]?\s*(?:but|use)\b|\binstead(?:\s+of)?\b|\brather than\b|\b(?:we|this (?:repo|project|team|codebase)|here we)\s+(?:use|uses|run|runs|deploy|keep|don'?t|do not|never)\b|\bshould (?:be|use|go|live|point)\b|\bwe\s+\w+\s+(?:every|all|each)\b|\blike (?:the )?(?:others|rest)\b|\bwrong\s+(?:\w+\s+)?(?:bucket|branch|file|region|folder|directory|db|database|table|env|environment|version|port|account|cluster|namespace|service|one|place|command|package|module)\b|\b(?:don'?t|dont|do not|never)\s+(?:by hand\s+|hand[- ]?)?(?:edit|touch|use|run|change|modify|commit|push|call|add|install|import|bump|delete|put|set|hardcode|hard-code|pin|rename|move|mock|skip|disable|make|write|create|generate)\b)/i;
+
+/** An opening "no" that belongs to what follows ("no new packages") stays: dropping it would say the opposite. */
+const KEEPS_NO = /^(?:no|nope|nah)\s+$/i;
+/** How a sentence after "no" starts when the "no" answers the agent ("no not under web", "no this repo uses pnpm"). */
+const CLAUSE = /^(?:not|no|stop|don'?t|dont|this|that|it|its|it'?s|we|you|i|the|they|there|use)\b/i;
+/** Rejecting the agent's idea without saying how things are ("nah, not that. check the bus"): what follows is an order. */
+const NOT_THAT = /^not (?:that|this|it)\b[\s.,!—–-]*/i;
+/** The user saying what the agent just touched does nothing: "that file does nothing", "that flag isn't read". */
+const DISMISSES = /^(?:that|this|those|these) (?:\w+ )?(?:does nothing|do nothing|doesn'?t do anything|has no effect|(?:is|are)(?:n'?t| not) (?:used|read|loaded))\b/i;
+
+/** The sentences that carry a correction, three at most: orders among them ("look at the log", "revert it") say what to do now, not how things are. */
+function carrying(said: string[]): string[] {
+  const stated = said.filter((s, k) => k === 0 || !ORDER_ONLY.test(s));
+  return stated.slice(0, 3);
+}
+
+/** The user undoing what the agent just did ("revert that, we list sources explicitly"): the rest says how it is done. */
+const REVERTS = /^(?:revert|undo|roll back|put back) (?:that|this|it)\b[\s,.;:—–-]*/i;
+
+/** What the user had undone: the agent's sentence before it that names most specific things (`file(GLOB …)`). */
+function undone(lines: Line[], k: number): string {
+  const said = lines.slice(0, k).findLast((l) => l.who === "assistant");
+  const best = said?.sentences.map((s) => ({ s, n: specifics(s).size })).sort((a, b) => b.n - a.n)[0];
+  return best ? cut(best.s.replace(/[.\s]+$/, ""), 160) : "what was just done";
+}
+
+/** Words early in a sentence that point to the one before ("no // there", "then …"). */
+const POINTS_BACK = /^(?:\S+\s+){0,3}?(?:there|then)\b/i;
 
 /** The user challenging what the agent did: "why is there a .meta in the diff?", "why did you pin it?" */
 const CHALLENGE = /^why (?:is|are|did|do|does|would|have)\b.*\?$/i;
@@ -42,12 +66,17 @@ export function findCorrections(session: Session, lines: Line[]): Lesson[] {
     // Only after the agent did or said something: a first request corrects nothing.
     const before = session.events.slice(0, line.turn).some((e) => e.kind !== "user");
     if (!before) return;
-    const opens = OPENS.test(line.text.trim());
+    const reverts = REVERTS.test(line.text.trim());
+    const opens = OPENS.test(line.text.trim()) || DISMISSES.test(line.text.trim()) || reverts;
+    // Agreeing with what the agent proposed ("ok do that, …") corrects nothing.
+    if (ASSENTS.test(line.text.trim())) return;
     // Answering the agent's offer of a choice picks one (a decision), unless it opens with a "no".
     const asked = lines[k - 1];
     if (!opens && asked?.who === "assistant" && asked.turn === line.turn - 1 && offersChoice(asked)) return;
     // A statement in so many words in the same turn is findExplicit's: the correction is what comes before it.
-    const said = line.sentences
+    // What follows it is its reason, not more of the correction.
+    const explicit = line.sentences.findIndex((s) => explicitAt(s) >= 0);
+    const said = (explicit < 0 ? line.sentences : line.sentences.slice(0, explicit + 1))
       .map((s) => (explicitAt(s) >= 0 ? s.slice(0, explicitAt(s)).replace(/[\s,;:—–-]*(?:and|so|also)?\s*$/i, "") : s))
       .filter((s) => s && !QUESTION.test(s) && !GUESS.test(s));
     if (!said.length) return;
@@ -56,14 +85,15 @@ export function findCorrections(session: Session, lines: Line[]): Lesson[] {
     if (!opens && !said.some(contrasts)) return;
     // The sentences that carry the correction: from the first with a contrast (or the opening), three at most.
     const from = Math.max(0, said.findIndex(contrasts));
+    // A contrast that points back ("no // there") needs the sentence it points to.
+    const start = opens ? 0 : from > 0 && POINTS_BACK.test(said[from]!) ? from - 1 : from;
     // A "why did you …?" just before names what "don't make those" is about: the challenge is part of the correction.
-    const start = opens ? 0 : from;
     const asks = line.sentences[line.sentences.indexOf(said[start]!) - 1];
     const challenge = asks && CHALLENGE.test(asks) ? `${asks} ` : "";
-    let content = cut(challenge + said.slice(start, start + 3).join(" ").replace(OPENS, "").replace(/^(?:stop|no|wait)[.,!]\s*/i, ""), 320);
+    let content = cut(challenge + carrying(said.slice(start)).join(" ").replace(OPENS, (m, _at: number, all: string) => (KEEPS_NO.test(m) && !CLAUSE.test(all.slice(m.length)) ? m : "")).replace(/^(?:stop|no|wait)[.,!]\s*/i, "").replace(NOT_THAT, "").replace(REVERTS, ""), 320);
     if (ORDER_ONLY.test(content) && !CONTRAST.test(content)) return;
-    content = statement(content);
-    if (content.split(/\s+/).length < MIN_WORDS) return;
+    content = statement(reverts ? `${content.replace(/[.\s]+$/, "")} (instead of: ${undone(lines, k)})` : content);
+    if (content.replace(OPENS, "").split(/\s+/).length < MIN_WORDS) return;
     found.push({ kind: "pattern", lesson: "correction", content, confidence: opens && CONTRAST.test(joined) ? 0.75 : 0.6, evidence: evidenceOf(session, [prevAgentTurn(session, line.turn), line.turn].filter((t) => t >= 0)) });
   });
   return found;

@@ -17,8 +17,10 @@ const RULES: Rule[] = [
   { re: /(?:^|[\s,;:—–-])from now on,?\s+(.+)$/i, kind: "pattern", confidence: 0.7 },
   { re: new RegExp(`${LEAD}(always\\s.+)$`, "i"), kind: "pattern", confidence: 0.7 },
   { re: new RegExp(`${LEAD}((?:never|don't ever|do not ever)\\s.+)$`, "i"), kind: "pattern", confidence: 0.7 },
-  { re: new RegExp(`${LEAD}remember that\\s+(.+)$`, "i"), kind: "insight", confidence: 0.65 },
-  { re: new RegExp(`${LEAD}remember(?: to)?\\s+(.+)$`, "i"), kind: "pattern", confidence: 0.65 },
+  // "remember" opens a clause after a dash or semicolon too ("VERSION still says 1.3.0 — remember to bump it …").
+  { re: new RegExp(`(?:${LEAD}|[—–;]\\s*)remember that\\s+(.+)$`, "i"), kind: "insight", confidence: 0.65 },
+  { re: new RegExp(`(?:${LEAD}|[—–;]\\s*)remember to\\s+(.+)$`, "i"), kind: "pattern", confidence: 0.65 },
+  { re: new RegExp(`${LEAD}remember\\s+(.+)$`, "i"), kind: "pattern", confidence: 0.65 },
   { re: new RegExp(`${LEAD}((?:i|we) (?:always|never|prefer)\\s.+)$`, "i"), kind: "pattern", confidence: 0.6 },
   { re: new RegExp(`${LEAD}(prefer\\s.+)$`, "i"), kind: "pattern", confidence: 0.6 },
   { re: new RegExp(`${LEAD}((?:you should|you must|we should|we must) (?:always|never)\\s.+)$`, "i"), kind: "pattern", confidence: 0.6 },

@@ -2,7 +2,7 @@ import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut, evidenceOf, retracted, standing, type Line } from "./session-lines";
 
-import { GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
+import { ASSENTS, GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
 
 /**
  * Decisions with their reason ("an outbox table rather than publishing from the handler, because …")
@@ -15,10 +15,10 @@ const CHOICE =
 const REASON = /\b(?:because|since|so that|so we|so it|to avoid|which means|otherwise|as it|as they|as we|given that|that way)\b/i;
 
 const FACT =
-  /\b(?:turns out|it turns out|apparently|fyi|heads up|note that|for the record|the reason (?:is|was)|that'?s why|is why|(?:is|are) (?:only )?(?:set|configured|pinned|hardcoded|hard-coded|deployed|hosted|running|mounted|generated|vendored|read-only|readonly) |runs? (?:with|on|in|under|as) |lives? (?:in|under) |(?:is|are) (?:in|on) (?:the )?[\w./-]+-\w|only (?:works|runs|exists)|(?:doesn'?t|does not|won'?t|cannot|can'?t) (?:support|handle|run|work)|is shared (?:with|by)|is owned by|uses? (?:a|an|the)? ?\w+ (?:under the hood|internally))/i;
+  /\b(?:turns out|it turns out|apparently|fyi|btw|by the way|heads up|note that|for the record|the reason (?:is|was)|that'?s why|is why|(?:is|are) (?:only )?(?:set|configured|pinned|hardcoded|hard-coded|deployed|hosted|running|mounted|generated|vendored|read-only|readonly) |(?<![-\w])runs? (?:with|on|in|under|as) |lives? (?:in|under) |(?:is|are) (?:in|on) (?:the )?[\w./-]+-\w|only (?:works|runs|exists)|(?:doesn'?t|does not|won'?t|cannot|can'?t) (?:support|handle|run|work)|is shared (?:with|by)|is owned by|uses? (?:a|an|the)? ?\w+ (?:under the hood|internally))/i;
 
-/** The agent laying out choices for the user in its prose: "Options: (a) … (b) …", "I could … or …", "I'd suggest …". */
-const OFFERS = /\b(?:options?:|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather)|how do you want|which (?:one|do you (?:want|prefer))|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
+/** The agent laying out choices for the user in its prose: "Options: (a) … (b) …", "I could … or …", "I can …, but …", "I'd suggest …". */
+const OFFERS = /\b(?:options?:|i can\b[^.]*\bbut\b|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather)|how do you want|which (?:one|do you (?:want|prefer))|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
 /** A list of choices, one a line: "1. …", "2. …" or "(a) …", "b) …". */
 const LISTED = /^\s*\(?([a-c1-4])[.)]\s+(.+)$/gim;
 /** A list is a choice when the agent calls it one ("Two ways:", "options"), not when it lists its steps. */
@@ -92,7 +92,9 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     // the user pushed back on a proposal with a reason, the agent's revised one.
     const yes = YES.test(answer.text);
     const pushedBack = yes && lines[k - 1]?.who === "assistant" && pushback(lines[k - 2]) && lines[k - 3]?.who === "assistant";
-    const offer = (offered || pushedBack) && yes ? said.at(-1) : (offered ?? (confirms ? said.at(-1) : undefined));
+    // Agreeing to the agent's plan with a reason of one's own ("ok do that, one cache mechanism per thing") settles it too.
+    const agrees = ASSENTS.test(answer.text.trim()) && lines[k - 1]?.who === "assistant";
+    const offer = (offered || pushedBack) && yes ? said.at(-1) : (offered ?? (confirms || agrees ? said.at(-1) : undefined));
     if (!offer) return;
     // Only an answer that picks: a yes or one of the choices' words, before the agent acts on it.
     const words = contentWords(answer.text);
@@ -116,10 +118,21 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
   return found;
 }
 
+/** A user's aside, said in passing inside a longer message: even in the first request it states how things are. */
+const ASIDE = /^(?:\w+[,.!]?\s+)?(?:btw|by the way|fyi|heads up|note that)\b/i;
+/** Something that happened once ("last time we …", "yesterday"): a story, not how things are. */
+const STORY = /\b(?:last time|yesterday|the other day|last (?:week|month|year)|earlier today)\b/i;
+/** The agent restating a library's documentation for the user ("For reference: …", "Quick background: …"): true anywhere, not about this code. */
+const BACKGROUND = /^(?:quick |some |a bit of )?(?:background|for reference|for context|as a reminder|recap)\b[^:]{0,20}:/i;
+/** A state the session is about to change ("it isn't managed by Terraform yet"): stale once the work is done. */
+const TRANSIENT = /\b(?:yet|for now|at the moment|currently|right now|so far)\b/i;
+/** A sentence saying what that requires ("The tests have to go through xcodebuild …"): a finding's consequence. */
+const REQUIRES = /\b(?:has to|have to|must|needs? to|only works)\b/i;
+
 /** How a finding reads: it explains ("that's why", "so …") or sets two things apart ("only", "but", "not"). */
 const FINDING = /\b(?:that'?s (?:why|it|the)|there it is|so (?:the|a|every|it|they|nobody)|hence|only|which (?:only|means|is why)|same as|by default|because|the (?:real )?(?:reason|cause) (?:is|was))\b|,\s+so\b/i;
-/** A consequence the agent draws for its own next step ("so the handler can reuse it"): a plan, not how things are. */
-const SUGGESTS = /\bso\b(?:\s+[\w`().-]+){0,5}?\s+(?:can|could|should|would|might)\b/i;
+/** A consequence the agent draws for its own next step ("so the handler can reuse it", "so no change is needed"): a plan, not how things are. */
+const SUGGESTS = /\bso\b(?:\s+[\w`().-]+){0,5}?\s+(?:can|could|should|would|might)\b|\bso (?:no|nothing)\b[^.]*\b(?:needed|necessary|to \w+)\b/i;
 /** The agent reporting its own work or a run's result: news of the session, not a fact about the code. */
 const REPORT = /^(?:added|changed|updated|fixed|removed|created|renamed|moved|wrote|ran|reverted|replaced|deleted|implemented|refactored|switched|installed|bumped|staged|committed|pushed|merged|tagged|opened|(?:the )?(?:plan|build|tests?|ci|run|everything|all \w+|it)\b.{0,30}\b(?:shows?|pass(?:es|ed)?|green|succeed(?:s|ed)?|works?|is clean|compiles?))\b/i;
 /** The agent says what it will do, anywhere in the sentence. */
@@ -135,16 +148,17 @@ export function findFacts(session: Session, lines: Line[]): Lesson[] {
   const found: Lesson[] = [];
   const findings: Lesson[] = [];
   for (const line of lines) {
-    if (line.turn === 0) continue;
     if (line.who === "user") {
       for (const s of line.sentences) {
-        if (!FACT.test(s) || QUESTION.test(s) || GUESS.test(s) || PLAN.test(s) || CHOICE.test(s) || s.split(/\s+/).length < 5) continue;
+        // A first request says what to do; only its asides state facts.
+        if (line.turn === 0 && !ASIDE.test(s)) continue;
+        if (!FACT.test(s) || STORY.test(s) || TRANSIENT.test(s) || QUESTION.test(s) || GUESS.test(s) || PLAN.test(s) || CHOICE.test(s) || s.split(/\s+/).length < 5) continue;
         found.push({ kind: "insight", lesson: "fact", content: statement(s), confidence: 0.6, evidence: evidenceOf(session, [line.turn]) });
       }
       continue;
     }
     // What the tools since the last thing said printed; a claim the agent's next words take back is no finding.
-    if (retracted(lines, line)) continue;
+    if (line.turn === 0 || retracted(lines, line)) continue;
     const outputs = session.events
       .slice(0, line.turn)
       .reverse()
@@ -153,11 +167,14 @@ export function findFacts(session: Session, lines: Line[]): Lesson[] {
     if (!outputs.length) continue;
     const printed = outputs.join("\n").toLowerCase();
     const best = standing(line)
-      .filter((s) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && !REPORT.test(s) && !INTENT.test(s) && !SUGGESTS.test(s) && !OWN_DOING.test(s) && s.split(/\s+/).length >= 6)
+      .filter((s) => !QUESTION.test(s) && !GUESS.test(s) && !PLAN.test(s) && !REPORT.test(s) && !INTENT.test(s) && !SUGGESTS.test(s) && !OWN_DOING.test(s) && !BACKGROUND.test(s) && !TRANSIENT.test(s) && s.split(/\s+/).length >= 6)
       .map((s) => ({ s, shared: [...specifics(s)].filter((w) => printed.includes(w)).length, finding: FINDING.test(s) }))
       .filter((c) => c.shared >= 1 && c.finding)
       .sort((a, b) => b.shared - a.shared)[0];
-    if (best) findings.push({ kind: "insight", lesson: "fact", content: statement(best.s), confidence: Math.min(0.6, 0.45 + 0.05 * best.shared), evidence: evidenceOf(session, [line.turn - 1, line.turn]) });
+    const sentences = standing(line);
+    const next = best && sentences[sentences.indexOf(best.s) + 1];
+    const withNext = best && next && REQUIRES.test(next) && !PLAN.test(next) && !QUESTION.test(next) ? `${best.s} ${next}` : best?.s;
+    if (best) findings.push({ kind: "insight", lesson: "fact", content: statement(cut(withNext!, 400)), confidence: Math.min(0.6, 0.45 + 0.05 * best.shared), evidence: evidenceOf(session, [line.turn - 1, line.turn]) });
   }
   // Of what the agent found out, the one most tied to what the tools showed: a session explains many things on its way.
   const top = findings.sort((a, b) => b.confidence - a.confidence)[0];

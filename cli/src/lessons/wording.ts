@@ -7,6 +7,14 @@ export const GUESS = /\b(?:i think|i guess|i suspect|i believe|probably|maybe|pe
 /** The agent saying what it will do next: a plan, not a finding. */
 export const PLAN = /^(?:i'?ll|i will|i'?m going to|let me|let'?s|running|checking|trying|now |next,? |first,? |looking|reading|adding|fixing|updating|re-?running|pushing|committing|done\b|ok\b|okay\b|sure\b)/i;
 
+/** How a correcting turn opens: "no, …", "wrong", "actually …". */
+export const OPENS = /^(?:no\b|nope\b|nah\b|not quite\b|wrong\b|that'?s (?:wrong|not (?:right|it|how|what))|that is (?:wrong|not)|actually\b|wait\b|hold on\b|stop\b|careful\b|hmm,? no\b|incorrect\b)[\s,.:;!—–-]*/i;
+/** One-off orders say what to do now, not how things are. */
+export const ORDER_ONLY = /^(?:now\s+|then\s+|ok(?:ay)?,?\s+|just\s+|please\s+)?(?:run|commit|push|try|show|open|check|rerun|re-run|continue|look|go ahead|do it|fix it|undo|revert|stop)\b/i;
+
+/** The user agreeing with what the agent proposed: "ok do that, …", "yes go ahead". */
+export const ASSENTS = /^(?:ok(?:ay)?[,.]?\s+(?:do (?:that|it)|go ahead|go for it|sounds good)|(?:yes|yep|yeah|sure|agreed|sounds good|go ahead)\b[,.!]?\s+(?:do (?:that|it)|go ahead|please)\b)/i;
+
 /** The user denying what the agent just said: "no, …", "wrong", "hm? …". */
 export const DENIES = /^(?:no\b|nope\b|wrong\b|incorrect\b|not quite\b|that'?s (?:wrong|not (?:it|right|true))|hm+\?)/i;
 /** The agent taking back what it said before: its earlier idea was a disproved guess. */
@@ -16,7 +24,7 @@ export const RETRACT = /\b(?:i was wrong|scratch (?:that|the)|that'?s not (?:it|
  * What went wrong or changed came from the agent's own new work: a slip it owns ("I defined it but never mounted it")
  * or a change it expected ("the new input, which is expected"). It teaches the next session nothing.
  */
-export const OWN_DOING = /\b(?:i (?:forgot|missed|accidentally|mistakenly)|i \w+ed\b[^.;:]*\bbut (?:never|forgot|didn'?t)|my typo|(?:which|that|this|it) (?:is|was) expected)\b/i;
+export const OWN_DOING = /\b(?:i (?:forgot|missed|accidentally|mistakenly)|the (?:new )?\w+ i (?:just )?(?:added|changed|wrote|introduced)\b|i \w+ed\b[^.;:]*\bbut (?:never|forgot|didn'?t)|my typo|(?:which|that|this|it) (?:is|was) expected)\b/i;
 
 /**
  * The specific words of a text: identifiers with an underscore, digit, dot, dash or slash inside, ALL-CAPS
