@@ -28,3 +28,8 @@ export function shortAge(then: Date, now: Date): string {
   if (days < 60) return `${days}d`;
   return days < 730 ? `${Math.floor(days / 30)}mo` : `${Math.floor(days / 365)}y`;
 }
+
+/** "2026-11-26 19:45 UTC": a moment to the minute, the same for every reader wherever they are. */
+export function utcMinute(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
