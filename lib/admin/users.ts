@@ -61,7 +61,7 @@ export type AdminUserOut = z.output<typeof adminUserOutSchema>;
 
 const toAdminUserOut = (row: AdminUserRow): AdminUserOut => adminUserOutSchema.parse({ ...row, disabled: row.disabledAt !== null });
 
-/** A page of the server's users (ADMIN_USERS_PAGE_SIZE a page, oldest first). */
+/** A page of the server's users (ADMIN_USERS_PAGE_SIZE a page, newest first). */
 export async function listUsers(db: Db, principal: Principal, input: unknown): Promise<{ items: AdminUserOut[]; page: number; pages: number; total: number }> {
   await requireAdmin(db, principal);
   const { page } = listUsersQuerySchema.parse(input);

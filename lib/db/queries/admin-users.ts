@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { apiTokens, authAccounts, authSessions, cliLogins, passwordResets, projectMembers, projects, users, type ProjectRole } from "../schema";
 import type { UserRole } from "../../rules";
@@ -32,12 +32,12 @@ const lastSession = sql<number | null>`(select max(${authSessions.updatedAt}) fr
 const lastServed = sql<number | null>`(select max(created_at) from context_log where context_log.user_id = ${users.id})`;
 const lastActive = sql<number | null>`max(coalesce(${lastTokenUse}, 0), coalesce(${lastSession}, 0), coalesce(${lastServed}, 0))`;
 
-/** One page of users, oldest first, with their projects; `total` counts them all. */
+/** One page of users, newest first (who just joined is on the first page), with their projects; `total` counts them all. */
 export async function listUsersPage(db: DbOrTx, params: { limit: number; offset: number }): Promise<{ users: AdminUserRow[]; total: number }> {
   const rows = await db
     .select({ id: users.id, name: users.name, email: users.email, role: users.role, createdAt: users.createdAt, disabledAt: users.disabledAt, lastActive })
     .from(users)
-    .orderBy(asc(users.createdAt), asc(users.id))
+    .orderBy(desc(users.createdAt), desc(users.id))
     .limit(params.limit)
     .offset(params.offset);
   const [counted] = await db.select({ n: sql<number>`count(*)` }).from(users);
