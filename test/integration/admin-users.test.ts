@@ -42,7 +42,7 @@ const resetLink = async (user: string) => {
 };
 const tokenOf = (link: string) => link.slice(link.lastIndexOf("/") + 1);
 const openReset = (token: string) => world.as("nobody")("GET", `/api/reset/${encodeURIComponent(token)}`);
-const useReset = (token: string, password: string) => world.as("nobody")("POST", `/api/reset/${encodeURIComponent(token)}`, { password });
+const spendReset = (token: string, password: string) => world.as("nobody")("POST", `/api/reset/${encodeURIComponent(token)}`, { password });
 /** The sign-in page's answer to a form posted as a browser without JavaScript posts it. */
 const signInAnswer = async (user: string, password: string) => {
   const { reply } = await submitPageForm(world.server.port, "/sign-in", { email: emailOf(user), password });
@@ -217,19 +217,19 @@ describe("password reset links", () => {
 
     const token = tokenOf(reset.link);
     expect((await openReset(token)).json).toMatchObject({ ok: true, user: { email: emailOf("eve") } });
-    expect((await useReset(token, "short")).status).toBe(400);
-    expect((await useReset(token, "a brand new password")).status).toBe(200);
+    expect((await spendReset(token, "short")).status).toBe(400);
+    expect((await spendReset(token, "a brand new password")).status).toBe(200);
 
     expect((await asCookie(cookie, "GET", "/api/me")).status).toBe(401);
     expect(await signInAnswer("eve", PASSWORD)).toEqual({ signedIn: false, wrong: true });
     expect(await signInAnswer("eve", "a brand new password")).toEqual({ signedIn: true, wrong: false });
     // Used: dead.
-    expect((await useReset(token, "another new password")).status).toBe(404);
+    expect((await spendReset(token, "another new password")).status).toBe(404);
   });
 
   it("every dead link (unknown, used, replaced, expired, of a disabled account) gets the same answer", async () => {
     const used = tokenOf((await resetLink("cy")).link);
-    expect((await useReset(used, "cy's new password")).status).toBe(200);
+    expect((await spendReset(used, "cy's new password")).status).toBe(200);
     const replaced = tokenOf((await resetLink("cy")).link);
     const live = tokenOf((await resetLink("cy")).link);
     const expired = tokenOf((await resetLink("eve")).link);
@@ -239,7 +239,7 @@ describe("password reset links", () => {
 
     const answers = [];
     for (const token of ["reset_unknown", "join_notareset", "x".repeat(500), used, replaced, expired, ofDisabled]) {
-      for (const res of [await openReset(token), await useReset(token, "whatever password")]) {
+      for (const res of [await openReset(token), await spendReset(token, "whatever password")]) {
         expect(res.status, token).toBe(404);
         answers.push(res.text);
       }

@@ -5,7 +5,7 @@ import { ResetLinkForm } from "@/components/admin/reset-link-form";
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable } from "@/components/ui/data-table";
 import { disableUserAction, enableUserAction, setUserRoleAction } from "@/lib/actions/admin-actions";
-import { listUsers } from "@/lib/admin/users";
+import { listUsers, type AdminUserOut } from "@/lib/admin/users";
 import { isExpectedError } from "@/lib/api/errors";
 import { requireUser } from "@/lib/auth/session";
 import { relativeTime, utcMinute } from "@/lib/context/relative-time";
@@ -39,39 +39,7 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: P
       </section>
       <DataTable label="Users" columns={["Name", "Email", "Role", "Created", "Last active", "Projects", "Status"]} actions>
         {page.items.map((u) => (
-          <tr key={u.id} data-testid="user-row" data-email={u.email}>
-            <td>{u.name}</td>
-            <td>{u.email}</td>
-            <td>{u.role}</td>
-            <td>{utcMinute(u.createdAt)}</td>
-            <td title={u.lastActiveAt ? utcMinute(u.lastActiveAt) : undefined}>{u.lastActiveAt ? relativeTime(u.lastActiveAt, now) : "never"}</td>
-            <td>{u.projects.length ? u.projects.map((p) => `${p.slug} (${p.role})`).join(", ") : "none"}</td>
-            <td data-testid="user-status">{u.disabled ? "disabled" : "active"}</td>
-            <td>
-              {u.id === user.id ? (
-                <span className="muted">you</span>
-              ) : (
-                <div className="stack-sm">
-                  <ActionForm action={setUserRoleAction} fields={{ userId: u.id, role: u.role === "admin" ? "member" : "admin" }}>
-                    {u.role === "admin" ? "Make member" : "Make admin"}
-                    <span className="visually-hidden"> {u.email}</span>
-                  </ActionForm>
-                  {u.disabled ? (
-                    <ActionForm action={enableUserAction} fields={{ userId: u.id }}>
-                      Enable<span className="visually-hidden"> {u.email}</span>
-                    </ActionForm>
-                  ) : (
-                    <>
-                      <ActionForm action={disableUserAction} fields={{ userId: u.id }} variant="danger">
-                        Disable<span className="visually-hidden"> {u.email}</span>
-                      </ActionForm>
-                      <ResetLinkForm userId={u.id} email={u.email} />
-                    </>
-                  )}
-                </div>
-              )}
-            </td>
-          </tr>
+          <UserRow key={u.id} u={u} you={u.id === user.id} now={now} />
         ))}
       </DataTable>
       {page.pages > 1 ? (
@@ -84,5 +52,44 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: P
         </nav>
       ) : null}
     </div>
+  );
+}
+
+/** One user: who, since when, last active, projects, status, and what an admin can do about them (not to themself). */
+function UserRow({ u, you, now }: { u: AdminUserOut; you: boolean; now: Date }) {
+  return (
+    <tr data-testid="user-row" data-email={u.email}>
+      <td>{u.name}</td>
+      <td>{u.email}</td>
+      <td>{u.role}</td>
+      <td>{utcMinute(u.createdAt)}</td>
+      <td title={u.lastActiveAt ? utcMinute(u.lastActiveAt) : undefined}>{u.lastActiveAt ? relativeTime(u.lastActiveAt, now) : "never"}</td>
+      <td>{u.projects.length ? u.projects.map((p) => `${p.slug} (${p.role})`).join(", ") : "none"}</td>
+      <td data-testid="user-status">{u.disabled ? "disabled" : "active"}</td>
+      <td>
+        {you ? (
+          <span className="muted">you</span>
+        ) : (
+          <div className="stack-sm">
+            <ActionForm action={setUserRoleAction} fields={{ userId: u.id, role: u.role === "admin" ? "member" : "admin" }}>
+              {u.role === "admin" ? "Make member" : "Make admin"}
+              <span className="visually-hidden"> {u.email}</span>
+            </ActionForm>
+            {u.disabled ? (
+              <ActionForm action={enableUserAction} fields={{ userId: u.id }}>
+                Enable<span className="visually-hidden"> {u.email}</span>
+              </ActionForm>
+            ) : (
+              <>
+                <ActionForm action={disableUserAction} fields={{ userId: u.id }} variant="danger">
+                  Disable<span className="visually-hidden"> {u.email}</span>
+                </ActionForm>
+                <ResetLinkForm userId={u.id} email={u.email} />
+              </>
+            )}
+          </div>
+        )}
+      </td>
+    </tr>
   );
 }
