@@ -9,8 +9,9 @@ import { onShutdown } from "../shutdown/on-shutdown";
  * Tokens seen in the last few seconds, so a busy agent's requests do not each look theirs up. A token
  * revoked here (or whose user is disabled here) is forgotten at once; one revoked or disabled through
  * another instance on the same database stops working within TOKEN_CACHE_MS. Unknown tokens are never
- * cached. A token seen longer ago is still remembered (up to MAX_TOKENS) as a hint: a route that reads the database anyway (the context) may
- * start with it and check it in its own first batch (TokenCheck), saving a round trip.
+ * cached. A token seen longer ago is still remembered (up to MAX_TOKENS) as a hint: a route that reads
+ * the database anyway (the context) may start with it and check it in its own first batch (TokenCheck),
+ * saving a round trip.
  */
 const TOKEN_CACHE_MS = 5000;
 const MAX_TOKENS = 10_000;
