@@ -5,10 +5,10 @@ import { PATH_HEADER } from "./lib/auth/path-header";
 import { badRequestPage } from "./lib/dashboard/bad-request-page";
 import { newNonce, pagePolicy, securityHeaders } from "./lib/security-headers";
 
-// Pages that need no session (an invitation link's page among them: its secret is the key), static
-// files, and the public CLI downloads (cli/baton.mjs and install.sh, fetched before anyone has signed
-// in): the sign-in redirect skips them.
-const PUBLIC_PATH = /^\/(?:sign-in|setup|join\/|_next\/|favicon\.ico|cli\/|install\.sh$)|\.(?:svg|png|ico|txt)$/;
+// Pages that need no session (an invitation link's and a password reset link's among them: their
+// secret is the key), static files, and the public CLI downloads (cli/baton.mjs and install.sh, fetched
+// before anyone has signed in): the sign-in redirect skips them.
+const PUBLIC_PATH = /^\/(?:sign-in|setup|join\/|reset\/|_next\/|favicon\.ico|cli\/|install\.sh$)|\.(?:svg|png|ico|txt)$/;
 // The bodies Next.js parses as a form when they are posted to a page (a server action without JavaScript).
 const FORM_TYPE = /^\s*(?:multipart\/form-data|application\/x-www-form-urlencoded)/i;
 

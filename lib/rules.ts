@@ -39,6 +39,14 @@ export type LearningOrigin = (typeof LEARNING_ORIGINS)[number];
 export const PROPOSAL_STATUSES = ["pending", "accepted", "rejected"] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 
+/** A server-wide role: admins manage users (list, disable, reset links, promote); members do not. */
+export const USER_ROLES = ["admin", "member"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+/** How long an admin's password reset link works. */
+export const PASSWORD_RESET_HOURS = 24;
+/** Users listed on one admin page. */
+export const ADMIN_USERS_PAGE_SIZE = 50;
+
 export const PROJECT_ROLES = ["owner", "member", "viewer"] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
 
@@ -162,7 +170,7 @@ export const SESSION_SERVED_RETENTION_DAYS = 14;
 /** What the audit trail records (issue 13): who did which of these to what, and when. */
 export const AUDIT_ACTIONS = ["add", "accept", "reject", "edit", "pin", "supersede", "undo", "delete"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-export const AUDIT_SUBJECTS = ["learning", "proposal", "handoff", "member", "invitation", "token"] as const;
+export const AUDIT_SUBJECTS = ["learning", "proposal", "handoff", "member", "invitation", "token", "user"] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 /** How much of a subject's text the trail keeps: enough to recognise it once the subject is deleted. */
 export const AUDIT_LABEL_CHARS = 80;

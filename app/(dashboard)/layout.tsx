@@ -26,6 +26,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           <NavLink href="/identity">Identity</NavLink>
           <NavLink href="/context">Context preview</NavLink>
           <NavLink href="/settings">Settings</NavLink>
+          {user.isAdmin ? <NavLink href="/admin">Users</NavLink> : null}
         </nav>
         <form action={signOutAction} className="account">
           <span className="muted account-email" data-testid="signed-in-as" title={user.email}>

@@ -154,12 +154,13 @@ forwards every message to the server's /api/mcp with the token, both found as ev
 with an error naming \`baton login\`, on stderr too.`,
   },
   admin: {
-    synopsis: `  baton admin create-user --email E --password P [--name N]
+    synopsis: `  baton admin create-user --email E --password P [--name N] [--admin]
   baton admin create-token --email E --name N [--scope read|write] [--project SLUG]...
   baton admin backup FILE     a consistent copy of DATABASE_URL, taken while the server runs
   baton admin restore FILE    a backup into an empty DATABASE_URL (checked first)`,
     details: `Operator commands, run in the server's own checkout against the database DATABASE_URL names (not over
-HTTP). create-token prints the token alone on stdout, for T=$(baton admin create-token ...).`,
+HTTP). create-user makes an admin with --admin (the first account is one anyway). create-token prints
+the token alone on stdout, for T=$(baton admin create-token ...).`,
   },
 } satisfies Record<string, Usage>;
 

@@ -9,6 +9,7 @@ import { authFor } from "../auth/auth";
 import { clientAddress } from "../auth/connection-security";
 import { createFirstUser } from "../auth/create-user";
 import { sameOriginPath } from "../auth/same-origin-path";
+import { resetPasswordByLink } from "../admin/users";
 import { dropSetupCode, setupAllowed } from "../auth/setup-code";
 import { signInLimiter } from "../auth/sign-in-limiter";
 import { getConfig } from "../config";
@@ -86,6 +87,17 @@ export const joinAction = publicFormAction(
   },
   { echo: ["name"] },
 );
+
+/** Setting a new password through an admin's reset link: the password's limits are resetPasswordByLink's. */
+const resetForm = z
+  .object({ token: z.string().max(200), password: z.string(), confirm: z.string() })
+  .refine((f) => f.password === f.confirm, { path: ["confirm"], message: "The passwords differ." });
+
+export const resetPasswordAction = publicFormAction(resetForm, async ({ token, password }) => {
+  await resetPasswordByLink(getDb(), token, { password });
+  // Signed out everywhere: the person signs in with the new password, which proves it works.
+  redirect("/sign-in?reset=1");
+});
 
 export async function signOutAction(): Promise<void> {
   const requestHeaders = await headers();

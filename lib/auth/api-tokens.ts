@@ -31,6 +31,15 @@ export function generateSecret(prefix: string): string {
   return prefix + base64url;
 }
 
+/** Longer than any secret generateSecret makes: anything longer is not worth hashing. */
+const MAX_SECRET_CHARS = 100;
+
+/** The hash a secret of generateSecret(prefix) is stored under; undefined for what cannot be one. */
+export async function secretHashOf(prefix: string, secret: string): Promise<string | undefined> {
+  if (!secret.startsWith(prefix) || secret.length > MAX_SECRET_CHARS) return undefined;
+  return hashToken(secret);
+}
+
 /** The ids of the projects a token may be limited to: the user's own, or a 404 naming those that are not. */
 export async function ownProjectIds(db: Db, params: { userId: string; slugs: string[] }): Promise<Map<string, string>> {
   const ids = await projectIdsBySlugs(db, params);

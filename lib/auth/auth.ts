@@ -4,6 +4,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
+import { findUserAccess } from "../db/queries/admin-users";
 import { authAccounts, authSessions, authVerifications, users } from "../db/schema";
 import { wantsSecureCookies } from "./connection-security";
 
@@ -22,6 +23,22 @@ function createAuth(secureCookies: boolean) {
     // Accounts are made by the first-run setup page and `baton admin create-user`, never by open sign-up.
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 256 },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    // Read with every session (getSession), so a page knows an admin and a disabled account without a query of its own.
+    user: {
+      additionalFields: {
+        role: { type: "string", input: false, required: false },
+        disabledAt: { type: "date", input: false, required: false },
+      },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          // A disabled account gets no session: better-auth then refuses the sign-in, which the
+          // sign-in form answers as it answers a wrong password (no oracle of who is disabled).
+          before: async (session) => ((await findUserAccess(getDb(), { userId: session.userId }))?.disabled ? false : undefined),
+        },
+      },
+    },
     advanced: {
       database: { generateId: () => crypto.randomUUID() },
       // better-auth decides this once per instance (and names the cookie __Secure-… when true), while

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ApiError } from "../api/errors";
 import type { Db } from "../db/client";
 import { claimSetup, countUsers, findUserByEmail, insertUserWithPassword, type PublicUser } from "../db/queries/users";
+import type { UserRole } from "../rules";
 
 export const newUserSchema = z.object({
   email: z.email({ message: "Enter a valid email address." }).max(254),
@@ -13,15 +14,19 @@ export type NewUser = z.input<typeof newUserSchema>;
 
 /**
  * Creates a user who signs in with email and password (better-auth's scrypt hash, so its sign-in
- * verifies it). Used by `baton admin create-user` and, through createFirstUser, by the setup page.
+ * verifies it). Used by `baton admin create-user` and, through createFirstUser, by the setup page. The
+ * first account is an admin (as the setup page's is), and so is one made with `admin`.
  */
-export async function createUser(db: Db, input: NewUser): Promise<PublicUser> {
+export async function createUser(db: Db, input: NewUser, options: { admin?: boolean } = {}): Promise<PublicUser & { role: UserRole }> {
   const data = newUserSchema.parse(input);
   if (await findUserByEmail(db, { email: data.email })) {
     throw new ApiError("conflict", `A user with the email ${data.email} already exists.`);
   }
   const passwordHash = await hashPassword(data.password);
-  return db.transaction((tx) => insertUserWithPassword(tx, { id: crypto.randomUUID(), ...data, passwordHash }));
+  return db.transaction(async (tx) => {
+    const role: UserRole = options.admin || (await countUsers(tx)) === 0 ? "admin" : "member";
+    return { ...(await insertUserWithPassword(tx, { id: crypto.randomUUID(), ...data, passwordHash, role })), role };
+  });
 }
 
 /** The first-run setup: creates the admin only while no user exists, and only once even when raced. */
@@ -33,6 +38,6 @@ export async function createFirstUser(db: Db, input: NewUser): Promise<PublicUse
     if ((await countUsers(tx)) > 0 || !(await claimSetup(tx, { userId: id }))) {
       throw new ApiError("conflict", "Baton is already set up. Sign in instead.");
     }
-    return insertUserWithPassword(tx, { id, ...data, passwordHash });
+    return insertUserWithPassword(tx, { id, ...data, passwordHash, role: "admin" });
   });
 }

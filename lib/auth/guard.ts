@@ -82,7 +82,8 @@ export function publicRoute<P = Record<string, never>>(
 async function authenticate(db: Db, request: Request, checkInReads = false): Promise<Principal> {
   if (request.headers.has("authorization")) return authenticateBearer(db, request, { checkInReads });
   const session = await authFor(request.headers).api.getSession({ headers: request.headers });
-  if (!session) throw new ApiError("unauthorized", "Sign in, or send an API token as Authorization: Bearer <token>.");
+  // Disabling an account deletes its sessions; one made while it was being disabled is refused here.
+  if (!session || session.user.disabledAt) throw new ApiError("unauthorized", "Sign in, or send an API token as Authorization: Bearer <token>.");
   // A cookie-authenticated write must come from this site's own pages (CSRF).
   if (request.method !== "GET" && request.method !== "HEAD") {
     const origin = request.headers.get("origin");

@@ -11,15 +11,16 @@ import { PATH_HEADER } from "./path-header";
 import { sameOriginPath } from "./same-origin-path";
 import { sessionPrincipal, type Principal } from "./principal";
 
-/** The signed-in user of this request, or null. Cached for the request. */
-export const getSessionUser = cache(async (): Promise<PublicUser | null> => {
+/** The signed-in user of this request, or null (a disabled account's session, too). Cached for the request. */
+export const getSessionUser = cache(async (): Promise<(PublicUser & { isAdmin: boolean }) | null> => {
   const requestHeaders = await headers();
   const session = await authFor(requestHeaders).api.getSession({ headers: requestHeaders });
-  return session ? { id: session.user.id, name: session.user.name, email: session.user.email } : null;
+  if (!session || session.user.disabledAt) return null;
+  return { id: session.user.id, name: session.user.name, email: session.user.email, isAdmin: session.user.role === "admin" };
 });
 
 /** For dashboard pages and actions: the user, or a redirect to setup (fresh install) or sign-in. */
-export async function requireUser(): Promise<{ user: PublicUser; principal: Principal; db: Db }> {
+export async function requireUser(): Promise<{ user: PublicUser & { isAdmin: boolean }; principal: Principal; db: Db }> {
   await connection();
   const user = await getSessionUser();
   const db = getDb();

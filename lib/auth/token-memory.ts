@@ -7,10 +7,11 @@ import { onShutdown } from "../shutdown/on-shutdown";
 
 /**
  * Tokens seen in the last few seconds, so a busy agent's requests do not each look theirs up. A token
- * revoked here is forgotten at once; one revoked through another instance on the same database stops
- * working within TOKEN_CACHE_MS. Unknown tokens are never cached. A token seen longer ago is still
- * remembered (up to MAX_TOKENS) as a hint: a route that reads the database anyway (the context) may
- * start with it and check it in its own first batch (TokenCheck), saving a round trip.
+ * revoked here (or whose user is disabled here) is forgotten at once; one revoked or disabled through
+ * another instance on the same database stops working within TOKEN_CACHE_MS. Unknown tokens are never
+ * cached. A token seen longer ago is still remembered (up to MAX_TOKENS) as a hint: a route that reads
+ * the database anyway (the context) may start with it and check it in its own first batch (TokenCheck),
+ * saving a round trip.
  */
 const TOKEN_CACHE_MS = 5000;
 const MAX_TOKENS = 10_000;
@@ -36,6 +37,14 @@ function fresh(tokenHash: string): TokenPrincipal | undefined {
 /** Forgets a token at once (revoked through this instance). */
 export function forgetToken(tokenId: string): void {
   state.tokens.deleteWhere((entry) => entry.token.id === tokenId);
+}
+
+/**
+ * Forgets every token of a user at once (disabled through this instance). Other instances stop taking
+ * them within TOKEN_CACHE_MS, as for a revoked token, and a hint is checked against the database anyway.
+ */
+export function forgetTokensOf(userId: string): void {
+  state.tokens.deleteWhere((entry) => entry.token.userId === userId);
 }
 
 /** The token of a hash: remembered, else looked up (and remembered). Records its use. */

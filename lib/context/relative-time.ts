@@ -39,3 +39,8 @@ export const STALE_AFTER_DAYS = 90;
 export function staleAge(then: Date, now: Date): string | null {
   return now.getTime() - then.getTime() > STALE_AFTER_DAYS * 86_400_000 ? shortAge(then, now) : null;
 }
+
+/** "2026-11-26 19:45 UTC": a moment to the minute, the same for every reader wherever they are. */
+export function utcMinute(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

@@ -1,5 +1,5 @@
 import "server-only";
-import { generateSecret, hashToken } from "../auth/api-tokens";
+import { generateSecret, hashToken, secretHashOf } from "../auth/api-tokens";
 import type { LinkParams } from "../db/queries/invitations";
 import { mailConfigured } from "../mail/send-mail";
 import { INVITATION_LINK_DAYS } from "../rules";
@@ -7,8 +7,6 @@ import { INVITATION_LINK_DAYS } from "../rules";
 /** Starts every invitation link's secret, so a leaked one is recognisable (and never taken for an API token). */
 export const LINK_PREFIX = "join_";
 const LINK_MS = INVITATION_LINK_DAYS * 24 * 60 * 60 * 1000;
-/** Longer than any secret generateSecret makes: anything longer is not worth hashing. */
-const MAX_LINK_CHARS = 100;
 
 /** A new link's secret, and what is stored of it: the hash, the expiry, whether a mail is on its way. */
 export async function newLink(now = new Date()): Promise<{ token: string; link: LinkParams }> {
@@ -20,9 +18,8 @@ export async function newLink(now = new Date()): Promise<{ token: string; link: 
 }
 
 /** The hash a link's secret is stored under; undefined for what cannot be one. */
-export async function linkHashOf(token: string): Promise<string | undefined> {
-  if (!token.startsWith(LINK_PREFIX) || token.length > MAX_LINK_CHARS) return undefined;
-  return hashToken(token);
+export function linkHashOf(token: string): Promise<string | undefined> {
+  return secretHashOf(LINK_PREFIX, token);
 }
 
 /** The page a link's secret opens. */

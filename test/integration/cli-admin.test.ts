@@ -20,7 +20,8 @@ describe("baton admin", () => {
   it("create-user, then create-token printing the token alone, which the server accepts", async () => {
     const user = await runCli(["admin", "create-user", "--email", "Cy@Example.com", "--password", "long enough", "--name", "Cy"], { env });
     expect(user.code).toBe(0);
-    expect(JSON.parse(user.stdout)).toMatchObject({ ok: true, user: { email: "cy@example.com", name: "Cy" } });
+    // The first account is the admin.
+    expect(JSON.parse(user.stdout)).toMatchObject({ ok: true, user: { email: "cy@example.com", name: "Cy", role: "admin" } });
 
     const token = await runCli(["admin", "create-token", "--email", "cy@example.com", "--name", "ci", "--scope", "read"], { env });
     expect(token.code).toBe(0);
@@ -28,6 +29,14 @@ describe("baton admin", () => {
     const res = await apiClient(server.url, token.stdout.trim())("GET", "/api/projects");
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true, items: [], nextCursor: null });
+  });
+
+  it("create-user makes a member after the first account, an admin with --admin", async () => {
+    // Runs after the first test's account exists (vitest runs a file's tests in order).
+    const member = await runCli(["admin", "create-user", "--email", "mo@example.com", "--password", "long enough"], { env });
+    expect(JSON.parse(member.stdout)).toMatchObject({ ok: true, user: { role: "member" } });
+    const admin = await runCli(["admin", "create-user", "--email", "ad@example.com", "--password", "long enough", "--admin"], { env });
+    expect(JSON.parse(admin.stdout)).toMatchObject({ ok: true, user: { role: "admin" } });
   });
 
   it.each([

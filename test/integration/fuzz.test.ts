@@ -138,10 +138,13 @@ async function fuzz(actors: Actor[], count: number, seed: number): Promise<{ fai
   const targets = fuzzTargets();
   const base = new URL(world.server.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  // A writer's token revoking itself (`baton logout`) leaves the rest of its run at 401: where the seeded
+  // sequence puts that request early (it moves whenever a route is added), nothing gets past the guards.
+  const revokesItself = (actor: Actor, request: FuzzRequest) => !actor.readOnly && request.method === "DELETE" && request.path.startsWith("/api/me/token");
   const requests = Array.from({ length: count }, () => {
     const actor = rng.pick(actors);
     return { actor, request: fuzzRequest(rng, targets, pools, actor.headers(), world.server.url, Number(TEST_MAX_BODY_BYTES)) };
-  });
+  }).filter(({ actor, request }) => !revokesItself(actor, request));
   const failures: string[] = [];
   const statuses: Record<number, number> = {};
   let next = 0;

@@ -37,11 +37,11 @@ export async function runAdmin(argv: string[]): Promise<number> {
     await migrate(client, migrationsFolder());
     switch (sub) {
       case "create-user": {
-        const { values } = parse(rest, { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } });
+        const { values } = parse(rest, { email: { type: "string" }, password: { type: "string" }, name: { type: "string" }, admin: { type: "boolean" } });
         const email = required(values.email, "--email");
         const password = required(values.password, "--password");
-        const user = await createUser(db, { email, password, name: values.name ?? email.split("@")[0]! });
-        if (process.stdout.isTTY) process.stdout.write(`Created user ${user.email} (${user.id}).\n`);
+        const user = await createUser(db, { email, password, name: values.name ?? email.split("@")[0]! }, { admin: values.admin });
+        if (process.stdout.isTTY) process.stdout.write(`Created ${user.role === "admin" ? "admin" : "user"} ${user.email} (${user.id}).\n`);
         else process.stdout.write(JSON.stringify({ ok: true, user }) + "\n");
         return EXIT.ok;
       }

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
-import { apiTokenProjects, apiTokens, projectMembers, projects, type TokenScope } from "../schema";
+import { apiTokenProjects, apiTokens, projectMembers, projects, users, type TokenScope } from "../schema";
 import { memberOf } from "./scope";
 
 export type TokenRecord = {
@@ -65,7 +65,11 @@ export async function deleteToken(db: DbOrTx, params: { userId: string; tokenId:
 
 export type TokenPrincipal = { id: string; userId: string; scope: TokenScope; projectIds: string[] | null; lastUsedAt: Date | null };
 
-/** The token and the projects it is limited to, in one query (it runs on every API request). */
+/**
+ * The token and the projects it is limited to, in one query (it runs on every API request). A disabled
+ * user's token finds nothing, as a revoked one does (disabling deletes them too: this holds for one
+ * made while the account was being disabled).
+ */
 export function tokenByHashQuery(db: Db, tokenHash: string) {
   return db
     .select({
@@ -76,6 +80,7 @@ export function tokenByHashQuery(db: Db, tokenHash: string) {
       projectId: apiTokenProjects.projectId,
     })
     .from(apiTokens)
+    .innerJoin(users, and(eq(users.id, apiTokens.userId), isNull(users.disabledAt)))
     .leftJoin(apiTokenProjects, eq(apiTokenProjects.tokenId, apiTokens.id))
     .where(eq(apiTokens.tokenHash, tokenHash));
 }

@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { appMeta, authAccounts, users } from "../schema";
+import type { UserRole } from "../../rules";
 
 export type PublicUser = { id: string; name: string; email: string };
 
@@ -25,10 +26,10 @@ export async function getUser(db: DbOrTx, params: { userId: string }): Promise<P
 /** A user with a better-auth credential account (the hash is made by the caller). */
 export async function insertUserWithPassword(
   db: DbOrTx,
-  params: { id: string; email: string; name: string; passwordHash: string },
+  params: { id: string; email: string; name: string; passwordHash: string; role?: UserRole },
 ): Promise<PublicUser> {
   const email = params.email.toLowerCase();
-  await db.insert(users).values({ id: params.id, email, name: params.name, emailVerified: false });
+  await db.insert(users).values({ id: params.id, email, name: params.name, emailVerified: false, role: params.role ?? "member" });
   await db.insert(authAccounts).values({
     id: crypto.randomUUID(),
     accountId: params.id,

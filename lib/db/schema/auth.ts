@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { USER_ROLES } from "../../rules";
 import { timestamp, timestamps } from "./columns";
 
 // The four tables better-auth's drizzle adapter expects (user, session, account, verification),
@@ -10,7 +11,27 @@ export const users = sqliteTable("users", {
   email: text("email").notNull().unique(),
   emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
   image: text("image"),
+  /** Who may manage the server's users (lib/admin): the first account, and whoever an admin promotes. */
+  role: text("role", { enum: USER_ROLES }).notNull().default("member"),
+  /** Set while an admin has disabled the account: no sign-in, no session, no token (lib/admin/users.ts). */
+  disabledAt: timestamp("disabled_at"),
   ...timestamps,
+});
+
+/**
+ * A password reset link an admin made for a user: one per user (a newer link replaces the older), its
+ * secret kept only as a SHA-256 hash (as invitation links and API tokens are), good once until it expires.
+ */
+export const passwordResets = sqliteTable("password_resets", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  linkHash: text("link_hash").notNull().unique(),
+  expiresAt: timestamp("expires_at").notNull(),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: timestamp("created_at")
+    .notNull()
+    .$defaultFn(() => new Date()),
 });
 
 export const authSessions = sqliteTable(

@@ -4,14 +4,13 @@ import { DataTable } from "@/components/ui/data-table";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { revokeTokenAction } from "@/lib/actions/token-actions";
 import { listApiTokens } from "@/lib/auth/api-tokens";
+import { utcMinute } from "@/lib/context/relative-time";
 import { requireUser } from "@/lib/auth/session";
 import { listProjects } from "@/lib/projects/projects";
 
 export const metadata: Metadata = { title: "API tokens" };
 
-function when(date: Date | null): string {
-  return date ? date.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "never";
-}
+const when = (date: Date | null): string => (date ? utcMinute(date) : "never");
 
 export default async function TokensPage() {
   const { db, principal, user } = await requireUser();
