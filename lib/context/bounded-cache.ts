@@ -78,3 +78,81 @@ export class VersionedCache<K, V> {
     return this.entries.capacity;
   }
 }
+
+/** A load in progress or done, the period it was made in, and whether a newer one is being made. */
+type Revalidated<V> = { value: Promise<V>; period: number; refreshing: boolean };
+
+/** One lookup of a RevalidatingCache: what the value is made by, and what it is checked against. */
+export type Revalidation<V> = {
+  load: () => Promise<V>;
+  /** The stored state's version now (one small read, made beside awaiting the cached value). */
+  version: () => Promise<string>;
+  /** The period now: a value made in an earlier one is served once more while a fresh one is made. */
+  period: number;
+};
+
+/**
+ * Answers kept for a question asked again (bounded: a BoundedCache), stale-while-revalidate. A kept
+ * answer holds while the stored state is at the version it was made from; from another period on, it
+ * is served once more and a new one made in the background, once at a time. Concurrent lookups of a
+ * key share one load: the promise is kept, not its result.
+ */
+export class RevalidatingCache<K, V> {
+  private readonly entries: BoundedCache<K, Revalidated<V>>;
+
+  /**
+   * `versionOf`: the version a value was made from, or null when it must not be kept (the state
+   * moved while it was made, or it shows something only once).
+   */
+  constructor(
+    private readonly name: string,
+    capacity: number,
+    private readonly versionOf: (value: V) => string | null,
+  ) {
+    this.entries = new BoundedCache(capacity);
+  }
+
+  /** The value, and whether it came from the cache. */
+  async get(key: K, lookup: Revalidation<V>): Promise<{ value: V; cached: boolean }> {
+    const entry = this.entries.get(key);
+    if (entry) {
+      const [made, version] = await Promise.all([entry.value.then((value) => ({ value }), () => null), lookup.version()]);
+      if (made && this.versionOf(made.value) === version) {
+        if (entry.period !== lookup.period && !entry.refreshing) this.refresh(key, entry, lookup);
+        return { value: made.value, cached: true };
+      }
+    }
+    const value = lookup.load();
+    this.entries.set(key, { value, period: lookup.period, refreshing: false });
+    value.then(
+      (made) => this.versionOf(made) === null && this.forget(key, value),
+      () => this.forget(key, value),
+    );
+    return { value: await value, cached: false };
+  }
+
+  private refresh(key: K, entry: Revalidated<V>, lookup: Revalidation<V>): void {
+    entry.refreshing = true;
+    const value = lookup.load();
+    value.then(
+      (made) => this.versionOf(made) !== null && this.entries.set(key, { value, period: lookup.period, refreshing: false }),
+      (error: unknown) => {
+        entry.refreshing = false;
+        console.warn(`baton: refreshing a cached ${this.name} failed`, error);
+      },
+    );
+  }
+
+  /** Forgets a load that is not to be kept, unless a newer one took its place. */
+  private forget(key: K, value: Promise<V>): void {
+    if (this.entries.get(key)?.value === value) this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get capacity(): number {
+    return this.entries.capacity;
+  }
+}

@@ -1,13 +1,13 @@
+import { processWide } from "../process/process-state";
+
 /**
- * What must be written before the process exits: buffers that flush on a timer (served-context
- * bookkeeping, rate-limit counts) register here, and graceful shutdown (graceful-shutdown.ts)
- * runs them all once requests in flight have finished. Kept on globalThis: route handlers and
- * instrumentation are bundled apart and would otherwise each see their own registry.
+ * What must be written before the process exits: the write-behind buffers (lib/process/write-behind.ts)
+ * register here, and graceful shutdown (graceful-shutdown.ts) runs them all once requests in flight
+ * have finished. Process-wide: route handlers and instrumentation are bundled apart.
  */
 type Flush = () => Promise<void>;
 
-const holder = globalThis as unknown as { __batonShutdownFlushes?: Map<string, Flush> };
-const flushes = (holder.__batonShutdownFlushes ??= new Map());
+const flushes = processWide("shutdown flushes", () => new Map<string, Flush>());
 
 /** Registers (or replaces) the flush of one buffer, by name. */
 export function onShutdown(name: string, flush: Flush): void {
