@@ -79,42 +79,32 @@ export class VersionedCache<K, V> {
   }
 }
 
-/** A load in progress or done, the period it was made in, and whether a newer one is being made. */
 type Revalidated<V> = { value: Promise<V>; period: number; refreshing: boolean };
 
-/** One lookup of a RevalidatingCache: what the value is made by, and what it is checked against. */
-export type Revalidation<V> = {
-  load: () => Promise<V>;
-  /** The stored state's version now (one small read, made beside awaiting the cached value). */
-  version: () => Promise<string>;
-  /** The period now: a value made in an earlier one is served once more while a fresh one is made. */
-  period: number;
-};
+/**
+ * What a lookup of a RevalidatingCache loads, the stored state's version now (one small read, made
+ * while the kept value is awaited), and the period now (a time bucket).
+ */
+type Revalidation<V> = { load: () => Promise<V>; version: () => Promise<string>; period: number };
 
 /**
- * Answers kept for a question asked again (bounded: a BoundedCache), stale-while-revalidate. A kept
- * answer holds while the stored state is at the version it was made from; from another period on, it
- * is served once more and a new one made in the background, once at a time. Concurrent lookups of a
- * key share one load: the promise is kept, not its result.
+ * Answers kept for a question asked again, bounded, stale-while-revalidate: a kept answer holds while
+ * the state is at the version it was made from (`versionOf`; null: never kept); in a later period it
+ * is served once more while one new answer is made in the background. Concurrent lookups of a key
+ * share one load: the promise is kept, not its result.
  */
-export class RevalidatingCache<K, V> {
-  private readonly entries: BoundedCache<K, Revalidated<V>>;
-
-  /**
-   * `versionOf`: the version a value was made from, or null when it must not be kept (the state
-   * moved while it was made, or it shows something only once).
-   */
+export class RevalidatingCache<K, V> extends BoundedCache<K, Revalidated<V>> {
   constructor(
-    private readonly name: string,
     capacity: number,
+    private readonly name: string,
     private readonly versionOf: (value: V) => string | null,
   ) {
-    this.entries = new BoundedCache(capacity);
+    super(capacity);
   }
 
   /** The value, and whether it came from the cache. */
-  async get(key: K, lookup: Revalidation<V>): Promise<{ value: V; cached: boolean }> {
-    const entry = this.entries.get(key);
+  async lookup(key: K, lookup: Revalidation<V>): Promise<{ value: V; cached: boolean }> {
+    const entry = this.get(key);
     if (entry) {
       const [made, version] = await Promise.all([entry.value.then((value) => ({ value }), () => null), lookup.version()]);
       if (made && this.versionOf(made.value) === version) {
@@ -123,7 +113,7 @@ export class RevalidatingCache<K, V> {
       }
     }
     const value = lookup.load();
-    this.entries.set(key, { value, period: lookup.period, refreshing: false });
+    this.set(key, { value, period: lookup.period, refreshing: false });
     value.then(
       (made) => this.versionOf(made) === null && this.forget(key, value),
       () => this.forget(key, value),
@@ -135,7 +125,7 @@ export class RevalidatingCache<K, V> {
     entry.refreshing = true;
     const value = lookup.load();
     value.then(
-      (made) => this.versionOf(made) !== null && this.entries.set(key, { value, period: lookup.period, refreshing: false }),
+      (made) => this.versionOf(made) !== null && this.set(key, { value, period: lookup.period, refreshing: false }),
       (error: unknown) => {
         entry.refreshing = false;
         console.warn(`baton: refreshing a cached ${this.name} failed`, error);
@@ -145,14 +135,6 @@ export class RevalidatingCache<K, V> {
 
   /** Forgets a load that is not to be kept, unless a newer one took its place. */
   private forget(key: K, value: Promise<V>): void {
-    if (this.entries.get(key)?.value === value) this.entries.delete(key);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get capacity(): number {
-    return this.entries.capacity;
+    if (this.get(key)?.value === value) this.delete(key);
   }
 }

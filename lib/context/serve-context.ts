@@ -56,7 +56,7 @@ type Rendered = { served: ServedContext; version: string | null };
 export const RESPONSE_CACHE_LIMIT = 500;
 const cache = processWide(
   "rendered contexts",
-  () => new RevalidatingCache<string, Rendered>("context", RESPONSE_CACHE_LIMIT, (r) => (showsSetupNote(r.served.built) ? null : r.version)),
+  () => new RevalidatingCache<string, Rendered>(RESPONSE_CACHE_LIMIT, "context", (r) => (showsSetupNote(r.served.built) ? null : r.version)),
 );
 
 /** The response cache, for the test that it stays bounded. */
@@ -82,7 +82,7 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
   // A kept answer is checked with one small read; a question asked once is rendered without it (the
   // render reads the version). In a newer time bucket the relative times ("2 h ago") may read
   // differently: the kept answer is served once more while a new one is rendered.
-  const { value: rendered, cached } = await cache.get(key, {
+  const { value: rendered, cached } = await cache.lookup(key, {
     load: () => render(db, principal, q, env, new Date(now)),
     version: () => versionAndToken(db, principal),
     period: Math.floor(now / TIME_BUCKET_MS),

@@ -1,35 +1,18 @@
 import { onShutdown } from "../shutdown/on-shutdown";
 
 /**
- * Bookkeeping a request adds and nothing waits for (the served-context log, tokens' last use,
- * rate-limit counts), written in one batch at most `flushEvery` ms after the first item waits: a busy
- * server then writes once a second instead of once or twice per request. Graceful shutdown writes
- * what is left (lib/shutdown/on-shutdown.ts); a kill loses it.
+ * Bookkeeping that requests add and nothing waits for (the served-context log, tokens' last use,
+ * rate-limit counts), written in one batch at most `flushEvery` ms after the first item came: a busy
+ * server writes once a second instead of once or twice per request. Batches are written one at a
+ * time; a failed one is logged, never thrown at a request, and the next is written as usual. Graceful
+ * shutdown writes what is left (lib/shutdown/on-shutdown.ts); a kill loses it.
+ *
+ * Bounded: at `maxItems` the buffer is written at once, not dropped, so a burst is written whole.
+ * Only when a full batch already waits behind the write under way are further items dropped (and
+ * counted in the log): the database is then slower than the requests, and batches would otherwise
+ * pile up in memory for as long as it stays so.
  */
-export type WriteBehind<T> = {
-  /** Buffers an item: never throws, never waits. */
-  add(item: T): void;
-  /** Writes what is buffered, after the write under way: resolves once it is written (or logged as failed). */
-  flush(): Promise<void>;
-};
-
-export type WriteBehindOptions<T> = {
-  /** What the items are, for the shutdown registry and the log ("rate-limit counts"). */
-  name: string;
-  flushEvery: number;
-  /**
-   * At this many items the buffer is written at once instead of when the timer fires: a burst is
-   * written, not dropped, and no batch grows past it. Only while a write is under way and another
-   * full batch waits behind it are further items dropped (and counted in the log): the database is
-   * then slower than the requests, and waiting batches would otherwise pile up in memory for as long
-   * as it stays slow or away. At most two batches are held, one being written and one waiting.
-   */
-  maxItems: number;
-  /** Writes one batch; a failure is logged, and the next batch is written as usual. */
-  write: (items: T[]) => Promise<void>;
-};
-
-export function writeBehind<T>({ name, flushEvery, maxItems, write }: WriteBehindOptions<T>): WriteBehind<T> {
+export function writeBehind<T>({ name, flushEvery, maxItems, write }: { name: string; flushEvery: number; maxItems: number; write: (items: T[]) => Promise<void> }) {
   let items: T[] = [];
   let dropped = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -37,7 +20,7 @@ export function writeBehind<T>({ name, flushEvery, maxItems, write }: WriteBehin
   let writing: Promise<void> | null = null;
   let next: Promise<void> | null = null;
 
-  async function writeLogged(batch: T[], lost: number): Promise<void> {
+  async function writeBatch(batch: T[], lost: number): Promise<void> {
     if (lost) console.error(`baton: dropped ${lost} of ${name}: the database was slower than the requests`);
     try {
       await write(batch);
@@ -46,27 +29,28 @@ export function writeBehind<T>({ name, flushEvery, maxItems, write }: WriteBehin
     }
   }
 
+  /** Writes what is buffered, after the write under way; resolves once written or logged as failed. */
   function flush(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = null;
     if (writing) {
-      return (next ??= writing.then(() => {
+      next ??= writing.then(() => {
         next = null;
         return flush();
-      }));
+      });
+      return next;
     }
     if (!items.length) return Promise.resolve();
-    const batch = items;
-    const lost = dropped;
+    const [batch, lost] = [items, dropped];
     items = [];
     dropped = 0;
-    writing = writeLogged(batch, lost).finally(() => (writing = null));
+    writing = writeBatch(batch, lost).finally(() => (writing = null));
     return writing;
   }
 
   onShutdown(name, flush);
   return {
-    add(item) {
+    add(item: T): void {
       if (items.length >= maxItems) {
         dropped++;
         return;
@@ -75,7 +59,7 @@ export function writeBehind<T>({ name, flushEvery, maxItems, write }: WriteBehin
       if (items.length >= maxItems) void flush();
       else if (!timer) {
         timer = setTimeout(() => void flush(), flushEvery);
-        // A waiting write must not keep a process alive that has nothing else to do (a test, `baton admin`).
+        // A waiting write must not keep a process alive that has nothing else to do.
         timer.unref?.();
       }
     },

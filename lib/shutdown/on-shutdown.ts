@@ -2,8 +2,8 @@ import { processWide } from "../process/process-state";
 
 /**
  * What must be written before the process exits: the write-behind buffers (lib/process/write-behind.ts)
- * register here, and graceful shutdown (graceful-shutdown.ts) runs them all once requests in flight
- * have finished. Process-wide: route handlers and instrumentation are bundled apart.
+ * register their flushes here, and graceful shutdown (graceful-shutdown.ts) runs them all once
+ * requests in flight have finished. A flush logs its own failure and never rejects.
  */
 type Flush = () => Promise<void>;
 
@@ -14,15 +14,6 @@ export function onShutdown(name: string, flush: Flush): void {
   flushes.set(name, flush);
 }
 
-/** Runs every registered flush; a failing one is logged and the others still run. */
 export async function runShutdownFlushes(): Promise<void> {
-  await Promise.all(
-    [...flushes].map(async ([name, flush]) => {
-      try {
-        await flush();
-      } catch (error) {
-        console.error(`baton: could not write ${name} at shutdown`, error);
-      }
-    }),
-  );
+  await Promise.all([...flushes.values()].map((flush) => flush()));
 }

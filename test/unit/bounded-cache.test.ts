@@ -55,7 +55,7 @@ describe("the context engine's caches", () => {
     expect(responses.capacity).toBe(RESPONSE_CACHE_LIMIT);
     const rendered = { served: { built: { sections: [] } } as never, version: "1" };
     const asked: Promise<unknown>[] = [];
-    fill((k) => asked.push(responses.get(k, { load: async () => rendered, version: async () => "1", period: 0 })), RESPONSE_CACHE_LIMIT);
+    fill((k) => asked.push(responses.lookup(k, { load: async () => rendered, version: async () => "1", period: 0 })), RESPONSE_CACHE_LIMIT);
     await Promise.all(asked);
     expect(responses.size).toBe(RESPONSE_CACHE_LIMIT);
   });
