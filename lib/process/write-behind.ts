@@ -1,11 +1,11 @@
-import { onShutdown } from "../shutdown/on-shutdown";
+import { onShutdown } from "./on-shutdown";
 
 /**
  * Bookkeeping that requests add and nothing waits for (the served-context log, tokens' last use,
  * rate-limit counts), written in one batch at most `flushEvery` ms after the first item came: a busy
  * server writes once a second instead of once or twice per request. Batches are written one at a
  * time; a failed one is logged, never thrown at a request, and the next is written as usual. Graceful
- * shutdown writes what is left (lib/shutdown/on-shutdown.ts); a kill loses it.
+ * shutdown writes what is left (on-shutdown.ts); a kill loses it.
  *
  * Bounded: at `maxItems` the buffer is written at once, not dropped, so a burst is written whole.
  * Only when a full batch already waits behind the write under way are further items dropped (and

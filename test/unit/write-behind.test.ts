@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { writeBehind } from "@/lib/process/write-behind";
-import { runShutdownFlushes } from "@/lib/shutdown/on-shutdown";
+import { runShutdownFlushes } from "@/lib/process/on-shutdown";
 
 /**
  * Writes still held by a test. Every buffer registers for shutdown, and the shutdown test runs them

@@ -1,7 +1,7 @@
-import { processWide } from "../process/process-state";
+import { processWide } from "./process-state";
 
 /**
- * What must be written before the process exits: the write-behind buffers (lib/process/write-behind.ts)
+ * What must be written before the process exits: the write-behind buffers (write-behind.ts)
  * register their flushes here, and graceful shutdown (graceful-shutdown.ts) runs them all once
  * requests in flight have finished. A flush logs its own failure and never rejects.
  */
