@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { processWide } from "./process/process-state";
 import { readTlsFiles, type TlsMaterial } from "./tls-files";
 
 /** How often an embedded replica pulls from its primary: the most a read on one instance can lag another's write. */
@@ -201,10 +202,7 @@ function embeddedSecret(databaseUrl: string, database: DatabaseShape): string {
   }
 }
 
-let cached: Config | undefined;
-
 /** The configuration of this process, parsed on first use. */
 export function getConfig(): Config {
-  cached ??= parseConfig(process.env);
-  return cached;
+  return processWide("configuration", () => parseConfig(process.env));
 }

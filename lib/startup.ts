@@ -8,7 +8,7 @@ import { countUsers } from "./db/queries/users";
 import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
 import { awaitSchema, migrate } from "./db/migrate";
-import { installGracefulShutdown } from "./shutdown/graceful-shutdown";
+import { installGracefulShutdown } from "./process/graceful-shutdown";
 
 /** What this start did to the schema: "none pending" on every start but the first after an update. */
 function migrationsLine(applied: number, total: number): string {

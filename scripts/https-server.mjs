@@ -8,7 +8,7 @@
 //   does this server listen. A problem stops the start there with one line, before any connection.
 //   (Next.js's prepare() resolves before instrumentation's register() has finished, so it is no signal.)
 // - SIGTERM/SIGINT: stop accepting, let requests in flight finish, close Next.js, exit 143/130 (and
-//   lib/shutdown/graceful-shutdown.ts writes the buffers before that exit).
+//   lib/process/graceful-shutdown.ts writes the buffers before that exit).
 // Plain JavaScript: runs as it is, with no build step of its own.
 import { createServer } from "node:https";
 import { fileURLToPath } from "node:url";

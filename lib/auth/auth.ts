@@ -7,6 +7,7 @@ import { getDb } from "../db/client";
 import { findUserAccess } from "../db/queries/admin-users";
 import { authAccounts, authSessions, authVerifications, users } from "../db/schema";
 import { wantsSecureCookies } from "./connection-security";
+import { processWide } from "../process/process-state";
 
 function createAuth(secureCookies: boolean) {
   const config = getConfig();
@@ -52,7 +53,7 @@ function createAuth(secureCookies: boolean) {
 }
 
 type Auth = ReturnType<typeof createAuth>;
-const holder = globalThis as unknown as { __batonAuth?: { secure?: Auth; plain?: Auth } };
+const instances = processWide("better-auth", (): { secure?: Auth; plain?: Auth } => ({}));
 
 /**
  * The better-auth instance for a request: the one whose session cookie is Secure when the request is
@@ -61,6 +62,5 @@ const holder = globalThis as unknown as { __batonAuth?: { secure?: Auth; plain?:
  */
 export function authFor(requestHeaders: Headers): Auth {
   const secure = wantsSecureCookies(requestHeaders, getConfig().baseUrl);
-  const instances = (holder.__batonAuth ??= {});
   return secure ? (instances.secure ??= createAuth(true)) : (instances.plain ??= createAuth(false));
 }

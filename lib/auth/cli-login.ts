@@ -17,6 +17,7 @@ import { getUser } from "../db/queries/users";
 import { createApiToken, hashToken, newTokenSchema, ownProjectIds } from "./api-tokens";
 import type { Principal } from "./principal";
 import { clientKey, FailureWindow } from "./sign-in-limiter";
+import { processWide } from "../process/process-state";
 
 // `baton login`, device authorisation as RFC 8628 has it (and `gh auth login` does it): the CLI asks
 // for a code pair, shows the short code and a URL, and polls with the long one; the person, signed in to
@@ -49,12 +50,10 @@ const LIMIT_WINDOW_MS = 15 * 60_000;
 /** User codes drawn before giving up: with a few pending among 2.6·10^10, a second draw is already rare. */
 const DRAWS = 5;
 
-type Limits = { starts: FailureWindow; unknownCodes: FailureWindow };
-const holder = globalThis as unknown as { __batonCliLoginLimits?: Limits };
-const limits = (holder.__batonCliLoginLimits ??= {
+const limits = processWide("cli login limits", () => ({
   starts: new FailureWindow(MAX_CODES_PER_CLIENT, LIMIT_WINDOW_MS),
   unknownCodes: new FailureWindow(MAX_UNKNOWN_CODES, LIMIT_WINDOW_MS),
-});
+}));
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 

@@ -1,5 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 import { isLoopbackDirect } from "./connection-security";
+import { processWide } from "../process/process-state";
 
 /**
  * The one-time code that lets someone who is not at the server's own machine do the first-run setup
@@ -12,7 +13,7 @@ const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 /** 12 characters of 31: about 59 bits, far beyond guessing over a network. */
 const LENGTH = 12;
 
-const holder = globalThis as unknown as { __batonSetupCodeHash?: Buffer | null };
+const held = processWide("setup code", (): { hash: Buffer | null } => ({ hash: null }));
 
 const digest = (code: string) => createHash("sha256").update(normalise(code)).digest();
 /** Dashes, blanks and case as typed do not matter. */
@@ -21,17 +22,17 @@ const normalise = (code: string) => code.toUpperCase().replace(/[\s-]+/g, "");
 /** Makes a new code, replacing any earlier one, and answers it for the console (as XXXX-XXXX-XXXX). */
 export function issueSetupCode(): string {
   const code = Array.from({ length: LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
-  holder.__batonSetupCodeHash = digest(code);
+  held.hash = digest(code);
   return code.match(/.{4}/g)!.join("-");
 }
 
 export function isSetupCode(code: string | undefined): boolean {
-  const expected = holder.__batonSetupCodeHash;
+  const expected = held.hash;
   return !!expected && !!code && timingSafeEqual(digest(code), expected);
 }
 
 export function dropSetupCode(): void {
-  holder.__batonSetupCodeHash = null;
+  held.hash = null;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { processWide } from "../process/process-state";
+
 /**
  * Slows password guessing, two ways at once: after MAX_FAILURES failed sign-ins for one email (from
  * anywhere), or MAX_CLIENT_FAILURES from one client (for any emails), within WINDOW_MS, further
@@ -123,5 +125,4 @@ export function clientKey(address: string): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
-const holder = globalThis as unknown as { __batonSignInLimiter?: SignInLimiter };
-export const signInLimiter = (holder.__batonSignInLimiter ??= new SignInLimiter());
+export const signInLimiter = processWide("sign-in limiter", () => new SignInLimiter());

@@ -3,7 +3,8 @@ import { BoundedCache } from "../context/bounded-cache";
 import { read } from "../db/queries/batch-reads";
 import { asBookkeeping } from "../db/replica-client";
 import { findTokenByHash, tokenByHashQuery, tokenOfRows, touchTokens, type TokenPrincipal } from "../db/queries/tokens";
-import { onShutdown } from "../shutdown/on-shutdown";
+import { processWide } from "../process/process-state";
+import { writeBehind } from "../process/write-behind";
 
 /**
  * Tokens seen in the last few seconds, so a busy agent's requests do not each look theirs up. A token
@@ -17,11 +18,11 @@ const TOKEN_CACHE_MS = 5000;
 const MAX_TOKENS = 10_000;
 /** Last-used times are kept to the minute. */
 const TOUCH_EVERY_MS = 60_000;
+/** Last-used times are written about once a second, with others. */
+const TOUCH_FLUSH_MS = 1000;
 
 type Entry = { token: TokenPrincipal; until: number };
-type State = { tokens: BoundedCache<string, Entry>; touches: Map<string, Date>; timer: ReturnType<typeof setTimeout> | null };
-const holder = globalThis as unknown as { __batonTokenMemory?: State };
-const state = (holder.__batonTokenMemory ??= { tokens: new BoundedCache(MAX_TOKENS), touches: new Map(), timer: null });
+const state = { tokens: processWide("remembered tokens", () => new BoundedCache<string, Entry>(MAX_TOKENS)) };
 
 /** Remembers a token as just looked up or checked: fresh for TOKEN_CACHE_MS, a hint after. */
 function remember(tokenHash: string, token: TokenPrincipal): void {
@@ -102,24 +103,18 @@ function used(db: Db, token: TokenPrincipal): TokenPrincipal {
   const now = new Date();
   if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() <= TOUCH_EVERY_MS) return token;
   token.lastUsedAt = now;
-  state.touches.set(token.id, now);
-  if (!state.timer) {
-    state.timer = setTimeout(() => void flushTouches(db), 1000);
-    state.timer.unref?.();
-    onShutdown("token last-used times", () => flushTouches(db));
-  }
+  touches(db).add([token.id, now]);
   return token;
 }
 
-async function flushTouches(db: Db): Promise<void> {
-  if (state.timer) clearTimeout(state.timer);
-  state.timer = null;
-  const touches = [...state.touches];
-  state.touches.clear();
-  if (!touches.length) return;
-  try {
-    await asBookkeeping(() => touchTokens(db, { touches, minAgeMs: TOUCH_EVERY_MS }));
-  } catch (error) {
-    console.error("baton: could not record tokens' last use", error);
-  }
-}
+/** The buffer, made on first use with the process's one database handle (lib/db/client.ts getDb). */
+const touches = (db: Db) =>
+  processWide("token last-used times", () =>
+    writeBehind<[tokenId: string, at: Date]>({
+      name: "token last-used times",
+      flushEvery: TOUCH_FLUSH_MS,
+      maxItems: MAX_TOKENS,
+      // A token used twice in the batch (looked up afresh each time) is written once, at its latest use.
+      write: (batch) => asBookkeeping(() => touchTokens(db, { touches: [...new Map(batch)], minAgeMs: TOUCH_EVERY_MS })),
+    }),
+  );

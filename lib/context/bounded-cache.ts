@@ -78,3 +78,63 @@ export class VersionedCache<K, V> {
     return this.entries.capacity;
   }
 }
+
+type Revalidated<V> = { value: Promise<V>; period: number; refreshing: boolean };
+
+/**
+ * What a lookup of a RevalidatingCache loads, the stored state's version now (one small read, made
+ * while the kept value is awaited), and the period now (a time bucket).
+ */
+type Revalidation<V> = { load: () => Promise<V>; version: () => Promise<string>; period: number };
+
+/**
+ * Answers kept for a question asked again, bounded, stale-while-revalidate: a kept answer holds while
+ * the state is at the version it was made from (`versionOf`; null: never kept); in a later period it
+ * is served once more while one new answer is made in the background. Concurrent lookups of a key
+ * share one load: the promise is kept, not its result.
+ */
+export class RevalidatingCache<K, V> extends BoundedCache<K, Revalidated<V>> {
+  constructor(
+    capacity: number,
+    private readonly name: string,
+    private readonly versionOf: (value: V) => string | null,
+  ) {
+    super(capacity);
+  }
+
+  /** The value, and whether it came from the cache. */
+  async lookup(key: K, lookup: Revalidation<V>): Promise<{ value: V; cached: boolean }> {
+    const entry = this.get(key);
+    if (entry) {
+      const [made, version] = await Promise.all([entry.value.then((value) => ({ value }), () => null), lookup.version()]);
+      if (made && this.versionOf(made.value) === version) {
+        if (entry.period !== lookup.period && !entry.refreshing) this.refresh(key, entry, lookup);
+        return { value: made.value, cached: true };
+      }
+    }
+    const value = lookup.load();
+    this.set(key, { value, period: lookup.period, refreshing: false });
+    value.then(
+      (made) => this.versionOf(made) === null && this.forget(key, value),
+      () => this.forget(key, value),
+    );
+    return { value: await value, cached: false };
+  }
+
+  private refresh(key: K, entry: Revalidated<V>, lookup: Revalidation<V>): void {
+    entry.refreshing = true;
+    const value = lookup.load();
+    value.then(
+      (made) => this.versionOf(made) !== null && this.set(key, { value, period: lookup.period, refreshing: false }),
+      (error: unknown) => {
+        entry.refreshing = false;
+        console.warn(`baton: refreshing a cached ${this.name} failed`, error);
+      },
+    );
+  }
+
+  /** Forgets a load that is not to be kept, unless a newer one took its place. */
+  private forget(key: K, value: Promise<V>): void {
+    if (this.get(key)?.value === value) this.delete(key);
+  }
+}

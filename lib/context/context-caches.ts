@@ -1,6 +1,7 @@
 import type { LearningCandidateRow } from "../db/queries/context-candidates";
 import { BoundedCache, VersionedCache } from "./bounded-cache";
 import type { Snapshot } from "./context-read-parts";
+import { processWide } from "../process/process-state";
 
 /**
  * What an instance remembers between contexts, each bounded (an LRU with a size limit), so memory
@@ -32,9 +33,6 @@ function create(): ContextCaches {
   };
 }
 
-// On globalThis so dev-mode module reloads keep one set.
-const holder = globalThis as unknown as { __batonContextCaches?: ContextCaches };
-
 export function contextCaches(): ContextCaches {
-  return (holder.__batonContextCaches ??= create());
+  return processWide("context caches", create);
 }

@@ -1,6 +1,7 @@
 import type { ContextMark, SessionActivity } from "../db/queries/context-marks";
 import { BoundedCache } from "./bounded-cache";
 import { KEEP_MS, MAX_SESSIONS } from "./recent-sessions";
+import { processWide } from "../process/process-state";
 
 /** The mark after one session's activity: lib/db/queries/context-marks.ts sessionMarksWrite's rule. */
 export function advance(mark: ContextMark, activity: Omit<SessionActivity, "userId">): ContextMark {
@@ -23,8 +24,7 @@ export function lastSessionSeenFrom(mark: ContextMark, sessionId: string | undef
 /** Enough to fold what the table has not caught up with: a few seconds' session starts. */
 const MAX_REMEMBERED = 8;
 type Recent = { sessions: Omit<SessionActivity, "userId">[]; setupNoteAt: Date | null; at: number };
-const holder = globalThis as unknown as { __batonContextMarks?: BoundedCache<string, Recent> };
-const recent = (holder.__batonContextMarks ??= new BoundedCache<string, Recent>(MAX_SESSIONS));
+const recent = processWide("recent context marks", () => new BoundedCache<string, Recent>(MAX_SESSIONS));
 
 function remembered(userId: string, now: number): Recent {
   const entry = recent.get(userId);

@@ -1,5 +1,6 @@
 import type { MemberProject } from "../db/queries/projects";
 import { BoundedCache } from "./bounded-cache";
+import { processWide } from "../process/process-state";
 
 /**
  * What this instance gave each host session lately, for the prompt stage, until the session_served
@@ -13,8 +14,7 @@ export const MAX_SESSIONS = 5_000;
 
 /** `compactedAt`: when this instance served the session's context after a compaction (see rememberServed). */
 type Remembered = { ids: Set<string>; at: number; compactedAt: number | null };
-const holder = globalThis as unknown as { __batonRecentSessions?: BoundedCache<string, Remembered>; __batonSessionStarts?: BoundedCache<string, Started> };
-const sessions = (holder.__batonRecentSessions ??= new BoundedCache<string, Remembered>(MAX_SESSIONS));
+const sessions = processWide("recently served sessions", () => new BoundedCache<string, Remembered>(MAX_SESSIONS));
 
 const keyOf = (userId: string, sessionId: string) => `${userId}\u0000${sessionId}`;
 
@@ -49,7 +49,7 @@ export function recentlyServed(userId: string, sessionId: string, now = Date.now
 
 /** The project a session's start was served for here (null: personal), until session_projects surely has it. */
 type Started = { project: MemberProject | null; at: number };
-const starts = (holder.__batonSessionStarts ??= new BoundedCache<string, Started>(MAX_SESSIONS));
+const starts = processWide("recent session starts", () => new BoundedCache<string, Started>(MAX_SESSIONS));
 
 export function rememberStart(userId: string, sessionId: string, project: MemberProject | null, now = Date.now()): void {
   starts.set(keyOf(userId, sessionId), { project, at: now });

@@ -3,13 +3,14 @@ import type { Db } from "../db/client";
 import { readAll } from "../db/queries/batch-reads";
 import { contextVersion, metaRead } from "../db/queries/context";
 import { buildContext, etagOf, type BuiltContext } from "./build-context";
-import { BoundedCache } from "./bounded-cache";
+import { RevalidatingCache } from "./bounded-cache";
 import type { ContextQuery } from "./context-query";
 import { gatherContext } from "./gather-context";
 import { recordServed } from "./served-log";
 import type { MemberProject } from "../db/queries/projects";
 import { countTokensByLine } from "./tokenizer";
 import { queryEmbedder } from "../embeddings/query-embedder";
+import { processWide } from "../process/process-state";
 
 export type ServedContext = {
   body: string;
@@ -50,16 +51,16 @@ const TIME_BUCKET_MS = 60_000;
 
 /** A render and the state's version it was made from (null: the state moved while it was read). */
 type Rendered = { served: ServedContext; version: string | null };
-type Entry = { bucket: number; rendered: Promise<Rendered>; refreshing: boolean };
 
 /** Rendered answers an instance keeps, for a question asked again unchanged (MCP clients, retries). */
 export const RESPONSE_CACHE_LIMIT = 500;
-const holder = globalThis as unknown as { __batonContextCache?: BoundedCache<string, Entry> };
-holder.__batonContextCache ??= new BoundedCache<string, Entry>(RESPONSE_CACHE_LIMIT);
-const cache = holder.__batonContextCache;
+const cache = processWide(
+  "rendered contexts",
+  () => new RevalidatingCache<string, Rendered>(RESPONSE_CACHE_LIMIT, "context", (r) => (showsSetupNote(r.served.built) ? null : r.version)),
+);
 
 /** The response cache, for the test that it stays bounded. */
-export function responseCache(): BoundedCache<string, Entry> {
+export function responseCache(): RevalidatingCache<string, Rendered> {
   return cache;
 }
 
@@ -72,49 +73,21 @@ async function versionAndToken(db: Db, principal: Principal): Promise<string> {
 }
 
 /**
- * A cached answer when the state has not changed since it was rendered (one small read), else
- * undefined. In a newer time bucket the relative times ("2 h ago") may read differently: the cached
- * answer is served and a new one rendered in the background, once.
- */
-async function fromCache(db: Db, principal: Principal, key: string, entry: Entry, request: () => Promise<Rendered>, bucket: number): Promise<ServedContext | undefined> {
-  const [rendered, version] = await Promise.all([entry.rendered.catch(() => undefined), versionAndToken(db, principal)]);
-  if (!rendered || rendered.version !== version) return undefined;
-  if (entry.bucket !== bucket && !entry.refreshing) {
-    entry.refreshing = true;
-    const next = request();
-    next.then(
-      (fresh) => fresh.version !== null && !showsSetupNote(fresh.served.built) && cache.set(key, { bucket, rendered: next, refreshing: false }),
-      (error: unknown) => {
-        entry.refreshing = false;
-        console.warn("baton: refreshing a cached context failed", error);
-      },
-    );
-  }
-  return { ...rendered.served, cached: true };
-}
-
-/**
  * The context for a request in the format asked for, from the cache when the state and query are
  * unchanged. Records the bookkeeping (buffered) either way. Used by GET /api/context and MCP.
  */
 export async function serveContext(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }): Promise<ServedContext> {
   const now = Date.now();
-  const bucket = Math.floor(now / TIME_BUCKET_MS);
   const key = JSON.stringify([principal.userId, principal.projectIds, q, env.dashboardUrl]);
-  const request = () => render(db, principal, q, env, new Date(now));
-  const entry = cache.get(key);
-  let served = entry ? await fromCache(db, principal, key, entry, request, bucket) : undefined;
-  if (!served) {
-    // Concurrent requests for the same key share one render (the promise is cached, not its result).
-    // A question asked once is rendered without a separate version read: the render reads it.
-    const rendered = request();
-    cache.set(key, { bucket, rendered, refreshing: false });
-    rendered.then(
-      (r) => (r.version === null || showsSetupNote(r.served.built)) && cache.delete(key),
-      () => cache.delete(key),
-    );
-    served = (await rendered).served;
-  }
+  // A kept answer is checked with one small read; a question asked once is rendered without it (the
+  // render reads the version). In a newer time bucket the relative times ("2 h ago") may read
+  // differently: the kept answer is served once more while a new one is rendered.
+  const { value: rendered, cached } = await cache.lookup(key, {
+    load: () => render(db, principal, q, env, new Date(now)),
+    version: () => versionAndToken(db, principal),
+    period: Math.floor(now / TIME_BUCKET_MS),
+  });
+  const served = cached ? { ...rendered.served, cached } : rendered.served;
   const session = q.sessionId ? { sessionId: q.sessionId, startsSession: true, chosen: served.chosen } : null;
   // A paused project's session is still in it (its handoffs go there): only that is recorded.
   if (served.paused) {

@@ -3,6 +3,7 @@
 // never per request (and never in the CLI, which does not import this).
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { BoundedCache } from "./bounded-cache";
+import { processWide } from "../process/process-state";
 
 export function countTokens(text: string): number {
   return text ? countO200k(text) : 0;
@@ -10,8 +11,7 @@ export function countTokens(text: string): number {
 
 /** Lines (or runs of lines) whose counts an instance remembers: a few hundred contexts' worth. */
 export const PIECE_COUNT_CAPACITY = 20_000;
-const holder = globalThis as unknown as { __batonPieceCounts?: BoundedCache<string, number> };
-const pieceCounts = (holder.__batonPieceCounts ??= new BoundedCache<string, number>(PIECE_COUNT_CAPACITY));
+const pieceCounts = processWide("token counts of lines", () => new BoundedCache<string, number>(PIECE_COUNT_CAPACITY));
 
 /** The remembered piece counts, for the test that they stay bounded. */
 export function pieceCountCache(): BoundedCache<string, number> {

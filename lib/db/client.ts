@@ -6,6 +6,7 @@ import path from "node:path";
 import { getConfig, type Config } from "../config";
 import { openReplica } from "./replica-client";
 import * as schema from "./schema";
+import { processWide } from "../process/process-state";
 
 export type Db = LibSQLDatabase<typeof schema>;
 /** A transaction handle: the same query API as Db. */
@@ -85,22 +86,21 @@ export function openPrimary(config: Config): Handle {
   return openDatabase(config.sync?.url ?? config.databaseUrl, config.databaseAuthToken, PRIMARY_TIMEOUT_MS);
 }
 
-// Kept on globalThis so dev-mode module reloads reuse one client instead of leaking pools.
-const holder = globalThis as unknown as { __batonDb?: Handle };
+const held = processWide("database", (): { handle?: Handle } => ({}));
 
 /** Opens the process's database; the server's startup awaits it before the first request. */
 export async function connectDatabase(): Promise<void> {
-  holder.__batonDb ??= await openConfiguredDatabase(getConfig());
+  held.handle ??= await openConfiguredDatabase(getConfig());
 }
 
 function handle(): Handle {
-  if (!holder.__batonDb) {
+  if (!held.handle) {
     const config = getConfig();
     // An embedded replica needs its first sync, which connectDatabase() awaits at startup.
     if (config.sync) throw new Error("the embedded replica is not open yet: the server's startup opens it");
-    holder.__batonDb = openDatabase(config.databaseUrl, config.databaseAuthToken, config.databaseTimeoutMs);
+    held.handle = openDatabase(config.databaseUrl, config.databaseAuthToken, config.databaseTimeoutMs);
   }
-  return holder.__batonDb;
+  return held.handle;
 }
 
 /** The process's one database handle. Only lib/db/queries and startup code use it. */

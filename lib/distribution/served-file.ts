@@ -2,11 +2,12 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { ApiError } from "../api/errors";
+import { processWide } from "../process/process-state";
 
 /** A file of this checkout served as it is (or filled in), with a validator for conditional GETs. */
 export type ServedFile = { text: string; etag: string };
 
-const cache = new Map<string, { mtimeMs: number; text: string }>();
+const cache = processWide("checkout files", () => new Map<string, { mtimeMs: number; text: string }>());
 
 /**
  * Reads a file of the server's checkout (callers name it from process.cwd(), where `npm start` and

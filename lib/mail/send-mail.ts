@@ -1,6 +1,7 @@
 import "server-only";
 import { createTransport, type Transporter } from "nodemailer";
 import { getConfig } from "../config";
+import { processWide } from "../process/process-state";
 
 /**
  * Seconds a mail server may take to answer at each step. Mail is sent after the response, so nobody
@@ -21,10 +22,6 @@ export async function sendMail(mail: Mail): Promise<void> {
   await transport(smtp.url).sendMail({ from: smtp.from, ...mail });
 }
 
-let transporter: Transporter | undefined;
-
 /** One transport for the process (the configuration never changes while it runs). */
-function transport(url: string): Transporter {
-  transporter ??= createTransport({ url, connectionTimeout: CONNECT_TIMEOUT_MS, greetingTimeout: CONNECT_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS });
-  return transporter;
-}
+const transport = (url: string): Transporter =>
+  processWide("mail transport", () => createTransport({ url, connectionTimeout: CONNECT_TIMEOUT_MS, greetingTimeout: CONNECT_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS }));

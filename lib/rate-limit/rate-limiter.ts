@@ -1,9 +1,12 @@
 import type { WindowCount } from "../db/queries/rate-limits";
+import { writeBehind } from "../process/write-behind";
 
 /** The window a limit counts over. */
 export const WINDOW_MS = 60_000;
 /** How often an instance adds its counts to the shared table. */
 export const FLUSH_MS = 1000;
+/** Tokens with unsent counts that make a batch be sent at once. */
+const MAX_TOKENS_PER_BATCH = 10_000;
 
 /** Adds counts to the shared table and answers the shared totals of the tokens sent. */
 export type CountStore = (counts: WindowCount[], pruneBefore: number) => Promise<WindowCount[]>;
@@ -21,15 +24,20 @@ type Entry = { pending: number; shared: number };
 export class RateLimiter {
   #windowStart = -1;
   #entries = new Map<string, Entry>();
-  #timer: ReturnType<typeof setTimeout> | null = null;
-  #flushing: Promise<void> = Promise.resolve();
+  /**
+   * The tokens whose counts went from none unsent to some. A batch sends every unsent count, so a
+   * token left out of a full buffer still goes with the next.
+   */
+  #unsent;
 
   constructor(
     readonly limit: number,
     private readonly store: CountStore,
     private readonly now: () => number = Date.now,
-    private readonly flushMs = FLUSH_MS,
-  ) {}
+    flushMs = FLUSH_MS,
+  ) {
+    this.#unsent = writeBehind<string>({ name: "rate-limit counts", flushEvery: flushMs, maxItems: MAX_TOKENS_PER_BATCH, write: () => this.#send() });
+  }
 
   /** Counts a request of the token and answers 0, or, over the limit, the seconds until the next window. */
   take(tokenId: string): number {
@@ -43,26 +51,16 @@ export class RateLimiter {
     let entry = this.#entries.get(tokenId);
     if (!entry) this.#entries.set(tokenId, (entry = { pending: 0, shared: 0 }));
     if (entry.shared + entry.pending >= this.limit) return Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
-    entry.pending++;
-    this.#schedule();
+    if (entry.pending++ === 0) this.#unsent.add(tokenId);
     return 0;
   }
 
   /** Sends the unsent counts now (the timer does this about once a second; shutdown once more). */
   flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(() => this.#send());
-    return this.#flushing;
-  }
-
-  #schedule(): void {
-    if (this.#timer) return;
-    this.#timer = setTimeout(() => void this.flush(), this.flushMs);
-    this.#timer.unref?.();
+    return this.#unsent.flush();
   }
 
   async #send(): Promise<void> {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
     const windowStart = this.#windowStart;
     const sent = new Map<string, number>();
     for (const [tokenId, entry] of this.#entries) {
@@ -80,14 +78,15 @@ export class RateLimiter {
         if (entry && total.windowStart === windowStart) entry.shared = total.count;
       }
     } catch (error) {
-      console.error("baton: could not share rate-limit counts", error);
       // Counted again with the next batch, so an outage of the database never loses requests.
-      if (windowStart !== this.#windowStart) return;
-      for (const [tokenId, count] of sent) {
-        const entry = this.#entries.get(tokenId);
-        if (entry) entry.pending += count;
+      if (windowStart === this.#windowStart) {
+        for (const [tokenId, count] of sent) {
+          const entry = this.#entries.get(tokenId);
+          if (entry) entry.pending += count;
+          this.#unsent.add(tokenId);
+        }
       }
-      this.#schedule();
+      throw error;
     }
   }
 }

@@ -3,19 +3,12 @@ import { ApiError } from "../api/errors";
 import { getConfig } from "../config";
 import type { Db } from "../db/client";
 import { addWindowCounts } from "../db/queries/rate-limits";
-import { onShutdown } from "../shutdown/on-shutdown";
+import { processWide } from "../process/process-state";
 import { RateLimiter } from "./rate-limiter";
 
-const holder = globalThis as unknown as { __batonRateLimiter?: RateLimiter };
-
-function limiter(db: Db): RateLimiter {
-  if (!holder.__batonRateLimiter) {
-    const created = new RateLimiter(getConfig().rateLimit, (counts, pruneBefore) => addWindowCounts(db, { counts, pruneBefore }));
-    onShutdown("rate-limit counts", () => created.flush());
-    holder.__batonRateLimiter = created;
-  }
-  return holder.__batonRateLimiter;
-}
+/** The process's limiter, made on first use with its one database handle (lib/db/client.ts getDb). */
+const limiter = (db: Db) =>
+  processWide("rate limiter", () => new RateLimiter(getConfig().rateLimit, (counts, pruneBefore) => addWindowCounts(db, { counts, pruneBefore })));
 
 /**
  * Counts a request of an API token against BATON_RATE_LIMIT requests a minute (shared by every

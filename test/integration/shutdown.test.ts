@@ -1,11 +1,13 @@
 import http from "node:http";
 import { describe, expect, it } from "vitest";
+import { hashToken } from "@/lib/auth/api-tokens";
 import { apiClient } from "../support/api";
 import { startServer, type RunningServer } from "../support/server";
 import { testWorld } from "../support/world";
 
 // The world's own server builds the cast; each test starts another on the same database and stops it.
-const world = testWorld({ users: ["ana"], projects: { alpha: "ana" }, members: [], tokens: {} });
+// anaSpare is used first by the bookkeeping test: its last-used time is written only at the stop.
+const world = testWorld({ users: ["ana"], projects: { alpha: "ana" }, members: [], tokens: { anaSpare: { user: "ana" } } });
 
 // next start exits with 128 + the signal's number once it has shut down cleanly.
 const SIGTERM_EXIT_CODE = 143;
@@ -62,19 +64,23 @@ describe("graceful shutdown (SIGTERM)", () => {
     }
   }, 60_000);
 
-  it("writes the buffered bookkeeping and rate-limit counts before it exits", async () => {
+  it("writes the buffered bookkeeping, token last-used times and rate-limit counts before it exits", async () => {
     const server = await startServer({ databaseUrl: world.databaseUrl });
     try {
       const ana = apiClient(server.url, world.tokens.ana);
+      const spare = apiClient(server.url, world.tokens.anaSpare);
+      const spareUsed = async () => Number((await world.sql("SELECT count(*) AS n FROM api_tokens WHERE token_hash = ? AND last_used_at IS NOT NULL", [await hashToken(world.tokens.anaSpare!)]))[0]!.n);
       const loggedBefore = await count("SELECT count(*) AS n FROM context_log");
       const countedBefore = await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts");
       expect((await ana("GET", "/api/context?project=alpha")).status).toBe(200);
-      expect((await ana("GET", "/api/projects")).status).toBe(200);
-      // Buffered, not yet written: both are flushed about once a second.
+      expect((await spare("GET", "/api/projects")).status).toBe(200);
+      // Buffered, not yet written: all three are flushed about once a second.
+      expect(await spareUsed()).toBe(0);
       expect(await count("SELECT count(*) AS n FROM context_log")).toBe(loggedBefore);
       expect(await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts")).toBe(countedBefore);
       expect(await sigterm(server)).toBe(SIGTERM_EXIT_CODE);
       expect(await count("SELECT count(*) AS n FROM context_log")).toBe(loggedBefore + 1);
+      expect(await spareUsed()).toBe(1);
       expect(await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts")).toBe(countedBefore + 2);
     } finally {
       await server.stop();

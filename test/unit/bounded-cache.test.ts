@@ -39,7 +39,7 @@ describe("the context engine's caches", () => {
     expect(cache.size).toBe(10);
   });
 
-  it("every cache an instance keeps stays at its limit however much passes through it", () => {
+  it("every cache an instance keeps stays at its limit however much passes through it", async () => {
     const caches = contextCaches();
     const fill = (set: (key: string) => void, limit: number) => {
       for (let i = 0; i < limit + 100; i++) set(`key ${i}`);
@@ -53,7 +53,10 @@ describe("the context engine's caches", () => {
     expect(caches.recent.size).toBe(CACHE_LIMITS.recent);
     const responses = responseCache();
     expect(responses.capacity).toBe(RESPONSE_CACHE_LIMIT);
-    fill((k) => responses.set(k, { bucket: 0, rendered: Promise.resolve({ served: undefined!, version: null }), refreshing: false }), RESPONSE_CACHE_LIMIT);
+    const rendered = { served: { built: { sections: [] } } as never, version: "1" };
+    const asked: Promise<unknown>[] = [];
+    fill((k) => asked.push(responses.lookup(k, { load: async () => rendered, version: async () => "1", period: 0 })), RESPONSE_CACHE_LIMIT);
+    await Promise.all(asked);
     expect(responses.size).toBe(RESPONSE_CACHE_LIMIT);
   });
 });
