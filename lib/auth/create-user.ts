@@ -19,13 +19,14 @@ export type NewUser = z.input<typeof newUserSchema>;
  */
 export async function createUser(db: Db, input: NewUser, options: { admin?: boolean } = {}): Promise<PublicUser & { role: UserRole }> {
   const data = newUserSchema.parse(input);
-  if (await findUserByEmail(db, { email: data.email })) {
-    throw new ApiError("conflict", `A user with the email ${data.email} already exists.`);
-  }
+  const taken = () => new ApiError("conflict", `A user with the email ${data.email} already exists.`);
+  if (await findUserByEmail(db, { email: data.email })) throw taken();
   const passwordHash = await hashPassword(data.password);
   return db.transaction(async (tx) => {
     const role: UserRole = options.admin || (await countUsers(tx)) === 0 ? "admin" : "member";
-    return { ...(await insertUserWithPassword(tx, { id: crypto.randomUUID(), ...data, passwordHash, role })), role };
+    const user = await insertUserWithPassword(tx, { id: crypto.randomUUID(), ...data, passwordHash, role });
+    if (!user) throw taken();
+    return { ...user, role };
   });
 }
 
@@ -34,10 +35,11 @@ export async function createFirstUser(db: Db, input: NewUser): Promise<PublicUse
   const data = newUserSchema.parse(input);
   const passwordHash = await hashPassword(data.password);
   const id = crypto.randomUUID();
+  const done = () => new ApiError("conflict", "Baton is already set up. Sign in instead.");
   return db.transaction(async (tx) => {
-    if ((await countUsers(tx)) > 0 || !(await claimSetup(tx, { userId: id }))) {
-      throw new ApiError("conflict", "Baton is already set up. Sign in instead.");
-    }
-    return insertUserWithPassword(tx, { id, ...data, passwordHash, role: "admin" });
+    if ((await countUsers(tx)) > 0 || !(await claimSetup(tx, { userId: id }))) throw done();
+    const user = await insertUserWithPassword(tx, { id, ...data, passwordHash, role: "admin" });
+    if (!user) throw done();
+    return user;
   });
 }

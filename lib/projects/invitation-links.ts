@@ -87,15 +87,16 @@ export const joinSchema = newUserSchema.pick({ name: true, password: true });
 export async function joinWithNewAccount(db: Db, token: string, input: unknown): Promise<{ user: PublicUser; project: { slug: string; name: string; role: string } }> {
   const { name, password } = joinSchema.parse(input);
   const invitation = await invitationByLink(db, token);
-  if (await findUserByEmail(db, { email: invitation.email })) {
-    throw new ApiError("conflict", `An account with the email ${invitation.email} exists already: sign in, then open this link again to accept.`);
-  }
+  const taken = () => new ApiError("conflict", `An account with the email ${invitation.email} exists already: sign in, then open this link again to accept.`);
+  if (await findUserByEmail(db, { email: invitation.email })) throw taken();
   // scrypt takes a while: outside the transaction, which then holds the write lock only briefly.
   const passwordHash = await hashPassword(password);
   const user = await db.transaction(async (tx) => {
     const accepted = await decideInvitation(tx, { id: invitation.id, projectId: invitation.projectId, status: "accepted" });
     if (!accepted) throw new ApiError("not_found", DEAD_LINK_MESSAGE);
     const created = await insertUserWithPassword(tx, { id: crypto.randomUUID(), email: accepted.email, name, passwordHash });
+    // Another sign-up of this email (a second project's link) won the race since the check above.
+    if (!created) throw taken();
     await insertMember(tx, { projectId: invitation.projectId, userId: created.id, role: accepted.role });
     await recordAudit(tx, created.id, { action: "accept", subject: "invitation", subjectId: invitation.id, label: accepted.email, projectId: invitation.projectId, detail: `as ${accepted.role}, new account` });
     return created;

@@ -96,6 +96,24 @@ describe("invitation links", () => {
     expect((await join(token, { name: "Again", password: "another passphrase" })).status).toBe(404);
   });
 
+  it("two links for one email used at once make one account: the other is told to sign in (409), never a 500", async () => {
+    const made = await world.as("ana")("POST", "/api/projects", { slug: "docs", name: "Docs" });
+    expect(made.status, made.text).toBe(201);
+    const inviteTo = async (slug: string) => {
+      const res = await world.as("ana")("POST", `/api/projects/${slug}/invitations`, { email: "twice@example.com", role: "member" });
+      expect(res.status, res.text).toBe(202);
+      return tokenOf(res.json.invitation.link as string);
+    };
+    const tokens = [await inviteTo("web"), await inviteTo("docs")];
+    // Many rounds would need many emails; the scrypt hash before the transaction makes the window wide.
+    const answers = await Promise.all(tokens.map((t, i) => join(t, { name: `Twice ${i}`, password: "a long passphrase" })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    expect(answers.find((a) => a.status === 409)!.json.error.code).toBe("conflict");
+    // The loser's invitation was not used up: signed in, that account can still accept it.
+    const lost = tokens[answers.findIndex((a) => a.status === 409)]!;
+    expect((await open(lost)).status).toBe(200);
+  });
+
   it("the invited account accepts with the link; another account is told whom it is for", async () => {
     const token = tokenOf((await invite(emailOf("cy"), "viewer")).link);
     const other = await world.as("eve")("POST", `/api/join/${token}/accept`);

@@ -23,13 +23,22 @@ export async function getUser(db: DbOrTx, params: { userId: string }): Promise<P
   return row;
 }
 
-/** A user with a better-auth credential account (the hash is made by the caller). */
+/**
+ * A user with a better-auth credential account (the hash is made by the caller). Null when an account
+ * with that email exists: callers check first, but two sign-ups of one email can pass the check at
+ * once, and the second must be told so rather than fail on the unique index.
+ */
 export async function insertUserWithPassword(
   db: DbOrTx,
   params: { id: string; email: string; name: string; passwordHash: string; role?: UserRole },
-): Promise<PublicUser> {
+): Promise<PublicUser | null> {
   const email = params.email.toLowerCase();
-  await db.insert(users).values({ id: params.id, email, name: params.name, emailVerified: false, role: params.role ?? "member" });
+  const inserted = await db
+    .insert(users)
+    .values({ id: params.id, email, name: params.name, emailVerified: false, role: params.role ?? "member" })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  if (!inserted.length) return null;
   await db.insert(authAccounts).values({
     id: crypto.randomUUID(),
     accountId: params.id,
