@@ -90,5 +90,10 @@ export function namedFiles(...texts: (string | null | undefined)[]): string[] {
   return [...found];
 }
 
+/** The files a learning names: its text's, then its proposal's evidence lines' (what the session was doing when it taught it). */
+export function learningFiles(content: string, evidence?: { text: string }[] | null): string[] {
+  return namedFiles(content, ...(evidence ?? []).map((e) => e.text));
+}
+
 /** A path relative to a repository's root: neither absolute, nor above the root. */
 export const isRepoRelative = (file: string) => !file.startsWith("/") && !file.startsWith("../") && !file.startsWith("~");
