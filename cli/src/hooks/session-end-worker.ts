@@ -246,4 +246,9 @@ async function processJob(jobFile: string): Promise<void> {
   const { markdown, lessons } = await endSession(job, where, ended, postHandoff);
   const handoff = markdown ? [handoffRequest(markdown, hints, ended.sessionId, branch ?? ended.transcript.branch, ended.by)] : [];
   await sendWithProposals(job, where.call, ended, project, handoff, lessons);
+  // Used or not, and flags (issue 27): at the session's end only, not at every turn's Stop.
+  if (where.call && ended.sessionId && job.event === "SessionEnd") {
+    const { reportUsage } = await import("../usage/report-usage");
+    await reportUsage(where.call, ended.sessionId, ended.transcript, { root: where.config.repoRoot, cwd: where.cwd }, { timeoutMs: REQUEST_MS, gitMs: GIT_MS, log: (m) => hookLog(`session-end worker: ${m}`) });
+  }
 }
