@@ -25,6 +25,12 @@ export type LearningView = {
   /** The newer learning's text, while it exists. */
   supersededByContent: string | null;
   provenance: Provenance;
+  /** The files it names (issue 27). */
+  files: string[];
+  /** "given in 12 sessions, touched in 5, last 3 days ago", or "never given yet" (lib/learnings/learning-usage.ts). */
+  usage: string;
+  /** Why a later session put it in doubt ("src/x.ts was deleted in a session on 2026-11-26"), or null. */
+  flag: string | null;
 };
 
 /**
@@ -37,6 +43,11 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
     <article className="card learning" aria-label={`Learning: ${l.content.slice(0, 60)}`} data-testid="learning" data-superseded={l.supersededAt ? "" : undefined}>
       <p className="learning-content">{l.content}</p>
       {l.supersededAt ? <Superseded learning={l} /> : null}
+      {l.flag ? (
+        <p className="hint" data-testid="flag">
+          <span className="badge badge-flagged">flagged</span> {l.flag}; check it still holds, then edit it (an edit clears the flag).
+        </p>
+      ) : null}
       <p className="meta">
         <KindBadge kind={l.kind} />
         {l.pinned ? <span className="badge badge-pinned">pinned</span> : null}
@@ -49,6 +60,10 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
       </p>
       <p className="hint" data-testid="provenance">
         {provenanceText(l.provenance)}
+      </p>
+      <p className="hint" data-testid="usage">
+        {l.usage}
+        {l.files.length ? <> · names {l.files.map((f, i) => <span key={f}>{i ? ", " : ""}<code>{f}</code></span>)}</> : null}
       </p>
       {canWrite ? (
         <div className="row-actions learning-actions">

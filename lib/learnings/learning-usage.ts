@@ -3,7 +3,9 @@ import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { readAll } from "../db/queries/batch-reads";
-import { flagLearnings, learningsByIds, namedFileLearnings, recordVerdicts, type CheckedLearning, type Usage } from "../db/queries/learning-usage";
+import { flagLearnings, learningsByIds, namedFileLearnings, recordVerdicts, usageOf, type CheckedLearning, type Usage } from "../db/queries/learning-usage";
+
+export { usageOf, type Usage };
 import { servedRead, sessionProjectRead } from "../db/queries/session-served";
 import { recentlyServed, startedIn } from "../context/recent-sessions";
 import { projectIdsFor } from "../projects/projects";
