@@ -132,6 +132,14 @@ describe("learnings name files, found at write time", () => {
     expect((await learning("untouched")).files).toEqual([]);
     expect((await learning("missing")).files).toEqual(["src/gone/flags.ts"]);
   });
+
+  it("an accepted proposal's learning also keeps the files its evidence names", async () => {
+    const evidence = [{ turn: 2, at: null, who: "tool", text: "Edit lib/queue/worker.ts: retry with backoff" }];
+    const p = await as("ana")("POST", "/api/proposals", { kind: "pattern", project: "alpha", content: "Queue retries back off; see docs/queue.md.", evidence, lesson: "fact" });
+    expect(p.status, p.text).toBe(201);
+    const accepted = await as("ana")("POST", `/api/proposals/${p.json.proposal.id}/accept`, {});
+    expect(accepted.json.learning.files).toEqual(["docs/queue.md", "lib/queue/worker.ts"]);
+  });
 });
 
 describe("the session-end worker reports used or not, and flags", () => {
@@ -176,15 +184,22 @@ describe("the session-end worker reports used or not, and flags", () => {
     expect(await usageRows()).toEqual(before);
   });
 
-  it("an edit clears a flag", async () => {
-    const res = await as("ana")("PATCH", `/api/learnings/${learningIds.missing}`, { flagged: false });
-    expect(res.status, res.text).toBe(200);
-    expect(res.json.learning.flag).toBeNull();
+  it("an edit clears a flag: clearing it, or changing the text (which names its files anew)", async () => {
+    expect((await learning("missing")).flag).toMatchObject({ reason: "missing" });
+    const cleared = await as("ana")("PATCH", `/api/learnings/${learningIds.missing}`, { flagged: false });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.json.learning.flag).toBeNull();
+    expect((await learning("deleted")).flag).toMatchObject({ reason: "deleted" });
+    const edited = await as("ana")("PATCH", `/api/learnings/${learningIds.deleted}`, { content: "The legacy parser moved to src/parsers/legacy.ts." });
+    expect(edited.json.learning).toMatchObject({ flag: null, files: ["src/parsers/legacy.ts"] });
   });
 });
 
 describe("another user's session and learnings are out of scope", () => {
   it("bo cannot read ana's session, nor report on it: 404", async () => {
+    const own = await as("ana")("GET", `/api/context/usage?sessionId=${SESSION}`);
+    expect(own.status, own.text).toBe(200);
+    expect(own.json.given.map((l: { id: string }) => l.id)).toContain(learningIds.edited);
     const read = await as("bo")("GET", `/api/context/usage?sessionId=${SESSION}`);
     expect(read.status, read.text).toBe(404);
     expect(read.json).toMatchObject({ ok: false, error: { code: "not_found" } });
