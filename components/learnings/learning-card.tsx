@@ -43,11 +43,7 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
     <article className="card learning" aria-label={`Learning: ${l.content.slice(0, 60)}`} data-testid="learning" data-superseded={l.supersededAt ? "" : undefined}>
       <p className="learning-content">{l.content}</p>
       {l.supersededAt ? <Superseded learning={l} /> : null}
-      {l.flag ? (
-        <p className="hint" data-testid="flag">
-          <span className="badge badge-flagged">flagged</span> {l.flag}; check it still holds, then edit it (an edit clears the flag).
-        </p>
-      ) : null}
+      <Flag flag={l.flag} />
       <p className="meta">
         <KindBadge kind={l.kind} />
         {l.pinned ? <span className="badge badge-pinned">pinned</span> : null}
@@ -61,10 +57,7 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
       <p className="hint" data-testid="provenance">
         {provenanceText(l.provenance)}
       </p>
-      <p className="hint" data-testid="usage">
-        {l.usage}
-        {l.files.length ? <> · names {l.files.map((f, i) => <span key={f}>{i ? ", " : ""}<code>{f}</code></span>)}</> : null}
-      </p>
+      <Usage learning={l} />
       {canWrite ? (
         <div className="row-actions learning-actions">
           <ActionForm action={setLearningConfirmedAction} fields={{ id: l.id, confirmed: l.confirmed ? "false" : "true" }}>
@@ -96,6 +89,37 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
         <p className="hint">View only: your role in {l.project} is viewer.</p>
       )}
     </article>
+  );
+}
+
+/** Why a later session put it in doubt (issue 27), and what to do about it. */
+function Flag({ flag }: { flag: string | null }) {
+  if (!flag) return null;
+  return (
+    <p className="hint" data-testid="flag">
+      <span className="badge badge-flagged">flagged</span> {flag}; check it still holds, then edit it (an edit clears the flag).
+    </p>
+  );
+}
+
+/** Used or not (issue 27): how many sessions were given it and touched what it is about, and the files it names. Not a ranking signal. */
+function Usage({ learning: l }: { learning: LearningView }) {
+  return (
+    <p className="hint" data-testid="usage">
+      {l.usage}
+      {l.files.length ? (
+        <>
+          {" "}
+          · names{" "}
+          {l.files.map((f, i) => (
+            <span key={f}>
+              {i ? ", " : ""}
+              <code>{f}</code>
+            </span>
+          ))}
+        </>
+      ) : null}
+    </p>
   );
 }
 

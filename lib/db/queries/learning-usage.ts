@@ -7,6 +7,15 @@ import { visibleTo, type Visibility } from "./scope";
 // Used or not, and flags (issue 27): what a session's end reports about the learnings it was given
 // and those of its project that name files. The verdicts are decided on the developer's machine.
 
+/** The files a learning names and its flag, as every LearningRow carries them (learnings.ts). */
+export const flagColumns = {
+  files: learnings.files,
+  flaggedAt: learnings.flaggedAt,
+  flagReason: learnings.flagReason,
+  flagFile: learnings.flagFile,
+  flagSessionId: learnings.flagSessionId,
+};
+
 /** A learning as the session-end worker checks it: its text (given ones only) and the files it names. */
 export type CheckedLearning = { id: string; content: string; files: string[] };
 

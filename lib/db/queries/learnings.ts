@@ -5,6 +5,7 @@ import type { AgentName, FlagReason, LearningOrigin } from "../../rules";
 import { namedFiles } from "../../learnings/named-files";
 import { learnings, projects, type LearningKind } from "../schema";
 import { writerName } from "./context-candidates";
+import { flagColumns } from "./learning-usage";
 import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
 
 // Learnings one at a time and in lists; full-text search is in learning-search.ts, what a context
@@ -34,9 +35,8 @@ export type LearningRow = {
   supersededBy: string | null;
   /** What the newer learning says, while it exists. */
   supersededByContent: string | null;
-  /** The files it names (lib/learnings/named-files.ts). */
+  /** The files it names (lib/learnings/named-files.ts), and a flag while a later session's changes put it in doubt. */
   files: string[];
-  /** Set while a later session's changes put it in doubt (see schema/memory.ts). */
   flaggedAt: Date | null;
   flagReason: FlagReason | null;
   flagFile: string | null;
@@ -78,11 +78,7 @@ export const learningColumns = {
   supersededAt: learnings.supersededAt,
   supersededBy: learnings.supersededBy,
   supersededByContent: newerLearning.content,
-  files: learnings.files,
-  flaggedAt: learnings.flaggedAt,
-  flagReason: learnings.flagReason,
-  flagFile: learnings.flagFile,
-  flagSessionId: learnings.flagSessionId,
+  ...flagColumns,
   origin: learnings.origin,
   proposalId: learnings.proposalId,
   agent: learnings.agent,
@@ -246,9 +242,8 @@ export async function updateLearning(
       /** Who changed its text, when the patch changes it. */
       editedBy?: string;
       editedAt?: Date;
-      /** The files it names, found again when its text changes. */
+      /** The files it names, found again when its text changes; the flag's columns all null: no longer flagged. */
       files?: string[];
-      /** All null: no longer flagged (an edit clears a flag). */
       flaggedAt?: null;
       flagReason?: null;
       flagFile?: null;
