@@ -49,6 +49,10 @@ test.describe("learnings", () => {
     await expect(card(page, "Tuesdays").getByTestId("usage")).toHaveText("given in 1 session, never touched");
     await expect(card(page, "Tuesdays").getByTestId("flag")).toHaveCount(0);
     await snap(page, testInfo, "learning-usage");
+    // Checked and still true: the flag goes.
+    await card(page, "src/gen/types.ts").getByRole("button", { name: "Still true: clear the flag" }).click();
+    await expect(card(page, "src/gen/types.ts").getByTestId("flag")).toHaveCount(0);
+    expect((await api.call<{ learning: { flag: unknown } }>("GET", `/api/learnings/${used}`)).learning.flag).toBeNull();
   });
 
   test("full-text search, and filters by kind and project", async ({ page }, testInfo) => {

@@ -1,4 +1,5 @@
 import {
+  clearLearningFlagAction,
   deleteLearningAction,
   restoreLearningAction,
   setLearningConfirmedAction,
@@ -66,6 +67,11 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
           <ActionForm action={setLearningPinnedAction} fields={{ id: l.id, pinned: l.pinned ? "false" : "true" }}>
             {l.pinned ? "Unpin" : "Pin"}
           </ActionForm>
+          {l.flag ? (
+            <ActionForm action={clearLearningFlagAction} fields={{ id: l.id }}>
+              Still true: clear the flag
+            </ActionForm>
+          ) : null}
           {l.supersededAt ? (
             <ActionForm action={restoreLearningAction} fields={{ id: l.id }}>
               Restore (no longer superseded)
@@ -97,7 +103,7 @@ function Flag({ flag }: { flag: string | null }) {
   if (!flag) return null;
   return (
     <p className="hint" data-testid="flag">
-      <span className="badge badge-flagged">flagged</span> {flag}; check it still holds, then edit it (an edit clears the flag).
+      <span className="badge badge-flagged">flagged</span> {flag}; check it still holds: edit it, or clear the flag if it does.
     </p>
   );
 }
