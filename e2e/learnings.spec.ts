@@ -24,6 +24,37 @@ test.describe("learnings", () => {
     await snap(page, testInfo, "learning-provenance");
   });
 
+  test("a learning says whether sessions touched it, the files it names, and why it is flagged", async ({ page }, testInfo) => {
+    const api = new Api();
+    const slug = unique("usage");
+    const tag = slug.replace(/-/g, "");
+    await api.project(slug);
+    const used = await api.learning({ content: `${tag} generated code lives in src/gen/types.ts`, project: slug, confirmed: true });
+    const idle = await api.learning({ content: `${tag} releases go out on Tuesdays`, project: slug, confirmed: true });
+    // A session is given both (its start's context), then its end reports: one touched, one flagged.
+    const sessionId = `sess-${tag}`;
+    await api.call("GET", `/api/context?project=${slug}&sessionId=${sessionId}&format=json`);
+    await api.call("POST", "/api/context/usage", {
+      sessionId,
+      verdicts: [
+        { id: used, touched: true, how: "file" },
+        { id: idle, touched: false, how: null },
+      ],
+      flags: [{ id: used, reason: "deleted", file: "src/gen/types.ts" }],
+    });
+    await page.goto(`/learnings?project=${slug}`);
+    const day = "\\d{4}-\\d\\d-\\d\\d";
+    await expect(card(page, "src/gen/types.ts").getByTestId("usage")).toHaveText("given in 1 session, touched in 1, last today · names src/gen/types.ts");
+    await expect(card(page, "src/gen/types.ts").getByTestId("flag")).toHaveText(new RegExp(`^flagged src/gen/types\\.ts was deleted in a session on ${day};`));
+    await expect(card(page, "Tuesdays").getByTestId("usage")).toHaveText("given in 1 session, never touched");
+    await expect(card(page, "Tuesdays").getByTestId("flag")).toHaveCount(0);
+    await snap(page, testInfo, "learning-usage");
+    // Checked and still true: the flag goes.
+    await card(page, "src/gen/types.ts").getByRole("button", { name: "Still true: clear the flag" }).click();
+    await expect(card(page, "src/gen/types.ts").getByTestId("flag")).toHaveCount(0);
+    expect((await api.call<{ learning: { flag: unknown } }>("GET", `/api/learnings/${used}`)).learning.flag).toBeNull();
+  });
+
   test("full-text search, and filters by kind and project", async ({ page }, testInfo) => {
     const api = new Api();
     const slug = unique("lrn");

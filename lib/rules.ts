@@ -36,6 +36,23 @@ export function isLearningKind(value: unknown): value is LearningKind {
 export const LEARNING_ORIGINS = ["proposal", "typed", "import"] as const;
 export type LearningOrigin = (typeof LEARNING_ORIGINS)[number];
 
+/**
+ * Why a learning that names files was flagged for review (issue 27): a later session deleted one of
+ * them, or rewrote most of its lines, or the path is gone from the repository.
+ */
+export const FLAG_REASONS = ["deleted", "rewritten", "missing"] as const;
+export type FlagReason = (typeof FLAG_REASONS)[number];
+
+/** How a session touched what a learning it was given is about: one of its files, a command it names, its distinctive words. */
+export const TOUCH_HOWS = ["file", "command", "words"] as const;
+export type TouchHow = (typeof TOUCH_HOWS)[number];
+
+/**
+ * The most learnings that name files the session-end worker is sent to check, per session (newest
+ * first): bounds the answer and the worker's look at the disk.
+ */
+export const MAX_NAMED_LEARNINGS_CHECKED = 200;
+
 export const PROPOSAL_STATUSES = ["pending", "accepted", "rejected"] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 

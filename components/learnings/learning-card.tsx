@@ -1,4 +1,5 @@
 import {
+  clearLearningFlagAction,
   deleteLearningAction,
   restoreLearningAction,
   setLearningConfirmedAction,
@@ -25,6 +26,12 @@ export type LearningView = {
   /** The newer learning's text, while it exists. */
   supersededByContent: string | null;
   provenance: Provenance;
+  /** The files it names (issue 27). */
+  files: string[];
+  /** "given in 12 sessions, touched in 5, last 3 days ago", or "never given yet" (lib/learnings/learning-usage.ts). */
+  usage: string;
+  /** Why a later session put it in doubt ("src/x.ts was deleted in a session on 2026-11-26"), or null. */
+  flag: string | null;
 };
 
 /**
@@ -37,6 +44,7 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
     <article className="card learning" aria-label={`Learning: ${l.content.slice(0, 60)}`} data-testid="learning" data-superseded={l.supersededAt ? "" : undefined}>
       <p className="learning-content">{l.content}</p>
       {l.supersededAt ? <Superseded learning={l} /> : null}
+      <Flag flag={l.flag} />
       <p className="meta">
         <KindBadge kind={l.kind} />
         {l.pinned ? <span className="badge badge-pinned">pinned</span> : null}
@@ -50,6 +58,7 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
       <p className="hint" data-testid="provenance">
         {provenanceText(l.provenance)}
       </p>
+      <Usage learning={l} />
       {canWrite ? (
         <div className="row-actions learning-actions">
           <ActionForm action={setLearningConfirmedAction} fields={{ id: l.id, confirmed: l.confirmed ? "false" : "true" }}>
@@ -58,6 +67,11 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
           <ActionForm action={setLearningPinnedAction} fields={{ id: l.id, pinned: l.pinned ? "false" : "true" }}>
             {l.pinned ? "Unpin" : "Pin"}
           </ActionForm>
+          {l.flag ? (
+            <ActionForm action={clearLearningFlagAction} fields={{ id: l.id }}>
+              Still true: clear the flag
+            </ActionForm>
+          ) : null}
           {l.supersededAt ? (
             <ActionForm action={restoreLearningAction} fields={{ id: l.id }}>
               Restore (no longer superseded)
@@ -81,6 +95,37 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
         <p className="hint">View only: your role in {l.project} is viewer.</p>
       )}
     </article>
+  );
+}
+
+/** Why a later session put it in doubt (issue 27), and what to do about it. */
+function Flag({ flag }: { flag: string | null }) {
+  if (!flag) return null;
+  return (
+    <p className="hint" data-testid="flag">
+      <span className="badge badge-flagged">flagged</span> {flag}; check it still holds: edit it, or clear the flag if it does.
+    </p>
+  );
+}
+
+/** Used or not (issue 27): how many sessions were given it and touched what it is about, and the files it names. Not a ranking signal. */
+function Usage({ learning: l }: { learning: LearningView }) {
+  return (
+    <p className="hint" data-testid="usage">
+      {l.usage}
+      {l.files.length ? (
+        <>
+          {" "}
+          · names{" "}
+          {l.files.map((f, i) => (
+            <span key={f}>
+              {i ? ", " : ""}
+              <code>{f}</code>
+            </span>
+          ))}
+        </>
+      ) : null}
+    </p>
   );
 }
 

@@ -84,6 +84,16 @@ export const restoreLearningAction = formAction(
   { revalidate: LEARNINGS_PAGE },
 );
 
+/** A flagged learning checked and still true (issue 27): the flag goes, in the audit trail. */
+export const clearLearningFlagAction = formAction(
+  z.object({ id: idField }),
+  async ({ id }, { db, principal }) => {
+    await editLearning(db, principal, id, { flagged: false });
+    return { message: "Flag cleared." };
+  },
+  { revalidate: LEARNINGS_PAGE },
+);
+
 export const deleteLearningAction = formAction(
   z.object({ id: idField }),
   async ({ id }, { db, principal }) => {

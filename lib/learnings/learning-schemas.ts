@@ -2,8 +2,13 @@ import { z } from "zod";
 import { isoDate, isoDateOrNull } from "../api/zod-fields";
 import { slugSchema } from "../projects/project-schemas";
 import { provenanceOf } from "./provenance";
+import { MAX_NAMED_FILES } from "./named-files";
+import { flagOf } from "./learning-usage";
+
+/** A file path as a learning keeps it. */
+const MAX_FILE_CHARS = 300;
 import type { LearningRow } from "../db/queries/learnings";
-import { AGENT_NAMES, DEFAULT_PAGE_SIZE, LEARNING_KINDS, LEARNING_ORIGINS, MAX_CONTENT_CHARS, MAX_PAGE_SIZE, MAX_QUERY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS } from "../rules";
+import { AGENT_NAMES, FLAG_REASONS, DEFAULT_PAGE_SIZE, LEARNING_KINDS, LEARNING_ORIGINS, MAX_CONTENT_CHARS, MAX_PAGE_SIZE, MAX_QUERY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS } from "../rules";
 
 export const tagsSchema = z.array(z.string().trim().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS);
 export const contentSchema = z.string().trim().min(1, { message: "Content is empty." }).max(MAX_CONTENT_CHARS);
@@ -30,8 +35,12 @@ export const learningPatchSchema = z
     superseded: z
       .literal(false, { message: "superseded can only be set to false here; a learning is superseded by accepting a proposal with supersedes." })
       .optional(),
+    /** Only false: a flag is raised by a session's end (issue 27) and cleared here. */
+    flagged: z.literal(false, { message: "flagged can only be set to false here; a learning is flagged by a later session's end." }).optional(),
+    /** The files it names, given by hand: replaces those found in its text and evidence. */
+    files: z.array(z.string().trim().min(1).max(MAX_FILE_CHARS)).max(MAX_NAMED_FILES).optional(),
   })
-  .refine((p) => Object.keys(p).length > 0, { message: "Send at least one of kind, content, tags, confirmed, pinned, superseded." });
+  .refine((p) => Object.keys(p).length > 0, { message: "Send at least one of kind, content, tags, confirmed, pinned, superseded, flagged, files." });
 
 export const learningQuerySchema = z.object({
   q: z.string().max(MAX_QUERY_CHARS).optional(),
@@ -60,6 +69,10 @@ export const learningOutSchema = z.object({
   supersededAt: isoDateOrNull,
   supersededBy: z.string().nullable(),
   score: z.number().optional(),
+  /** The files it names (issue 27): from its text, its proposal's evidence, or given by hand. */
+  files: z.array(z.string()),
+  /** Why a later session put it in doubt, while it is flagged. */
+  flag: z.object({ at: isoDate, reason: z.enum(FLAG_REASONS), file: z.string().nullable(), session: z.string().nullable() }).nullable(),
   /** Where it came from (lib/learnings/provenance.ts), built from the row's columns. */
   provenance: z.object({
     origin: z.enum(LEARNING_ORIGINS),
@@ -77,5 +90,5 @@ export const learningOutSchema = z.object({
 
 /** A learning as the API and MCP give it out. */
 export function learningOut(l: LearningRow): z.output<typeof learningOutSchema> {
-  return learningOutSchema.parse({ ...l, provenance: provenanceOf(l) });
+  return learningOutSchema.parse({ ...l, flag: flagOf(l), provenance: provenanceOf(l) });
 }

@@ -17,6 +17,9 @@ import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
 import { withholdSecrets } from "../secrets/withhold-secrets";
 import { ftsQuery } from "./fts-query";
+import { findProposal } from "../db/queries/proposals";
+import { flagText } from "./learning-usage";
+import { learningFiles } from "./named-files";
 import { learningPatchSchema, learningQuerySchema, newLearningSchema } from "./learning-schemas";
 
 export type LearningPage = Page<LearningRow>;
@@ -82,10 +85,15 @@ async function writableScope(db: Db, principal: Principal, id: string) {
 export const auditSubject = (l: LearningRow, label = l.content) => ({ subject: "learning" as const, subjectId: l.id, label, projectId: l.projectId, ownerUserId: l.userId });
 
 export async function editLearning(db: Db, principal: Principal, id: string, input: unknown): Promise<LearningRow> {
-  const { pinned, superseded, ...patch } = withholdSecrets(learningPatchSchema.parse(input));
+  const { pinned, superseded, flagged, files: givenFiles, ...patch } = withholdSecrets(learningPatchSchema.parse(input));
   const { current, scope } = await writableScope(db, principal, id);
+  const contentChanged = patch.content !== undefined && patch.content !== current.content;
+  // New text names its files anew (with its proposal's evidence); files given by hand win.
+  const files = givenFiles ?? (contentChanged ? learningFiles(patch.content!, await evidenceOf(db, principal, current)) : undefined);
   const confirmedAt = patch.confirmed === undefined || patch.confirmed === current.confirmed ? undefined : patch.confirmed ? new Date() : null;
-  const fields = Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined);
+  const fields = [...Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined), ...(givenFiles ? ["files"] : [])];
+  // Changing its text or its files answers a flag, as clearing it does.
+  const unflag = current.flaggedAt && (flagged === false || contentChanged || givenFiles);
   const subject = auditSubject(current, patch.content ?? current.content);
   await db.transaction(async (tx) => {
     await updateLearning(tx, {
@@ -95,14 +103,24 @@ export async function editLearning(db: Db, principal: Principal, id: string, inp
         ...(confirmedAt !== undefined ? { confirmedAt } : {}),
         ...(pinned !== undefined ? { pinned } : {}),
         ...(superseded === false ? { supersededAt: null, supersededBy: null } : {}),
-        ...(patch.content !== undefined && patch.content !== current.content ? { editedBy: principal.userId, editedAt: new Date() } : {}),
+        ...(contentChanged ? { editedBy: principal.userId, editedAt: new Date() } : {}),
+        ...(files ? { files } : {}),
+        ...(unflag ? { flaggedAt: null, flagReason: null, flagFile: null, flagSessionId: null } : {}),
       },
     });
+    if (unflag) await recordAudit(tx, principal.userId, { action: "edit", ...subject, detail: `flag cleared (${flagText(current)})` });
     if (fields.length) await recordAudit(tx, principal.userId, { action: "edit", ...subject, detail: `changed ${fields.join(", ")}` });
     if (pinned !== undefined && pinned !== current.pinned) await recordAudit(tx, principal.userId, { action: "pin", ...subject, detail: pinned ? "pinned" : "unpinned" });
     if (superseded === false && current.supersededAt) await recordAudit(tx, principal.userId, { action: "supersede", ...subject, detail: "no longer superseded" });
   });
   return getLearning(db, principal, id);
+}
+
+/** The evidence of the proposal a learning was accepted from (none for a typed or imported one). */
+async function evidenceOf(db: Db, principal: Principal, l: LearningRow) {
+  if (!l.proposalId) return null;
+  const proposal = await findProposal(db, { id: l.proposalId, userId: principal.userId, projectIds: await projectIdsFor(db, principal, "read") });
+  return proposal?.evidence ?? null;
 }
 
 export async function removeLearning(db: Db, principal: Principal, id: string): Promise<void> {

@@ -23,6 +23,7 @@ import { LESSON_LABELS } from "../rules";
 import { withholdSecrets } from "../secrets/withhold-secrets";
 import { combineConfidence, isNearDuplicate } from "./near-duplicate";
 import { acceptSchema, newProposalSchema, proposalQuerySchema, reviewSchema } from "./proposal-schemas";
+import { learningFiles } from "../learnings/named-files";
 import { supersedeFor } from "./supersede";
 
 export type ProposeResult =
@@ -102,6 +103,7 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
       projectId: current.projectId,
       kind: current.kind,
       content: d.content ?? current.content,
+      files: learningFiles(d.content ?? current.content, current.evidence),
       source: current.source,
       confirmed: true,
       tags: [],

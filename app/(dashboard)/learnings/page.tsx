@@ -12,6 +12,7 @@ import { orApiError } from "@/lib/dashboard/or-api-error";
 import { one } from "@/lib/dashboard/search-params";
 import { listLearnings, type LearningPage } from "@/lib/learnings/learnings";
 import { provenanceOf } from "@/lib/learnings/provenance";
+import { flagText, usageOf, usageText, type Usage } from "@/lib/learnings/learning-usage";
 import { listProjects } from "@/lib/projects/projects";
 import { isLearningKind } from "@/lib/rules";
 
@@ -47,6 +48,7 @@ export default async function LearningsPage({ searchParams }: { searchParams: Se
   if (page instanceof ApiError) {
     return <ErrorNoticePage title="Learnings" message={page.message} backHref="/learnings" backLabel="Back to all learnings" />;
   }
+  const usage = await usageOf(db, page.items.map((l) => l.id));
   const filters = new URLSearchParams({ ...(q ? { q } : {}), ...(kind ? { kind } : {}), ...(project ? { project } : {}), ...(pinned ? { pinned: "true" } : {}) });
   return (
     <div className="stack-lg">
@@ -56,7 +58,7 @@ export default async function LearningsPage({ searchParams }: { searchParams: Se
         here and in search but are no longer sent to agents.
       </PageHeader>
       <LearningFilters q={q} kind={kind ?? ""} project={project} pinned={pinned} projects={projects.map((p) => ({ slug: p.slug, name: p.name }))} />
-      <LearningList page={page} q={q} continued={Boolean(cursor)} filtered={filters.size > 0} writable={writable} />
+      <LearningList page={page} usage={usage} q={q} continued={Boolean(cursor)} filtered={filters.size > 0} writable={writable} />
       <Pager filters={filters} cursor={cursor} nextCursor={page.nextCursor} />
       <section className="card" aria-labelledby="add-learning">
         <h2 id="add-learning">Add a learning</h2>
@@ -66,10 +68,10 @@ export default async function LearningsPage({ searchParams }: { searchParams: Se
   );
 }
 
-type ListProps = { page: LearningPage; q: string; continued: boolean; filtered: boolean; writable: Set<string> };
+type ListProps = { page: LearningPage; usage: Map<string, Usage>; q: string; continued: boolean; filtered: boolean; writable: Set<string> };
 
 /** What the search found, or why there is nothing to show. */
-function LearningList({ page, q, continued, filtered, writable }: ListProps) {
+function LearningList({ page, usage, q, continued, filtered, writable }: ListProps) {
   return (
     <>
       <p className="muted" data-testid="learnings-summary">
@@ -80,7 +82,7 @@ function LearningList({ page, q, continued, filtered, writable }: ListProps) {
       {page.items.length ? (
         <div className="stack">
           {page.items.map((l) => (
-            <LearningCard key={l.id} learning={{ ...l, provenance: provenanceOf(l) }} canWrite={l.project === null || writable.has(l.project)} />
+            <LearningCard key={l.id} learning={{ ...l, provenance: provenanceOf(l), usage: usageText(usage.get(l.id)), flag: l.flaggedAt ? flagText(l) : null }} canWrite={l.project === null || writable.has(l.project)} />
           ))}
         </div>
       ) : filtered ? (

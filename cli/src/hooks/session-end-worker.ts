@@ -17,7 +17,7 @@ import { cacheDir, hookLog } from "./hook-log";
 import { readSent, withSessionLock, writeSent } from "./sent-proposals";
 import type { SummariserSpec } from "../summarise/summariser-config";
 import { runSummariserCommand } from "../summarise/run-command";
-import { deliver, handoffRequest, producedBy, type Outgoing, type ProducedBy } from "./deliver";
+import { deliver, handoffRequest, producedBy, type Delivered, type Outgoing, type ProducedBy } from "./deliver";
 import { flushSpool } from "./spool";
 
 /** What `baton hook session-end` left for the worker: the agent's hook input as it came. */
@@ -217,8 +217,9 @@ function proposalRequest(p: Candidate, project: string | null, sessionId: string
  * sent. Under the session's lock, so a Stop hook and a SessionEnd hook running at once never send
  * the same candidate twice.
  */
-async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSession, project: string | null, requests: Outgoing[], lessons: Candidate[]): Promise<void> {
+async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSession, project: string | null, requests: Outgoing[], lessons: Candidate[]): Promise<Delivered | null> {
   const { sessionId } = ended;
+  let delivered: Delivered | null = null;
   const work = async () => {
     const sent = sessionId ? readSent(sessionId) : new Set<string>();
     // At most MAX_PROPOSALS_PER_SESSION for the whole session, however many turns end in a Stop hook.
@@ -231,8 +232,10 @@ async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSes
       writeSent(sessionId, sent);
     }
     hookLog(`session-end worker (${job.event}): sent ${counts.sent}, spooled ${counts.spooled}, refused ${counts.dropped}`);
+    delivered = counts;
   };
   await (sessionId ? withSessionLock(sessionId, work) : work());
+  return delivered;
 }
 
 async function processJob(jobFile: string): Promise<void> {
@@ -245,5 +248,11 @@ async function processJob(jobFile: string): Promise<void> {
   const { project, hints, postHandoff, branch } = await locate(where, ended.sessionId);
   const { markdown, lessons } = await endSession(job, where, ended, postHandoff);
   const handoff = markdown ? [handoffRequest(markdown, hints, ended.sessionId, branch ?? ended.transcript.branch, ended.by)] : [];
-  await sendWithProposals(job, where.call, ended, project, handoff, lessons);
+  const delivered = await sendWithProposals(job, where.call, ended, project, handoff, lessons);
+  // Used or not, and flags (issue 27): at the session's end only, not at every turn's Stop, and not when
+  // the server could not take the handoff just now (it would not answer this either).
+  if (where.call && ended.sessionId && job.event === "SessionEnd" && !delivered?.spooled) {
+    const { reportUsage } = await import("../usage/report-usage");
+    await reportUsage(where.call, ended.sessionId, ended.transcript, { root: where.config.repoRoot, cwd: where.cwd }, { timeoutMs: REQUEST_MS, gitMs: GIT_MS, log: (m) => hookLog(`session-end worker: ${m}`) });
+  }
 }

@@ -1,9 +1,11 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
-import type { AgentName, LearningOrigin } from "../../rules";
+import type { AgentName, FlagReason, LearningOrigin } from "../../rules";
+import { namedFiles } from "../../learnings/named-files";
 import { learnings, projects, type LearningKind } from "../schema";
 import { writerName } from "./context-candidates";
+import { flagColumns } from "./learning-usage";
 import { listScope, ownedBy, personalOf, visibleTo, type Owner, type Visibility } from "./scope";
 
 // Learnings one at a time and in lists; full-text search is in learning-search.ts, what a context
@@ -33,6 +35,12 @@ export type LearningRow = {
   supersededBy: string | null;
   /** What the newer learning says, while it exists. */
   supersededByContent: string | null;
+  /** The files it names (lib/learnings/named-files.ts), and a flag while a later session's changes put it in doubt. */
+  files: string[];
+  flaggedAt: Date | null;
+  flagReason: FlagReason | null;
+  flagFile: string | null;
+  flagSessionId: string | null;
   score?: number;
 } & Omit<ProvenanceColumns, "acceptedBy" | "editedBy"> & {
   /** The names of who accepted it and who last changed its text (null: nobody, or the account is gone). */
@@ -70,6 +78,7 @@ export const learningColumns = {
   supersededAt: learnings.supersededAt,
   supersededBy: learnings.supersededBy,
   supersededByContent: newerLearning.content,
+  ...flagColumns,
   origin: learnings.origin,
   proposalId: learnings.proposalId,
   agent: learnings.agent,
@@ -156,6 +165,8 @@ export type NewLearningRow = NewLearnedItem & {
   pinned?: boolean;
   /** Set by an import of a learning exported superseded; the API supersedes through a proposal's accept. */
   supersededAt?: Date | null;
+  /** The files it names; by default those its text names (a proposal's accept adds its evidence's). */
+  files?: string[];
 } & Partial<ProvenanceColumns>;
 
 /** Where a learning came from (issue 27), as written when it is made: see the columns in schema/memory.ts. */
@@ -174,6 +185,7 @@ function values(row: NewLearningRow) {
   const now = new Date();
   return {
     ...row,
+    files: row.files ?? namedFiles(row.content),
     tags: encodeTags(row.tags),
     createdAt: row.createdAt ?? now,
     updatedAt: row.createdAt ?? now,
@@ -230,6 +242,12 @@ export async function updateLearning(
       /** Who changed its text, when the patch changes it. */
       editedBy?: string;
       editedAt?: Date;
+      /** The files it names, found again when its text changes; the flag's columns all null: no longer flagged. */
+      files?: string[];
+      flaggedAt?: null;
+      flagReason?: null;
+      flagFile?: null;
+      flagSessionId?: null;
     };
   },
 ): Promise<boolean> {

@@ -1,6 +1,8 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { TOUCH_HOWS } from "../../rules";
 import { users } from "./auth";
 import { timestamp } from "./columns";
+import { learnings } from "./memory";
 import { projects } from "./projects";
 
 /** One row per context served, for the dashboard's "context served" chart. Written after the response. */
@@ -42,6 +44,30 @@ export const sessionServed = sqliteTable(
     servedAt: timestamp("served_at").notNull(),
   },
   (t) => [index("session_served_session_idx").on(t.userId, t.sessionId), index("session_served_at_idx").on(t.servedAt)],
+);
+
+/**
+ * Used or not (issue 27): for each learning a session was given, whether the session touched what it
+ * is about, as the session-end worker decided on the developer's machine (only the verdict comes
+ * here). One row per learning and session, so a session reported twice counts once. Kept as long as
+ * the learning (no retention: it is what "given in 12 sessions, touched in 5" counts). Not a ranking signal.
+ */
+export const learningUsage = sqliteTable(
+  "learning_usage",
+  {
+    learningId: text("learning_id")
+      .notNull()
+      .references(() => learnings.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull(),
+    touched: integer("touched", { mode: "boolean" }).notNull(),
+    /** How it was touched (null: not touched). */
+    how: text("how", { enum: TOUCH_HOWS }),
+    reportedAt: timestamp("reported_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.learningId, t.userId, t.sessionId] })],
 );
 
 /**

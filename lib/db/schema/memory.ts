@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { AGENT_NAMES, DEFAULT_SESSION_PRIORITY, LEARNING_KINDS, LEARNING_ORIGINS, LESSON_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES, type EvidenceLine } from "../../rules";
+import { AGENT_NAMES, DEFAULT_SESSION_PRIORITY, FLAG_REASONS, LEARNING_KINDS, LEARNING_ORIGINS, LESSON_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES, type EvidenceLine } from "../../rules";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp, timestamps } from "./columns";
@@ -75,6 +75,19 @@ export const learnings = sqliteTable(
     /** Who last changed its text, and when: an edit when accepting, or later. */
     editedBy: text("edited_by").references(() => users.id, { onDelete: "set null" }),
     editedAt: timestamp("edited_at"),
+    /**
+     * The files it names (issue 27): paths in its text and its proposal's evidence (lib/learnings/named-files.ts),
+     * found at write time. The session-end worker checks them: touched, deleted, rewritten, gone.
+     */
+    files: text("files", { mode: "json" }).$type<string[]>().notNull().default([]),
+    /**
+     * Set when a later session deleted or rewrote a file it names, or the file is gone from the
+     * repository: it may no longer be true. Cleared by an edit. Bookkeeping, no context_version trigger.
+     */
+    flaggedAt: timestamp("flagged_at"),
+    flagReason: text("flag_reason", { enum: FLAG_REASONS }),
+    flagFile: text("flag_file"),
+    flagSessionId: text("flag_session_id"),
     /** Raised on insert and (by a trigger) on every content change; the embedding worker lowers it. */
     needsEmbedding: integer("needs_embedding", { mode: "boolean" }).notNull().default(true),
     ...timestamps,
@@ -92,6 +105,9 @@ export const learnings = sqliteTable(
     uniqueIndex("learnings_external_idx").on(t.userId, t.externalId),
     // Every context reads its scope's pinned learnings: few, so a small index of them alone.
     index("learnings_pinned_idx").on(t.projectId, t.userId).where(sql`${t.pinned} = 1`),
+    // The tidy-up queue lists a project's flagged learnings; the session-end worker reads those that name files.
+    index("learnings_flagged_idx").on(t.projectId, t.flaggedAt).where(sql`${t.flaggedAt} IS NOT NULL`),
+    index("learnings_named_files_idx").on(t.projectId, t.createdAt).where(sql`${t.files} <> '[]'`),
     // Undoing an accept finds the learnings it superseded.
     index("learnings_superseded_by_idx").on(t.supersededBy).where(sql`${t.supersededBy} IS NOT NULL`),
   ],
