@@ -109,9 +109,8 @@ async function measureDelayed(store: Store, o: Options): Promise<{ context: Remo
   const settings = { requests: o.remoteRequests, isolated: o.isolated, warmUp: 10, delayMs: o.delayMs, quietMs: o.quietMs };
   try {
     return await withServer(proxy.url, async (server) => {
+      // The store holds the 48 named learnings measureLocal stored for its prompts (of 1,000 or more).
       const context = await measureRemote(server.url, store.token, proxy, hookQueries(7), settings);
-      // What the prompts name, stored after the contexts were measured (their figures are of the seeded store alone).
-      await storeNamedLearnings(server.url, store.token, 7);
       return { context, prompt: await measureRemote(server.url, store.token, proxy, promptQueries(7), settings) };
     });
   } finally {
