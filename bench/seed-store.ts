@@ -1,37 +1,26 @@
 import { createClient, type Client } from "@libsql/client";
 import { LEARNING_KINDS } from "../lib/rules";
 import { runCli } from "../test/support/cli";
+import { randomGenerator } from "./random";
+import { zipfWord } from "./zipf-words";
 
-// Words of a real codebase's learnings; drawn with a skewed distribution so some are common and
-// some rare, as in real text (the FTS index's cost depends on how many rows a query word matches).
-export const WORDS = `run migrations before tests deploy staging production cache redis session cookie token refresh auth login
-  webhook stripe payment ledger refund currency timezone cron job queue worker retry timeout database index query
-  postgres sqlite libsql schema column constraint foreign key transaction lock deadlock pool connection server client
-  api route handler middleware proxy header cors origin csrf rate limit pagination cursor offset sort filter search
-  react component hook state effect memo suspense server action form validation zod error boundary toast modal
-  docker image build layer kubernetes pod node helm chart terraform module variable output secret vault rotate key
-  ci pipeline cache artifact lint typecheck eslint prettier format commit branch rebase merge review pull request
-  feature flag rollout canary metric alert dashboard log trace span latency p99 memory leak heap profile cpu
-  mobile expo android ios release store build native module camera barcode push notification offline sync
-  analytics dbt model warehouse bigquery partition backfill airflow dag schedule cost budget quota invoice`
-  .split(/\s+/)
-  .filter(Boolean);
+export { randomGenerator } from "./random";
 
-export function randomGenerator(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
-
+/** A learning's sentence: 8 to 21 words drawn by Zipf's law over bench/zipf-words.ts's vocabulary. */
 export function sentence(rand: () => number): string {
   const n = 8 + Math.floor(rand() * 14);
   const words: string[] = [];
-  for (let i = 0; i < n; i++) words.push(WORDS[Math.floor(WORDS.length * rand() ** 2)]!);
+  for (let i = 0; i < n; i++) words.push(zipfWord(rand));
   return words.join(" ").replace(/^./, (c) => c.toUpperCase()) + ".";
 }
 
+/** One to three tags, drawn like the words. */
+const tagsOf = (rand: () => number) => JSON.stringify([...new Set(Array.from({ length: 1 + Math.floor(rand() * 3) }, () => zipfWord(rand).toLowerCase()))]);
+
 /**
  * A store as bench/context-speed.ts and bench/shapes.ts load it: one user (with a seed) owning project
- * "web" with a handoff, and `size` learnings (60% of the project's, 80% confirmed) spread over 180 days.
+ * "web" with a handoff, and `size` learnings (60% of the project's, 80% confirmed) spread over 180 days,
+ * their words and tags spread as in real text (bench/zipf-words.ts).
  * Made with the real admin CLI and SQL on the database `env.DATABASE_URL` names; returns a write token.
  */
 export async function seedStore(env: Record<string, string>, size: number): Promise<string> {
@@ -64,7 +53,7 @@ export async function seedStore(env: Record<string, string>, size: number): Prom
       batch.push({
         sql: `INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at)
               VALUES (?, ?, ?, ?, ?, 'bench', ?, ?, ?, ?)`,
-        args: [`l${i}`, userId, rand() < 0.6 ? "p-web" : null, LEARNING_KINDS[i % LEARNING_KINDS.length]!, sentence(rand), rand() < 0.8 ? 1 : 0, JSON.stringify([WORDS[i % WORDS.length]]), at, at],
+        args: [`l${i}`, userId, rand() < 0.6 ? "p-web" : null, LEARNING_KINDS[i % LEARNING_KINDS.length]!, sentence(rand), rand() < 0.8 ? 1 : 0, tagsOf(rand), at, at],
       });
     }
     await db.batch(batch, "write");

@@ -1,8 +1,9 @@
 import { api, expectStatus } from "../relevance/context-client";
-import { randomGenerator, WORDS } from "../seed-store";
+import { randomGenerator } from "../random";
+import { zipfWord } from "../zipf-words";
 
-// Commit subjects as developers write them, filled with words of the seeded vocabulary drawn evenly
-// (not skewed like the learnings' words), so that successive requests hit different learnings.
+// Commit subjects as developers write them, filled with words drawn as the learnings' are (Zipf's law
+// over the same vocabulary, bench/zipf-words.ts): mostly rarer words, which the context searches for.
 const SUBJECTS = [
   "Fix {a} {b} when {c} times out",
   "Add {a} {b} to the {c} handler",
@@ -23,15 +24,22 @@ const SUBJECTS = [
 ];
 const BRANCHES = ["main", "feat/{a}-{b}", "fix/{a}-{b}", "chore/{a}", "{a}-{b}-{c}"];
 
-/** The hook's query for a made-up session: its own id, branch, directory and three commit subjects. */
+/**
+ * The hook's query for a made-up session: its own id, branch, directory and three commit subjects.
+ * No two sessions of one generator send the same hints (a repeat is drawn again).
+ */
 export function hookQueries(seed: number): () => string {
   const rand = randomGenerator(seed);
-  const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  const word = () => zipfWord(rand);
   const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)]!;
   const fill = (template: string) => template.replace(/\{[abc]\}/g, word);
+  const sent = new Set<string>();
   let n = 0;
   return () => {
-    const subjects = [fill(pick(SUBJECTS)), fill(pick(SUBJECTS)), fill(pick(SUBJECTS))];
+    let subjects: string[];
+    do subjects = [fill(pick(SUBJECTS)), fill(pick(SUBJECTS)), fill(pick(SUBJECTS))];
+    while (sent.has(subjects.join("\n")));
+    sent.add(subjects.join("\n"));
     const params = new URLSearchParams({
       project: "web",
       format: "claude",
@@ -53,15 +61,14 @@ export const REPEATED_QUERY =
 
 /**
  * Names only a few learnings hold (a service, a vendor, a flag), which a prompt about something
- * specific mentions: the seeded vocabulary's words are each in ~5% of a 10k store, too common for the
- * prompt stage to search for (lib/context/hint-query.ts's cutoff), so without these no prompt would.
+ * specific mentions: three learnings each, so every other prompt finds a few that truly match.
  */
 const NAMES = "zephyr quokka nimbus sprocket marlin tundra juniper osprey basalt cobalt fennel garnet halcyon ibex jasper kestrel".split(" ");
 
 /** Stores learnings about those names (three each, in project "web"), to do before asking promptQueries' prompts. */
 export async function storeNamedLearnings(base: string, token: string, seed: number): Promise<void> {
   const rand = randomGenerator(seed);
-  const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  const word = () => zipfWord(rand);
   const post = api(base, token);
   for (const name of NAMES.flatMap((n) => [n, n, n])) {
     const content = `The ${name} ${word()} needs its ${word()} set before the ${word()} ${word()} runs.`;
@@ -76,7 +83,7 @@ export async function storeNamedLearnings(base: string, token: string, seed: num
  */
 export function promptQueries(seed: number): () => string {
   const rand = randomGenerator(seed);
-  const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  const word = () => zipfWord(rand);
   let n = 0;
   return () => {
     const subject = n % 2 ? `${word()} ${word()}` : `${NAMES[Math.floor(rand() * NAMES.length)]!} ${word()}`;

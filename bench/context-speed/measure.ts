@@ -65,13 +65,14 @@ export function latencyOf(times: number[]): Latency {
 /**
  * One request at a time on one connection, each a new question from `next`: at least `seconds` and
  * `minSamples` requests (whichever is later, but no longer than `capSeconds`), after `warmUp` requests.
+ * Returns each request's time, in ms, in order.
  */
 export async function sequential(
   base: string,
   token: string,
   next: () => string,
   options: { seconds: number; minSamples: number; capSeconds: number; warmUp: number },
-): Promise<Latency> {
+): Promise<number[]> {
   const client = oneConnection(base, token);
   try {
     const ask = async () => {
@@ -84,7 +85,7 @@ export async function sequential(
     const started = performance.now();
     const elapsed = () => (performance.now() - started) / 1000;
     while ((elapsed() < options.seconds || times.length < options.minSamples) && elapsed() < options.capSeconds) times.push(await ask());
-    return latencyOf(times);
+    return times;
   } finally {
     client.close();
   }

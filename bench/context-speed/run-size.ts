@@ -1,8 +1,9 @@
 import type { RunningServer } from "../../test/support/server";
 import { startDelayProxy } from "../delay-proxy";
 import { hookQueries, promptQueries, REPEATED_QUERY, storeNamedLearnings } from "./hook-query";
-import { load, meanLoad, sequential, type Latency, type Load } from "./measure";
+import { latencyOf, load, meanLoad, sequential, type Latency, type Load } from "./measure";
 import { measureRemote, type Remote } from "./remote";
+import { recording, searchShare, type SearchShare } from "./search-share";
 import { seededStore, withServer, type Shape, type Store } from "./stores";
 
 export type Options = { duration: number; rounds: number; delayMs: number; remoteRequests: number; isolated: number; quietMs: number };
@@ -18,8 +19,16 @@ export type Row = {
   /** The old figure: one question repeated, answered from the cache. */
   cached: Load;
   cachedRatio: number;
-  /** One connection, one hook-like request at a time. */
+  /** How many of the uncached contexts were ranked by a search (the run counts only at >= 80%), and the rows per searched word. */
+  search: SearchShare;
+  /** One connection, one hook-like request at a time: every sample of the SINGLE_RUNS runs together. */
   single: Latency;
+  /** Each one-connection run's p50, and /api/health's in a run alternated with it: the figure is their medians. */
+  singleP50s: number[];
+  healthP50s: number[];
+  singleSearch: SearchShare;
+  /** The prompt stage (GET /api/context/prompt as the prompt hook asks it), one connection, after the contexts. */
+  prompt: Latency;
   /** sqld only: through a proxy that delays every round trip by `delayMs` and counts them. */
   remote?: Remote;
   /** sqld only: the prompt stage (GET /api/context/prompt) the same way. */
@@ -44,10 +53,14 @@ async function check(server: RunningServer, token: string, size: number): Promis
   }
 }
 
+/** One-connection runs of contexts, each alternated with one of /api/health: the p50 is the median of their p50s. */
+const SINGLE_RUNS = 3;
+
 async function measureLocal(server: RunningServer, store: Store, size: number, o: Options): Promise<Omit<Row, "remote" | "seedSeconds">> {
   const { token } = store;
   await check(server, token, size);
-  const next = hookQueries(size);
+  const uncachedPaths = recording(hookQueries(size));
+  const next = uncachedPaths.next;
   const warm = Math.min(2, o.duration);
   await load(server.url, token, "/api/health", warm); // warm-up of each route, not counted
   await load(server.url, token, next, warm);
@@ -59,10 +72,36 @@ async function measureLocal(server: RunningServer, store: Store, size: number, o
   }
   await load(server.url, token, REPEATED_QUERY, warm);
   const cached = checkLoad("cached context", await load(server.url, token, REPEATED_QUERY, o.duration));
-  const single = await sequential(server.url, token, next, { seconds: o.duration, minSamples: 100, capSeconds: Math.max(60, o.duration * 4), warmUp: 10 });
+  const one = { seconds: o.duration, minSamples: 100, capSeconds: Math.max(60, o.duration * 4), warmUp: 10 };
+  const singlePaths = recording(hookQueries(size + 1));
+  const singleRuns: number[][] = [];
+  const healthRuns: number[][] = [];
+  for (let run = 0; run < SINGLE_RUNS; run++) {
+    healthRuns.push(await sequential(server.url, token, () => "/api/health", one));
+    singleRuns.push(await sequential(server.url, token, singlePaths.next, one));
+  }
+  // Worked out before the named learnings are stored, on the store the contexts were asked of.
+  const search = await searchShare(store.databaseUrl, uncachedPaths.sent);
+  const singleSearch = await searchShare(store.databaseUrl, singlePaths.sent);
+  await storeNamedLearnings(server.url, token, size);
+  const prompt = latencyOf(await sequential(server.url, token, promptQueries(size), one));
   const h = meanLoad(health);
   const u = meanLoad(uncached);
-  return { shape: store.shape, size, health: h, uncached: u, ratio: u.rps / h.rps, cached, cachedRatio: cached.rps / h.rps, single };
+  return {
+    shape: store.shape,
+    size,
+    health: h,
+    uncached: u,
+    ratio: u.rps / h.rps,
+    search,
+    cached,
+    cachedRatio: cached.rps / h.rps,
+    single: latencyOf(singleRuns.flat()),
+    singleP50s: singleRuns.map((t) => latencyOf(t).p50),
+    healthP50s: healthRuns.map((t) => latencyOf(t).p50),
+    singleSearch,
+    prompt,
+  };
 }
 
 async function measureDelayed(store: Store, o: Options): Promise<{ context: Remote; prompt: Remote }> {
@@ -70,9 +109,8 @@ async function measureDelayed(store: Store, o: Options): Promise<{ context: Remo
   const settings = { requests: o.remoteRequests, isolated: o.isolated, warmUp: 10, delayMs: o.delayMs, quietMs: o.quietMs };
   try {
     return await withServer(proxy.url, async (server) => {
+      // The store holds the 48 named learnings measureLocal stored for its prompts (of 1,000 or more).
       const context = await measureRemote(server.url, store.token, proxy, hookQueries(7), settings);
-      // What the prompts name, stored after the contexts were measured (their figures are of the seeded store alone).
-      await storeNamedLearnings(server.url, store.token, 7);
       return { context, prompt: await measureRemote(server.url, store.token, proxy, promptQueries(7), settings) };
     });
   } finally {

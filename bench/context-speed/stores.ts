@@ -40,8 +40,8 @@ export async function seededStore(shape: Shape, size: number): Promise<Store> {
 }
 
 /** The built server on `databaseUrl` (the store's own, or a proxy in front of it) for the time of `work`. */
-export async function withServer<T>(databaseUrl: string, work: (server: RunningServer) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
-  const server = await startServer({ databaseUrl, env: { ...BENCH_ENV, ...env } });
+export async function withServer<T>(databaseUrl: string, work: (server: RunningServer) => Promise<T>, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<T> {
+  const server = await startServer({ databaseUrl, env: { ...BENCH_ENV, ...env }, nodeArgs });
   try {
     return await work(server);
   } finally {

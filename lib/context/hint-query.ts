@@ -25,10 +25,15 @@ export function hintTerms(hints: Hints): string[] {
  * the store says little (BM25 weighs it near zero) yet costs the most (BM25 is computed for every
  * matching row): words above MAX_SHARE of the store are left out, and of the rest the rarest are kept
  * while their matches add up to at most MAX_MATCHES, which bounds the work on a large store.
+ *
+ * MAX_MATCHES is the context's cost: BM25 scores every row a searched word matches, and that is most
+ * of a context's time (BENCHMARKS.md, "Where a context's time goes"). At 20,000 a 10k store with
+ * Zipf-spread words scored ~1,000 rows for the hints and ~1,500 again for the tags' feedback; 500
+ * keeps the rarest words (those BM25 weighs most) and a bounded cost at any store size.
  */
 export const MAX_SHARE = 0.05;
 export const MIN_DF_CUTOFF = 50;
-export const MAX_MATCHES = 20_000;
+export const MAX_MATCHES = 500;
 
 /** selectTerms' rule; lib/db/queries/context-candidates.ts applies the same in SQL. */
 export const TERM_SELECTION = { maxShare: MAX_SHARE, minCutoff: MIN_DF_CUTOFF, maxMatches: MAX_MATCHES } as const;

@@ -41,12 +41,13 @@ export type RunningServer = {
  * Starts the real built server (`next start`, the same as production) in its own process group on a
  * free port, and waits until /api/health answers. Needs `npm run build` first.
  */
-export async function startServer(options: { databaseUrl: string; env?: Record<string, string>; listen?: string; tls?: TestTls }): Promise<RunningServer> {
+export async function startServer(options: { databaseUrl: string; env?: Record<string, string>; listen?: string; tls?: TestTls; nodeArgs?: string[] }): Promise<RunningServer> {
   const port = await freePort();
   // `listen: "0.0.0.0"` as `npm start` does, for a request that must come from another address.
   const listen = options.listen ?? "127.0.0.1";
   const { tls } = options;
-  const args = tls ? [HTTPS_SERVER] : [NEXT_BIN, "start", "-p", String(port), "-H", listen];
+  // `nodeArgs`: Node's own flags (a bench's --cpu-prof, which NODE_OPTIONS may not carry).
+  const args = [...(options.nodeArgs ?? []), ...(tls ? [HTTPS_SERVER] : [NEXT_BIN, "start", "-p", String(port), "-H", listen])];
   const tlsEnv = tls ? { PORT: String(port), BATON_HOST: listen, BATON_TLS_CERT: tls.certFile, BATON_TLS_KEY: tls.keyFile } : {};
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
