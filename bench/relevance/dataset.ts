@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { KIND_INFO, LEARNING_KINDS, type LearningKind } from "../../lib/rules";
+import { isLearningKind, KIND_INFO, LEARNING_KINDS, type LearningKind } from "../../lib/rules";
 import { ROOT } from "../../test/support/server";
 
 export type Learning = {
@@ -31,22 +31,26 @@ export type HeldoutScenario = Labelled & {
   subjects: string[];
   prompt?: string;
 };
-type Data<S extends Labelled> = { projects: { slug: string; name: string }[]; learnings: Learning[]; scenarios: S[] };
+export type Data<S extends Labelled> = { projects: { slug: string; name: string }[]; learnings: Learning[]; scenarios: S[] };
 export type Dataset = Data<Scenario>;
 export type HeldoutDataset = Data<HeldoutScenario>;
 
 const DEVELOPMENT = path.join(ROOT, "bench/relevance/dataset.json");
 const HELDOUT = path.join(ROOT, "bench/relevance/heldout.json");
-/** The data set spells each kind as people read it, its badge ("self-knowledge"); the API takes the kind. */
+/** The data sets spell each kind as people read it, its badge ("self-knowledge"), or as the API does. */
 const KIND_OF_BADGE = new Map<string, LearningKind>(LEARNING_KINDS.map((kind) => [KIND_INFO[kind].badge, kind]));
 
 function load<S extends Labelled>(file: string): Data<S> {
-  const data = JSON.parse(readFileSync(file, "utf8")) as Data<S>;
+  return validate(JSON.parse(readFileSync(file, "utf8")) as Data<S>);
+}
+
+/** Checks a data set (unique keys, known kinds, labels in the scenario's scope) and maps each kind's badge to the API's kind. */
+export function validate<S extends Labelled>(data: Data<S>): Data<S> {
   const keys = new Set<string>();
   for (const l of data.learnings) {
     if (keys.has(l.key)) throw new Error(`duplicate learning key ${l.key}`);
     keys.add(l.key);
-    const kind = KIND_OF_BADGE.get(l.kind);
+    const kind = KIND_OF_BADGE.get(l.kind) ?? (isLearningKind(l.kind) ? l.kind : undefined);
     if (!kind) throw new Error(`learning ${l.key} has an unknown kind ${l.kind}`);
     l.kind = kind;
   }
