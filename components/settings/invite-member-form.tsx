@@ -1,8 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { inviteMemberAction, type LinkShown } from "@/lib/actions/invitation-actions";
-import { initialFormState, type FormState } from "@/lib/actions/form-state";
+import { inviteMemberAction } from "@/lib/actions/invitation-actions";
+import { initialFormState, type FormState, type LinkShown } from "@/lib/actions/form-state";
 import { Field } from "../ui/field";
 import { FormMessage } from "../ui/form-message";
 import { ShownOnce } from "../ui/shown-once";

@@ -1,11 +1,12 @@
 "use server";
 
 import { z } from "zod";
-import { disableUserAccount, enableUserAccount, makeResetLink, setUserRole, type ResetLinkShown } from "../admin/users";
+import { disableUserAccount, enableUserAccount, makeResetLink, setUserRole } from "../admin/users";
 import { utcMinute } from "../context/relative-time";
 import { serverOrigin } from "../dashboard/server-origin";
 import { USER_ROLES } from "../rules";
 import { formAction } from "./form-action";
+import type { LinkShown } from "./form-state";
 
 // The admin page's buttons. Each domain function refuses anyone but an admin (the 404 of a missing
 // route), whatever the form says: the page not showing them to members is not the check.
@@ -40,14 +41,11 @@ export const enableUserAction = formAction(
   { revalidate: adminPages },
 );
 
-/** The link shown once to the admin, to copy. */
-export type ResetLinkData = Pick<ResetLinkShown, "link">;
-
 export const resetLinkAction = formAction(userForm, async (input, { db, principal }) => {
   const reset = await makeResetLink(db, principal, input, await serverOrigin());
   const until = utcMinute(reset.expiresAt);
   const message = reset.mailed
     ? `A password reset link for ${reset.email} is being mailed to them; it works once, until ${until}, and is shown here once. Any older link no longer works.`
     : `Copy this password reset link and send it to ${reset.email}: it works once, until ${until}, and is shown here once. Any older link no longer works.`;
-  return { message, data: { link: reset.link } satisfies ResetLinkData };
+  return { message, data: { link: reset.link } satisfies LinkShown };
 });

@@ -9,3 +9,6 @@ export type FormState<T = undefined> = {
 };
 
 export const initialFormState: FormState<never> = { ok: false };
+
+/** What a form that makes a secret link answers: the link, shown once (components/ui/link-once-form.tsx). */
+export type LinkShown = { link: string };

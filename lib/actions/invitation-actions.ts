@@ -7,6 +7,7 @@ import { acceptByLink, inviteWithLink, renewInvitationLink, sharedLinkMessage } 
 import { acceptInvitation, declineInvitation, revokeInvitation } from "../projects/invitations";
 import { slugSchema } from "../projects/project-schemas";
 import { formAction } from "./form-action";
+import type { LinkShown } from "./form-state";
 
 // Each action checks the form, then the domain checks the fields and who may do it (owners invite and
 // revoke; the person invited accepts or declines).
@@ -14,9 +15,6 @@ import { formAction } from "./form-action";
 const projectSettings = ({ slug }: { slug: string }) => [`/settings/projects/${slug}`];
 /** Where an invitee answers, and the pages that list their projects. */
 const inviteePages = () => ["/", "/settings/projects"];
-
-/** The link an owner sees once, to copy. */
-export type LinkShown = { link: string };
 
 export const inviteMemberAction = formAction(
   z.object({ slug: slugSchema, email: z.string().trim(), role: z.string() }),

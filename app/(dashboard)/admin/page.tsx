@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ResetLinkForm } from "@/components/admin/reset-link-form";
+import { LinkOnceForm } from "@/components/ui/link-once-form";
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable } from "@/components/ui/data-table";
-import { disableUserAction, enableUserAction, setUserRoleAction } from "@/lib/actions/admin-actions";
+import { disableUserAction, enableUserAction, resetLinkAction, setUserRoleAction } from "@/lib/actions/admin-actions";
 import { listUsers, type AdminUserOut } from "@/lib/admin/users";
 import { isExpectedError } from "@/lib/api/errors";
 import { requireUser } from "@/lib/auth/session";
@@ -84,7 +84,7 @@ function UserRow({ u, you, now }: { u: AdminUserOut; you: boolean; now: Date }) 
                 <ActionForm action={disableUserAction} fields={{ userId: u.id }} variant="danger">
                   Disable<span className="visually-hidden"> {u.email}</span>
                 </ActionForm>
-                <ResetLinkForm userId={u.id} email={u.email} />
+                <LinkOnceForm action={resetLinkAction} fields={{ userId: u.id }} label="Reset link" email={u.email} testId="reset-link" />
               </>
             )}
           </div>

@@ -4,13 +4,13 @@ import { AddMatcherForm } from "@/components/settings/add-matcher-form";
 import { InjectionForm } from "@/components/settings/injection-form";
 import { InviteMemberForm } from "@/components/settings/invite-member-form";
 import { MemberRoleForm } from "@/components/settings/member-role-form";
-import { RenewLinkForm } from "@/components/settings/renew-link-form";
+import { LinkOnceForm } from "@/components/ui/link-once-form";
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { removeMatcherAction } from "@/lib/actions/matcher-actions";
-import { revokeInvitationAction } from "@/lib/actions/invitation-actions";
+import { renewInvitationLinkAction, revokeInvitationAction } from "@/lib/actions/invitation-actions";
 import { leaveProjectAction, removeMemberAction } from "@/lib/actions/member-actions";
 import { requireUser } from "@/lib/auth/session";
 import { orNotFound } from "@/lib/dashboard/load-project";
@@ -128,7 +128,7 @@ function InvitationsSection({ slug, invitations }: { slug: string; invitations: 
                 <LinkState expiresAt={i.linkExpiresAt} live={i.linkLive} mailState={i.mailState} />
               </td>
               <td>
-                <RenewLinkForm slug={slug} id={i.id} email={i.email} />
+                <LinkOnceForm action={renewInvitationLinkAction} fields={{ slug, id: i.id }} label="New link" email={i.email} testId="invitation-link" />
                 <ActionForm action={revokeInvitationAction} fields={{ slug, id: i.id }} variant="danger">
                   Revoke<span className="visually-hidden"> the invitation of {i.email}</span>
                 </ActionForm>
