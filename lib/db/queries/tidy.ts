@@ -1,0 +1,59 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../client";
+import { learnings, projects } from "../schema";
+import { learningColumns, newerLearning, newerOf, toLearningRow, type LearningRow } from "./learnings";
+import { ofProject } from "./scope";
+
+// What the tidy-up queue (lib/learnings/tidy.ts) reads: a project's current learnings, left out while
+// a person's "keep" is recent. Each list is one bounded index read (see the indexes on learnings).
+
+type QueueRead = { projectId: string; /** Kept at or after this: still kept. */ keptSince: Date; limit: number };
+
+function current(params: QueueRead): SQL {
+  return and(
+    ofProject(learnings, params.projectId),
+    isNull(learnings.supersededAt),
+    or(isNull(learnings.keptAt), lt(learnings.keptAt, params.keptSince)),
+  )!;
+}
+
+function selectRows(db: DbOrTx) {
+  return db.select(learningColumns).from(learnings).leftJoin(projects, eq(projects.id, learnings.projectId)).leftJoin(newerLearning, newerOf);
+}
+
+const lastUse = sql`coalesce(${learnings.lastInjectedAt}, ${learnings.createdAt})`;
+
+/** Not injected since `before` (never injected: created before it), longest unused first (learnings_stale_idx). */
+export async function listStaleLearnings(db: DbOrTx, params: QueueRead & { before: Date }): Promise<LearningRow[]> {
+  const rows = await selectRows(db)
+    .where(and(current(params), sql`${lastUse} < ${params.before.getTime()}`))
+    .orderBy(asc(lastUse))
+    .limit(params.limit);
+  return rows.map(toLearningRow);
+}
+
+/** Flagged by the session-end worker, oldest flag first (learnings_flagged_idx). */
+export async function listFlaggedLearnings(db: DbOrTx, params: QueueRead): Promise<LearningRow[]> {
+  const rows = await selectRows(db)
+    .where(and(current(params), isNotNull(learnings.flaggedAt)))
+    .orderBy(asc(learnings.flaggedAt))
+    .limit(params.limit);
+  return rows.map(toLearningRow);
+}
+
+/** The newest current learnings: what the queue compares with the rest for duplicates and contradictions. */
+export async function listNewestLearnings(db: DbOrTx, params: QueueRead): Promise<LearningRow[]> {
+  const rows = await selectRows(db).where(current(params)).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
+  return rows.map(toLearningRow);
+}
+
+/** Marks learnings of one project kept now; returns the ids it marked. */
+export async function keepLearnings(db: DbOrTx, params: { projectId: string; ids: string[]; at: Date }): Promise<string[]> {
+  if (!params.ids.length) return [];
+  const kept = await db
+    .update(learnings)
+    .set({ keptAt: params.at })
+    .where(and(inArray(learnings.id, params.ids), ofProject(learnings, params.projectId)))
+    .returning({ id: learnings.id });
+  return kept.map((k) => k.id);
+}
