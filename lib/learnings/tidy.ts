@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import { documentFrequencies } from "../db/queries/learning-counts";
 import { findLearningCandidates } from "../db/queries/learning-search";
 import { findLearning, supersedeLearnings, updateLearning, type LearningRow } from "../db/queries/learnings";
-import { keepLearnings, listFlaggedLearnings, listNewestLearnings, listStaleLearnings } from "../db/queries/tidy";
+import { keepLearnings, keptAmong, listFlaggedLearnings, listNewestLearnings, listStaleLearnings } from "../db/queries/tidy";
 import { requireProject } from "../projects/projects";
 import { similarScore } from "../proposals/near-duplicate";
 import { rarest } from "../proposals/similar-learnings";
@@ -79,11 +79,14 @@ async function findPairs(db: Db, principal: Principal, read: { projectId: string
       const match = ftsExpression(rarest(words[i]!, frequencies, PROBE_MATCHES));
       if (!match) return [];
       const candidates = await findLearningCandidates(db, { userId: principal.userId, projectId: read.projectId, match, limit: CANDIDATES });
-      return candidates.filter((c) => c.id !== probe.id && !(c.keptAt && c.keptAt >= read.keptSince)).map((c) => [probe, c] as const);
+      return candidates.filter((c) => c.id !== probe.id).map((c) => [probe, c] as const);
     }),
   );
+  // Probes are never kept ones (listNewestLearnings leaves them out); their candidates may be.
+  const kept = await keptAmong(db, { ids: [...new Set(found.flat().map(([, c]) => c.id))], since: read.keptSince });
   const seen = new Set<string>();
   for (const [a, b] of found.flat()) {
+    if (kept.has(b.id)) continue;
     const key = a.id < b.id ? `${a.id} ${b.id}` : `${b.id} ${a.id}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { learnings, projects } from "../schema";
 import { learningColumns, newerLearning, newerOf, toLearningRow, type LearningRow } from "./learnings";
@@ -45,6 +45,16 @@ export async function listFlaggedLearnings(db: DbOrTx, params: QueueRead): Promi
 export async function listNewestLearnings(db: DbOrTx, params: QueueRead): Promise<LearningRow[]> {
   const rows = await selectRows(db).where(current(params)).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
   return rows.map(toLearningRow);
+}
+
+/** Which of these learnings a person kept at or after `since`. */
+export async function keptAmong(db: DbOrTx, params: { ids: string[]; since: Date }): Promise<Set<string>> {
+  if (!params.ids.length) return new Set();
+  const rows = await db
+    .select({ id: learnings.id })
+    .from(learnings)
+    .where(and(inArray(learnings.id, params.ids), gte(learnings.keptAt, params.since)));
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Marks learnings of one project kept now; returns the ids it marked. */
