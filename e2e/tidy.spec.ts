@@ -1,0 +1,45 @@
+import { expect, snap, test, unique } from "./fixtures";
+import { Api } from "./seed";
+
+test.describe("tidy-up queue", () => {
+  test("lists a contradiction, a near-duplicate, a flagged and a stale learning; keep hides one, merge supersedes", async ({ page }, testInfo) => {
+    const api = new Api();
+    const slug = unique("tidy");
+    const tag = slug.replace(/-/g, "");
+    await api.project(slug);
+    await api.learning({ content: `${tag} the legacy export runs from the reports VM`, project: slug, createdAt: new Date(Date.now() - 200 * 86_400_000).toISOString() });
+    const dupA = await api.learning({ content: `${tag} run the migrations before the integration tests with pnpm db:migrate`, project: slug });
+    const dupB = await api.learning({ content: `${tag} run migrations before integration tests: pnpm db:migrate`, project: slug });
+    await api.learning({ content: `${tag} service listens on :8080`, project: slug });
+    await api.learning({ content: `${tag} HTTP port changed to 9000 to free 8080 for the sidecar`, project: slug });
+    const flagged = await api.learning({ content: `${tag} the retry loop lives in src/retry.ts`, project: slug });
+    // A session is given it, then its end reports the file deleted (the session-end worker's flag).
+    const sessionId = `sess-${tag}`;
+    await api.call("GET", `/api/context?project=${slug}&sessionId=${sessionId}&format=json`);
+    await api.call("POST", "/api/context/usage", { sessionId, verdicts: [{ id: flagged, touched: false, how: null }], flags: [{ id: flagged, reason: "deleted", file: "src/retry.ts" }] });
+
+    await page.goto(`/projects/${slug}`);
+    await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Tidy up" }).click();
+    await expect(page).toHaveURL(new RegExp(`/projects/${slug}/tidy$`));
+    await expect(page.getByTestId("tidy-contradictions").getByTestId("learning")).toHaveCount(2);
+    await expect(page.getByTestId("tidy-contradictions")).toContainText("listens on :8080");
+    await expect(page.getByTestId("tidy-duplicates").getByTestId("learning")).toHaveCount(2);
+    await expect(page.getByTestId("tidy-flagged")).toContainText("src/retry.ts");
+    await expect(page.getByTestId("tidy-flagged").getByTestId("provenance")).toBeVisible();
+    await expect(page.getByTestId("tidy-flagged").getByTestId("usage")).toContainText("given in 1 session");
+    await expect(page.getByTestId("tidy-stale")).toContainText("legacy export");
+    await snap(page, testInfo, "tidy-queue");
+
+    await page.getByTestId("tidy-stale").getByRole("button", { name: "Keep", exact: true }).click();
+    await expect(page.getByTestId("tidy-stale")).toHaveCount(0);
+
+    const firstOfPair = page.getByTestId("tidy-duplicates").getByTestId("learning").first();
+    const keptText = await firstOfPair.locator(".learning-content").textContent();
+    await firstOfPair.getByRole("button", { name: "Merge into this one" }).click();
+    await expect(page.getByTestId("tidy-duplicates")).toHaveCount(0);
+    const [kept, dropped] = keptText?.includes("with pnpm") ? [dupA, dupB] : [dupB, dupA];
+    const learning = (await api.call<{ learning: { supersededBy: string | null } }>("GET", `/api/learnings/${dropped}`)).learning;
+    expect(learning.supersededBy).toBe(kept);
+    expect((await api.call<{ stale: unknown[] }>("GET", `/api/projects/${slug}/tidy`)).stale).toEqual([]);
+  });
+});
