@@ -7,16 +7,17 @@ test.describe("tidy-up queue", () => {
     const slug = unique("tidy");
     const tag = slug.replace(/-/g, "");
     await api.project(slug);
-    await api.learning({ content: `${tag} the legacy export runs from the reports VM`, project: slug, createdAt: new Date(Date.now() - 200 * 86_400_000).toISOString() });
-    const dupA = await api.learning({ content: `${tag} run the migrations before the integration tests with pnpm db:migrate`, project: slug });
-    const dupB = await api.learning({ content: `${tag} run migrations before integration tests: pnpm db:migrate`, project: slug });
-    await api.learning({ content: `${tag} service listens on :8080`, project: slug });
-    await api.learning({ content: `${tag} HTTP port changed to 9000 to free 8080 for the sidecar`, project: slug });
-    const flagged = await api.learning({ content: `${tag} the retry loop lives in src/retry.ts`, project: slug });
+    const dupA = await api.learning({ content: `run the migrations before the integration tests with pnpm db:migrate`, project: slug });
+    const dupB = await api.learning({ content: `run migrations before integration tests: pnpm db:migrate`, project: slug });
+    await api.learning({ content: `service listens on :8080`, project: slug });
+    await api.learning({ content: `HTTP port changed to 9000 to free 8080 for the sidecar`, project: slug });
+    const flagged = await api.learning({ content: `the retry loop lives in src/retry.ts`, project: slug });
     // A session is given it, then its end reports the file deleted (the session-end worker's flag).
     const sessionId = `sess-${tag}`;
     await api.call("GET", `/api/context?project=${slug}&sessionId=${sessionId}&format=json`);
     await api.call("POST", "/api/context/usage", { sessionId, verdicts: [{ id: flagged, touched: false, how: null }], flags: [{ id: flagged, reason: "deleted", file: "src/retry.ts" }] });
+    // Added (back-dated) after that context, so never sent to an agent: stale.
+    await api.learning({ content: `the legacy export runs from the reports VM`, project: slug, createdAt: new Date(Date.now() - 200 * 86_400_000).toISOString() });
 
     await page.goto(`/projects/${slug}`);
     await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Tidy up" }).click();
