@@ -107,35 +107,55 @@ function instructs(text: string): boolean {
   return INSTRUCTION.test(prose(text)) || /\b(must|has to|have to|needs? to)\b/i.test(prose(text));
 }
 
+/** What the detector reads of one text, computed once when a text is compared with many. */
+export type TextFeatures = {
+  words: Set<string>;
+  subject: Set<string>;
+  values: Set<string>;
+  change: boolean;
+  negated: boolean;
+  instructs: boolean;
+  negatedObject: Set<string>;
+};
+
+export function textFeatures(text: string): TextFeatures {
+  return {
+    words: new Set(words(text)),
+    subject: subject(text),
+    values: values(text),
+    change: CHANGE.test(prose(text)),
+    negated: negated(text),
+    instructs: instructs(text),
+    negatedObject: negatedObject(text),
+  };
+}
+
 export function detectContradiction(a: string, b: string): ContradictionVerdict {
-  const wa = new Set(words(a));
-  const wb = new Set(words(b));
-  const sa = subject(a);
-  const sb = subject(b);
+  return compareFeatures(textFeatures(a), textFeatures(b));
+}
+
+export function compareFeatures(fa: TextFeatures, fb: TextFeatures): ContradictionVerdict {
+  const { words: wa, subject: sa } = fa;
+  const { words: wb, subject: sb } = fb;
   const shared = [...sa].filter((w) => sb.has(w));
   const reasons: string[] = [];
   let score = 0;
   if (shared.length === 0) return { contradictory: false, score, reasons };
   const scoped = differentScope(wa, wb);
 
-  const changeA = CHANGE.test(prose(a));
-  const changeB = CHANGE.test(prose(b));
-  if (changeA !== changeB) {
+  if (fa.change !== fb.change) {
     score += 2;
     reasons.push("change marker");
   }
 
-  const na = negated(a);
-  const nb = negated(b);
-  const negObject = na ? negatedObject(a) : negatedObject(b);
-  const otherSubject = na ? sb : sa;
-  if (na !== nb && (na ? instructs(b) : instructs(a)) && [...negObject].some((w) => otherSubject.has(w))) {
+  const [neg, other] = fa.negated ? [fa, fb] : [fb, fa];
+  if (fa.negated !== fb.negated && other.instructs && [...neg.negatedObject].some((w) => other.subject.has(w))) {
     score += 1;
     reasons.push("opposite polarity");
   }
 
-  const va = values(a);
-  const vb = values(b);
+  const va = fa.values;
+  const vb = fb.values;
   if (va.size && vb.size && ![...va].some((v) => vb.has(v))) {
     score += 1;
     reasons.push("different values");

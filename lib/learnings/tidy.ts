@@ -4,13 +4,12 @@ import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { documentFrequencies } from "../db/queries/learning-counts";
-import { findLearningCandidates } from "../db/queries/learning-search";
 import { findLearning, supersedeLearnings, updateLearning, type LearningRow } from "../db/queries/learnings";
-import { keepLearnings, keptAmong, listFlaggedLearnings, listNewestLearnings, listStaleLearnings } from "../db/queries/tidy";
+import { keepLearnings, keptAmong, listFlaggedLearnings, listLearningsByIds, listNewestLearnings, listStaleLearnings, windowMatches } from "../db/queries/tidy";
 import { requireProject } from "../projects/projects";
-import { similarScore } from "../proposals/near-duplicate";
+import { contentWords, similarWordsScore } from "../proposals/near-duplicate";
 import { rarest } from "../proposals/similar-learnings";
-import { detectContradiction } from "./contradictions";
+import { compareFeatures, textFeatures } from "./contradictions";
 import { ftsExpression, searchWords } from "./fts-query";
 import { auditSubject } from "./learnings";
 
@@ -26,11 +25,12 @@ export const KEEP_DAYS = 90;
 export const TIDY_PAGE = 20;
 /**
  * Pairs are looked for around the newest learnings only (a new learning is what duplicates or
- * contradicts an older one), each with BM25's best matches on its rarest words: never all pairs.
+ * contradicts an older one), each against the newest learnings sharing its rarest words: never all pairs.
  */
 const PROBES = 40;
-const CANDIDATES = 10;
-/** How many rows a probe's words may match together (see rarest): bounds each search on a large store. */
+/** How many of the newest matches of a probe's words are judged: bounds each search on a large store. */
+const PROBE_WINDOW = 200;
+/** How many rows a probe's rarest words may match together (see rarest): the words searched are the rare ones. */
 const PROBE_MATCHES = 1_000;
 /** A near-duplicate: nearly all the shorter text's words are in the other (near-duplicate.ts's overlap). */
 const DUPLICATE_OVERLAP = 0.8;
@@ -53,7 +53,7 @@ export async function tidyQueue(db: Db, principal: Principal, slug: string, now 
   const [stale, flagged, pairs] = await Promise.all([
     listStaleLearnings(db, { ...read, before: new Date(now.getTime() - STALE_DAYS * DAY) }),
     listFlaggedLearnings(db, read),
-    findPairs(db, principal, { ...read, limit: PROBES }),
+    findPairs(db, { ...read, limit: PROBES }),
   ]);
   return {
     project: { slug: project.slug, name: project.name },
@@ -66,35 +66,49 @@ export async function tidyQueue(db: Db, principal: Principal, slug: string, now 
 }
 
 /** Near-duplicates and contradictions among the newest learnings and what they share words with. */
-async function findPairs(db: Db, principal: Principal, read: { projectId: string; keptSince: Date; limit: number }) {
+async function findPairs(db: Db, read: { projectId: string; keptSince: Date; limit: number }) {
   const probes = await listNewestLearnings(db, read);
   const words = probes.map((p) => searchWords(p.content));
   const all = [...new Set(words.flat())];
-  const duplicates: TidyPair[] = [];
-  const contradictions: TidyPair[] = [];
-  if (!all.length) return { duplicates, contradictions };
-  const frequencies = await documentFrequencies(db, { terms: all, cap: { least: PROBE_MATCHES, share: 0 } });
-  const found = await Promise.all(
-    probes.map(async (probe, i) => {
-      const match = ftsExpression(rarest(words[i]!, frequencies, PROBE_MATCHES));
-      if (!match) return [];
-      const candidates = await findLearningCandidates(db, { userId: principal.userId, projectId: read.projectId, match, limit: CANDIDATES });
-      return candidates.filter((c) => c.id !== probe.id).map((c) => [probe, c] as const);
-    }),
-  );
-  // Probes are never kept ones (listNewestLearnings leaves them out); their candidates may be.
-  const kept = await keptAmong(db, { ids: [...new Set(found.flat().map(([, c]) => c.id))], since: read.keptSince });
-  const seen = new Set<string>();
-  for (const [a, b] of found.flat()) {
-    if (kept.has(b.id)) continue;
-    const key = a.id < b.id ? `${a.id} ${b.id}` : `${b.id} ${a.id}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const verdict = detectContradiction(a.content, b.content);
-    if (verdict.contradictory) contradictions.push({ a, b, reasons: verdict.reasons });
-    else if ((similarScore(a.content, b.content) ?? 0) >= DUPLICATE_OVERLAP) duplicates.push({ a, b, reasons: ["near-duplicate"] });
+  const found: { a: string; b: string; duplicate: boolean; reasons: string[] }[] = [];
+  if (all.length) {
+    const frequencies = await documentFrequencies(db, { terms: all, cap: { least: PROBE_MATCHES, share: 0 } });
+    const matches = await Promise.all(
+      probes.map((probe, i) => {
+        const match = ftsExpression(rarest(words[i]!, frequencies, PROBE_MATCHES));
+        return match ? windowMatches(db, { projectId: read.projectId, match, window: PROBE_WINDOW }) : [];
+      }),
+    );
+    const seen = new Set<string>();
+    // A text is read once however many pairs it is in (a probe meets up to PROBE_WINDOW others).
+    const textOf = memo((l: { id: string; content: string }) => ({ features: textFeatures(l.content), words: contentWords(l.content) }));
+    probes.forEach((probe, i) => {
+      for (const c of matches[i]!) {
+        const key = probe.id < c.id ? `${probe.id} ${c.id}` : `${c.id} ${probe.id}`;
+        if (c.id === probe.id || seen.has(key)) continue;
+        seen.add(key);
+        const [p, o] = [textOf(probe), textOf(c)];
+        const verdict = compareFeatures(p.features, o.features);
+        if (verdict.contradictory) found.push({ a: probe.id, b: c.id, duplicate: false, reasons: verdict.reasons });
+        else if ((similarWordsScore(p.words, o.words) ?? 0) >= DUPLICATE_OVERLAP) found.push({ a: probe.id, b: c.id, duplicate: true, reasons: ["near-duplicate"] });
+      }
+    });
   }
-  return { duplicates, contradictions };
+  // Probes are never kept ones (listNewestLearnings leaves them out); what they matched may be.
+  const others = [...new Set(found.map((f) => f.b))];
+  const [kept, rows] = await Promise.all([keptAmong(db, { ids: others, since: read.keptSince }), listLearningsByIds(db, { projectId: read.projectId, ids: others })]);
+  const byId = new Map([...probes, ...rows].map((l) => [l.id, l]));
+  const pairs = found.filter((f) => !kept.has(f.b) && byId.has(f.b)).map((f) => ({ ...f, a: byId.get(f.a)!, b: byId.get(f.b)! }));
+  return { duplicates: pairs.filter((p) => p.duplicate).map(({ a, b, reasons }) => ({ a, b, reasons })), contradictions: pairs.filter((p) => !p.duplicate).map(({ a, b, reasons }) => ({ a, b, reasons })) };
+}
+
+function memo<V>(compute: (l: { id: string; content: string }) => V): (l: { id: string; content: string }) => V {
+  const cache = new Map<string, V>();
+  return (l) => {
+    let v = cache.get(l.id);
+    if (v === undefined) cache.set(l.id, (v = compute(l)));
+    return v;
+  };
 }
 
 const idField = z.string().min(1).max(100);

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { learnings, projects } from "../schema";
+import { learningsFts } from "./fts-tables";
 import { learningColumns, newerLearning, newerOf, toLearningRow, type LearningRow } from "./learnings";
 import { ofProject } from "./scope";
 
@@ -44,6 +45,35 @@ export async function listFlaggedLearnings(db: DbOrTx, params: QueueRead): Promi
 /** The newest current learnings: what the queue compares with the rest for duplicates and contradictions. */
 export async function listNewestLearnings(db: DbOrTx, params: QueueRead): Promise<LearningRow[]> {
   const rows = await selectRows(db).where(current(params)).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
+  return rows.map(toLearningRow);
+}
+
+/**
+ * A project's current learnings among the newest `window` (of the whole store) that match an FTS5
+ * expression, text only: the window bounds the search's cost however large the store (BM25 would rank
+ * every match), and the caller judges the pairs itself.
+ */
+export async function windowMatches(db: DbOrTx, params: { projectId: string; match: string; window: number }): Promise<{ id: string; content: string }[]> {
+  const newest = db.$with("newest").as(
+    db
+      .select({ seq: learningsFts.rowid })
+      .from(learningsFts)
+      .where(sql`learnings_fts MATCH ${params.match}`)
+      .orderBy(desc(learningsFts.rowid))
+      .limit(params.window),
+  );
+  return db
+    .with(newest)
+    .select({ id: learnings.id, content: learnings.content })
+    .from(newest)
+    .innerJoin(learnings, eq(learnings.seq, newest.seq))
+    .where(and(ofProject(learnings, params.projectId), isNull(learnings.supersededAt)));
+}
+
+/** Learnings of one project by id, as the queue shows them. */
+export async function listLearningsByIds(db: DbOrTx, params: { projectId: string; ids: string[] }): Promise<LearningRow[]> {
+  if (!params.ids.length) return [];
+  const rows = await selectRows(db).where(and(inArray(learnings.id, params.ids), ofProject(learnings, params.projectId)));
   return rows.map(toLearningRow);
 }
 
