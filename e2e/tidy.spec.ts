@@ -31,7 +31,16 @@ test.describe("tidy-up queue", () => {
     await expect(page.getByTestId("tidy-stale")).toContainText("legacy export");
     await snap(page, testInfo, "tidy-queue");
 
-    await page.getByTestId("tidy-stale").getByRole("button", { name: "Keep", exact: true }).click();
+    // Keep by keyboard, as in the review queue: j/k move (once the page's script is listening), y keeps.
+    const current = page.locator("[data-tidy-entry][data-current]");
+    await expect(async () => {
+      await page.keyboard.press("j");
+      await expect(current).toHaveCount(1, { timeout: 500 });
+    }).toPass();
+    for (let i = 0; i < 4; i++) await page.keyboard.press("k");
+    for (let i = 0; i < 3; i++) await page.keyboard.press("j");
+    await expect(current).toContainText("legacy export");
+    await page.keyboard.press("y");
     await expect(page.getByTestId("tidy-stale")).toHaveCount(0);
 
     const firstOfPair = page.getByTestId("tidy-duplicates").getByTestId("learning").first();

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { LearningCard, learningView } from "@/components/learnings/learning-card";
+import { TidyKeys } from "@/components/learnings/tidy-keys";
 import { ActionForm } from "@/components/ui/action-form";
 import { EmptyState } from "@/components/ui/empty-state";
 import { keepTidyAction, replaceTidyAction } from "@/lib/actions/tidy-actions";
@@ -31,6 +32,7 @@ export default async function TidyPage({ params }: { params: Params }) {
         Learnings to look at: contradictions, near-duplicates, ones flagged by a later session, and ones not sent to an agent in{" "}
         {STALE_DAYS} days. Keep one and it stays out of this queue for {KEEP_DAYS} days; every decision is in the audit trail.
       </p>
+      {!empty && q.canWrite ? <TidyKeys /> : null}
       {empty ? (
         <EmptyState title="Nothing to tidy.">
           <p>No contradictions, duplicates, flags or unused learnings in this project right now.</p>
@@ -54,7 +56,7 @@ function Pairs({ id, title, pairs, ctx }: { id: string; title: string; pairs: Ti
         {title} ({pairs.length})
       </h2>
       {pairs.map((p) => (
-        <div key={`${p.a.id} ${p.b.id}`} className="card stack-sm" data-testid="tidy-pair">
+        <div key={`${p.a.id} ${p.b.id}`} className="card stack-sm tidy-entry" data-testid="tidy-pair" data-tidy-entry="">
           <p className="hint">Why: {p.reasons.join(", ")}</p>
           <Card l={p.a} ctx={ctx}>
             {ctx.canWrite ? <Replace ctx={ctx} keep={p.a} drop={p.b} /> : null}
@@ -95,13 +97,15 @@ function Singles({ id, title, rows, ctx }: { id: string; title: string; rows: Le
         {title} ({rows.length})
       </h2>
       {rows.map((l) => (
-        <Card key={l.id} l={l} ctx={ctx}>
-          {ctx.canWrite ? (
-            <ActionForm action={keepTidyAction} fields={{ slug: ctx.slug, ids: l.id }}>
-              Keep
-            </ActionForm>
-          ) : null}
-        </Card>
+        <div key={l.id} className="tidy-entry" data-tidy-entry="">
+          <Card l={l} ctx={ctx}>
+            {ctx.canWrite ? (
+              <ActionForm action={keepTidyAction} fields={{ slug: ctx.slug, ids: l.id }}>
+                Keep
+              </ActionForm>
+            ) : null}
+          </Card>
+        </div>
       ))}
     </section>
   );
