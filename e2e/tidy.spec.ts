@@ -1,4 +1,4 @@
-import { expect, snap, test, unique } from "./fixtures";
+import { ADMIN_STATE, expect, snap, test, unique } from "./fixtures";
 import { Api } from "./seed";
 
 test.describe("tidy-up queue", () => {
@@ -51,5 +51,24 @@ test.describe("tidy-up queue", () => {
     const learning = (await api.call<{ learning: { supersededBy: string | null } }>("GET", `/api/learnings/${dropped}`)).learning;
     expect(learning.supersededBy).toBe(kept);
     expect((await api.call<{ stale: unknown[] }>("GET", `/api/projects/${slug}/tidy`)).stale).toEqual([]);
+  });
+
+  test("without JavaScript: supersede and keep are plain forms", async ({ browser }) => {
+    const api = new Api();
+    const slug = unique("tidynojs");
+    await api.project(slug);
+    const old = await api.learning({ content: "The default branch is `master`; open PRs against it.", project: slug });
+    const replacement = await api.learning({ content: "Default branch was renamed — target main for PRs.", project: slug });
+    await api.learning({ content: "The nightly export runs from the reports VM", project: slug, createdAt: new Date(Date.now() - 120 * 86_400_000).toISOString() });
+    const context = await browser.newContext({ javaScriptEnabled: false, storageState: ADMIN_STATE });
+    const page = await context.newPage();
+    await page.goto(`/projects/${slug}/tidy`);
+    const pair = page.getByTestId("tidy-contradictions").getByTestId("tidy-pair");
+    await pair.getByTestId("learning").filter({ hasText: "target main" }).getByRole("button", { name: "This one supersedes the other" }).click();
+    await expect(page.getByTestId("tidy-contradictions")).toHaveCount(0);
+    expect((await api.call<{ learning: { supersededBy: string | null } }>("GET", `/api/learnings/${old}`)).learning.supersededBy).toBe(replacement);
+    await page.getByTestId("tidy-stale").getByRole("button", { name: "Keep", exact: true }).click();
+    await expect(page.getByTestId("tidy-stale")).toHaveCount(0);
+    await context.close();
   });
 });
