@@ -41,8 +41,6 @@ export type LearningRow = {
   flagReason: FlagReason | null;
   flagFile: string | null;
   flagSessionId: string | null;
-  /** When a person last kept it in the tidy-up queue. */
-  keptAt: Date | null;
   score?: number;
 } & Omit<ProvenanceColumns, "acceptedBy" | "editedBy"> & {
   /** The names of who accepted it and who last changed its text (null: nobody, or the account is gone). */
@@ -81,7 +79,6 @@ export const learningColumns = {
   supersededBy: learnings.supersededBy,
   supersededByContent: newerLearning.content,
   ...flagColumns,
-  keptAt: learnings.keptAt,
   origin: learnings.origin,
   proposalId: learnings.proposalId,
   agent: learnings.agent,
