@@ -55,7 +55,7 @@ export class Api {
     return body.proposal!.id;
   }
 
-  async learning(l: { kind?: LearningKind; content: string; project?: string; tags?: string[]; confirmed?: boolean }): Promise<string> {
+  async learning(l: { kind?: LearningKind; content: string; project?: string; tags?: string[]; confirmed?: boolean; createdAt?: string }): Promise<string> {
     const body = await this.call<{ learning: { id: string } }>("POST", "/api/learnings", { kind: "insight", ...l });
     return body.learning.id;
   }

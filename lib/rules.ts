@@ -185,7 +185,7 @@ export const PROMPT_HINT_CHARS = 1_000;
 export const SESSION_SERVED_RETENTION_DAYS = 14;
 
 /** What the audit trail records (issue 13): who did which of these to what, and when. */
-export const AUDIT_ACTIONS = ["add", "accept", "reject", "edit", "pin", "supersede", "undo", "delete"] as const;
+export const AUDIT_ACTIONS = ["add", "accept", "reject", "edit", "pin", "supersede", "undo", "delete", "keep"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_SUBJECTS = ["learning", "proposal", "handoff", "member", "invitation", "token", "user"] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];

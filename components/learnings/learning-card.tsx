@@ -5,7 +5,9 @@ import {
   setLearningConfirmedAction,
   setLearningPinnedAction,
 } from "@/lib/actions/learning-actions";
-import { provenanceText, type Provenance } from "@/lib/learnings/provenance";
+import type { LearningRow } from "@/lib/db/queries/learnings";
+import { flagText, usageText, type Usage } from "@/lib/learnings/learning-usage";
+import { provenanceOf, provenanceText, type Provenance } from "@/lib/learnings/provenance";
 import type { LearningKind } from "@/lib/rules";
 import { ActionForm } from "../ui/action-form";
 import { KindBadge } from "../ui/kind-badge";
@@ -34,11 +36,16 @@ export type LearningView = {
   flag: string | null;
 };
 
+/** A learning as the card shows it, with its usage as read for the page (usageOf). */
+export function learningView(l: LearningRow, usage: Map<string, Usage>): LearningView {
+  return { ...l, provenance: provenanceOf(l), usage: usageText(usage.get(l.id)), flag: l.flaggedAt ? flagText(l) : null };
+}
+
 /**
  * One learning with what can be done to it. Edit and delete open in place (details elements, so they
  * work without JavaScript); delete asks once more before it acts.
  */
-export function LearningCard({ learning, canWrite }: { learning: LearningView; canWrite: boolean }) {
+export function LearningCard({ learning, canWrite, children }: { learning: LearningView; canWrite: boolean; children?: React.ReactNode }) {
   const l = learning;
   return (
     <article className="card learning" aria-label={`Learning: ${l.content.slice(0, 60)}`} data-testid="learning" data-superseded={l.supersededAt ? "" : undefined}>
@@ -61,6 +68,7 @@ export function LearningCard({ learning, canWrite }: { learning: LearningView; c
       <Usage learning={l} />
       {canWrite ? (
         <div className="row-actions learning-actions">
+          {children}
           <ActionForm action={setLearningConfirmedAction} fields={{ id: l.id, confirmed: l.confirmed ? "false" : "true" }}>
             {l.confirmed ? "Unconfirm" : "Confirm"}
           </ActionForm>

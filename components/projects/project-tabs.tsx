@@ -11,6 +11,7 @@ export function ProjectTabs({ slug, owner }: { slug: string; owner: boolean }) {
     { href: base, label: "Overview" },
     { href: `${base}/handoffs`, label: "Handoffs" },
     { href: `${base}/sessions`, label: "Sessions" },
+    { href: `${base}/tidy`, label: "Tidy up" },
     ...(owner ? [{ href: `${base}/audit`, label: "Audit trail" }] : []),
     { href: `/settings/projects/${slug}`, label: "Settings" },
   ];

@@ -57,8 +57,11 @@ export const MIN_SHARED_WORDS = 2;
 
 /** The overlap coefficient of two texts when they are similar (higher is closer), else null. */
 export function similarScore(a: string, b: string): number | null {
-  const wa = contentWords(a);
-  const wb = contentWords(b);
+  return similarWordsScore(contentWords(a), contentWords(b));
+}
+
+/** similarScore of two texts' contentWords, for a caller that compares one text with many. */
+export function similarWordsScore(wa: Set<string>, wb: Set<string>): number | null {
   let shared = 0;
   for (const w of wa) if (wb.has(w)) shared++;
   const shorter = Math.min(wa.size, wb.size);

@@ -53,15 +53,15 @@ export async function similarLearnings(db: DbOrTx, proposals: Proposal[]): Promi
 
 /**
  * The words no learning has left out, then the rarest kept while their matches stay within
- * MAX_SIMILAR_MATCHES; two at least, since a similar learning shares two words or more.
+ * maxMatches (MAX_SIMILAR_MATCHES unless told); two at least, since a similar learning shares two words or more.
  */
-function rarest(words: string[], frequencies: Map<string, number>): string[] {
+export function rarest(words: string[], frequencies: Map<string, number>, maxMatches = MAX_SIMILAR_MATCHES): string[] {
   const present = words.filter((w) => (frequencies.get(w) ?? 0) > 0).sort((a, b) => frequencies.get(a)! - frequencies.get(b)!);
   const kept: string[] = [];
   let matches = 0;
   for (const w of present) {
     matches += frequencies.get(w)!;
-    if (matches > MAX_SIMILAR_MATCHES && kept.length >= MIN_SHARED_WORDS) break;
+    if (matches > maxMatches && kept.length >= MIN_SHARED_WORDS) break;
     kept.push(w);
   }
   return kept;

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LearningCard } from "@/components/learnings/learning-card";
+import { LearningCard, learningView } from "@/components/learnings/learning-card";
 import { LearningFilters } from "@/components/learnings/learning-filters";
 import { NewLearningForm } from "@/components/learnings/new-learning-form";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -11,8 +11,7 @@ import { requireUser } from "@/lib/auth/session";
 import { orApiError } from "@/lib/dashboard/or-api-error";
 import { one } from "@/lib/dashboard/search-params";
 import { listLearnings, type LearningPage } from "@/lib/learnings/learnings";
-import { provenanceOf } from "@/lib/learnings/provenance";
-import { flagText, usageOf, usageText, type Usage } from "@/lib/learnings/learning-usage";
+import { usageOf, type Usage } from "@/lib/learnings/learning-usage";
 import { listProjects } from "@/lib/projects/projects";
 import { isLearningKind } from "@/lib/rules";
 
@@ -82,7 +81,7 @@ function LearningList({ page, usage, q, continued, filtered, writable }: ListPro
       {page.items.length ? (
         <div className="stack">
           {page.items.map((l) => (
-            <LearningCard key={l.id} learning={{ ...l, provenance: provenanceOf(l), usage: usageText(usage.get(l.id)), flag: l.flaggedAt ? flagText(l) : null }} canWrite={l.project === null || writable.has(l.project)} />
+            <LearningCard key={l.id} learning={learningView(l, usage)} canWrite={l.project === null || writable.has(l.project)} />
           ))}
         </div>
       ) : filtered ? (

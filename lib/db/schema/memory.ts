@@ -88,6 +88,8 @@ export const learnings = sqliteTable(
     flagReason: text("flag_reason", { enum: FLAG_REASONS }),
     flagFile: text("flag_file"),
     flagSessionId: text("flag_session_id"),
+    /** A person looked at it in the tidy-up queue and kept it: the queue leaves it out for KEEP_DAYS. */
+    keptAt: timestamp("kept_at"),
     /** Raised on insert and (by a trigger) on every content change; the embedding worker lowers it. */
     needsEmbedding: integer("needs_embedding", { mode: "boolean" }).notNull().default(true),
     ...timestamps,
@@ -108,6 +110,10 @@ export const learnings = sqliteTable(
     // The tidy-up queue lists a project's flagged learnings; the session-end worker reads those that name files.
     index("learnings_flagged_idx").on(t.projectId, t.flaggedAt).where(sql`${t.flaggedAt} IS NOT NULL`),
     index("learnings_named_files_idx").on(t.projectId, t.createdAt).where(sql`${t.files} <> '[]'`),
+    // The tidy-up queue's stale learnings: a project's current ones, least recently injected (or, never, oldest) first.
+    index("learnings_stale_idx")
+      .on(t.projectId, sql`coalesce(${t.lastInjectedAt}, ${t.createdAt})`)
+      .where(sql`${t.supersededAt} IS NULL`),
     // Undoing an accept finds the learnings it superseded.
     index("learnings_superseded_by_idx").on(t.supersededBy).where(sql`${t.supersededBy} IS NOT NULL`),
   ],
