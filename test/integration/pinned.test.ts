@@ -71,9 +71,8 @@ describe("pinned learnings", () => {
     ] as const) {
       const body = await context(who, query);
       const lines = learningLines(body.context);
-      // ana wrote it: her own carries nothing, her teammates see who wrote it and when.
-      expect(lines[0]?.replace(/, by ana, (now|\d+min)\)$/, ")"), `${who} ${query}`).toBe(`- [pattern] ${FREEZE} (pinned)`);
-      expect(lines[0]?.includes(", by ana, ")).toBe(who !== "ana");
+      // ana wrote it: her own carries nothing, her teammates see who wrote it (its age only past 90 days).
+      expect(lines[0], `${who} ${query}`).toBe(`- [pattern] ${FREEZE} (pinned${who === "ana" ? "" : ", by ana"})`);
       expect(lines.filter((l) => l.includes("(pinned"))).toHaveLength(1);
       expect(body.context).toMatch(/^## (Relevant|Recent) learnings \(\d+\/\d+, 1 pinned\)$/m);
       expect(body.pinnedOmitted).toBe(0);
@@ -161,7 +160,7 @@ describe("pinned learnings", () => {
     expect(toolText(pinned)).toBe(`Pinned: learning ${ids.cookies} is now in every context of project web, ahead of the ranked learnings.`);
     expect(pinned.structuredContent).toMatchObject({ ok: true, learning: { id: ids.cookies, pinned: true } });
     expect(learningLines((await context("ana", "project=web&q=database+migrations")).context)).toContain("- [insight] The session cookie is refreshed once a day (pinned)");
-    expect(toolText(await bo("search_learnings", { query: "session cookie" }))).toMatch(/\[insight · web · confirmed · pinned · by ana · (now|\d+min)\] The session cookie is refreshed once a day/);
+    expect(toolText(await bo("search_learnings", { query: "session cookie" }))).toMatch(/\[insight · web · confirmed · pinned · by ana\] The session cookie is refreshed once a day/);
 
     const refused = await vi("pin_learning", { id: ids.cookies, pinned: false });
     expect(refused.isError).toBe(true);
