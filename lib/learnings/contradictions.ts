@@ -8,7 +8,7 @@
  *  - opposite polarity about the same thing: one says "never/don't X", the other tells you to X;
  *  - the same key with different values (a port, a version, a region), when nothing in the texts
  *    says they are about different environments, platforms or services;
- *  - a pair of opposites ("server"/"client", "manually"/"automatically") over a shared subject.
+ *  - a pair of opposites ("server"/"client", "always"/"never") over a shared subject.
  */
 
 export type ContradictionVerdict = { contradictory: boolean; score: number; reasons: string[] };
@@ -28,7 +28,6 @@ const QUALIFIER_CLASSES: Record<string, string>[] = [
 
 const OPPOSITES: [string, string][] = [
   ["server", "client"],
-  ["manually", "autoincrement"],
   ["always", "never"],
 ];
 
