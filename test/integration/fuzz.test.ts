@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signInCookie } from "../support/dashboard-session";
+import { WRITE_BEHIND_TABLES } from "../support/fixtures";
 import { fuzzRequest, fuzzTargets, Rng, type FuzzRequest, type Pools } from "../support/fuzz-requests";
 import { emailOf, TEST_MAX_BODY_BYTES, testWorld } from "../support/world";
 
@@ -163,11 +164,9 @@ async function fuzz(actors: Actor[], count: number, seed: number): Promise<{ fai
   return { failures, statuses };
 }
 
-// Bookkeeping that reading legitimately writes: the served-context log, rate-limit counts, last-used
-// and last-injected times.
+// Bookkeeping that reading legitimately writes: the write-behind tables, last-used and last-injected times.
 // cli_logins: `baton login` asks for a code before anyone is signed in (below); a pending code is nobody's data.
-// context_marks: a context served records the reader's last session and that the setup note was shown.
-const BOOKKEEPING_TABLES = new Set(["context_log", "session_served", "context_marks", "rate_limit_counts", "auth_sessions", "cli_logins", "__drizzle_migrations"]);
+const BOOKKEEPING_TABLES = new Set<string>([...WRITE_BEHIND_TABLES, "auth_sessions", "cli_logins", "__drizzle_migrations"]);
 const BOOKKEEPING_COLUMNS = new Set(["last_used_at", "last_injected_at"]);
 
 /** A hash of every stored row (or only cy's and beta's), bookkeeping aside. */

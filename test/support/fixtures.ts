@@ -32,13 +32,18 @@ export async function joinProject(baseUrl: string, slug: string, tokens: { owner
   expect(accepted.status, accepted.text).toBe(200);
 }
 
-/** Counts rows of every table: a snapshot to compare before and after a refused write. */
+/**
+ * Bookkeeping, written about once a second after the requests it counts, refused or not (the server's
+ * write-behind buffers): the rate-limit counts, the served-context log, what each session was served and
+ * each user's context marks (last session, setup note shown). None is something a request stores.
+ */
+export const WRITE_BEHIND_TABLES = ["rate_limit_counts", "context_log", "session_served", "context_marks"] as const;
+
+/** Counts rows of every table but the write-behind ones: a snapshot to compare before and after a refused write. */
 export async function tableCounts(databaseUrl: string): Promise<Record<string, number>> {
   const db = createClient({ url: databaseUrl });
-  // Bookkeeping, written about once a second after the requests it counts, refused or not: the
-  // rate-limit counts, the served-context log and what each session was served are not something a request stores.
   const tables = await db.execute(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%' AND name NOT IN ('rate_limit_counts', 'context_log', 'session_served')",
+    `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%' AND name NOT IN (${WRITE_BEHIND_TABLES.map((t) => `'${t}'`).join(", ")})`,
   );
   const counts: Record<string, number> = {};
   for (const row of tables.rows) {
