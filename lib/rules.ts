@@ -37,6 +37,14 @@ export const LEARNING_ORIGINS = ["proposal", "typed", "import"] as const;
 export type LearningOrigin = (typeof LEARNING_ORIGINS)[number];
 
 /**
+ * A learning's or proposal's `source` is the session it came from; when none is given, the way it was
+ * written: typed (dashboard, API), through MCP, imported with a seed, or `baton remember` outside a
+ * session. These words name no session, so provenance shows none for them.
+ */
+export const SOURCE_DEFAULTS = { typed: "manual", mcp: "mcp", import: "import", remember: "remember" } as const;
+export const NOT_A_SESSION: ReadonlySet<string> = new Set(Object.values(SOURCE_DEFAULTS));
+
+/**
  * Why a learning that names files was flagged for review (issue 27): a later session deleted one of
  * them, or rewrote most of its lines, or the path is gone from the repository.
  */

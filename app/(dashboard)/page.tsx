@@ -5,6 +5,7 @@ import { SetupNote } from "@/components/identity/setup-note";
 import { InvitationsList } from "@/components/projects/invitations-list";
 import { requireUser } from "@/lib/auth/session";
 import { identityOf } from "@/lib/context/context-identity";
+import { utcDay } from "@/lib/context/relative-time";
 import { listMyInvitations } from "@/lib/projects/invitations";
 import { listProjects } from "@/lib/projects/projects";
 import { getIdentity } from "@/lib/seeds/seeds";
@@ -43,7 +44,7 @@ export default async function ProjectsPage() {
                 </td>
                 <td>{p.role}</td>
                 <td>
-                  <time dateTime={p.createdAt.toISOString()}>{p.createdAt.toISOString().slice(0, 10)}</time>
+                  <time dateTime={p.createdAt.toISOString()}>{utcDay(p.createdAt)}</time>
                 </td>
               </tr>
             ))}

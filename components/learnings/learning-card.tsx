@@ -6,6 +6,7 @@ import {
   setLearningPinnedAction,
 } from "@/lib/actions/learning-actions";
 import type { LearningRow } from "@/lib/db/queries/learnings";
+import { utcDay } from "@/lib/context/relative-time";
 import { flagText, usageText, type Usage } from "@/lib/learnings/learning-usage";
 import { provenanceOf, provenanceText, type Provenance } from "@/lib/learnings/provenance";
 import type { LearningKind } from "@/lib/rules";
@@ -59,8 +60,8 @@ export function LearningCard({ learning, canWrite, children }: { learning: Learn
         {l.confirmed ? <span className="badge badge-ok">confirmed</span> : <span className="badge badge-muted">unconfirmed</span>}
         <span>{l.project ? <code>{l.project}</code> : "personal"}</span>
         {l.tags.length ? <span>tags: {l.tags.join(", ")}</span> : null}
-        <time dateTime={l.createdAt.toISOString()}>added {l.createdAt.toISOString().slice(0, 10)}</time>
-        <span>{l.lastInjectedAt ? `last sent to an agent ${l.lastInjectedAt.toISOString().slice(0, 10)}` : "not sent to an agent yet"}</span>
+        <time dateTime={l.createdAt.toISOString()}>added {utcDay(l.createdAt)}</time>
+        <span>{l.lastInjectedAt ? `last sent to an agent ${utcDay(l.lastInjectedAt)}` : "not sent to an agent yet"}</span>
       </p>
       <p className="hint" data-testid="provenance">
         {provenanceText(l.provenance)}

@@ -1,6 +1,7 @@
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable } from "@/components/ui/data-table";
 import { acceptInvitationAction, declineInvitationAction } from "@/lib/actions/invitation-actions";
+import { utcDay } from "@/lib/context/relative-time";
 import type { listMyInvitations } from "@/lib/projects/invitations";
 
 type Invitations = Awaited<ReturnType<typeof listMyInvitations>>;
@@ -24,7 +25,7 @@ export function InvitationsList({ invitations }: { invitations: Invitations }) {
             <td>{i.role}</td>
             <td>{i.invitedBy ? `${i.invitedBy.name} (${i.invitedBy.email})` : "a former account"}</td>
             <td>
-              <time dateTime={i.createdAt.toISOString()}>{i.createdAt.toISOString().slice(0, 10)}</time>
+              <time dateTime={i.createdAt.toISOString()}>{utcDay(i.createdAt)}</time>
             </td>
             <td>
               <ActionForm action={acceptInvitationAction} fields={{ slug: i.slug }} variant="primary">

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { createLearning, editLearning, removeLearning } from "../learnings/learnings";
+import { SOURCE_DEFAULTS } from "../rules";
 import { formAction } from "./form-action";
 
 // The forms' fields in the domain's terms; the domain's own schema then checks kinds, content and tags.
@@ -40,7 +41,7 @@ const confirmForm = z.object({ id: idField, confirmed: flagField });
 export const createLearningAction = formAction(
   newLearningForm,
   async (input, { db, principal }) => {
-    await createLearning(db, principal, { ...input, source: "manual" });
+    await createLearning(db, principal, { ...input, source: SOURCE_DEFAULTS.typed });
     return { message: "Learning added." };
   },
   { revalidate: LEARNINGS_PAGE },

@@ -10,7 +10,7 @@ export function relativeTime(then: Date, now: Date): string {
   if (hours < 48) return `${hours} h ago`;
   const days = Math.floor(hours / 24);
   if (days < 60) return `${days} d ago`;
-  return `on ${then.toISOString().slice(0, 10)}`;
+  return `on ${utcDay(then)}`;
 }
 
 /**
@@ -43,4 +43,9 @@ export function staleAge(then: Date, now: Date): string | null {
 /** "2026-11-26 19:45 UTC": a moment to the minute, the same for every reader wherever they are. */
 export function utcMinute(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** "2026-11-26": the UTC day, for a date shown without its time. */
+export function utcDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
 }

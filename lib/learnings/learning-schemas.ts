@@ -8,7 +8,7 @@ import { flagOf } from "./learning-usage";
 /** A file path as a learning keeps it. */
 const MAX_FILE_CHARS = 300;
 import type { LearningRow } from "../db/queries/learnings";
-import { AGENT_NAMES, FLAG_REASONS, DEFAULT_PAGE_SIZE, LEARNING_KINDS, LEARNING_ORIGINS, MAX_CONTENT_CHARS, MAX_PAGE_SIZE, MAX_QUERY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS } from "../rules";
+import { AGENT_NAMES, FLAG_REASONS, DEFAULT_PAGE_SIZE, LEARNING_KINDS, LEARNING_ORIGINS, MAX_CONTENT_CHARS, MAX_PAGE_SIZE, MAX_QUERY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS, SOURCE_DEFAULTS } from "../rules";
 
 export const tagsSchema = z.array(z.string().trim().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS);
 export const contentSchema = z.string().trim().min(1, { message: "Content is empty." }).max(MAX_CONTENT_CHARS);
@@ -18,7 +18,7 @@ export const newLearningSchema = z.strictObject({
   content: contentSchema,
   project: slugSchema.nullish(),
   tags: tagsSchema.default([]),
-  source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default("manual"),
+  source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default(SOURCE_DEFAULTS.typed),
   confirmed: z.boolean().default(false),
   pinned: z.boolean().default(false),
   createdAt: z.iso.datetime({ offset: true }).optional(),

@@ -8,6 +8,7 @@ import { flagLearnings, learningsByIds, namedFileLearnings, recordVerdicts, usag
 export { usageOf, type Usage };
 import { servedRead, sessionProjectRead } from "../db/queries/session-served";
 import { recentlyServed, startedIn } from "../context/recent-sessions";
+import { utcDay } from "../context/relative-time";
 import { projectIdsFor } from "../projects/projects";
 import { FLAG_REASONS, MAX_NAMED_LEARNINGS_CHECKED, TOUCH_HOWS, type FlagReason } from "../rules";
 
@@ -89,7 +90,7 @@ export function flagOf(l: Flagged) {
 /** "src/x.ts was deleted in a session on 2026-11-26", as the card and the audit trail say it. */
 export function flagText(l: Flagged): string {
   if (!l.flaggedAt || !l.flagReason) return "not flagged";
-  return `${l.flagFile ?? "a file it names"} ${REASON_TEXT[l.flagReason]}${l.flagReason === "missing" ? ", seen" : ""} in a session on ${l.flaggedAt.toISOString().slice(0, 10)}`;
+  return `${l.flagFile ?? "a file it names"} ${REASON_TEXT[l.flagReason]}${l.flagReason === "missing" ? ", seen" : ""} in a session on ${utcDay(l.flaggedAt)}`;
 }
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -1,6 +1,7 @@
 import { producedByLabel } from "../agents/produced-by";
 import type { LearningRow } from "../db/queries/learnings";
-import type { AgentName, LearningOrigin } from "../rules";
+import { utcDay } from "../context/relative-time";
+import { NOT_A_SESSION, type AgentName, type LearningOrigin } from "../rules";
 
 /**
  * Where a learning came from (issue 27): who proposed it, with which agent and model, in which
@@ -22,8 +23,6 @@ export type Provenance = {
 };
 
 /** Sources that name how something arrived rather than a session (the defaults of each entry point). */
-const NOT_A_SESSION = new Set(["manual", "mcp", "import", "remember"]);
-
 export function provenanceOf(l: LearningRow): Provenance {
   return {
     origin: l.origin,
@@ -39,7 +38,6 @@ export function provenanceOf(l: LearningRow): Provenance {
   };
 }
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
 const person = (name: string | null) => name ?? "a former member";
 
 /**
@@ -52,8 +50,8 @@ export function provenanceText(p: Provenance): string {
   const with_ = producedByLabel(p);
   const parts = [
     `${verb} by ${person(p.by)}${with_ ? ` (${with_})` : ""}${p.session ? (p.origin === "proposal" ? ` in session ${p.session}` : ` from ${p.session}`) : ""}`,
-    p.acceptedAt ? `accepted by ${person(p.acceptedBy)} on ${day(p.acceptedAt)}` : null,
-    p.editedAt ? `edited by ${person(p.editedBy)} on ${day(p.editedAt)}` : null,
+    p.acceptedAt ? `accepted by ${person(p.acceptedBy)} on ${utcDay(p.acceptedAt)}` : null,
+    p.editedAt ? `edited by ${person(p.editedBy)} on ${utcDay(p.editedAt)}` : null,
   ];
   return parts.filter(Boolean).join(", ");
 }

@@ -14,6 +14,7 @@ import {
   PROPOSAL_METHODS,
   PROPOSAL_STATUSES,
   REVIEW_PAGE_SIZE,
+  SOURCE_DEFAULTS,
 } from "../rules";
 
 /** One line of a session a proposal came from (see EvidenceLine in lib/rules.ts). */
@@ -28,7 +29,7 @@ const evidenceSchema = z.array(evidenceLineSchema).max(MAX_EVIDENCE_LINES);
 export const newProposalSchema = z.strictObject({
   kind: z.enum(LEARNING_KINDS),
   content: contentSchema,
-  source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default("manual"),
+  source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default(SOURCE_DEFAULTS.typed),
   confidence: z.number().min(0).max(1).default(0.5),
   project: slugSchema.nullish(),
   /** What kind of lesson it is, the lines it came from, and how it was found: optional, refused when outside the rules. */

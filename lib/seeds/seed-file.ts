@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_NAME_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS, PROPOSAL_STATUSES, SEED_CATEGORIES, type SeedCategory } from "../rules";
+import { LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_NAME_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS, PROPOSAL_STATUSES, SEED_CATEGORIES, SOURCE_DEFAULTS, type SeedCategory } from "../rules";
 
 /**
  * pai-seed's seed.json, as Baton reads it. Every object is loose: keys Baton has no use for are kept
@@ -10,7 +10,7 @@ const datetime = z.iso.datetime({ offset: true });
 export const seedItemSchema = z.looseObject({
   id: z.string().min(1).max(200),
   content: z.string().trim().min(1).max(MAX_CONTENT_CHARS),
-  source: z.string().min(1).max(MAX_SOURCE_CHARS).default("import"),
+  source: z.string().min(1).max(MAX_SOURCE_CHARS).default(SOURCE_DEFAULTS.import),
   extractedAt: datetime.optional(),
   confirmedAt: datetime.optional(),
   confirmed: z.boolean().default(false),
@@ -28,7 +28,7 @@ export const seedProposalSchema = z.looseObject({
   id: z.string().min(1).max(200),
   type: z.enum(LEARNING_KINDS),
   content: z.string().trim().min(1).max(MAX_CONTENT_CHARS),
-  source: z.string().min(1).max(MAX_SOURCE_CHARS).default("import"),
+  source: z.string().min(1).max(MAX_SOURCE_CHARS).default(SOURCE_DEFAULTS.import),
   extractedAt: datetime.optional(),
   status: z.enum(PROPOSAL_STATUSES).default("pending"),
   method: z.string().max(50).optional(),

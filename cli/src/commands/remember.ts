@@ -1,4 +1,5 @@
 import { expectProjectOk, requireServer, resolveProject, type CommandProject } from "../config/server-context";
+import { SOURCE_DEFAULTS } from "../../../lib/rules";
 import { CliError, EXIT } from "../exit-codes";
 import { expectOk } from "../http/api-client";
 import { parseOptions } from "../output/parse-options";
@@ -18,7 +19,7 @@ const AGENT_CONFIDENCE = 0.7;
 /** The session the agent runs in, when its host says: the proposal's source, so a reviewer can find it. */
 function sessionSource(): string {
   const id = process.env.BATON_SESSION_ID?.trim() || process.env.CLAUDE_SESSION_ID?.trim();
-  return id || "remember";
+  return id || SOURCE_DEFAULTS.remember;
 }
 
 /**

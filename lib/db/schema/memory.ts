@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { AGENT_NAMES, DEFAULT_SESSION_PRIORITY, FLAG_REASONS, LEARNING_KINDS, LEARNING_ORIGINS, LESSON_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES, type EvidenceLine } from "../../rules";
+import { AGENT_NAMES, DEFAULT_SESSION_PRIORITY, FLAG_REASONS, LEARNING_KINDS, LEARNING_ORIGINS, LESSON_KINDS, PROPOSAL_STATUSES, SESSION_STATUSES, SOURCE_DEFAULTS, type EvidenceLine } from "../../rules";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { timestamp, timestamps } from "./columns";
@@ -30,7 +30,7 @@ const learningBody = {
   kind: text("kind", { enum: LEARNING_KINDS }).notNull(),
   content: text("content").notNull(),
   /** A session id, "manual", "import" or "mcp". */
-  source: text("source").notNull().default("manual"),
+  source: text("source").notNull().default(SOURCE_DEFAULTS.typed),
 };
 
 /** Which coding agent produced a handoff or proposal, and its model, when the client said (null: not said). */

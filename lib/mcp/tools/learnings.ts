@@ -11,7 +11,7 @@ import { provenanceOf, provenanceText } from "../../learnings/provenance";
 import { slugSchema } from "../../projects/project-schemas";
 import { proposalOutSchema } from "../../proposals/proposal-schemas";
 import { propose } from "../../proposals/proposals";
-import { KIND_INFO, LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_QUERY_CHARS } from "../../rules";
+import { KIND_INFO, LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_QUERY_CHARS, SOURCE_DEFAULTS } from "../../rules";
 import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
 import { IDEMPOTENT_WRITES, READS, registerTool } from "../register-tool";
@@ -40,7 +40,7 @@ const proposeInput = z.object({
   content: z.string().trim().min(1).max(MAX_CONTENT_CHARS).describe("The learning itself, one self-contained statement."),
   project: projectSchema.optional().describe("Project it belongs to; omit for a personal learning."),
   confidence: z.number().min(0).max(1).default(0.5).describe("How sure you are, 0..1 (default 0.5)."),
-  source: z.string().trim().min(1).max(200).default("mcp").describe("Where it comes from, e.g. your session id (default mcp)."),
+  source: z.string().trim().min(1).max(200).default(SOURCE_DEFAULTS.mcp).describe("Where it comes from, e.g. your session id (default mcp)."),
   agent: producedByFields.agent.describe("The coding agent you are, shown to its reviewer."),
   model: producedByFields.model.describe("The model you run on, e.g. gpt-5.1."),
 });

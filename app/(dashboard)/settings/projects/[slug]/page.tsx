@@ -13,6 +13,7 @@ import { removeMatcherAction } from "@/lib/actions/matcher-actions";
 import { renewInvitationLinkAction, revokeInvitationAction } from "@/lib/actions/invitation-actions";
 import { leaveProjectAction, removeMemberAction } from "@/lib/actions/member-actions";
 import { requireUser } from "@/lib/auth/session";
+import { utcDay } from "@/lib/context/relative-time";
 import { orNotFound } from "@/lib/dashboard/load-project";
 import { listProjectMatchers } from "@/lib/projects/matchers";
 import { listProjectInvitations } from "@/lib/projects/invitations";
@@ -99,7 +100,7 @@ function LinkState({ expiresAt, live, mailState }: { expiresAt: Date | null; liv
   // An invitation from before links existed has none until an owner makes one.
   if (!expiresAt) return <span className="muted">no link yet: make one</span>;
   if (!live) return <span className="muted">expired: make a new link</span>;
-  const until = <time dateTime={expiresAt.toISOString()}>{expiresAt.toISOString().slice(0, 10)}</time>;
+  const until = <time dateTime={expiresAt.toISOString()}>{utcDay(expiresAt)}</time>;
   const mail = { sending: "mailing…", sent: "mailed", failed: "not mailed, copy the link" } as const;
   return (
     <>
@@ -122,7 +123,7 @@ function InvitationsSection({ slug, invitations }: { slug: string; invitations: 
               <td>{i.role}</td>
               <td>{i.invitedBy?.name ?? "a former account"}</td>
               <td>
-                <time dateTime={i.createdAt.toISOString()}>{i.createdAt.toISOString().slice(0, 10)}</time>
+                <time dateTime={i.createdAt.toISOString()}>{utcDay(i.createdAt)}</time>
               </td>
               <td>
                 <LinkState expiresAt={i.linkExpiresAt} live={i.linkLive} mailState={i.mailState} />
