@@ -5,7 +5,7 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { documentFrequencies } from "../db/queries/learning-counts";
 import { findLearning, supersedeLearnings, updateLearning, type LearningRow } from "../db/queries/learnings";
-import { keepLearnings, keptAmong, listFlaggedLearnings, listLearningsByIds, listNewestLearnings, listStaleLearnings, windowMatches } from "../db/queries/tidy";
+import { keepLearnings, keepPair, keptPairsAmong, listFlaggedLearnings, listLearningsByIds, listNewestLearnings, listStaleLearnings, pairKey, windowMatches } from "../db/queries/tidy";
 import { requireProject } from "../projects/projects";
 import { contentWords, similarWordsScore } from "../proposals/near-duplicate";
 import { rarest } from "../proposals/similar-learnings";
@@ -18,7 +18,7 @@ import { auditSubject } from "./learnings";
 // on them, each in the audit trail. Every list is bounded, so the queue costs about the same at 10k
 // learnings as at 100k (bench/tidy.ts).
 
-/** Unused this long is stale; kept, a learning stays out of the queue this long. */
+/** Unused this long is stale; kept, a learning (or a pair) stays out of the queue this long. */
 export const STALE_DAYS = 90;
 export const KEEP_DAYS = 90;
 /** Entries of each kind per page: a person clears a page in minutes. */
@@ -84,7 +84,7 @@ async function findPairs(db: Db, read: { projectId: string; keptSince: Date; lim
     const textOf = memo((l: { id: string; content: string }) => ({ features: textFeatures(l.content), words: contentWords(l.content) }));
     probes.forEach((probe, i) => {
       for (const c of matches[i]!) {
-        const key = probe.id < c.id ? `${probe.id} ${c.id}` : `${c.id} ${probe.id}`;
+        const key = pairKey(probe.id, c.id).join(" ");
         if (c.id === probe.id || seen.has(key)) continue;
         seen.add(key);
         const [p, o] = [textOf(probe), textOf(c)];
@@ -94,11 +94,13 @@ async function findPairs(db: Db, read: { projectId: string; keptSince: Date; lim
       }
     });
   }
-  // Probes are never kept ones (listNewestLearnings leaves them out); what they matched may be.
   const others = [...new Set(found.map((f) => f.b))];
-  const [kept, rows] = await Promise.all([keptAmong(db, { ids: others, since: read.keptSince }), listLearningsByIds(db, { projectId: read.projectId, ids: others })]);
+  const [kept, rows] = await Promise.all([
+    keptPairsAmong(db, { pairs: found.map((f) => pairKey(f.a, f.b)), since: read.keptSince }),
+    listLearningsByIds(db, { projectId: read.projectId, ids: others }),
+  ]);
   const byId = new Map([...probes, ...rows].map((l) => [l.id, l]));
-  const pairs = found.filter((f) => !kept.has(f.b) && byId.has(f.b)).map((f) => ({ ...f, a: byId.get(f.a)!, b: byId.get(f.b)! }));
+  const pairs = found.filter((f) => !kept.has(pairKey(f.a, f.b).join(" ")) && byId.has(f.b)).map((f) => ({ ...f, a: byId.get(f.a)!, b: byId.get(f.b)! }));
   return { duplicates: pairs.filter((p) => p.duplicate).map(({ a, b, reasons }) => ({ a, b, reasons })), contradictions: pairs.filter((p) => !p.duplicate).map(({ a, b, reasons }) => ({ a, b, reasons })) };
 }
 
@@ -130,13 +132,25 @@ async function writableLearnings(db: Db, principal: Principal, slug: string, ids
   return { project, rows: rows as LearningRow[] };
 }
 
-/** "Keep": looked at and still wanted; out of the queue for KEEP_DAYS. */
+/**
+ * "Keep": looked at and still wanted, out of the queue for KEEP_DAYS. One learning (stale or flagged):
+ * out of those lists. Two (a pair listed as duplicates or a contradiction): that pair only; each still
+ * pairs with others, and is listed when stale or flagged.
+ */
 export async function keepInQueue(db: Db, principal: Principal, slug: string, input: unknown): Promise<void> {
   const { ids } = keepSchema.parse(input);
+  if (ids.length === 2 && ids[0] === ids[1]) throw new ApiError("bad_request", "A pair is two different learnings.");
   const { project, rows } = await writableLearnings(db, principal, slug, ids);
+  const at = new Date();
   await db.transaction(async (tx) => {
-    await keepLearnings(tx, { projectId: project.id, ids, at: new Date() });
-    for (const l of rows) await recordAudit(tx, principal.userId, { action: "keep", ...auditSubject(l), detail: `kept in the tidy-up queue for ${KEEP_DAYS} days` });
+    if (rows.length === 2) {
+      const [a, b] = rows as [LearningRow, LearningRow];
+      await keepPair(tx, { pair: [a.id, b.id], at });
+      await recordAudit(tx, principal.userId, { action: "keep", ...auditSubject(a), detail: `kept beside “${b.content.slice(0, 60)}” in the tidy-up queue for ${KEEP_DAYS} days` });
+      return;
+    }
+    await keepLearnings(tx, { projectId: project.id, ids, at });
+    await recordAudit(tx, principal.userId, { action: "keep", ...auditSubject(rows[0]!), detail: `kept in the tidy-up queue for ${KEEP_DAYS} days` });
   });
 }
 

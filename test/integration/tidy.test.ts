@@ -89,4 +89,23 @@ describe("the tidy-up queue", () => {
     expect(trail.find((e) => e.action === "keep")).toMatchObject({ subject: { id: ids.stale } });
     expect(trail.find((e) => e.action === "supersede")).toMatchObject({ subject: { id: ids.dupB } });
   });
+
+  it("a kept pair leaves the queue as a pair: each of the two still pairs with a new learning, and a kept one is still listed when flagged", async () => {
+    expect((await as("bo")("POST", "/api/projects/alpha/tidy/keep", { ids: [ids.portNew, ids.portOld] })).status).toBe(200);
+    expect(pairIds((await queue()).contradictions)).toEqual([]);
+    // Kept the other way round, it is the same pair: one row, its time moved.
+    expect((await as("bo")("POST", "/api/projects/alpha/tidy/keep", { ids: [ids.portOld, ids.portNew] })).status).toBe(200);
+    expect(await world.sql("SELECT count(*) AS n FROM kept_pairs")).toEqual([{ n: 1 }]);
+    const res = await as("ana")("POST", "/api/learnings", { kind: "pattern", project: "alpha", content: "The service no longer listens on :8080; it moved to 7070." });
+    expect(res.status, res.text).toBe(201);
+    const q = await queue();
+    expect(pairIds(q.contradictions)).toContain([ids.portOld!, res.json.learning.id].sort().join(" "));
+    expect(pairIds(q.contradictions)).not.toContain(both("portOld", "portNew"));
+    // Keeping a pair says nothing about either one alone: flagged, it is listed.
+    await world.sql("UPDATE learnings SET flagged_at = ?, flag_reason = 'deleted', flag_file = 'src/server.ts' WHERE id = ?", [Date.now(), ids.portNew!]);
+    expect((await queue()).flagged.map((l) => l.id)).toContain(ids.portNew);
+    const trail = (await as("ana")("GET", "/api/projects/alpha/audit")).json.items as { action: string; subject: { id: string }; detail: string }[];
+    expect(trail.find((e) => e.action === "keep")).toMatchObject({ detail: expect.stringContaining("kept beside “") });
+    expect((await as("bo")("POST", "/api/projects/alpha/tidy/keep", { ids: [ids.portOld, ids.portOld] })).status).toBe(400);
+  });
 });

@@ -1,21 +1,22 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
-import { learnings, projects } from "../schema";
+import { keptPairs, learnings, projects } from "../schema";
 import { learningsFts } from "./fts-tables";
 import { learningColumns, newerLearning, newerOf, toLearningRow, type LearningRow } from "./learnings";
 import { ofProject } from "./scope";
 
-// What the tidy-up queue (lib/learnings/tidy.ts) reads: a project's current learnings, left out while
-// a person's "keep" is recent. Each list is one bounded index read (see the indexes on learnings).
+// What the tidy-up queue (lib/learnings/tidy.ts) reads: a project's current learnings; the stale and
+// flagged lists leave out those a person kept lately, the pairs leave out pairs kept lately. Each list
+// is one bounded index read (see the indexes on learnings).
 
 type QueueRead = { projectId: string; /** Kept at or after this: still kept. */ keptSince: Date; limit: number };
 
-function current(params: QueueRead): SQL {
-  return and(
-    ofProject(learnings, params.projectId),
-    isNull(learnings.supersededAt),
-    or(isNull(learnings.keptAt), lt(learnings.keptAt, params.keptSince)),
-  )!;
+function current(projectId: string): SQL {
+  return and(ofProject(learnings, projectId), isNull(learnings.supersededAt))!;
+}
+
+function currentNotKept(params: QueueRead): SQL {
+  return and(current(params.projectId), or(isNull(learnings.keptAt), lt(learnings.keptAt, params.keptSince)))!;
 }
 
 function selectRows(db: DbOrTx) {
@@ -27,7 +28,7 @@ const lastUse = sql`coalesce(${learnings.lastInjectedAt}, ${learnings.createdAt}
 /** Not injected since `before` (never injected: created before it), longest unused first (learnings_stale_idx). */
 export async function listStaleLearnings(db: DbOrTx, params: QueueRead & { before: Date }): Promise<LearningRow[]> {
   const rows = await selectRows(db)
-    .where(and(current(params), sql`${lastUse} < ${params.before.getTime()}`))
+    .where(and(currentNotKept(params), sql`${lastUse} < ${params.before.getTime()}`))
     .orderBy(asc(lastUse))
     .limit(params.limit);
   return rows.map(toLearningRow);
@@ -36,15 +37,15 @@ export async function listStaleLearnings(db: DbOrTx, params: QueueRead & { befor
 /** Flagged by the session-end worker, oldest flag first (learnings_flagged_idx). */
 export async function listFlaggedLearnings(db: DbOrTx, params: QueueRead): Promise<LearningRow[]> {
   const rows = await selectRows(db)
-    .where(and(current(params), isNotNull(learnings.flaggedAt)))
+    .where(and(currentNotKept(params), isNotNull(learnings.flaggedAt)))
     .orderBy(asc(learnings.flaggedAt))
     .limit(params.limit);
   return rows.map(toLearningRow);
 }
 
 /** The newest current learnings: what the queue compares with the rest for duplicates and contradictions. */
-export async function listNewestLearnings(db: DbOrTx, params: QueueRead): Promise<LearningRow[]> {
-  const rows = await selectRows(db).where(current(params)).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
+export async function listNewestLearnings(db: DbOrTx, params: { projectId: string; limit: number }): Promise<LearningRow[]> {
+  const rows = await selectRows(db).where(current(params.projectId)).orderBy(desc(learnings.createdAt), desc(learnings.seq)).limit(params.limit);
   return rows.map(toLearningRow);
 }
 
@@ -77,17 +78,20 @@ export async function listLearningsByIds(db: DbOrTx, params: { projectId: string
   return rows.map(toLearningRow);
 }
 
-/** Which of these learnings a person kept at or after `since`. */
-export async function keptAmong(db: DbOrTx, params: { ids: string[]; since: Date }): Promise<Set<string>> {
-  if (!params.ids.length) return new Set();
+/** A pair's key, whichever way round it is given: its row's (a_id < b_id). */
+export const pairKey = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y, x]);
+
+/** Which of these pairs (pairKey order) a person kept at or after `since`, as "a b" keys. */
+export async function keptPairsAmong(db: DbOrTx, params: { pairs: [string, string][]; since: Date }): Promise<Set<string>> {
+  if (!params.pairs.length) return new Set();
   const rows = await db
-    .select({ id: learnings.id })
-    .from(learnings)
-    .where(and(inArray(learnings.id, params.ids), gte(learnings.keptAt, params.since)));
-  return new Set(rows.map((r) => r.id));
+    .select({ a: keptPairs.aId, b: keptPairs.bId })
+    .from(keptPairs)
+    .where(and(sql`(${keptPairs.aId}, ${keptPairs.bId}) in (select value ->> 0, value ->> 1 from json_each(${JSON.stringify(params.pairs)}))`, gte(keptPairs.keptAt, params.since)));
+  return new Set(rows.map((r) => `${r.a} ${r.b}`));
 }
 
-/** Marks learnings of one project kept now; returns the ids it marked. */
+/** Marks learnings of one project kept now (out of the stale and flagged lists); returns the ids it marked. */
 export async function keepLearnings(db: DbOrTx, params: { projectId: string; ids: string[]; at: Date }): Promise<string[]> {
   if (!params.ids.length) return [];
   const kept = await db
@@ -96,4 +100,10 @@ export async function keepLearnings(db: DbOrTx, params: { projectId: string; ids
     .where(and(inArray(learnings.id, params.ids), ofProject(learnings, params.projectId)))
     .returning({ id: learnings.id });
   return kept.map((k) => k.id);
+}
+
+/** Keeps a pair now (kept again: the time moves). The caller checked both are the project's. */
+export async function keepPair(db: DbOrTx, params: { pair: [string, string]; at: Date }): Promise<void> {
+  const [aId, bId] = pairKey(...params.pair);
+  await db.insert(keptPairs).values({ aId, bId, keptAt: params.at }).onConflictDoUpdate({ target: [keptPairs.aId, keptPairs.bId], set: { keptAt: params.at } });
 }

@@ -88,7 +88,10 @@ export const learnings = sqliteTable(
     flagReason: text("flag_reason", { enum: FLAG_REASONS }),
     flagFile: text("flag_file"),
     flagSessionId: text("flag_session_id"),
-    /** A person looked at it in the tidy-up queue and kept it: the queue leaves it out for KEEP_DAYS. */
+    /**
+     * A person looked at it in the tidy-up queue, stale or flagged, and kept it: those lists leave it out
+     * for KEEP_DAYS. A kept pair is kept_pairs'.
+     */
     keptAt: timestamp("kept_at"),
     /** Raised on insert and (by a trigger) on every content change; the embedding worker lowers it. */
     needsEmbedding: integer("needs_embedding", { mode: "boolean" }).notNull().default(true),
@@ -117,6 +120,25 @@ export const learnings = sqliteTable(
     // Undoing an accept finds the learnings it superseded.
     index("learnings_superseded_by_idx").on(t.supersededBy).where(sql`${t.supersededBy} IS NOT NULL`),
   ],
+);
+
+/**
+ * Two learnings a person kept side by side in the tidy-up queue (issue 27): not duplicates nor a
+ * contradiction after all. That pair stays out of the queue for KEEP_DAYS; each of the two still pairs
+ * with any other learning and is still listed when stale or flagged. One row a pair: a_id < b_id.
+ */
+export const keptPairs = sqliteTable(
+  "kept_pairs",
+  {
+    aId: text("a_id")
+      .notNull()
+      .references(() => learnings.id, { onDelete: "cascade" }),
+    bId: text("b_id")
+      .notNull()
+      .references(() => learnings.id, { onDelete: "cascade" }),
+    keptAt: timestamp("kept_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.aId, t.bId] }), index("kept_pairs_b_idx").on(t.bId)],
 );
 
 export const proposals = sqliteTable(
