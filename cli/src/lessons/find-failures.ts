@@ -80,6 +80,13 @@ function added(failing: string, passing: string): string[] {
   ];
 }
 
+/**
+ * A flag that carries a setting (an env assignment, a flag with its value) says how this project runs; a
+ * bare switch nobody explained (`-upgrade`, `--preset`, `--update-goldens`) is the agent's trial, an
+ * output option or a one-off order, and is no lesson without someone saying why.
+ */
+const settles = (flag: string) => isEnv(flag) || flag.includes(" ");
+
 const NO = /^\s*(?:no\b|nope\b|don'?t\b|dont\b|stop\b|that'?s (?:not|wrong)|wait\b)|[,.\s]no\.?\s*$/i;
 
 /** The user rejects what was just done: the next thing the user says, before the agent acts again, says no. */
@@ -246,7 +253,7 @@ export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] 
     if (prep.length) {
       content = `\`${run}\` needs ${prep.map((p) => `\`${cut(p, 80)}\``).join(" and ")} first${why ? `: ${why.text.replace(/[.:]$/, "")}` : ""}${error ? ` (otherwise: ${error})` : ""}`;
       confidence = 0.65;
-    } else if (flags.length && !(edited && why)) {
+    } else if (flags.length && !(edited && why) && (why || flags.some(settles))) {
       // The user's reason rarely names the symptom: the error goes with it.
       content = `\`${run}\` needs ${flags.map((f) => `\`${f}\``).join(" ")}${why ? `: ${why.text}` : ""}${error && (!why || told) ? ` (without: ${error})` : ""}`;
       confidence = 0.7;

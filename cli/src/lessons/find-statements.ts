@@ -78,6 +78,12 @@ function pushback(line: Line | undefined): boolean {
   return line?.who === "user" && !QUESTION.test(line.text.trim()) && (/\bbut\b/i.test(line.text) || REASON.test(line.text));
 }
 
+/** The user's next words after the agent's `line` approve it: a yes, before saying anything else. */
+function approved(lines: Line[], line: Line): boolean {
+  const answer = lines.find((l) => l.turn > line.turn);
+  return answer?.who === "user" && (YES.test(answer.text) || ASSENTS.test(answer.text.trim()));
+}
+
 export function findDecisions(session: Session, lines: Line[]): Lesson[] {
   const found: Lesson[] = [];
   lines.forEach((answer, k) => {
@@ -105,8 +111,10 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     if (choice) found.push({ kind: "insight", lesson: "decision", content: cut(choice.text, 500), confidence: 0.62, evidence: evidenceOf(session, turns) });
   });
   for (const line of lines) {
-    // The agent's choice the user then denies (or it takes back) was not settled.
+    // The agent's choice the user then denies (or it takes back) was not settled; nor is one the user
+    // never answered: the agent announcing its own choice is its plan until the other side approves it.
     if (retracted(lines, line)) continue;
+    if (line.who === "assistant" && !approved(lines, line)) continue;
     line.sentences.forEach((s, k) => {
       if (!CHOICE.test(s) || QUESTION.test(s) || GUESS.test(s)) return;
       const next = line.sentences[k + 1];
