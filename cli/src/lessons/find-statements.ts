@@ -2,7 +2,7 @@ import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut, evidenceOf, retracted, standing, type Line } from "./session-lines";
 
-import { ASSENTS, GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
+import { ASIDE, ASSENTS, GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
 
 /**
  * Decisions with their reason ("an outbox table rather than publishing from the handler, because …")
@@ -126,8 +126,6 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
   return found;
 }
 
-/** A user's aside, said in passing inside a longer message: even in the first request it states how things are. */
-const ASIDE = /^(?:\w+[,.!]?\s+)?(?:btw|by the way|fyi|heads up|note that)\b/i;
 /** Something that happened once ("last time we …", "yesterday"): a story, not how things are. */
 const STORY = /\b(?:last time|yesterday|the other day|last (?:week|month|year)|earlier today)\b/i;
 /** The agent restating a library's documentation for the user ("For reference: …", "Quick background: …"): true anywhere, not about this code. */
