@@ -18,7 +18,7 @@ const FACT =
   /\b(?:turns out|it turns out|apparently|fyi|btw|by the way|heads up|note that|for the record|the reason (?:is|was)|that'?s why|is why|(?:is|are) (?:only )?(?:set|configured|pinned|hardcoded|hard-coded|deployed|hosted|running|mounted|generated|vendored|read-only|readonly) |(?<![-\w])runs? (?:with|on|in|under|as) |lives? (?:in|under) |(?:is|are) (?:in|on) (?:the )?[\w./-]+-\w|only (?:works|runs|exists)|(?:doesn'?t|does not|won'?t|cannot|can'?t) (?:support|handle|run|work)|is shared (?:with|by)|is owned by|uses? (?:a|an|the)? ?\w+ (?:under the hood|internally))/i;
 
 /** The agent laying out choices for the user in its prose: "Options: (a) … (b) …", "I could … or …", "I can …, but …", "I'd suggest …". */
-const OFFERS = /\b(?:options?:|i can\b[^.]*\bbut\b|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather)|how do you want|which (?:one|do you (?:want|prefer))|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
+const OFFERS = /\b(?:options?:|i can\b[^.]*\bbut\b|alternatives?:?|alternatively|either\b[^.]*\bor\b|i could\b[^.]*\bor\b|we could\b|i'?d (?:suggest|go with|go|recommend|rather|use|pick|prefer|keep)|how do you want|which (?:one|do you (?:want|prefer))|which (?:\w+ ){1,2}(?:do|would) you (?:want|prefer|like)|do you want (?:me to )?\w+[^.]*\bor\b|or (?:do it|keep|use|switch)|\((?:a|b|1|2|3)\)|(?:^|\s)[1-3]\))/i;
 /** A list of choices, one a line: "1. …", "2. …" or "(a) …", "b) …". */
 const LISTED = /^\s*\(?([a-c1-4])[.)]\s+(.+)$/gim;
 /** A list is a choice when the agent calls it one ("Two ways:", "options"), not when it lists its steps. */
@@ -43,6 +43,16 @@ const PICK = /^\s*(?:yes|yep|yeah|yup|ok(?:ay)?|sure|sounds good|makes sense|agr
 const YES = /^\s*(?:yes|yep|yeah|yup|sure|sounds good|agreed)\b/i;
 const STOP_WORDS = new Set("the a an and or but to of in on for with that this it its is are be we you i so not no yes ok just then do use keep go".split(" "));
 const contentWords = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9_./~>=-]{2,}/g)?.map((w) => w.replace(/[./]+$/, "")).filter((w) => w.length >= 2 && !STOP_WORDS.has(w)) ?? []);
+/**
+ * How many of `said`'s words the offer's `sentence` names too, however each spells it: a part of a
+ * compound name ("sendrecv" in `MPI_Sendrecv`) or the same stem ("overlap", "overlaps") counts.
+ */
+function sharedWords(sentence: string, said: Set<string>): number {
+  const parts = new Set([...contentWords(sentence)].flatMap((w) => [w, ...w.split(/[_./:-]+/).filter((p) => p.length >= 4)]));
+  const stem = (w: string) => (w.length >= 6 ? w.slice(0, 5) : w);
+  const stems = new Set([...parts].map(stem));
+  return [...said].filter((w) => parts.has(w) || (w.length >= 5 && stems.has(stem(w)))).length;
+}
 
 /**
  * The choice the user made among the agent's offers, with what the agent said of it: the offer's
@@ -60,10 +70,13 @@ function chosen(offer: Line, answer: Line, confirms: boolean): { text: string } 
   if (!option) {
     const said = contentWords(answer.text);
     const ranked = offer.sentences
-      .map((s) => ({ s, shared: [...contentWords(s)].filter((w) => said.has(w)).length, suggests: /\b(?:i'?d|suggest|recommend|alternative|or do it|option)\b/i.test(s) }))
+      .map((s) => ({ s, shared: sharedWords(s, said), suggests: SUGGESTED.test(s) }))
       .sort((a, b) => b.shared - a.shared || Number(b.suggests) - Number(a.suggests));
     const best = ranked[0];
-    if (best && (best.shared > 0 || best.suggests)) option = best.s;
+    // "ok go with that" takes what the agent recommended, whatever other words the answer shares with its offer.
+    const recommended = REFERS_BACK.test(answer.text) ? offer.sentences.find((s) => RECOMMENDS.test(s)) : undefined;
+    if (recommended) option = recommended;
+    else if (best && (best.shared > 0 || best.suggests)) option = best.s;
     // Confirming a way of working: the agent's two sentences that describe it.
     const second = ranked[1];
     if (confirms && best && second && second.shared > 0) option = offer.sentences.filter((s) => s === best.s || s === second.s).join(" ");
@@ -72,6 +85,13 @@ function chosen(offer: Line, answer: Line, confirms: boolean): { text: string } 
   const reply = answer.sentences.filter((s) => !QUESTION.test(s)).slice(0, 3).join(" ");
   return { text: `${statement(option).replace(/\.$/, "")} (chosen: "${reply.replace(/\s+/g, " ").trim()}")` };
 }
+
+/** A sentence of the offer that suggests one way. */
+const SUGGESTED = /\b(?:i'?d|suggest|recommend|alternative|or do it|option)\b/i;
+/** The agent's own recommendation among its choices: "I'd go with …", "I'd use …", "I recommend …". */
+const RECOMMENDS = /\bi'?d (?:go with|use|pick|suggest|recommend|prefer|rather)\b|\bi (?:suggest|recommend)\b/i;
+/** An answer that takes the agent's recommendation by pointing back at it: "ok go with that", "yes, that one". */
+const REFERS_BACK = /^\s*(?:(?:yes|yep|yeah|ok(?:ay)?|sure|fine)[,.!]?\s+)?(?:go with|do|take|use)\s+(?:that|it|this|yours)\b|^\s*(?:yes|yep|yeah|ok(?:ay)?|sure)[,.!]?\s+(?:that|this) one\b/i;
 
 /** The user objecting to what the agent proposed, with a reason ("relative is handy but …"), not asking. */
 function pushback(line: Line | undefined): boolean {
@@ -104,7 +124,7 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     if (!offer) return;
     // Only an answer that picks: a yes or one of the choices' words, before the agent acts on it.
     const words = contentWords(answer.text);
-    const sharesOffer = [...contentWords(offer.text)].some((w) => words.has(w) && w.length > 3);
+    const sharesOffer = sharedWords(offer.text, new Set([...words].filter((w) => w.length > 3))) > 0;
     if (!PICK.test(answer.text) && !sharesOffer) return;
     const choice = chosen(offer, answer, confirms);
     const turns = pushedBack ? [lines[k - 3]!.turn, lines[k - 2]!.turn, offer.turn, answer.turn] : [offer.turn, answer.turn];
