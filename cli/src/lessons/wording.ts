@@ -27,11 +27,14 @@ export const DENIES = /^(?:no\b|nope\b|hm+,? no\b|wrong\b|incorrect\b|not quite\
 /** The agent taking back what it said before: its earlier idea was a disproved guess. */
 export const RETRACT = /\b(?:i was wrong|scratch (?:that|the)|that'?s not (?:it|the (?:issue|cause|problem))|(?:isn'?t|is not|wasn'?t|was not) (?:it|the (?:issue|cause|problem|reason))\b|actually,? no\b|you'?re right|not the (?:issue|cause|problem|reason)\b)/i;
 
+/** The agent opening with the same failure after trying its idea ("Same error: …", "Still failing"): the idea was a disproved guess, what follows may be the cause. */
+export const SAME_AGAIN = /^(?:same (?:error|failure|result|thing|problem)|still (?:the same|fail(?:s|ing)?|broken|no luck)|no (?:change|luck|difference))\b/i;
+
 /**
  * What went wrong or changed came from the agent's own new work: a slip it owns ("I defined it but never mounted it")
  * or a change it expected ("the new input, which is expected"). It teaches the next session nothing.
  */
-export const OWN_DOING = /\b(?:i (?:forgot|missed|accidentally|mistakenly)|the (?:new )?\w+ i (?:just )?(?:added|changed|wrote|introduced)\b|i \w+ed\b[^.;:]*\bbut (?:never|forgot|didn'?t)|my typo|(?:which|that|this|it) (?:is|was) expected)\b/i;
+export const OWN_DOING = /\b(?:i (?:forgot|missed|accidentally|mistakenly)|the (?:new )?\w+ i (?:just )?(?:added|changed|wrote|introduced)\b|i \w+ed\b[^.;:]*\bbut (?:never|forgot|didn'?t)|my typo|my own\b|(?:which|that|this|it) (?:is|was) expected)\b/i;
 
 /**
  * The specific words of a text: identifiers with an underscore, digit, dot, dash or slash inside, ALL-CAPS
