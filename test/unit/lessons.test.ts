@@ -111,7 +111,7 @@ describe("extractLessons", () => {
       user("ok do that, one cache mechanism per thing, no hand rolled actions/cache", 2),
     );
     expect(found.map((l) => l.lesson)).toEqual(["decision"]);
-    expect(found[0]!.content).toMatch(/setup-go/);
+    expect(found[0]!.content).toMatch(/setup-go/i);
   });
 
   it("a rule said 'from now on' in the middle of a correction is proposed beside it", () => {

@@ -6,7 +6,7 @@ import { findResolvedFailures } from "./find-failures";
 import { findDecisions, findFacts } from "./find-statements";
 import { proposalKey, type Lesson } from "./lesson";
 import { linesOf } from "./session-lines";
-import { supportOf } from "./support";
+import { weigh } from "./support";
 
 /**
  * The lessons a session taught, from its transcript alone (no model): statements in so many words,
@@ -16,7 +16,7 @@ import { supportOf } from "./support";
  */
 export function extractLessons(session: Session): Lesson[] {
   const lines = linesOf(session);
-  const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines)).flatMap((l) => backed(session, l));
+  const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines)).flatMap((l) => weigh(session, l) ?? []);
   const perKind = new Map<string, number>();
   const fewest = distinct(all.sort((a, b) => b.confidence - a.confidence)).filter((l) => {
     if (l.lesson === "explicit") return true;
@@ -24,22 +24,6 @@ export function extractLessons(session: Session): Lesson[] {
     return perKind.get(l.lesson)! <= MAX_PER_KIND;
   });
   return fewest.slice(0, MAX_PROPOSALS_PER_SESSION);
-}
-
-/**
- * Fewer independent signals than this (see supportOf) leave an inferred lesson unproposed: a finder's
- * pattern matched, but nothing else in the session backs it. Statements in so many words are the user's own.
- */
-export const MIN_SIGNALS = 2;
-/** Each signal beyond the floor makes a lesson this much more confident, so the best-backed come first. */
-const PER_SIGNAL = 0.02;
-
-/** The lesson with its confidence weighed by what backs it, or nothing when too little does or something speaks against it. */
-function backed(session: Session, lesson: Lesson): Lesson[] {
-  if (lesson.lesson === "explicit") return [lesson];
-  const { signals, doubts } = supportOf(session, lesson);
-  if (doubts.length || signals.length < MIN_SIGNALS) return [];
-  return [{ ...lesson, confidence: Math.min(0.95, Math.round((lesson.confidence + PER_SIGNAL * (signals.length - MIN_SIGNALS)) * 100) / 100) }];
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { Session } from "../agents/session";
+import { explicitAt } from "./find-explicit";
 import type { Lesson } from "./lesson";
 import { cut, evidenceOf, retracted, standing, type Line } from "./session-lines";
+import { weigh } from "./support";
 
-import { ASIDE, ASSENTS, GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
+import { ACK, ASIDE, ASSENTS, GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
 
 /**
  * Decisions with their reason ("an outbox table rather than publishing from the handler, because …")
@@ -156,13 +158,34 @@ const TRANSIENT = /\b(?:yet|for now|at the moment|currently|right now|so far)\b/
 const REQUIRES = /\b(?:has to|have to|must|needs? to|only works)\b/i;
 
 /** How a finding reads: it explains ("that's why", "so …") or sets two things apart ("only", "but", "not"). */
-const FINDING = /\b(?:that'?s (?:why|it|the)|there it is|so (?:the|a|every|it|they|nobody)|hence|only|which (?:only|means|is why)|same as|by default|because|the (?:real )?(?:reason|cause) (?:is|was))\b|,\s+so\b/i;
+const FINDING = /\b(?:that'?s (?:why|it|the)|there it is|so (?:the|a|every|it|they|nobody)|hence|only|which (?:only|means|is why)|same as|by default|because|the (?:real )?(?:reason|cause) (?:is|was))\b|,\s+so\b|,\s+not\s+(?!\w+ed\b)\w/i;
 /** A consequence the agent draws for its own next step ("so the handler can reuse it", "so no change is needed"): a plan, not how things are. */
 const SUGGESTS = /\bso\b(?:\s+[\w`().-]+){0,5}?\s+(?:can|could|should|would|might)\b|\bso (?:no|nothing)\b[^.]*\b(?:needed|necessary|to \w+)\b/i;
 /** The agent reporting its own work or a run's result: news of the session, not a fact about the code. */
 const REPORT = /^(?:added|changed|updated|fixed|removed|created|renamed|moved|wrote|ran|reverted|replaced|deleted|implemented|refactored|switched|installed|bumped|staged|committed|pushed|merged|tagged|opened|(?:the )?(?:plan|build|tests?|ci|run|everything|all \w+|it)\b.{0,30}\b(?:shows?|pass(?:es|ed)?|green|succeed(?:s|ed)?|works?|is clean|compiles?))\b/i;
 /** The agent says what it will do, anywhere in the sentence. */
 const INTENT = /\b(?:i'?ll|i will|i'?m going to|let me|i can|i'?d)\b/i;
+
+/** How a request starts: a verb telling the agent what to do ("make it …", "put it in …", "dont …"). */
+const IMPERATIVE = /^(?:(?:and|also|then|just|please|pls|so|actually|but|ok(?:ay)?)[,.]?\s+)*(?:make|put|add|use|run|do|don'?t|dont|keep|write|move|set|change|fix|remove|delete|check|try|commit|push|bump|leave|go|call|create|open|show|give|let|revert|undo|rename|update|install|test|build|deploy|read|start|stop|wait|look|see|drop|skip|mark|pass|send|split|merge|pin|ask|tell|note|log)\b/i;
+/** A clause saying how things are: a subject's finite verb. */
+const STATES = /\b(?:is|are|isn'?t|aren'?t|was|has|have|hasn'?t|haven'?t|runs?|goes|lives?|uses?|comes?|gets?|reads?|points?|listens?|expects?|requires?|needs?|supports?|says|ships?|holds?)\b/i;
+/** Why or what follows: the part that makes a statement knowledge rather than narration. */
+const BECAUSE = /\b(?:because|since|so|otherwise|anyway|which|that'?s why|only|never|regardless)\b|,\s*not\b/i;
+/** The leading acknowledgement or aside of a message ("nice. before I push — "): not part of what it states. */
+const LEADIN = /^(?:[^—–]{0,24}\s[—–]\s+)/;
+
+/**
+ * A user's statement, said in passing after the request or the acknowledgement, of how things are here,
+ * with its why and something it names ("prod goes through the deploy workflow anyway, our personal
+ * accounts only have viewer on acme-prod so a local `pulumi up` would fail with 403"): not a request,
+ * not a question. The statement, or null.
+ */
+function explains(sentence: string): string | null {
+  const s = sentence.replace(LEADIN, "");
+  if (IMPERATIVE.test(s) || ACK.test(s) || explicitAt(s) >= 0 || !STATES.test(s) || !BECAUSE.test(s) || s.split(/\s+/).length < 8) return null;
+  return specifics(s).size > 0 || /`[^`]+`|\d/.test(s) ? s : null;
+}
 
 /**
  * Facts: what the user states about the code or the environment (FACT's words), and what the agent
@@ -178,8 +201,9 @@ export function findFacts(session: Session, lines: Line[]): Lesson[] {
       for (const s of line.sentences) {
         // A first request says what to do; only its asides state facts.
         if (line.turn === 0 && !ASIDE.test(s)) continue;
-        if (!FACT.test(s) || STORY.test(s) || TRANSIENT.test(s) || QUESTION.test(s) || GUESS.test(s) || PLAN.test(s) || CHOICE.test(s) || s.split(/\s+/).length < 5) continue;
-        found.push({ kind: "insight", lesson: "fact", content: statement(s), confidence: 0.6, evidence: evidenceOf(session, [line.turn]) });
+        if (STORY.test(s) || TRANSIENT.test(s) || QUESTION.test(s) || GUESS.test(s) || PLAN.test(s) || CHOICE.test(s) || s.split(/\s+/).length < 5) continue;
+        const told = FACT.test(s) ? s : explains(s);
+        if (told) found.push({ kind: "insight", lesson: "fact", content: statement(told), confidence: told === s && FACT.test(s) ? 0.6 : 0.55, evidence: evidenceOf(session, [line.turn]) });
       }
       continue;
     }
@@ -202,7 +226,11 @@ export function findFacts(session: Session, lines: Line[]): Lesson[] {
     const withNext = best && next && REQUIRES.test(next) && !PLAN.test(next) && !QUESTION.test(next) ? `${best.s} ${next}` : best?.s;
     if (best) findings.push({ kind: "insight", lesson: "fact", content: statement(cut(withNext!, 400)), confidence: Math.min(0.6, 0.45 + 0.05 * best.shared), evidence: evidenceOf(session, [line.turn - 1, line.turn]) });
   }
-  // Of what the agent found out, the one most tied to what the tools showed: a session explains many things on its way.
-  const top = findings.sort((a, b) => b.confidence - a.confidence)[0];
+  // Of what the agent found out, the one most tied to what the tools showed and best backed: a session explains many things on its way.
+  // (Weighed here only to choose: extractLessons weighs every finder's lessons alike.)
+  const top = findings
+    .map((f) => ({ f, weighed: weigh(session, f) }))
+    .filter((c) => c.weighed)
+    .sort((a, b) => b.weighed!.confidence - a.weighed!.confidence)[0]?.f;
   return top ? [...found, top] : found;
 }

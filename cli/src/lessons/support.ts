@@ -55,3 +55,19 @@ export function supportOf(session: Session, lesson: Lesson): Support {
   if ((lesson.lesson === "correction" || lesson.lesson === "fact") && FOR_NOW.test(said)) doubts.push("for now");
   return { signals, doubts };
 }
+
+/**
+ * Fewer independent signals than this leave an inferred lesson unproposed: a finder's pattern matched,
+ * but nothing else in the session backs it. Statements in so many words are the user's own.
+ */
+export const MIN_SIGNALS = 2;
+/** Each signal beyond the floor makes a lesson this much more confident, so the best-backed come first. */
+const PER_SIGNAL = 0.02;
+
+/** The lesson with its confidence weighed by what backs it, or null when too little does or something speaks against it. */
+export function weigh(session: Session, lesson: Lesson): Lesson | null {
+  if (lesson.lesson === "explicit") return lesson;
+  const { signals, doubts } = supportOf(session, lesson);
+  if (doubts.length || signals.length < MIN_SIGNALS) return null;
+  return { ...lesson, confidence: Math.min(0.95, Math.round((lesson.confidence + PER_SIGNAL * (signals.length - MIN_SIGNALS)) * 100) / 100) };
+}
