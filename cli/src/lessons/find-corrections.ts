@@ -71,7 +71,9 @@ function agentWork(session: Session, turn: number, all = false): string {
 /** The user's first words echo, as a question, something the agent used ("us-central1??"): a "no" in other words. */
 function echoes(session: Session, line: Line): boolean {
   const first = line.sentences[0]?.match(/^([^\s?]+(?:\s+[^\s?]+)?)\?+$/)?.[1];
-  return !!first && first.length >= 4 && agentWork(session, line.turn, true).toLowerCase().includes(first.toLowerCase());
+  // A value (a region, a version, a path), not a word any answer could echo ("really??").
+  const value = !!first && (specifics(first).size > 0 || /\d/.test(first));
+  return value && first.length >= 4 && agentWork(session, line.turn, true).toLowerCase().includes(first.toLowerCase());
 }
 
 /** A limit on what the agent used: "is 0.10 only", "we still support 0.9". */
@@ -101,7 +103,8 @@ export function findCorrections(session: Session, lines: Line[]): Lesson[] {
     const opens = OPENS.test(line.text.trim()) || DISMISSES.test(line.text.trim()) || reverts || echoes(session, line);
     // Agreeing with what the agent proposed ("ok do that, …") corrects nothing; nor does acknowledging
     // its work before the next request ("ok add a docstring example like the others").
-    if (ASSENTS.test(line.text.trim()) || (!opens && ACK.test(line.text.trim()))) return;
+    // (An acknowledgement followed by "but …" takes something back, and may correct.)
+    if (ASSENTS.test(line.text.trim()) || (!opens && ACK.test(line.text.trim()) && !/^\W*but\b/i.test(line.text.trim().replace(ACK, "")))) return;
     // Answering the agent's offer of a choice picks one (a decision), unless it opens with a "no".
     const asked = lines[k - 1];
     const answers = asked?.who === "assistant" && asked.turn === line.turn - 1;

@@ -30,7 +30,7 @@ const RULES: Rule[] = [
 const MIN = 12;
 const MAX = 300;
 /** A sentence that gives a reason: said right after a rule, it is the rule's why. */
-const REASON = /\b(?:because|since|otherwise|or else|so that|that'?s why|which is why|bc|cuz)\b|\bfails?\b/i;
+const REASON = /\b(?:because|since|otherwise|or else|so that|that'?s why|which is why|bc|cuz)\b/i;
 /** A prohibition said just before the rule belongs to it: "don't hand-edit BUILD files. always run gazelle". */
 const PROHIBITION = /^(?:don'?t|dont|do not|never)\b/i;
 
@@ -63,7 +63,8 @@ export function findExplicit(session: Session, lines: Line[]): Lesson[] {
         const insteadAfter = after && PROHIBITION.test(match[1]) && explicitAt(after) >= 0 && !PROHIBITION.test(after.slice(explicitAt(after)).replace(/^from now on[,:]?\s+/i, ""));
         const reasonAfter = after && explicitAt(after) < 0 && !after.endsWith("?") && REASON.test(after) && !GUESS.test(after);
         if (insteadAfter) joined.add(k + 1);
-        const next = insteadAfter ? ` ${after.slice(explicitAt(after)).replace(/^from now on[,:]?\s+/i, "")}` : reasonAfter ? ` ${after}` : "";
+        const added = insteadAfter ? after.slice(explicitAt(after)).replace(/^from now on[,:]?\s+/i, "") : reasonAfter ? after : "";
+        const next = added ? ` ${added.charAt(0).toUpperCase()}${added.slice(1)}` : "";
         const content = statement((before && PROHIBITION.test(before) && explicitAt(before) < 0 ? `${before} ${match[1]}` : match[1]) + next);
         const key = proposalKey(content);
         const seen = found.get(key);

@@ -3,7 +3,7 @@
 /** A question, not a statement. */
 export const QUESTION = /\?\s*$|^(?:what|why|how|where|when|which|who|can|could|would|should|is|are|do|does|did|will|shall)\b[^.!]*$/i;
 /** A guess: true or not, it is not yet a lesson. */
-export const GUESS = /\b(?:i think|i guess|i suspect|i believe|probably|maybe|perhaps|might|may be|could be|possibly|likely|my guess|not sure|seems? (?:like|to be)|looks like it might|hypothes|i assume|presumably)/i;
+export const GUESS = /\b(?:i think|i guess|i suspect|i believe|probably|maybe|perhaps|might (?:be|have|not)\b|may be|could be|possibly|likely|my guess|not sure|seems? (?:like|to be)|looks like it might|hypothes|i assume|presumably)/i;
 /** The agent saying what it will do next: a plan, not a finding. */
 export const PLAN = /^(?:i'?ll|i will|i'?m going to|let me|let'?s|running|checking|trying|now |next,? |first,? |looking|reading|adding|fixing|updating|re-?running|pushing|committing|done\b|ok\b|okay\b|sure\b)/i;
 
