@@ -253,7 +253,7 @@ describe("extractLessons", () => {
   it.each([
     ["'I'd use …' answered by naming it", "With a blocking send the ADC task would miss ticks. I'd use an embassy_sync Channel with try_send, dropping samples when full, so that sampling never waits on the UART.", "yeah fine, channel + try_send", /Channel with try_send/],
     ["'which way do you want …?' answered with a reason", "previewWithdraw rounds the fee down. Which way do you want the fee rounded?", "up, in favour of the vault. the auditors flagged rounding-down fees because you can split a withdraw into dust", /rounds the fee down.*auditors/],
-    ["'go with that' taking the recommendation", "Two ways: a VPC connector or Direct VPC egress. I'd go with Direct VPC egress: no connector VMs to pay for. It needs a /26 subnet.", "ok go with that. use 10.20.8.0/26", /^I'd go with Direct VPC egress/],
+    ["'go with that' taking the recommendation", "Two ways: a VPC connector or Direct VPC egress. I'd go with Direct VPC egress: no connector VMs to pay for. It needs a /26 subnet.", "ok go with that. use a new /26, 10.20.8.0/26 is free", /^I'd go with Direct VPC egress/],
     ["an option named inside a compound name", "Two options: MPI_Sendrecv up and down (blocking), or MPI_Isend/Irecv overlapping the interior compute.", "sendrecv. the regression test compares checksums bit-for-bit, with overlap the sums drift", /MPI_Sendrecv.*bit-for-bit/],
   ])("a decision: %s", (_name, offer, answer, content) => {
     const found = lessons(user("go on"), agent(offer, 1), user(answer, 2));
@@ -287,6 +287,15 @@ describe("extractLessons", () => {
     expect(found[0]!.content).toMatch(/^Prod goes through the deploy workflow/);
   });
 
+  it("an agent's finding that nothing else backs (no reason, no one confirms it, nothing done with it) is not proposed", () => {
+    const found = lessons(
+      user("add validation to PATCH /orders"),
+      shell("grep -rn ValidationProblem src/", false, "src/Filters/ValidationFilter.cs:12: return Results.ValidationProblem(errors);", 1),
+      agent("ValidationFilter returns Results.ValidationProblem, which is a 400 with a problem-details body — same as POST /customers.", 2),
+    );
+    expect(found).toEqual([]);
+  });
+
   it(`proposes at most ${MAX_PROPOSALS_PER_SESSION} per session and ${MAX_PER_KIND} of an inferred kind, the most confident first`, () => {
     const corrections = ["this repo uses pnpm, not npm", "we lint with ruff, not flake8", "staging lives in eu-west-1, not us-east-1"];
     const events = [
@@ -314,12 +323,12 @@ describe("lesson extraction quality (bench/lessons.ts)", () => {
   // Floors just under what the extractor measured after the third tuning of 26 November 2026 (tune,
   // 36 sessions: recall 0.91, each kind at least 0.86, 4 false proposals; held-out: recall 0.73, 4
   // false in 12): a later change cannot lose what was reached without saying so here.
-  it("on the tuning half: recall at least 0.9 (each kind at least 0.8), at most 5 false proposals in 36 sessions", () => {
+  it("on the tuning half: recall at least 0.92 (each kind at least 0.88), at most 4 false proposals in 48 sessions", () => {
     const tune = score(loadHalf("tune"));
-    expect(tune.sessions).toBe(36);
-    expect(recallOf(tune)).toBeGreaterThanOrEqual(0.9);
-    for (const kind of Object.keys(tune.found)) expect(recallOf(tune, [kind]), kind).toBeGreaterThanOrEqual(0.8);
-    expect(tune.falses.length).toBeLessThanOrEqual(5);
+    expect(tune.sessions).toBe(48);
+    expect(recallOf(tune)).toBeGreaterThanOrEqual(0.92);
+    for (const kind of Object.keys(tune.found)) expect(recallOf(tune, [kind]), kind).toBeGreaterThanOrEqual(0.88);
+    expect(tune.falses.length).toBeLessThanOrEqual(4);
   });
 
   it("on the held-out half (never tuned on): no worse than its last report", () => {
