@@ -236,7 +236,7 @@ export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] 
       }
     }
     const passed = events[passedAt] as Shell;
-    // The first failure's error: the symptom the next session will meet.
+    // The first failure's error: the symptom the next session will meet (the line the cause explains, once known).
     let error = firstErrorLine(failed.output) ?? firstErrorLine((events[lastFailure] as Shell).output);
     const between = events.slice(lastFailure + 1, passedAt).map((e, k) => ({ e, turn: lastFailure + 1 + k }));
     const otherCommands = between.filter((b): b is { e: Shell; turn: number } => isShell(b.e) && b.e.failed !== true && !runsAgain(b.e.command, failed.command) && !/^(?:cat|ls|grep|rg|find|head|tail|sed|git (?:diff|status|log|show)|echo|which|pwd)\b/.test(mainStep(b.e.command)));
@@ -250,7 +250,6 @@ export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] 
     // Without the agent's diagnosis, the user speaking up between the failure and the pass says why.
     const told = diagnosed ? null : userTold(lines, lastFailure, passedAt);
     const cause = diagnosed ?? told;
-    // The error line the cause explains, once it is known.
     if (cause) error = errorLine(failed.output, cause.text) ?? error;
     const fix = fixSentence(session, lines, lastFailure, passedAt);
     const why = cause && fix && fix.text !== cause.text ? { text: `${cause.text.replace(/[.:]$/, "")}. Fix: ${fix.text}`, turn: cause.turn, fixTurn: fix.turn } : cause ? { ...cause, fixTurn: null } : fix ? { ...fix, fixTurn: null } : null;
