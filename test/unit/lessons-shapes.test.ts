@@ -98,4 +98,13 @@ describe("extractLessons, shapes of the sessions it had not seen", () => {
     );
     expect(found).toEqual([]);
   });
+
+  it("the agent's summary at the end reports the session; it is not a finding", () => {
+    const found = lessons(
+      user("the worker doesnt see FEATURE_X"),
+      shell("grep -n env_file docker-compose.yml", false, "14:    env_file: .env.docker", 1),
+      agent("Summary: the worker service only reads .env.docker (env_file on line 14), so FEATURE_X now goes there too.", 2),
+    );
+    expect(found).toEqual([]);
+  });
 });

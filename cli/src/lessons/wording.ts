@@ -4,8 +4,8 @@
 export const QUESTION = /\?\s*$|^(?:what|why|how|where|when|which|who|can|could|would|should|is|are|do|does|did|will|shall)\b[^.!]*$/i;
 /** A guess: true or not, it is not yet a lesson. */
 export const GUESS = /\b(?:i think|i guess|i suspect|i believe|probably|maybe|perhaps|might (?:be|have|not)\b|may be|could be|possibly|likely|my guess|not sure|seems? (?:like|to be)|looks like it might|hypothes|i assume|presumably)/i;
-/** The agent saying what it will do next: a plan, not a finding. */
-export const PLAN = /^(?:i'?ll|i will|i'?m going to|let me|let'?s|running|checking|trying|now |next,? |first,? |looking|reading|adding|fixing|updating|re-?running|pushing|committing|done\b|ok\b|okay\b|sure\b)/i;
+/** The agent saying what it will do next, or summing up what it did at the end ("Summary: …", "Done: …"): a plan or a report, not a finding. */
+export const PLAN = /^(?:i'?ll|i will|i'?m going to|let me|let'?s|running|checking|trying|now |next,? |first,? |looking|reading|adding|fixing|updating|re-?running|pushing|committing|done\b|ok\b|okay\b|sure\b|summary\b|in summary\b|to sum up\b|all set\b|here'?s what\b)/i;
 
 /** How a correcting turn opens: "no, …", "wrong", "actually …". */
 export const OPENS = /^(?:no\b|nope\b|nah\b|hm+,? no\b|not quite\b|wrong\b|that'?s (?:wrong|not (?:right|it|how|what))|that is (?:wrong|not)|actually\b|wait\b|hold on\b|stop\b|careful\b|incorrect\b)[\s,.:;!—–-]*/i;
