@@ -6,6 +6,7 @@ import { findResolvedFailures } from "./find-failures";
 import { findDecisions, findFacts } from "./find-statements";
 import { proposalKey, type Lesson } from "./lesson";
 import { linesOf } from "./session-lines";
+import { weigh } from "./support";
 
 /**
  * The lessons a session taught, from its transcript alone (no model): statements in so many words,
@@ -15,7 +16,7 @@ import { linesOf } from "./session-lines";
  */
 export function extractLessons(session: Session): Lesson[] {
   const lines = linesOf(session);
-  const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines));
+  const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines)).flatMap((l) => weigh(session, l) ?? []);
   const perKind = new Map<string, number>();
   const fewest = distinct(all.sort((a, b) => b.confidence - a.confidence)).filter((l) => {
     if (l.lesson === "explicit") return true;

@@ -4,7 +4,7 @@ import { cut, evidenceOf, type Line } from "./session-lines";
 import { explicitAt } from "./find-explicit";
 import { mainStep } from "./find-failures";
 import { offersChoice } from "./find-statements";
-import { ASSENTS, GUESS, OPENS, ORDER_ONLY, QUESTION, specifics, statement } from "./wording";
+import { ACK, ASIDE, ASSENTS, GUESS, OFFERS_MORE, OPENS, ORDER_ONLY, QUESTION, specifics, statement } from "./wording";
 
 /**
  * Corrections: the user contradicting or redirecting the agent after it did or said something ("No,
@@ -59,6 +59,39 @@ function deniesFailedRun(session: Session, line: Line, sentence: string): boolea
   return NEGATION.test(sentence) && sentence.toLowerCase().includes(program);
 }
 
+/** What the agent did or said before `turn` (since the user's last words, or all of it): its text, commands, files and what its edits reported. */
+function agentWork(session: Session, turn: number, all = false): string {
+  const since = all ? -1 : session.events.slice(0, turn).findLastIndex((e) => e.kind === "user");
+  return session.events
+    .slice(since + 1, turn)
+    .map((e) => (e.kind === "assistant" ? e.text : e.kind === "tool" ? `${e.command ?? ""} ${e.files.map((f) => f.path).join(" ")} ${all || e.files.length ? (e.output ?? "") : ""}` : ""))
+    .join("\n");
+}
+
+/** The user's first words echo, as a question, something the agent used ("us-central1??"): a "no" in other words. */
+function echoes(session: Session, line: Line): boolean {
+  const first = line.sentences[0]?.match(/^([^\s?]+(?:\s+[^\s?]+)?)\?+$/)?.[1];
+  // A value (a region, a version, a path), not a word any answer could echo ("really??").
+  const value = !!first && (specifics(first).size > 0 || /\d/.test(first));
+  return value && first.length >= 4 && agentWork(session, line.turn, true).toLowerCase().includes(first.toLowerCase());
+}
+
+/** A limit on what the agent used: "is 0.10 only", "we still support 0.9". */
+const LIMITS = /\bonly\b|\bstill\b/i;
+
+/**
+ * The user saying something the agent just did or said is not so, in the first words of the answer: a
+ * sentence that denies or limits a name from the agent's work, a specific one (`vim.system`) or one the
+ * agent wrote capitalised ("Nucleo"): "its not a nucleo, it's our carrier board", "vim.system is 0.10
+ * only". Common words the two share ("an hour off in winter doesnt matter") name nothing.
+ */
+function denies(session: Session, line: Line, sentence: string): boolean {
+  if (line.sentences.indexOf(sentence) > 1 || ACK.test(sentence) || (!NEGATION.test(sentence) && !LIMITS.test(sentence))) return false;
+  const work = agentWork(session, line.turn);
+  const names = new Set([...specifics(work), ...(work.match(/(?<=\w[^.!?\n]*\s)[A-Z][a-z]{3,}\w*/g) ?? []).map((w) => w.toLowerCase())]);
+  return [...specifics(sentence), ...(sentence.toLowerCase().match(/[a-z]{4,}/g) ?? [])].some((w) => names.has(w));
+}
+
 export function findCorrections(session: Session, lines: Line[]): Lesson[] {
   const found: Lesson[] = [];
   lines.forEach((line, k) => {
@@ -67,20 +100,26 @@ export function findCorrections(session: Session, lines: Line[]): Lesson[] {
     const before = session.events.slice(0, line.turn).some((e) => e.kind !== "user");
     if (!before) return;
     const reverts = REVERTS.test(line.text.trim());
-    const opens = OPENS.test(line.text.trim()) || DISMISSES.test(line.text.trim()) || reverts;
-    // Agreeing with what the agent proposed ("ok do that, …") corrects nothing.
-    if (ASSENTS.test(line.text.trim())) return;
+    const opens = OPENS.test(line.text.trim()) || DISMISSES.test(line.text.trim()) || reverts || echoes(session, line);
+    // Agreeing with what the agent proposed ("ok do that, …") corrects nothing; nor does acknowledging
+    // its work before the next request ("ok add a docstring example like the others").
+    // (An acknowledgement followed by "but …" takes something back, and may correct.)
+    if (ASSENTS.test(line.text.trim()) || (!opens && ACK.test(line.text.trim()) && !/^\W*but\b/i.test(line.text.trim().replace(ACK, "")))) return;
     // Answering the agent's offer of a choice picks one (a decision), unless it opens with a "no".
     const asked = lines[k - 1];
-    if (!opens && asked?.who === "assistant" && asked.turn === line.turn - 1 && offersChoice(asked)) return;
+    const answers = asked?.who === "assistant" && asked.turn === line.turn - 1;
+    if (!opens && answers && offersChoice(asked)) return;
+    // A "no" to the agent's offer to do more declines it ("no, ticket only says stage change"), unless it says how things are.
+    if (answers && OFFERS_MORE.test(asked.sentences.at(-1) ?? "") && !CONTRAST.test(line.text)) return;
     // A statement in so many words in the same turn is findExplicit's: the correction is what comes before it.
     // What follows it is its reason, not more of the correction.
     const explicit = line.sentences.findIndex((s) => explicitAt(s) >= 0);
     const said = (explicit < 0 ? line.sentences : line.sentences.slice(0, explicit + 1))
       .map((s) => (explicitAt(s) >= 0 ? s.slice(0, explicitAt(s)).replace(/[\s,;:—–-]*(?:and|so|also)?\s*$/i, "") : s))
-      .filter((s) => s && !QUESTION.test(s) && !GUESS.test(s));
+      // An aside ("btw …") states a fact in passing; it corrects nothing the agent did.
+      .filter((s) => s && !QUESTION.test(s) && !GUESS.test(s) && !ASIDE.test(s));
     if (!said.length) return;
-    const contrasts = (s: string) => CONTRAST.test(s) || deniesFailedRun(session, line, s);
+    const contrasts = (s: string) => CONTRAST.test(s) || deniesFailedRun(session, line, s) || denies(session, line, s);
     const joined = said.join(" ");
     if (!opens && !said.some(contrasts)) return;
     // The sentences that carry the correction: from the first with a contrast (or the opening), three at most.

@@ -1,6 +1,6 @@
 import type { Session, SessionEvent, ToolCall } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut, evidenceOf, firstErrorLine, retracted, standing, type Line } from "./session-lines";
+import { cut, errorLine, evidenceOf, firstErrorLine, retracted, standing, type Line } from "./session-lines";
 import { GUESS, OPENS, ORDER_ONLY, OWN_DOING, PLAN, QUESTION, RETRACT, specifics, statement } from "./wording";
 
 /**
@@ -79,6 +79,13 @@ function added(failing: string, passing: string): string[] {
     ),
   ];
 }
+
+/**
+ * A flag that carries a setting (an env assignment, a flag with its value) says how this project runs; a
+ * bare switch nobody explained (`-upgrade`, `--preset`, `--update-goldens`) is the agent's trial, an
+ * output option or a one-off order, and is no lesson without someone saying why.
+ */
+const settles = (flag: string) => isEnv(flag) || flag.includes(" ");
 
 const NO = /^\s*(?:no\b|nope\b|don'?t\b|dont\b|stop\b|that'?s (?:not|wrong)|wait\b)|[,.\s]no\.?\s*$/i;
 
@@ -164,6 +171,12 @@ const INERT = /^(?:echo|sleep|cat|ls|grep|rg|find|head|tail|sed|which|pwd|cp|mv|
 /** Staging files is inert when it is for a commit in the same command; before a build it changes what the build sees (a flake's source is what git tracks). */
 const inert = (step: string, steps: string[]) => INERT.test(step) || (/^git add\b/.test(step) && steps.some((s) => /^git commit\b/.test(s)));
 
+/** What a command run first did: its steps that act (`pulumi login gs://…`), without moving around or looking (`cd`, `ls`, `… ls`). */
+const doing = (command: string) => {
+  const steps = stepsOf(command).filter((s) => !/^cd\s/.test(s) && !inert(s, []) && !/\b(?:ls|list|show|status|info)$/.test(s));
+  return steps.length ? steps.join(" && ") : mainStep(command);
+};
+
 /** The step of `command` that runs what `failing` ran (`west build && west flash && tio …` → `tio …`), else its main step. */
 const runOf = (command: string, failing: string) => stepsOf(command).findLast((s) => sameTarget(s, failing)) ?? mainStep(command);
 /** `command` runs again what `failing` ran, as its main step or as one of its steps. */
@@ -223,8 +236,8 @@ export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] 
       }
     }
     const passed = events[passedAt] as Shell;
-    // The first failure's error: the symptom the next session will meet.
-    const error = firstErrorLine(failed.output) ?? firstErrorLine((events[lastFailure] as Shell).output);
+    // The first failure's error: the symptom the next session will meet (the line the cause explains, once known).
+    let error = firstErrorLine(failed.output) ?? firstErrorLine((events[lastFailure] as Shell).output);
     const between = events.slice(lastFailure + 1, passedAt).map((e, k) => ({ e, turn: lastFailure + 1 + k }));
     const otherCommands = between.filter((b): b is { e: Shell; turn: number } => isShell(b.e) && b.e.failed !== true && !runsAgain(b.e.command, failed.command) && !/^(?:cat|ls|grep|rg|find|head|tail|sed|git (?:diff|status|log|show)|echo|which|pwd)\b/.test(mainStep(b.e.command)));
     const edited = between.some(({ e }) => e.kind === "tool" && e.files.length);
@@ -237,6 +250,7 @@ export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] 
     // Without the agent's diagnosis, the user speaking up between the failure and the pass says why.
     const told = diagnosed ? null : userTold(lines, lastFailure, passedAt);
     const cause = diagnosed ?? told;
+    if (cause) error = errorLine(failed.output, cause.text) ?? error;
     const fix = fixSentence(session, lines, lastFailure, passedAt);
     const why = cause && fix && fix.text !== cause.text ? { text: `${cause.text.replace(/[.:]$/, "")}. Fix: ${fix.text}`, turn: cause.turn, fixTurn: fix.turn } : cause ? { ...cause, fixTurn: null } : fix ? { ...fix, fixTurn: null } : null;
     const run = cut(runOf(failed.command, failed.command), 80);
@@ -246,13 +260,13 @@ export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] 
     if (prep.length) {
       content = `\`${run}\` needs ${prep.map((p) => `\`${cut(p, 80)}\``).join(" and ")} first${why ? `: ${why.text.replace(/[.:]$/, "")}` : ""}${error ? ` (otherwise: ${error})` : ""}`;
       confidence = 0.65;
-    } else if (flags.length && !(edited && why)) {
+    } else if (flags.length && !(edited && why) && (flags.some(settles) || (why && !otherCommands.length))) {
       // The user's reason rarely names the symptom: the error goes with it.
       content = `\`${run}\` needs ${flags.map((f) => `\`${f}\``).join(" ")}${why ? `: ${why.text}` : ""}${error && (!why || told) ? ` (without: ${error})` : ""}`;
       confidence = 0.7;
     } else if (otherCommands.length && !edited) {
       const first = otherCommands.at(-1)!;
-      content = `\`${run}\` needs \`${cut(mainStep(first.e.command), 80)}\` first${why ? `: ${why.text}` : error ? ` (otherwise: ${error})` : ""}`;
+      content = `\`${run}\` needs \`${cut(doing(first.e.command), 80)}\` first${why ? `: ${why.text}` : ""}${error && (!why || told) ? ` (otherwise: ${error})` : ""}`;
       evidence.push(first.turn);
       confidence = 0.65;
     } else if (why) {

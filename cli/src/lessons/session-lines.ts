@@ -1,6 +1,6 @@
 import type { Session } from "../agents/session";
 import { MAX_EVIDENCE_CHARS, MAX_EVIDENCE_LINES, type EvidenceLine } from "../../../lib/rules";
-import { DENIES, RETRACT } from "./wording";
+import { DENIES, RETRACT, SAME_AGAIN } from "./wording";
 
 /**
  * The session as numbered lines the lesson finders read: each event's index (its turn), time, who, and
@@ -47,7 +47,7 @@ export function retracted(lines: Line[], line: Line): boolean {
   const after = lines.filter((l) => l.turn > line.turn);
   const next = after.find((l) => l.who === "assistant");
   const answer = after[0]?.who === "user" ? after[0] : undefined;
-  return (!!next && next.sentences.some((s) => RETRACT.test(s))) || (!!answer && DENIES.test(answer.text.trim()));
+  return (!!next && (next.sentences.some((s) => RETRACT.test(s)) || SAME_AGAIN.test(next.text.trim()))) || (!!answer && DENIES.test(answer.text.trim()));
 }
 
 /** The sentences of `line` that say something: an agent's retraction ("that wasn't it") only takes back what came before. */
@@ -81,7 +81,21 @@ const ERROR_LINE = /\b(error|failed|failure|fatal|panic|panicked|exception|canno
 
 /** The line of a tool's output that says what went wrong: the first that sounds like an error, else the last. */
 export function firstErrorLine(output: string | null): string | null {
+  return errorLine(output, "");
+}
+
+/**
+ * The line of a tool's output that says what went wrong, as `explained` explains it: of the lines that
+ * sound like an error, the one sharing most words with the explanation (a wrapper's "Migration failed!"
+ * says less than the "Detected both transactional and non-transactional statements" the agent explains),
+ * the first on a tie; else the last line.
+ */
+export function errorLine(output: string | null, explained: string): string | null {
   if (!output) return null;
   const lines = output.split("\n").map((l) => l.trim()).filter(Boolean);
-  return cut(lines.find((l) => ERROR_LINE.test(l)) ?? lines.at(-1) ?? "", 200) || null;
+  const words = new Set(explained.toLowerCase().match(/[a-z][\w-]{3,}/g) ?? []);
+  const shared = (l: string) => (l.toLowerCase().match(/[a-z][\w-]{3,}/g) ?? []).filter((w) => words.has(w)).length;
+  const errors = lines.filter((l) => ERROR_LINE.test(l));
+  const best = errors.reduce<string | undefined>((b, l) => (b === undefined || shared(l) > shared(b) ? l : b), undefined);
+  return cut(best ?? lines.at(-1) ?? "", 200) || null;
 }
