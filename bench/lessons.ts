@@ -2,25 +2,26 @@
  * The lesson extractor on the labelled sessions: recall per kind of lesson and false proposals per
  * 10 sessions, on the tuning half (tuned on) and the held-out half (frozen before tuning, never tuned on).
  *
- *   npx tsx bench/lessons.ts [--verbose] [--held-out] [--only 25-36]
+ *   npx tsx bench/lessons.ts [--verbose] [--held-out] [--unseen] [--only 25-36]
  *
  * --verbose prints the tuning half's misses and false proposals; the held-out half is scored only with
- * --held-out, once tuning is over (its misses are never printed: reading them would be tuning on them).
+ * --held-out, once tuning is over (its misses are never printed: reading them would be tuning on them);
+ * --unseen scores the second report set (test/fixtures/lessons/unseen/) the same way.
  * --only scores the tuning sessions whose number is in the given ranges ("25-36", "1-24,30"): sessions
  * added since the last tuning are an unseen set until a rule is changed for them.
  *
- * No server: the extractor is pure. Data: test/fixtures/lessons/{tune,held-out}/*.json. Targets on the
+ * No server: the extractor is pure. Data: test/fixtures/lessons/{tune,held-out,unseen}/*.json. Targets on the
  * held-out half: recall ≥ 0.7 overall and ≥ 0.5 for each kind, at most one false proposal per 10 sessions.
  */
-import { inRanges, loadHalf, recallOf, score } from "./lessons/measure";
+import { inRanges, loadHalf, recallOf, score, type Half } from "./lessons/measure";
 
 const verbose = process.argv.includes("--verbose");
 const only = process.argv[process.argv.indexOf("--only") + 1];
 const ranges = process.argv.includes("--only") ? only : undefined;
-const halves = process.argv.includes("--held-out") ? (["tune", "held-out"] as const) : (["tune"] as const);
+const halves: Half[] = ["tune", ...(["held-out", "unseen"] as const).filter((h) => process.argv.includes(`--${h}`))];
 for (const half of halves) {
-  // The held-out half is always scored whole: a subset of it is still the report set.
-  const sessions = loadHalf(half).filter((s) => half === "held-out" || !ranges || inRanges(s.id, ranges));
+  // A report set is always scored whole: a subset of it is still the report set.
+  const sessions = loadHalf(half).filter((s) => half !== "tune" || !ranges || inRanges(s.id, ranges));
   const scored = score(sessions);
   const perKind = Object.entries(scored.found)
     .sort()

@@ -23,7 +23,13 @@ export type LabelledSession = {
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../test/fixtures/lessons");
 
-export function loadHalf(half: "tune" | "held-out"): LabelledSession[] {
+/**
+ * tune: tuned on. held-out: frozen before any tuning, scored only to report. unseen: a second report set
+ * (sessions 49–60, written in session 9 by someone who never read the extractor), never tuned on either.
+ */
+export type Half = "tune" | "held-out" | "unseen";
+
+export function loadHalf(half: Half): LabelledSession[] {
   const dir = path.join(FIXTURES, half);
   return readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
