@@ -24,10 +24,12 @@ export type LabelledSession = {
 const FIXTURES = path.resolve(import.meta.dirname, "../../test/fixtures/lessons");
 
 /**
- * tune: tuned on. held-out: frozen before any tuning, scored only to report. unseen: a second report set
- * (sessions 49–60, written in session 9 by someone who never read the extractor), never tuned on either.
+ * tune: tuned on, rule by rule. held-out: frozen before any tuning, scored only to report. unseen: a
+ * second report set (sessions 49–60, written by someone who never read the extractor), never tuned on
+ * either. calibrate: sessions 61–72, on which only the extractor's global limits (how much backing a
+ * lesson needs, how many a session may propose) were chosen, never a rule for a session.
  */
-export type Half = "tune" | "held-out" | "unseen";
+export type Half = "tune" | "held-out" | "unseen" | "calibrate";
 
 export function loadHalf(half: Half): LabelledSession[] {
   const dir = path.join(FIXTURES, half);

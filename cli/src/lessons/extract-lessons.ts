@@ -6,24 +6,25 @@ import { findResolvedFailures } from "./find-failures";
 import { findDecisions, findFacts } from "./find-statements";
 import { proposalKey, type Lesson } from "./lesson";
 import { linesOf } from "./session-lines";
-import { weigh } from "./support";
+import { MIN_SIGNALS, weigh } from "./support";
 
 /**
  * The lessons a session taught, from its transcript alone (no model): statements in so many words,
  * corrections, failures a later step resolved, decisions with their reason, facts found out. Each with
  * its evidence. The same thing found twice (a correction that is also a statement) is proposed once,
- * as the more confident; at most MAX_PROPOSALS_PER_SESSION, the most confident first.
+ * as the more confident; at most MAX_PROPOSALS_PER_SESSION, the most confident first. `limits` are
+ * the product's own but for bench/lessons.ts --sweep, which measures what other limits would give.
  */
-export function extractLessons(session: Session): Lesson[] {
+export function extractLessons(session: Session, limits: ExtractLimits = LIMITS): Lesson[] {
   const lines = linesOf(session);
-  const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines)).flatMap((l) => weigh(session, l) ?? []);
+  const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines)).flatMap((l) => weigh(session, l, limits.minSignals) ?? []);
   const perKind = new Map<string, number>();
   const fewest = distinct(all.sort((a, b) => b.confidence - a.confidence)).filter((l) => {
     if (l.lesson === "explicit") return true;
     perKind.set(l.lesson, (perKind.get(l.lesson) ?? 0) + 1);
-    return perKind.get(l.lesson)! <= MAX_PER_KIND;
+    return perKind.get(l.lesson)! <= limits.perKind;
   });
-  return fewest.slice(0, MAX_PROPOSALS_PER_SESSION);
+  return fewest.slice(0, limits.perSession);
 }
 
 /**
@@ -33,6 +34,10 @@ export function extractLessons(session: Session): Lesson[] {
  * many words are the user's own and are all kept.
  */
 export const MAX_PER_KIND = 2;
+
+/** How much backing an inferred lesson needs (support.ts) and how many a session may propose. */
+export type ExtractLimits = { minSignals: number; perKind: number; perSession: number };
+export const LIMITS: ExtractLimits = { minSignals: MIN_SIGNALS, perKind: MAX_PER_KIND, perSession: MAX_PROPOSALS_PER_SESSION };
 
 /** Below this share of the shorter one's words, two lessons from one message are worded apart. */
 const APART = 0.3;

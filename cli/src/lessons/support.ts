@@ -65,9 +65,9 @@ export const MIN_SIGNALS = 2;
 const PER_SIGNAL = 0.02;
 
 /** The lesson with its confidence weighed by what backs it, or null when too little does or something speaks against it. */
-export function weigh(session: Session, lesson: Lesson): Lesson | null {
+export function weigh(session: Session, lesson: Lesson, minSignals = MIN_SIGNALS): Lesson | null {
   if (lesson.lesson === "explicit") return lesson;
   const { signals, doubts } = supportOf(session, lesson);
-  if (doubts.length || signals.length < MIN_SIGNALS) return null;
+  if (doubts.length || signals.length < minSignals) return null;
   return { ...lesson, confidence: Math.min(0.95, Math.round((lesson.confidence + PER_SIGNAL * (signals.length - MIN_SIGNALS)) * 100) / 100) };
 }
