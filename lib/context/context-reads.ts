@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { readAll, type Results } from "../db/queries/batch-reads";
+import type { Results } from "../db/queries/batch-reads";
 import { matchesRead, newestOfBoth, recentReads, searchRead, type HintTerm, type LearningCandidateRow, type Searched } from "../db/queries/context-candidates";
 import { handoffRead, metaRead, seedRead } from "../db/queries/context";
 import { contextMarkRead, NO_MARK, type ContextMark } from "../db/queries/context-marks";
@@ -9,6 +9,7 @@ import type { Owner } from "../db/queries/scope";
 import { readsLocally } from "../db/reads-locally";
 import type { Seed } from "../db/schema";
 import { ftsExpression } from "../learnings/fts-query";
+import { readWithTokenCheck } from "./checked-reads";
 import { chooseProject, hintsNameProject, projectChoicesFor } from "./choose-project";
 import { contextCaches } from "./context-caches";
 import type { ContextQuery } from "./context-query";
@@ -91,7 +92,7 @@ class ContextReading {
       // Each round learns the owner, then the sections, then the searches: a handful is the most there can be.
       if (round === MAX_ROUNDS) throw new Error("a context's reads did not settle");
       const assumed = this.assume(round);
-      this.absorb(await readAll(this.db, this.reads(assumed)), assumed);
+      this.absorb(await readWithTokenCheck(this.db, this.principal, this.reads(assumed)), assumed);
     }
     const version = this.versions.every((v) => v === this.versions[0]) ? this.versions[0]! : null;
     if (version !== null) contextCaches().snapshots.set(this.key, { version, project: this.project, seed: this.seed!.value, sections: this.sections! });
@@ -168,7 +169,6 @@ class ContextReading {
     const choices = !this.ownerKnown && !assumed.snapshot;
     return {
       meta: metaRead(db),
-      token: this.versions.length ? undefined : principal.tokenCheck?.read,
       // A key lookup in the batch the first round sends anyway: no round trip of its own.
       mark: this.versions.length ? undefined : contextMarkRead(db, { userId: principal.userId }),
       choices: choices ? projectChoicesFor(db, principal, q) : undefined,
@@ -182,8 +182,6 @@ class ContextReading {
   }
 
   private absorb(r: Results<ReturnType<ContextReading["reads"]>>, assumed: Assumed): void {
-    // A token taken as remembered is checked before anything read with it is used.
-    if (!this.versions.length) this.principal.tokenCheck?.settle(r.token);
     if (r.mark) this.mark = r.mark;
     const caches = contextCaches();
     const version = r.meta.version;

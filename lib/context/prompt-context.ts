@@ -1,10 +1,10 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { readAll } from "../db/queries/batch-reads";
 import { metaRead } from "../db/queries/context";
 import { servedRead } from "../db/queries/session-served";
 import { queryEmbedder } from "../embeddings/query-embedder";
 import type { ContextLearning } from "./context-types";
+import { readWithTokenCheck } from "./checked-reads";
 import { sessionProject, sessionProjectReads } from "./choose-project";
 import { packSections } from "./pack-context";
 import type { PromptQuery } from "./prompt-query";
@@ -55,15 +55,12 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   // while the bookkeeping that deletes it is still buffered.
   const since = compactedSince(principal.userId, q.sessionId);
   const words = promptWords(db, q.q);
-  const r = await readAll(db, {
-    token: principal.tokenCheck?.read,
+  const r = await readWithTokenCheck(db, principal, {
     meta: metaRead(db),
     ...sessionProjectReads(db, principal, q),
     served: servedRead(db, { userId: principal.userId, sessionId: q.sessionId, since }),
     counts: words.counts,
   });
-  // A token taken as remembered is checked before anything read with it is used.
-  principal.tokenCheck?.settle(r.token);
   const project = sessionProject(r, principal, q);
   const served = r.served;
   const matched = promptMatch(q.q, words.terms, r.counts, r.meta.storeSize);

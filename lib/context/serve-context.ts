@@ -1,7 +1,7 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { readAll } from "../db/queries/batch-reads";
 import { contextVersion, metaRead } from "../db/queries/context";
+import { readWithTokenCheck } from "./checked-reads";
 import { buildContext, etagOf, type BuiltContext } from "./build-context";
 import { RevalidatingCache } from "./bounded-cache";
 import type { ContextQuery } from "./context-query";
@@ -67,8 +67,7 @@ export function responseCache(): RevalidatingCache<string, Rendered> {
 /** The state's version, with the token's check when it was taken as remembered (principal.tokenCheck). */
 async function versionAndToken(db: Db, principal: Principal): Promise<string> {
   if (!principal.tokenCheck) return contextVersion(db);
-  const { meta, token } = await readAll(db, { meta: metaRead(db), token: principal.tokenCheck.read });
-  principal.tokenCheck.settle(token);
+  const { meta } = await readWithTokenCheck(db, principal, { meta: metaRead(db) });
   return meta.version;
 }
 
