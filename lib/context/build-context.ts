@@ -18,7 +18,7 @@ export type BuiltContext = {
 
 /** Data in, context out: no I/O, no clock (data.now), so the same input always gives the same text. */
 export function buildContext(data: ContextData, options: ContextOptions, count: (text: string) => number): BuiltContext {
-  const packed = packSections(renderSections(data, options), { budget: options.budget, maxChars: options.maxChars, count });
+  const packed = packSections(renderSections(data, { mode: options.mode, source: options.source }), { budget: options.budget, maxChars: options.maxChars, count });
   const learnings = packed.sections.find((s) => s.name === "learnings");
   const learningsShown = learnings?.included ? data.learnings.length - learnings.omitted : 0;
   return {

@@ -29,7 +29,6 @@ export const contextQuerySchema = z.object({
    */
   guess: z.string().optional().transform((g) => (g && slug.safeParse(g).success ? g : undefined)),
   budget: z.coerce.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET).default(DEFAULT_CONTEXT_BUDGET),
-  // Claude Code keeps the first 10,000 characters of injected context; 9,500 leaves room for its own framing.
   maxChars: z.coerce.number().int().min(MIN_CONTEXT_CHARS).max(MAX_CONTEXT_CHARS).default(DEFAULT_CONTEXT_MAX_CHARS),
   mode: z.enum(CONTEXT_MODES).default("full"),
   format: z.enum(["json", "text", "claude"]).default("json"),

@@ -69,11 +69,16 @@ export type ContextData = {
   state: { lastSessionAt: Date | null; activeProjects: string[]; checkpointRef: string | null; queuedSessions: number; seedVersion: string | null };
 };
 
-export type ContextOptions = {
-  budget: number;
-  maxChars: number;
+/** What decides which sections a context has and in which order (lib/context/render-sections.ts). */
+export type RenderOptions = {
   mode: ContextMode;
   source?: SessionSource;
+};
+
+/** With the limits the sections are then packed into (lib/context/pack-context.ts). */
+export type ContextOptions = RenderOptions & {
+  budget: number;
+  maxChars: number;
 };
 
 export type SectionName = "mapping" | "setup" | "identity" | "task" | "handoff" | "learnings" | "proposals" | "state";

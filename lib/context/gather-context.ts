@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { nearestLearnings } from "../db/queries/embeddings";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
+import { startCandidates } from "./candidate-limit";
 import { readContext, type ContextReads } from "./context-reads";
 import type { ContextData } from "./context-types";
 import { identityOf } from "./context-identity";
@@ -10,14 +11,6 @@ import type { ContextQuery } from "./context-query";
 import { lastSessionSeenFrom, withRecent } from "./context-marks";
 import { fuseMatches } from "./fuse-rankings";
 import { contextLearning, rankLearnings } from "./rank-learnings";
-
-/**
- * How many learnings to read: as many as the budget could possibly show (a learning's line is rarely
- * under 15 tokens), never more than 200. The packer decides how many are shown.
- */
-function candidateLimit(budget: number): number {
-  return Math.min(200, Math.max(20, Math.ceil(budget / 15)));
-}
 
 /**
  * Learnings nearest to a text's meaning; nothing without an embedder or a vector table (`vectorWidth`,
@@ -88,7 +81,7 @@ export async function gatherContext(
   q: ContextQuery,
   env: { now: Date; dashboardUrl: string; embedQuery?: (text: string) => Promise<number[] | null> },
 ): Promise<{ data: ContextData; project: MemberProject | null; version: string | null }> {
-  const limit = candidateLimit(q.budget);
+  const limit = startCandidates(q.budget);
   const reads = await readContext(db, principal, q, limit);
   const { project, seed, sections } = reads;
   const owner = { userId: principal.userId, projectId: project?.id ?? null };

@@ -4,6 +4,7 @@ import { metaRead } from "../db/queries/context";
 import { servedRead } from "../db/queries/session-served";
 import { queryEmbedder } from "../embeddings/query-embedder";
 import type { ContextLearning } from "./context-types";
+import { promptCandidates } from "./candidate-limit";
 import { readWithTokenCheck } from "./checked-reads";
 import { sessionProject, sessionProjectReads } from "./choose-project";
 import { packSections } from "./pack-context";
@@ -23,10 +24,6 @@ export type PromptContext = {
   learningIds: string[];
   project: { slug: string; name: string } | null;
 };
-
-/** A learning's line is rarely under 15 tokens: more candidates than that could never be shown. */
-const TOKENS_PER_LEARNING = 15;
-const MIN_CANDIDATES = 10;
 
 /** The learnings as one section, packed into the budget and the character limit; nothing fits → empty. */
 export function buildPromptContext(learnings: ContextLearning[], limits: { budget: number; maxChars: number; now: Date }, count: (text: string) => number) {
@@ -69,7 +66,7 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   if (project?.injectionPaused) return empty;
   for (const id of recentlyServed(principal.userId, q.sessionId)) served.add(id);
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
-  const limit = Math.max(MIN_CANDIDATES, Math.ceil(q.budget / TOKENS_PER_LEARNING));
+  const limit = promptCandidates(q.budget);
   const relevant = await relevantUnseen(db, owner, matched, { limit, exclude: served, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth });
   const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokens);
   if (!built.shown.length) return empty;

@@ -3,6 +3,7 @@ import { contextLearnings } from "../db/queries/context-candidates";
 import { wordCountsRead } from "../db/queries/learning-counts";
 import type { Owner } from "../db/queries/scope";
 import { ftsExpression } from "../learnings/fts-query";
+import { MAX_CANDIDATE_ROWS } from "./candidate-limit";
 import type { ContextLearning } from "./context-types";
 import { fuseMatches } from "./fuse-rankings";
 import { nearestTo } from "./gather-context";
@@ -60,7 +61,7 @@ export async function relevantUnseen(
   options: { limit: number; exclude: Set<string>; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null },
 ): Promise<ContextLearning[]> {
   // Enough rows that what the session already has cannot crowd the new ones out.
-  const limit = Math.min(200, options.limit + options.exclude.size);
+  const limit = Math.min(MAX_CANDIDATE_ROWS, options.limit + options.exclude.size);
   // Pinned and superseded learnings are never candidates (rankable() in the candidate queries): pinned
   // ones were in the session's start context already.
   const fresh = (c: { id: string }) => !options.exclude.has(c.id);

@@ -1,5 +1,5 @@
 import { AGENT_LABELS, TASK_IMPORT_FILE } from "../rules";
-import type { ContextData, ContextLearning, ContextOptions, SectionName } from "./context-types";
+import type { ContextData, ContextLearning, RenderOptions, SectionName } from "./context-types";
 import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
 import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { normaliseRemote } from "./match-project";
@@ -192,7 +192,7 @@ function state(data: ContextData): SectionDraft {
  * the task memory and the handoff come before identity, and the session's own checkpoint (what it was
  * in the middle of) before everything.
  */
-export function renderSections(data: ContextData, options: ContextOptions): SectionDraft[] {
+export function renderSections(data: ContextData, options: RenderOptions): SectionDraft[] {
   const id = options.mode === "complement" ? null : data.identity ? identity(data) : data.setupNote ? setup(data) : null;
   const checkpoint = data.handoff?.checkpoint === true;
   const order =
