@@ -1,11 +1,16 @@
+import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import type { Results } from "../db/queries/batch-reads";
-import { pinnedRead, type LearningCandidateRow, type Searched } from "../db/queries/context-candidates";
-import { learningCountsRead, pendingProposalsRead, queuedSessionsRead, taskMemoryRead } from "../db/queries/context";
+import { matchesRead, pinnedRead, recentReads, searchRead, type HintTerm, type LearningCandidateRow, type Searched } from "../db/queries/context-candidates";
+import { handoffRead, learningCountsRead, metaRead, pendingProposalsRead, queuedSessionsRead, seedRead, taskMemoryRead } from "../db/queries/context";
+import { contextMarkRead } from "../db/queries/context-marks";
 import type { MemberProject } from "../db/queries/projects";
 import type { Owner } from "../db/queries/scope";
 import type { LearningKind, Seed } from "../db/schema";
+import { projectChoicesFor } from "./choose-project";
 import type { ContextQuery } from "./context-query";
+import { TERM_SELECTION } from "./hint-query";
+import { START_TAG_WEIGHT } from "./tag-feedback";
 
 const LISTED_PROPOSALS = 20;
 
@@ -73,3 +78,51 @@ export type Assumed = {
 
 /** A search that found nothing, because no word was worth searching for. */
 export const NOTHING_SEARCHED: Searched = { candidates: [], counted: new Map(), chosen: null };
+
+/** The branch's handoff, as read. */
+export type Handoff = Results<{ h: ReturnType<typeof handoffRead> }>["h"];
+
+/**
+ * A search in an owner's scope: by an expression chosen before (`match`), or by words whose frequencies are known
+ * where `terms` says, chosen in SQL (with `base`: searched together with an expression chosen before).
+ */
+export type PlannedSearch = { owner: Owner } & ({ match: string } | { terms: HintTerm[]; knownAt: string | null; base?: string; maxTerms?: number });
+
+/**
+ * The reads of one batch as data (lib/context/context-plan.ts planReads): the user's marks, what the
+ * project is chosen from, the seed, the sections and the handoff of an owner, a search, an owner's
+ * recent learnings. The state's version is read in every batch.
+ */
+export type PlannedReads = {
+  mark: boolean;
+  choices: boolean;
+  seed: boolean;
+  sections?: Owner;
+  handoff?: { userId: string; projectId: string };
+  search?: PlannedSearch;
+  recent?: Owner;
+};
+
+/** The statements of a planned batch. */
+export function batchOf(db: Db, principal: Principal, q: ContextQuery, limit: number, planned: PlannedReads) {
+  const { search, handoff } = planned;
+  const recent = planned.recent ? recentReads(db, { ...planned.recent, limit }) : { personal: undefined, project: undefined };
+  return {
+    meta: metaRead(db),
+    mark: planned.mark ? contextMarkRead(db, { userId: principal.userId }) : undefined,
+    choices: planned.choices ? projectChoicesFor(db, principal, q) : undefined,
+    seed: planned.seed ? seedRead(db, { userId: principal.userId }) : undefined,
+    ...(planned.sections ? sectionReads(db, planned.sections, q) : NO_SECTION_READS),
+    handoff: handoff ? handoffRead(db, { ...handoff, branch: q.branch ?? null, sessionId: q.source === "compact" ? (q.sessionId ?? null) : null }) : undefined,
+    search: search ? searchOf(db, search, { limit, selection: TERM_SELECTION, tagWeight: START_TAG_WEIGHT }) : undefined,
+    recentPersonal: recent.personal,
+    recentProject: recent.project,
+  };
+}
+
+function searchOf(db: Db, { owner, ...search }: PlannedSearch, common: { limit: number; selection: typeof TERM_SELECTION; tagWeight: number }) {
+  return "match" in search ? matchesRead(db, { ...owner, ...common, match: search.match }) : searchRead(db, { ...owner, ...common, ...search });
+}
+
+/** What a planned batch answers. */
+export type BatchResults = Results<ReturnType<typeof batchOf>>;
