@@ -1,56 +1,14 @@
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { nearestLearnings } from "../db/queries/embeddings";
 import type { MemberProject } from "../db/queries/projects";
-import type { Owner } from "../db/queries/scope";
 import { startCandidates } from "./candidate-limit";
 import { readContext, type ContextReads } from "./context-reads";
 import type { ContextData } from "./context-types";
 import { identityOf } from "./context-identity";
 import type { ContextQuery } from "./context-query";
 import { lastSessionSeenFrom, withRecent } from "./context-marks";
-import { fuseMatches } from "./fuse-rankings";
-import { contextLearning, rankLearnings } from "./rank-learnings";
-
-/**
- * Learnings nearest to a text's meaning; nothing without an embedder or a vector table (`vectorWidth`,
- * read with the request's other reads: metaRead).
- */
-export async function nearestTo(
-  db: Db,
-  embedQuery: ((text: string) => Promise<number[] | null>) | undefined,
-  text: string,
-  scope: Owner,
-  vectorWidth: number | null,
-): Promise<Awaited<ReturnType<typeof nearestLearnings>>> {
-  if (!text || !embedQuery || !vectorWidth) return [];
-  const vector = await embedQuery(text);
-  if (!vector) return [];
-  try {
-    return await nearestLearnings(db, { vector, ...scope, k: 50 });
-  } catch (error) {
-    // A vector of the wrong width (the model changed, the worker has not caught up): full text alone.
-    console.warn(`baton: vector search skipped (${error instanceof Error ? error.message : error})`);
-    return [];
-  }
-}
-
-/** The matches (by words, and by meaning where an embedder is there), then recent ones to fill, ranked. */
-async function rankedLearnings(db: Db, reads: ContextReads, options: { owner: Owner; limit: number; embedQuery?: (text: string) => Promise<number[] | null> }) {
-  const { hints, matches: bm25 } = reads;
-  const nearest = hints.terms.length ? await nearestTo(db, options.embedQuery, hints.text, options.owner, reads.vectorWidth) : [];
-  // Recent learnings only fill what the matches leave.
-  const recent = bm25.length + nearest.length < options.limit ? reads.recent : [];
-  const matches = fuseMatches(bm25, nearest);
-  // The matches first; recent confirmed learnings fill the budget they leave (a paraphrase that
-  // shares no word with the hints can still be among them).
-  const matched = new Set(matches.map((l) => l.id));
-  const reader = options.owner.userId;
-  const ranked = rankLearnings([...matches, ...recent.filter((l) => !matched.has(l.id))], reader);
-  // Pinned ones lead, whatever the hints: the packer keeps them first and says so when they do not fit.
-  const first = reads.sections.pinned.map((l) => contextLearning(l, reader, null, true));
-  return { ...ranked, learnings: [...first, ...ranked.learnings] };
-}
+import { nearestTo } from "./nearest-learnings";
+import { rankStart } from "./rank-start";
 
 /** The later of two times, either missing. */
 const later = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a ?? b));
@@ -85,7 +43,9 @@ export async function gatherContext(
   const reads = await readContext(db, principal, q, limit);
   const { project, seed, sections } = reads;
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
-  const learnings = await rankedLearnings(db, reads, { owner, limit, embedQuery: env.embedQuery });
+  // The nearest by meaning wait for the embedder: read after the batches, then everything is ranked at once.
+  const nearest = reads.hints.terms.length ? await nearestTo(db, env.embedQuery, reads.hints.text, owner, reads.vectorWidth) : [];
+  const learnings = rankStart({ matches: reads.matches, nearest, recent: reads.recent, pinned: sections.pinned }, { reader: owner.userId, limit });
   const memory = sections.memory;
   const mark = withRecent(principal.userId, reads.mark, env.now.getTime());
   const identity = identityOf(seed?.identity);

@@ -9,7 +9,7 @@ import { readWithTokenCheck } from "./checked-reads";
 import { sessionProject, sessionProjectReads } from "./choose-project";
 import { packSections } from "./pack-context";
 import type { PromptQuery } from "./prompt-query";
-import { promptMatch, promptWords, relevantUnseen } from "./prompt-learnings";
+import { promptMatch, promptWords, readPromptCandidates, relevantUnseen } from "./prompt-learnings";
 import { learningLine, type SectionDraft } from "./render-sections";
 import { compactedSince, recentlyServed } from "./recent-sessions";
 import { recordServed } from "./served-log";
@@ -67,7 +67,8 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   for (const id of recentlyServed(principal.userId, q.sessionId)) served.add(id);
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
   const limit = promptCandidates(q.budget);
-  const relevant = await relevantUnseen(db, owner, matched, { limit, exclude: served, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth });
+  const found = await readPromptCandidates(db, owner, matched, { limit, seen: served.size, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth });
+  const relevant = relevantUnseen(found, matched.minScore, { limit, exclude: served, reader: owner.userId });
   const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokens);
   if (!built.shown.length) return empty;
   const learningIds = built.shown.map((l) => l.id);

@@ -1,12 +1,12 @@
 import type { Db } from "../db/client";
-import { contextLearnings } from "../db/queries/context-candidates";
+import { contextLearnings, type LearningCandidateRow } from "../db/queries/context-candidates";
 import { wordCountsRead } from "../db/queries/learning-counts";
 import type { Owner } from "../db/queries/scope";
 import { ftsExpression } from "../learnings/fts-query";
 import { MAX_CANDIDATE_ROWS } from "./candidate-limit";
 import type { ContextLearning } from "./context-types";
 import { fuseMatches } from "./fuse-rankings";
-import { nearestTo } from "./gather-context";
+import { nearestTo, type Nearest } from "./nearest-learnings";
 import { selectTerms, TERM_SELECTION } from "./hint-query";
 import { promptTerms } from "./prompt-terms";
 import { rankLearnings } from "./rank-learnings";
@@ -49,27 +49,41 @@ export function promptMatch(prompt: string, terms: string[], counts: Map<string,
   return { prompt, terms, match: ftsExpression(selectTerms(terms, counts, storeSize)), minScore: PROMPT_MATCH_WORDS * uniqueWordWeight(storeSize) };
 }
 
+/** What a prompt's learnings are ranked from: BM25's matches of its words, and the embedder's nearest when there is one. */
+export type PromptCandidates = { bm25: LearningCandidateRow[]; nearest: Nearest };
+
 /**
- * The learnings relevant to a prompt that `exclude` (what the session was given) does not hold, best
- * first: BM25 over the prompt's words, and the embedder's nearest when there is one, each only where
- * the match is good enough. None relevant: an empty list, never the best of bad matches.
+ * The prompt's candidates: enough rows that what the session already has (`seen` of them) cannot crowd
+ * the new ones out. Reads only; relevantUnseen ranks them.
  */
-export async function relevantUnseen(
+export async function readPromptCandidates(
   db: Db,
   owner: Owner,
-  { prompt, terms, match, minScore }: PromptMatch,
-  options: { limit: number; exclude: Set<string>; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null },
-): Promise<ContextLearning[]> {
-  // Enough rows that what the session already has cannot crowd the new ones out.
-  const limit = Math.min(MAX_CANDIDATE_ROWS, options.limit + options.exclude.size);
-  // Pinned and superseded learnings are never candidates (rankable() in the candidate queries): pinned
-  // ones were in the session's start context already.
-  const fresh = (c: { id: string }) => !options.exclude.has(c.id);
+  { prompt, terms, match }: PromptMatch,
+  options: { limit: number; seen: number; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null },
+): Promise<PromptCandidates> {
+  const limit = Math.min(MAX_CANDIDATE_ROWS, options.limit + options.seen);
   const [bm25, nearest] = await Promise.all([
     match ? contextLearnings(db, { ...owner, match, limit }) : [],
     terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : [],
   ]);
+  return { bm25, nearest };
+}
+
+/**
+ * The learnings relevant to a prompt that `exclude` (what the session was given) does not hold, best
+ * first, each only where the match is good enough; no I/O. None relevant: an empty list, never the
+ * best of bad matches.
+ */
+export function relevantUnseen(
+  { bm25, nearest }: PromptCandidates,
+  minScore: number,
+  options: { limit: number; exclude: Set<string>; reader: string },
+): ContextLearning[] {
+  // Pinned and superseded learnings are never candidates (rankable() in the candidate queries): pinned
+  // ones were in the session's start context already.
+  const fresh = (c: { id: string }) => !options.exclude.has(c.id);
   const strong = bm25.filter((c) => fresh(c) && c.score !== undefined && -c.score >= minScore);
   const close = nearest.filter((c) => fresh(c) && c.distance <= MAX_PROMPT_VECTOR_DISTANCE);
-  return rankLearnings(fuseMatches(strong, close), owner.userId).learnings.slice(0, options.limit);
+  return rankLearnings(fuseMatches(strong, close), options.reader).learnings.slice(0, options.limit);
 }
