@@ -1,11 +1,10 @@
 import type { LearningCandidateRow } from "../db/queries/context-candidates";
 import type { ContextLearning } from "./context-types";
 import { fuseMatches } from "./fuse-rankings";
-import type { Nearest } from "./nearest-learnings";
 import { contextLearning, rankLearnings } from "./rank-learnings";
 
 /** What a session start's learnings are ranked from, all read before: the hints' matches, the nearest by meaning, the newest, the pinned. */
-export type StartCandidates = { matches: LearningCandidateRow[]; nearest: Nearest; recent: LearningCandidateRow[]; pinned: LearningCandidateRow[] };
+export type StartCandidates = { matches: LearningCandidateRow[]; nearest: Parameters<typeof fuseMatches>[1]; recent: LearningCandidateRow[]; pinned: LearningCandidateRow[] };
 
 /**
  * The session start's learnings in the order the context lists them: no I/O. The matches (by words,

@@ -43,7 +43,7 @@ describe("a session start's ranking", () => {
   });
 
   it("the nearest by meaning fused with the matches by rank", () => {
-    const ranked = rankStart({ pinned: [], matches: [row("a", { score: -3 }), row("b", { score: -2 })], nearest: [{ ...row("b"), distance: 0.1 }], recent: [] }, { reader, limit: 20 });
+    const ranked = rankStart({ pinned: [], matches: [row("a", { score: -3 }), row("b", { score: -2 })], nearest: [row("b")], recent: [] }, { reader, limit: 20 });
     expect(ids(ranked.learnings)).toEqual(["b", "a"]);
   });
 });
