@@ -4,7 +4,7 @@ import { CreateProjectForm } from "@/components/projects/create-project-form";
 import { SetupNote } from "@/components/identity/setup-note";
 import { InvitationsList } from "@/components/projects/invitations-list";
 import { requireUser } from "@/lib/auth/session";
-import { identityOf } from "@/lib/context/context-identity";
+import { identityOf } from "@/lib/context/gather/identity";
 import { listMyInvitations } from "@/lib/projects/invitations";
 import { listProjects } from "@/lib/projects/projects";
 import { getIdentity } from "@/lib/seeds/seeds";

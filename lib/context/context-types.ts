@@ -63,19 +63,19 @@ export type ContextData = {
   proposals: { id: string; kind: LearningKind; content: string; confidence: number }[];
   proposalCount: number;
   /**
-   * `lastSessionAt`: the user's last session other than the one asking (lib/context/context-marks.ts);
+   * `lastSessionAt`: the user's last session other than the one asking (lib/context/gather/marks.ts);
    * `seedVersion`: the stored seed's, null without a seed.
    */
   state: { lastSessionAt: Date | null; activeProjects: string[]; checkpointRef: string | null; queuedSessions: number; seedVersion: string | null };
 };
 
-/** What decides which sections a context has and in which order (lib/context/render-sections.ts). */
+/** What decides which sections a context has and in which order (lib/context/pack/render-sections.ts). */
 export type RenderOptions = {
   mode: ContextMode;
   source?: SessionSource;
 };
 
-/** With the limits the sections are then packed into (lib/context/pack-context.ts). */
+/** With the limits the sections are then packed into (lib/context/pack/pack-context.ts). */
 export type ContextOptions = RenderOptions & {
   budget: number;
   maxChars: number;

@@ -7,7 +7,7 @@ import { flagLearnings, learningsByIds, namedFileLearnings, recordVerdicts, usag
 
 export { usageOf, type Usage };
 import { servedRead, sessionProjectRead } from "../db/queries/session-served";
-import { recentlyServed, startedIn } from "../context/recent-sessions";
+import { recentlyServed, startedIn } from "../context/cache/recent-sessions";
 import { projectIdsFor } from "../projects/projects";
 import { FLAG_REASONS, MAX_NAMED_LEARNINGS_CHECKED, TOUCH_HOWS, type FlagReason } from "../rules";
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { sessionPrincipal } from "@/lib/auth/principal";
 import type { LearningCandidateRow, Searched } from "@/lib/db/queries/context-candidates";
-import { absorb, DONE, planReads, startKnown, type Known, type Memory, type Plan, type ReadRequest } from "@/lib/context/context-plan";
+import { absorb, DONE, planReads, startKnown, type Known, type Memory, type Plan, type ReadRequest } from "@/lib/context/read/plan";
 import { contextQuerySchema } from "@/lib/context/context-query";
-import type { BatchResults, Sections, Snapshot } from "@/lib/context/context-read-parts";
-import { FEEDBACK_TERMS, hintsOf } from "@/lib/context/hint-query";
+import type { BatchResults, Sections, Snapshot } from "@/lib/context/read/batch";
+import { FEEDBACK_TERMS, hintsOf } from "@/lib/context/hints/hint-query";
 import { kindCounts } from "../support/context-data";
 
 // The plan of a context's reads, on made-up records: which reads each batch makes from what is known,

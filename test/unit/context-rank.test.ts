@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LearningCandidateRow } from "@/lib/db/queries/context-candidates";
-import { relevantUnseen } from "@/lib/context/prompt-learnings";
-import { rankStart } from "@/lib/context/rank-start";
+import { relevantUnseen } from "@/lib/context/prompt/prompt-learnings";
+import { rankStart } from "@/lib/context/rank/rank-start";
 
 // Ranking takes rows already read and returns an order: no database, no embedder here.
 
