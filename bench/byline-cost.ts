@@ -8,9 +8,9 @@
  *   npx tsx bench/byline-cost.ts [--budget 2000]
  */
 import { parseArgs } from "node:util";
-import { buildContext } from "../lib/context/build-context";
+import { buildContext } from "../lib/context/pack/build-context";
 import type { ContextLearning } from "../lib/context/context-types";
-import { countTokens } from "../lib/context/tokenizer";
+import { countTokens } from "../lib/context/pack/tokenizer";
 import { contextData, contextOptions, kindCounts } from "../test/support/context-data";
 import { loadDataset } from "./relevance/dataset";
 

@@ -1,5 +1,5 @@
 /**
- * Where the prompt stage's relevance floor (PROMPT_MATCH_WORDS in lib/context/prompt-learnings.ts)
+ * Where the prompt stage's relevance floor (PROMPT_MATCH_WORDS in lib/context/prompt/prompt-learnings.ts)
  * sits: how many of the learnings that matter pass it, and how often a prompt that is not about the
  * project (another project's, or a generic one) brings something in anyway. No floor is the baseline.
  *
@@ -11,8 +11,8 @@
  * `floor` times a word found in one learning only.
  */
 import { createClient, type Client } from "@libsql/client";
-import { selectTerms } from "../lib/context/hint-query";
-import { promptTerms } from "../lib/context/prompt-terms";
+import { selectTerms } from "../lib/context/hints/hint-query";
+import { promptTerms } from "../lib/context/hints/prompt-terms";
 import { ftsExpression } from "../lib/learnings/fts-query";
 import { startBenchServer } from "./bench-server";
 import { api } from "./relevance/context-client";

@@ -1,7 +1,7 @@
 /**
  * Words as a real store's learnings and a session's hints spread them: a few very common, many rare
  * (Zipf's law, s = 1). The full-text search's cost and whether it runs at all depend on that spread:
- * the context leaves out hint words in more than 5% of the store (lib/context/hint-query.ts MAX_SHARE),
+ * the context leaves out hint words in more than 5% of the store (lib/context/hints/hint-query.ts MAX_SHARE),
  * so a vocabulary where every word is common never searches and measures the fallback instead.
  *
  * The vocabulary is made, not downloaded: developer words, identifiers built from verbs and nouns

@@ -175,8 +175,10 @@ export type ContextMode = (typeof CONTEXT_MODES)[number];
 export const DEFAULT_CONTEXT_BUDGET = 2_000;
 export const MIN_CONTEXT_BUDGET = 200;
 export const MAX_CONTEXT_BUDGET = 32_000;
-// Claude Code keeps the first 10,000 characters of injected context; 9,500 leaves room for its own framing.
-export const DEFAULT_CONTEXT_MAX_CHARS = 9_500;
+/** Claude Code keeps the first 10,000 characters of a hook's injected context (additionalContext) and shows the rest as a file path. */
+export const CLAUDE_CODE_MAX_CHARS = 10_000;
+/** 500 under Claude Code's limit leaves room for its own framing. */
+export const DEFAULT_CONTEXT_MAX_CHARS = CLAUDE_CODE_MAX_CHARS - 500;
 /** What a caller may ask for instead, with its own limit in mind. */
 export const MIN_CONTEXT_CHARS = 200;
 export const MAX_CONTEXT_CHARS = 200_000;

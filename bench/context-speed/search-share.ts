@@ -1,9 +1,9 @@
 import { createClient } from "@libsql/client";
-import { hintsOf, selectTerms } from "../../lib/context/hint-query";
+import { hintsOf, selectTerms } from "../../lib/context/hints/hint-query";
 
 /**
  * Whether the contexts a run asked for were ranked by a search, or fell back to the recent list (every
- * hint word too common: lib/context/hint-query.ts's selectTerms leaves them all out). Worked out from
+ * hint word too common: lib/context/hints/hint-query.ts's selectTerms leaves them all out). Worked out from
  * the store after the run, with the server's own rule and the words' real frequencies in the full-text
  * index, so nothing is added to the request path. A speed figure counts only when at least
  * MIN_SEARCH_SHARE of its contexts searched.

@@ -1,5 +1,4 @@
-/** Claude Code keeps the first 10,000 characters of a hook's additionalContext and shows the rest as a file path. */
-export const CLAUDE_CODE_CHARS = 10_000;
+import { CLAUDE_CODE_MAX_CHARS } from "../../lib/rules";
 
 export type Violation = { scenario: string; request: string; problem: string };
 
@@ -11,8 +10,8 @@ export class Limits {
   check(scenario: string, request: string, ctx: { context: string; tokenEstimate: number }, budget: number): void {
     this.checked++;
     if (ctx.tokenEstimate > budget) this.violations.push({ scenario, request, problem: `tokenEstimate ${ctx.tokenEstimate} > budget ${budget}` });
-    if (ctx.context.length > CLAUDE_CODE_CHARS) {
-      this.violations.push({ scenario, request, problem: `${ctx.context.length} characters > ${CLAUDE_CODE_CHARS}` });
+    if (ctx.context.length > CLAUDE_CODE_MAX_CHARS) {
+      this.violations.push({ scenario, request, problem: `${ctx.context.length} characters > ${CLAUDE_CODE_MAX_CHARS}` });
     }
   }
 }

@@ -2,7 +2,7 @@ import Link from "next/link";
 
 /**
  * The dashboard's "Baton setup" note, shown on the home page while the user has no identity: the
- * context shows the same note once only (lib/context/render-sections.ts), so this is where it stays.
+ * context shows the same note once only (lib/context/pack/render-sections.ts), so this is where it stays.
  */
 export function SetupNote() {
   return (

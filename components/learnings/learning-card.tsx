@@ -6,7 +6,7 @@ import {
   setLearningPinnedAction,
 } from "@/lib/actions/learning-actions";
 import type { LearningRow } from "@/lib/db/queries/learnings";
-import { utcDay } from "@/lib/context/relative-time";
+import { utcDay } from "@/lib/context/pack/relative-time";
 import { flagText, usageText, type Usage } from "@/lib/learnings/learning-usage";
 import { provenanceOf, provenanceText, type Provenance } from "@/lib/learnings/provenance";
 import type { LearningKind } from "@/lib/rules";

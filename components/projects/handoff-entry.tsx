@@ -1,5 +1,5 @@
 import { producedByLabel, type ProducedBy } from "@/lib/agents/produced-by";
-import { relativeTime } from "@/lib/context/relative-time";
+import { relativeTime } from "@/lib/context/pack/relative-time";
 import { Markdown } from "../markdown/markdown";
 
 export type HandoffView = ProducedBy & { id: string; author: string; signedAs?: string | null; branch: string | null; sessionId: string | null; createdAt: Date; markdown: string };

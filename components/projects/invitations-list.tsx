@@ -1,7 +1,7 @@
 import { ActionForm } from "@/components/ui/action-form";
 import { DataTable } from "@/components/ui/data-table";
 import { acceptInvitationAction, declineInvitationAction } from "@/lib/actions/invitation-actions";
-import { utcDay } from "@/lib/context/relative-time";
+import { utcDay } from "@/lib/context/pack/relative-time";
 import type { listMyInvitations } from "@/lib/projects/invitations";
 
 type Invitations = Awaited<ReturnType<typeof listMyInvitations>>;

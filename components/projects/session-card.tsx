@@ -1,5 +1,5 @@
 import type { SessionDocView } from "@/lib/db/queries/sessions";
-import { relativeTime } from "@/lib/context/relative-time";
+import { relativeTime } from "@/lib/context/pack/relative-time";
 import { SESSION_PRIORITIES } from "@/lib/rules";
 import { Markdown } from "../markdown/markdown";
 

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { disableUserAccount, enableUserAccount, makeResetLink, setUserRole } from "../admin/users";
-import { utcMinute } from "../context/relative-time";
+import { utcMinute } from "../context/pack/relative-time";
 import { serverOrigin } from "../dashboard/server-origin";
 import { USER_ROLES } from "../rules";
 import { formAction } from "./form-action";

@@ -23,7 +23,7 @@ import {
 } from "../db/queries/admin-users";
 import { getUser } from "../db/queries/users";
 import { mailConfigured, sendMail } from "../mail/send-mail";
-import { utcMinute } from "../context/relative-time";
+import { utcMinute } from "../context/pack/relative-time";
 import { ADMIN_USERS_PAGE_SIZE, PASSWORD_RESET_HOURS, USER_ROLES } from "../rules";
 
 // Who is an admin is a column (users.role): the first account is one, and admins promote others. Only

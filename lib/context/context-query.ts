@@ -25,11 +25,10 @@ export const contextQuerySchema = z.object({
   project: slug.optional(),
   /**
    * The slug a client guessed from the remote or the directory: only the last resort, among the
-   * user's own projects (lib/context/choose-project.ts). A client's guess is not always a slug: then none.
+   * user's own projects (lib/context/project/choose-project.ts). A client's guess is not always a slug: then none.
    */
   guess: z.string().optional().transform((g) => (g && slug.safeParse(g).success ? g : undefined)),
   budget: z.coerce.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET).default(DEFAULT_CONTEXT_BUDGET),
-  // Claude Code keeps the first 10,000 characters of injected context; 9,500 leaves room for its own framing.
   maxChars: z.coerce.number().int().min(MIN_CONTEXT_CHARS).max(MAX_CONTEXT_CHARS).default(DEFAULT_CONTEXT_MAX_CHARS),
   mode: z.enum(CONTEXT_MODES).default("full"),
   format: z.enum(["json", "text", "claude"]).default("json"),

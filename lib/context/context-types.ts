@@ -63,17 +63,22 @@ export type ContextData = {
   proposals: { id: string; kind: LearningKind; content: string; confidence: number }[];
   proposalCount: number;
   /**
-   * `lastSessionAt`: the user's last session other than the one asking (lib/context/context-marks.ts);
+   * `lastSessionAt`: the user's last session other than the one asking (lib/context/gather/marks.ts);
    * `seedVersion`: the stored seed's, null without a seed.
    */
   state: { lastSessionAt: Date | null; activeProjects: string[]; checkpointRef: string | null; queuedSessions: number; seedVersion: string | null };
 };
 
-export type ContextOptions = {
-  budget: number;
-  maxChars: number;
+/** What decides which sections a context has and in which order (lib/context/pack/render-sections.ts). */
+export type RenderOptions = {
   mode: ContextMode;
   source?: SessionSource;
+};
+
+/** With the limits the sections are then packed into (lib/context/pack/pack-context.ts). */
+export type ContextOptions = RenderOptions & {
+  budget: number;
+  maxChars: number;
 };
 
 export type SectionName = "mapping" | "setup" | "identity" | "task" | "handoff" | "learnings" | "proposals" | "state";

@@ -1,8 +1,8 @@
 import type { Principal } from "../auth/principal";
-import { buildContext, type BuiltContext } from "../context/build-context";
+import { buildContext, type BuiltContext } from "../context/pack/build-context";
 import { contextQuerySchema, type ContextQuery } from "../context/context-query";
-import { gatherContext } from "../context/gather-context";
-import { countTokensByLine } from "../context/tokenizer";
+import { gatherContext } from "../context/gather/gather-context";
+import { countTokensByLine } from "../context/pack/tokenizer";
 import type { Db } from "../db/client";
 
 export type ContextPreview = { query: ContextQuery; built: BuiltContext; project: { slug: string; name: string } | null };

@@ -1,11 +1,11 @@
 import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
-import { resolveSessionProject } from "../context/choose-project";
-import { sessionHintsSchema } from "../context/project-query";
+import { resolveSessionProject } from "../context/project/choose-project";
+import { sessionHintsSchema } from "../context/project/project-query";
 import type { Db } from "../db/client";
 import { sessionMarksWrite } from "../db/queries/context-marks";
-import { rememberSession } from "../context/context-marks";
+import { rememberSession } from "../context/gather/marks";
 import { findLatestHandoff, listHandoffs, upsertHandoff, type HandoffRecord } from "../db/queries/handoffs";
 import { getUser } from "../db/queries/users";
 import { fetchPage, type Page } from "../pagination/fetch-page";
@@ -54,7 +54,7 @@ export async function writeHandoff(
 
 /**
  * A handoff a hook posts for a session (POST /api/handoffs): filed under the project the session is
- * in as the server decides it (lib/context/choose-project.ts: the project its start was served for,
+ * in as the server decides it (lib/context/project/choose-project.ts: the project its start was served for,
  * else the hints resolved the same way), never under a slug the client picked. null: the session is
  * in no project of the user's, and there is no project handoff.
  */

@@ -7,8 +7,8 @@ import { flagLearnings, learningsByIds, namedFileLearnings, recordVerdicts, usag
 
 export { usageOf, type Usage };
 import { servedRead, sessionProjectRead } from "../db/queries/session-served";
-import { recentlyServed, startedIn } from "../context/recent-sessions";
-import { utcDay } from "../context/relative-time";
+import { recentlyServed, startedIn } from "../context/cache/recent-sessions";
+import { utcDay } from "../context/pack/relative-time";
 import { projectIdsFor } from "../projects/projects";
 import { FLAG_REASONS, MAX_NAMED_LEARNINGS_CHECKED, TOUCH_HOWS, type FlagReason } from "../rules";
 

@@ -1,6 +1,6 @@
 import { producedByLabel } from "../agents/produced-by";
 import type { LearningRow } from "../db/queries/learnings";
-import { utcDay } from "../context/relative-time";
+import { utcDay } from "../context/pack/relative-time";
 import { NOT_A_SESSION, type AgentName, type LearningOrigin } from "../rules";
 
 /**
@@ -43,7 +43,7 @@ const person = (name: string | null) => name ?? "a former member";
 /**
  * The provenance in one line, as the dashboard and search_learnings show it: "proposed by bo (Claude
  * Code · opus) in session 1a2b3c4d, accepted by ann on 2026-11-20, edited by ann on 2026-11-21".
- * Names come from people, so a caller that hands this to an agent defuses the line (lib/context/fence.ts).
+ * Names come from people, so a caller that hands this to an agent defuses the line (lib/context/pack/fence.ts).
  */
 export function provenanceText(p: Provenance): string {
   const verb = p.origin === "proposal" ? "proposed" : p.origin === "import" ? "imported" : "written";

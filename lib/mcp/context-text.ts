@@ -1,6 +1,6 @@
 import "server-only";
 import { contextQuerySchema } from "../context/context-query";
-import { serveContext } from "../context/serve-context";
+import { serveContext } from "../context/serve/serve-context";
 import type { McpEnv } from "./mcp-env";
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import { ResourceTemplate, type McpServer, type Resource, type Variables } from "@modelcontextprotocol/server";
 import { producedByLabel } from "../agents/produced-by";
 import { ApiError } from "../api/errors";
-import { byline, fenced } from "../context/fence";
+import { byline, fenced } from "../context/pack/fence";
 import type { MemberProject } from "../db/queries/projects";
 import { latestHandoff } from "../handoffs/handoffs";
 import { listProjects } from "../projects/projects";
@@ -96,7 +96,7 @@ async function memoryContents(env: ResourceEnv, uri: URL, slug: string, taskId: 
   const memory = await getTaskMemory(env.db, env.principal, slug, taskId);
   const updatedAt = memory.updatedAt.toISOString();
   const meta = { project: memory.project, taskId: memory.taskId, updatedAt, updatedBy: memory.updatedBy, updatedByYou: memory.updatedByYou };
-  // People write task memory (teammates too): it is quoted under who wrote it and when (lib/context/fence.ts).
+  // People write task memory (teammates too): it is quoted under who wrote it and when (lib/context/pack/fence.ts).
   const text = fenced(`Memory of ${memory.taskId} in ${memory.project}`, [byline(memory.updatedBy, memory.updatedByYou), `updated ${updatedAt}`], memory.markdown);
   return { contents: [{ uri: uri.href, mimeType: "text/markdown", text, _meta: meta }] };
 }

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { quoteLines } from "@/lib/context/fence";
+import { quoteLines } from "@/lib/context/pack/fence";
 import { apiClient } from "../support/api";
 import { runCli } from "../support/cli";
 import { ALL_TOOLS, READING_TOOLS, toolText } from "../support/mcp";
@@ -10,7 +10,7 @@ import { initialize, initialized, mcpBridge, request } from "../support/mcp-brid
 import { freePort } from "../support/server";
 import { testWorld } from "../support/world";
 
-/** A resource's text after its heading line: what a teammate wrote, quoted (lib/context/fence.ts). */
+/** A resource's text after its heading line: what a teammate wrote, quoted (lib/context/pack/fence.ts). */
 function quotedBody(content: unknown): string[] {
   const text = content && typeof content === "object" && "text" in content ? String(content.text) : "";
   return text.split("\n").slice(1);

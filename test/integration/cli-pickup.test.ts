@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { byline, fenced, quoteLines } from "@/lib/context/fence";
+import { byline, fenced, quoteLines } from "@/lib/context/pack/fence";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
 import { freePort, startServer, tempDir, type RunningServer } from "../support/server";

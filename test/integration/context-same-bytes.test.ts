@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countTokens } from "@/lib/context/tokenizer";
+import { countTokens } from "@/lib/context/pack/tokenizer";
 import { apiClient, type ApiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
 import { startServer, tempDir, type RunningServer } from "../support/server";

@@ -2,7 +2,7 @@ import { createClient } from "@libsql/client";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { countTokens } from "@/lib/context/tokenizer";
+import { countTokens } from "@/lib/context/pack/tokenizer";
 import { LEARNING_KINDS } from "@/lib/rules";
 import { apiClient } from "../support/api";
 import { ROOT, startServer } from "../support/server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quoteLines } from "@/lib/context/fence";
+import { quoteLines } from "@/lib/context/pack/fence";
 import { TEMPLATES, mcpTestWorld } from "../support/mcp-world";
 
 // The MCP resources: listed by what each token may read, read byte for byte, refused as MCP errors.

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@mod
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countTokens } from "@/lib/context/tokenizer";
+import { countTokens } from "@/lib/context/pack/tokenizer";
 import { homeEnv, runBaton } from "../fixtures/cli/cli-env";
 import { tableCounts } from "../support/fixtures";
 import { toolText } from "../support/mcp";

@@ -9,8 +9,8 @@ import { contextLearnings, searchRead, type LearningCandidateRow, type TermSelec
 import { metaRead } from "@/lib/db/queries/context";
 import { documentFrequencies } from "@/lib/db/queries/learning-counts";
 import * as schema from "@/lib/db/schema";
-import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hint-query";
-import { START_TAG_WEIGHT } from "@/lib/context/tag-feedback";
+import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
+import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
 import { ftsExpression } from "@/lib/learnings/fts-query";
 import type { Owner } from "@/lib/db/queries/scope";
 import { ROOT, tempDir } from "../support/server";
@@ -20,7 +20,7 @@ import { ROOT, tempDir } from "../support/server";
  * The hints' matches, searched again with the best matches' tags added to the hints' words
  * (feedbackTerms), or the first matches as they were when there are none to add. The two-step way
  * (count the words, choose in TypeScript, search again) that a context's batched reads
- * (lib/context/context-reads.ts) replace; the test below checks that both find the same.
+ * (lib/context/read/read-context.ts) replace; the test below checks that both find the same.
  */
 async function withTagFeedback(
   db: Db,

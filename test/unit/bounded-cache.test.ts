@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BoundedCache, VersionedCache } from "@/lib/context/bounded-cache";
-import { CACHE_LIMITS, contextCaches } from "@/lib/context/context-caches";
-import { responseCache, RESPONSE_CACHE_LIMIT } from "@/lib/context/serve-context";
+import { BoundedCache, VersionedCache } from "@/lib/context/cache/bounded-cache";
+import { CACHE_LIMITS, contextCaches } from "@/lib/context/read/caches";
+import { responseCache, RESPONSE_CACHE_LIMIT } from "@/lib/context/serve/serve-context";
 
 describe("the context engine's caches", () => {
   it("an LRU keeps at most its capacity, dropping the least recently used", () => {

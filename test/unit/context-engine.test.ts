@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildContext } from "@/lib/context/build-context";
+import { buildContext } from "@/lib/context/pack/build-context";
 import type { ContextOptions } from "@/lib/context/context-types";
-import { defuseLine } from "@/lib/context/fence";
-import { cutContent, proposalIndexLine } from "@/lib/context/proposal-index";
-import { relativeTime } from "@/lib/context/relative-time";
-import { countTokens } from "@/lib/context/tokenizer";
+import { defuseLine } from "@/lib/context/pack/fence";
+import { cutContent, proposalIndexLine } from "@/lib/context/pack/proposal-index";
+import { relativeTime } from "@/lib/context/pack/relative-time";
+import { countTokens } from "@/lib/context/pack/tokenizer";
 import { AGENT_NAMES } from "@/lib/rules";
 import { contextData as data, contextNow as now, contextOptions as options, hoursAgo, kindCounts } from "../support/context-data";
 
@@ -173,7 +173,7 @@ describe("budgets hold for any store (property)", () => {
           expect(built.context.length).toBeLessThanOrEqual(maxChars);
           expect(built.tokenEstimate).toBe(countTokens(built.context));
           const sources = new Set([
-            // Learnings are listed defused (lib/context/fence.ts), quoted lines carry "> ".
+            // Learnings are listed defused (lib/context/pack/fence.ts), quoted lines carry "> ".
             ...input.learnings.map((l) => defuseLine(l.content)),
             ...(input.handoff?.markdown.split("\n") ?? []),
             ...(input.activeTask?.markdown.split("\n") ?? []),
@@ -191,7 +191,7 @@ describe("budgets hold for any store (property)", () => {
 
 describe("fuseRankings (reciprocal rank fusion)", () => {
   it("favours items both lists rank high, and keeps items only one list has", async () => {
-    const { fuseRankings } = await import("@/lib/context/fuse-rankings");
+    const { fuseRankings } = await import("@/lib/context/rank/fuse-rankings");
     const fused = fuseRankings([
       ["a", "b", "c"],
       ["b", "d", "a"],
@@ -204,7 +204,7 @@ describe("fuseRankings (reciprocal rank fusion)", () => {
 });
 
 describe("selectTerms (pruning hint words by document frequency)", async () => {
-  const { selectTerms, hintTerms } = await import("@/lib/context/hint-query");
+  const { selectTerms, hintTerms } = await import("@/lib/context/hints/hint-query");
   it("keeps informative words in their order, drops absent and overly common ones", () => {
     const df = new Map([["webhook", 40], ["retry", 400], ["tests", 30_000], ["race", 0]]);
     expect(selectTerms(["webhook", "retry", "tests", "race"], df, 100_000)).toEqual(["webhook", "retry"]);
@@ -223,7 +223,7 @@ describe("selectTerms (pruning hint words by document frequency)", async () => {
     expect(selectTerms(["a1", "b2"], df, 100_000)).toEqual(["a1"]);
   });
   it("feedback: the best matches' tag words, in their order, without the words already searched", async () => {
-    const { feedbackTerms, FEEDBACK_MATCHES } = await import("@/lib/context/hint-query");
+    const { feedbackTerms, FEEDBACK_MATCHES } = await import("@/lib/context/hints/hint-query");
     const matches = [{ tags: "payments webhooks" }, { tags: "stripe payments" }, { tags: "" }, { tags: "dev-setup" }, { tags: "ci" }, { tags: "never-read" }];
     expect(FEEDBACK_MATCHES).toBe(5);
     expect(feedbackTerms(matches, ["stripe", "webhook"])).toEqual(["payments", "webhooks", "dev", "setup", "ci"]);

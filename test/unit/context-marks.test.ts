@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_MARK } from "../../lib/db/queries/context-marks";
-import { advance, lastSessionSeenFrom, rememberSession, withRecent } from "../../lib/context/context-marks";
+import { advance, lastSessionSeenFrom, rememberSession, withRecent } from "../../lib/context/gather/marks";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 12, minute));
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildContext } from "@/lib/context/build-context";
+import { buildContext } from "@/lib/context/pack/build-context";
 import type { ContextLearning } from "@/lib/context/context-types";
-import { countTokens } from "@/lib/context/tokenizer";
+import { countTokens } from "@/lib/context/pack/tokenizer";
 import { MIN_CONTEXT_CHARS } from "@/lib/rules";
 import { contextData as data, contextOptions as options, kindCounts } from "../support/context-data";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildContext } from "@/lib/context/build-context";
-import { learningCountsLine, learningsTotal } from "@/lib/context/learning-counts";
-import { countTokens } from "@/lib/context/tokenizer";
+import { buildContext } from "@/lib/context/pack/build-context";
+import { learningCountsLine, learningsTotal } from "@/lib/context/pack/learning-counts";
+import { countTokens } from "@/lib/context/pack/tokenizer";
 import { KIND_INFO, LEARNING_KINDS } from "@/lib/rules";
 import { contextData as data, kindCounts, contextOptions as options } from "../support/context-data";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildContext } from "@/lib/context/build-context";
-import { countTokens } from "@/lib/context/tokenizer";
+import { buildContext } from "@/lib/context/pack/build-context";
+import { countTokens } from "@/lib/context/pack/tokenizer";
 import { seedFileSchema } from "@/lib/seeds/seed-file";
 import { contextData as data, contextOptions as options } from "../support/context-data";
 

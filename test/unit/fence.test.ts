@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildContext } from "@/lib/context/build-context";
-import { defuse, fenced, quoteLines } from "@/lib/context/fence";
-import { learningLine } from "@/lib/context/render-sections";
-import { countTokens } from "@/lib/context/tokenizer";
+import { buildContext } from "@/lib/context/pack/build-context";
+import { defuse, fenced, quoteLines } from "@/lib/context/pack/fence";
+import { learningLine } from "@/lib/context/pack/render-sections";
+import { countTokens } from "@/lib/context/pack/tokenizer";
 import { contextData, contextNow, contextOptions, hoursAgo } from "../support/context-data";
 
 /** What a teammate's text may try, and the exact string that must not survive. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchProject, type Matcher } from "@/lib/context/match-project";
+import { matchProject, type Matcher } from "@/lib/context/project/match-project";
 
 // Which of the user's projects a session is in when several matchers fit (issue 21): the most specific
 // matcher wins, then the project the user joined first.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactedSince, KEEP_MS, MAX_SESSIONS, recentlyServed, rememberServed } from "@/lib/context/recent-sessions";
+import { compactedSince, KEEP_MS, MAX_SESSIONS, recentlyServed, rememberServed } from "@/lib/context/cache/recent-sessions";
 
 // What an instance gave each session lately, read by the prompt stage before the table has it.
 describe("recently served", () => {

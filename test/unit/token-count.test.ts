@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildContext } from "@/lib/context/build-context";
-import { countTokens, countTokensByLine, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/tokenizer";
+import { buildContext } from "@/lib/context/pack/build-context";
+import { countTokens, countTokensByLine, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/pack/tokenizer";
 import { contextData, contextOptions } from "../support/context-data";
 
 // Characters the pre-tokenizer treats differently: letters of several cases and scripts, digits,

@@ -8,7 +8,7 @@ import { disableUserAction, enableUserAction, resetLinkAction, setUserRoleAction
 import { listUsers, type AdminUserOut } from "@/lib/admin/users";
 import { isExpectedError } from "@/lib/api/errors";
 import { requireUser } from "@/lib/auth/session";
-import { relativeTime, utcMinute } from "@/lib/context/relative-time";
+import { relativeTime, utcMinute } from "@/lib/context/pack/relative-time";
 
 export const metadata: Metadata = { title: "Users" };
 

@@ -11,7 +11,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { producedByLabel } from "@/lib/agents/produced-by";
 import { ApiError } from "@/lib/api/errors";
 import { requireUser } from "@/lib/auth/session";
-import { relativeTime } from "@/lib/context/relative-time";
+import { relativeTime } from "@/lib/context/pack/relative-time";
 import { orApiError } from "@/lib/dashboard/or-api-error";
 import { one } from "@/lib/dashboard/search-params";
 import { listProjects } from "@/lib/projects/projects";

@@ -3,7 +3,7 @@ import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
 import { getConfig } from "@/lib/config";
 import { contextQuerySchema } from "@/lib/context/context-query";
-import { serveContext } from "@/lib/context/serve-context";
+import { serveContext } from "@/lib/context/serve/serve-context";
 
 /**
  * What an agent receives at session start. Reads only: the bookkeeping (last-injected times, the

@@ -1,4 +1,4 @@
-import { byline, fenced } from "../../../lib/context/fence";
+import { byline, fenced } from "../../../lib/context/pack/fence";
 import type { ListedFile } from "./read-listed-file";
 
 export const DEFAULT_MAX_CHARS = 100_000;
@@ -39,7 +39,7 @@ function truncationNote(maxChars: number, cut: { label: string; shownLines: numb
  * Pickup's output, in the format agents already know from spx: the claim line, the document, then
  * each listed file under `--- path ---`. Never longer than `maxChars`: what does not fit is cut at a
  * line end and named in a closing note. Whoever queued the document wrote it (a teammate, often), so
- * it is quoted under who and when, its lines unable to forge these markers (lib/context/fence.ts).
+ * it is quoted under who and when, its lines unable to forge these markers (lib/context/pack/fence.ts).
  */
 export function renderPickup(input: {
   id: string;

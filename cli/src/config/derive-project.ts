@@ -33,7 +33,7 @@ export function guessSlug(input: { remote: string | null; repoRoot: string | nul
   return (fromRemote ? toSlug(fromRemote) : null) ?? toSlug(path.basename(input.repoRoot ?? input.cwd));
 }
 
-/** What a client sends about where it runs (SPEC §3); the server decides the project from it (lib/context/choose-project.ts). */
+/** What a client sends about where it runs (SPEC §3); the server decides the project from it (lib/context/project/choose-project.ts). */
 export type ProjectHints = { project?: string; guess?: string; cwd?: string; remote?: string };
 
 /**

@@ -127,7 +127,7 @@ export function recentReads(db: Db, params: Owner & { limit: number }) {
 
 /** A hint word and the number of learnings it occurs in, when known already (null: the query counts). */
 export type HintTerm = [term: string, documentFrequency: number | null];
-/** How the words to search for are chosen: lib/context/hint-query.ts's selectTerms, in SQL. */
+/** How the words to search for are chosen: lib/context/hints/hint-query.ts's selectTerms, in SQL. */
 export type TermSelection = { maxShare: number; minCutoff: number; maxMatches: number };
 /** A search's answer: the candidates, the words' frequencies it counted, the expression of the words it chose (null: none). */
 export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null };

@@ -27,7 +27,7 @@ export function contextMarkRead(db: Db, params: { userId: string }) {
 /**
  * Records sessions' activity in one statement, oldest first: a session other than the last one moves
  * the last one to `previous_session_at` (null ids are never the same session); the same session only
- * moves its time. An activity older than the stored one changes nothing. lib/context/context-marks.ts
+ * moves its time. An activity older than the stored one changes nothing. lib/context/gather/marks.ts
  * `advance` is the same rule, for what this instance knows before this is written.
  */
 export function sessionMarksWrite(db: DbOrTx, activities: SessionActivity[]) {

@@ -52,7 +52,7 @@ export async function contextVersion(db: DbOrTx): Promise<string> {
 /**
  * The projects of the user's (members only) a session could belong to, each with its matchers and
  * when the user joined it: the one configured (`slug`), or every one with a matcher and the one named
- * like the guess. lib/context/choose-project.ts picks.
+ * like the guess. lib/context/project/choose-project.ts picks.
  */
 export function projectChoicesRead(db: Db, params: { userId: string; slug?: string; guess: string | null }) {
   const where = params.slug ? eq(projects.slug, params.slug) : or(isNotNull(projectMatchers.id), params.guess ? eq(projects.slug, params.guess) : undefined);
@@ -72,7 +72,7 @@ export function seedRead(db: Db, params: { userId: string }) {
 
 /**
  * The memory of the task named, else of the user's active task in the project, with who last wrote
- * it (the context names a teammate's memory as theirs: lib/context/fence.ts).
+ * it (the context names a teammate's memory as theirs: lib/context/pack/fence.ts).
  */
 export function taskMemoryRead(db: Db, params: { userId: string; projectId: string; taskId?: string }) {
   const active = db.select({ taskId: activeTasks.taskId }).from(activeTasks).where(userInProject(activeTasks, params));
@@ -176,7 +176,7 @@ export async function recordServedBatch(
   }
   const [first, ...rest] = [...(served.length ? [logInsert(db, served)] : []), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()]), ...marks];
   // An embedded replica need not sync before its next read: the log is never read into a context, and
-  // the marks are, but the instance that served them remembers them meanwhile (lib/context/context-marks.ts).
+  // the marks are, but the instance that served them remembers them meanwhile (lib/context/gather/marks.ts).
   await asBookkeeping(() => db.batch([first!, ...rest]));
 }
 

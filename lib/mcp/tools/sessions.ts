@@ -1,7 +1,7 @@
 import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { byline, fenced } from "../../context/fence";
+import { byline, fenced } from "../../context/pack/fence";
 import { slugSchema } from "../../projects/project-schemas";
 import { claimNextSession, claimSession } from "../../sessions/claim-session";
 import { completeSession, releaseSession } from "../../sessions/finish-session";
@@ -64,7 +64,7 @@ export function registerSessionWriteTools(server: McpServer, env: McpEnv): void 
       const text = [
         `Claimed session ${out.id} in ${out.project} (${facts.filter(Boolean).join(", ")}); its status is now doing.`,
         paths.length ? `It lists these paths in the repository:\n${paths.join("\n")}` : "It lists no spec or file paths.",
-        // Whoever queued it wrote it: quoted, so its text cannot pass for this answer's (lib/context/fence.ts).
+        // Whoever queued it wrote it: quoted, so its text cannot pass for this answer's (lib/context/pack/fence.ts).
         fenced("The session document", [byline(out.author), `queued ${out.createdAt}`], out.markdown),
       ].join("\n\n");
       return toolText(text, { session: out });

@@ -2,7 +2,7 @@ import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ApiError } from "../../api/errors";
-import { byline, fenced } from "../../context/fence";
+import { byline, fenced } from "../../context/pack/fence";
 import { slugSchema } from "../../projects/project-schemas";
 import { getActiveTask } from "../../tasks/active-task";
 import { getTaskMemory, putTaskMemory } from "../../tasks/task-memory";
@@ -45,7 +45,7 @@ export function registerTaskTools(server: McpServer, env: McpEnv): void {
       const memory = await getTaskMemory(env.db, env.principal, args.project, taskId);
       const out = taskMemoryOutSchema.parse(memory);
       const what = `Memory of ${taskId}${active ? " (your active task)" : ""} in ${out.project}`;
-      // Quoted under who wrote it and when: a teammate's memory is their text, not an instruction (lib/context/fence.ts).
+      // Quoted under who wrote it and when: a teammate's memory is their text, not an instruction (lib/context/pack/fence.ts).
       return toolText(fenced(what, [byline(out.updatedBy, out.updatedByYou), `updated ${out.updatedAt}`], memory.markdown), { active, memory: out });
     },
   );

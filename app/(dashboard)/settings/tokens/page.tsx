@@ -4,7 +4,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { revokeTokenAction } from "@/lib/actions/token-actions";
 import { listApiTokens } from "@/lib/auth/api-tokens";
-import { utcMinute } from "@/lib/context/relative-time";
+import { utcMinute } from "@/lib/context/pack/relative-time";
 import { requireUser } from "@/lib/auth/session";
 import { listProjects } from "@/lib/projects/projects";
 

@@ -1,7 +1,7 @@
 import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
-import { resolveSessionProject } from "@/lib/context/choose-project";
-import { sessionHintsSchema } from "@/lib/context/project-query";
+import { resolveSessionProject } from "@/lib/context/project/choose-project";
+import { sessionHintsSchema } from "@/lib/context/project/project-query";
 
 /**
  * Which project a session is in, as the context and the prompt stage decide it (the one its start was

@@ -1,7 +1,7 @@
 import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
-import { promptBody, promptContext } from "@/lib/context/prompt-context";
-import { promptQuerySchema } from "@/lib/context/prompt-query";
+import { promptBody, promptContext } from "@/lib/context/prompt/prompt-context";
+import { promptQuerySchema } from "@/lib/context/prompt/prompt-query";
 
 /**
  * The prompt stage (SPEC §3): what an agent receives at a prompt, on top of what its session has.

@@ -13,7 +13,7 @@ import { removeMatcherAction } from "@/lib/actions/matcher-actions";
 import { renewInvitationLinkAction, revokeInvitationAction } from "@/lib/actions/invitation-actions";
 import { leaveProjectAction, removeMemberAction } from "@/lib/actions/member-actions";
 import { requireUser } from "@/lib/auth/session";
-import { utcDay } from "@/lib/context/relative-time";
+import { utcDay } from "@/lib/context/pack/relative-time";
 import { orNotFound } from "@/lib/dashboard/load-project";
 import { listProjectMatchers } from "@/lib/projects/matchers";
 import { listProjectInvitations } from "@/lib/projects/invitations";

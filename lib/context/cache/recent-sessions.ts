@@ -1,0 +1,62 @@
+import type { MemberProject } from "../../db/queries/projects";
+import { BoundedCache } from "./bounded-cache";
+import { processWide } from "../../process/process-state";
+
+/**
+ * What this instance gave each host session lately, for the prompt stage, until the session_served
+ * table surely has it: the bookkeeping is buffered for up to a second, then written, and an embedded
+ * replica reads its own bookkeeping only after its next sync (DATABASE_SYNC_INTERVAL, 2 s by default).
+ * A minute covers all of that with room to spare; the table answers after it.
+ */
+export const KEEP_MS = 60_000;
+/** Bounds the memory on a busy instance: the least recently served sessions are forgotten first (the table has them). */
+export const MAX_SESSIONS = 5_000;
+
+/** `compactedAt`: when this instance served the session's context after a compaction (see rememberServed). */
+type Remembered = { ids: Set<string>; at: number; compactedAt: number | null };
+const sessions = processWide("recently served sessions", () => new BoundedCache<string, Remembered>(MAX_SESSIONS));
+
+const keyOf = (userId: string, sessionId: string) => `${userId}\u0000${sessionId}`;
+
+/** What a session was given within KEEP_MS of `now`; older, the table has it. */
+function remembered(key: string, now: number): Remembered | undefined {
+  const entry = sessions.get(key);
+  return entry && now - entry.at <= KEEP_MS ? entry : undefined;
+}
+
+/** `afresh`: after a compaction the session has only what it is given now (as sessionServedWrites keeps it). */
+export function rememberServed(userId: string, sessionId: string, learningIds: string[], now = Date.now(), afresh = false): void {
+  const key = keyOf(userId, sessionId);
+  const before = afresh ? undefined : remembered(key, now);
+  const ids = before?.ids ?? new Set<string>();
+  for (const id of learningIds) ids.add(id);
+  sessions.set(key, { ids, at: now, compactedAt: afresh ? now : (before?.compactedAt ?? null) });
+}
+
+/**
+ * When this instance served the session's compact context, within KEEP_MS: rows the table holds from
+ * before it are what the agent lost, though the bookkeeping that forgets them may not be written yet.
+ */
+export function compactedSince(userId: string, sessionId: string, now = Date.now()): Date | null {
+  const at = remembered(keyOf(userId, sessionId), now)?.compactedAt;
+  return at == null ? null : new Date(at);
+}
+
+export function recentlyServed(userId: string, sessionId: string, now = Date.now()): string[] {
+  const entry = remembered(keyOf(userId, sessionId), now);
+  return entry ? [...entry.ids] : [];
+}
+
+/** The project a session's start was served for here (null: personal), until session_projects surely has it. */
+type Started = { project: MemberProject | null; at: number };
+const starts = processWide("recent session starts", () => new BoundedCache<string, Started>(MAX_SESSIONS));
+
+export function rememberStart(userId: string, sessionId: string, project: MemberProject | null, now = Date.now()): void {
+  starts.set(keyOf(userId, sessionId), { project, at: now });
+}
+
+/** The project the session started in here within KEEP_MS of `now`; undefined: ask the table. */
+export function startedIn(userId: string, sessionId: string, now = Date.now()): { project: MemberProject | null } | undefined {
+  const entry = starts.get(keyOf(userId, sessionId));
+  return entry && now - entry.at <= KEEP_MS ? { project: entry.project } : undefined;
+}

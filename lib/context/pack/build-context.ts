@@ -1,0 +1,43 @@
+import type { ContextData, ContextOptions, SectionReport } from "../context-types";
+import { learningsTotal } from "./learning-counts";
+import { packSections } from "./pack-context";
+import { renderSections } from "./render-sections";
+
+export type BuiltContext = {
+  context: string;
+  tokenEstimate: number;
+  budget: number;
+  needsSetup: boolean;
+  proposalCount: number;
+  learningsShown: number;
+  learningsTotal: number;
+  /** Pinned learnings the budget left out (the context says so too). */
+  pinnedOmitted: number;
+  sections: SectionReport[];
+};
+
+/** Data in, context out: no I/O, no clock (data.now), so the same input always gives the same text. */
+export function buildContext(data: ContextData, options: ContextOptions, count: (text: string) => number): BuiltContext {
+  const packed = packSections(renderSections(data, { mode: options.mode, source: options.source }), { budget: options.budget, maxChars: options.maxChars, count });
+  const learnings = packed.sections.find((s) => s.name === "learnings");
+  const learningsShown = learnings?.included ? data.learnings.length - learnings.omitted : 0;
+  return {
+    context: packed.text,
+    tokenEstimate: packed.tokenEstimate,
+    budget: options.budget,
+    needsSetup: data.identity === null,
+    proposalCount: data.proposalCount,
+    learningsShown,
+    learningsTotal: learningsTotal(data.learningCounts),
+    // Pinned ones lead the section, so those not shown are the pinned beyond the shown count.
+    pinnedOmitted: Math.max(0, data.learnings.filter((l) => l.pinned).length - learningsShown),
+    sections: packed.sections,
+  };
+}
+
+/** A strong ETag over the bytes a client receives. Web Crypto, so it runs on the edge too. */
+export async function etagOf(body: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
+  const hex = Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `"${hex}"`;
+}

@@ -1,0 +1,92 @@
+/**
+ * Team-written text (handoffs, learnings, task memory, session documents) reaches an agent as quoted
+ * material, never as instructions: under a line that says who wrote it and when, each of its lines
+ * quoted with "> ", and with the delimiters it could forge defused. One place for the rule, no imports,
+ * so the server's context, the prompt stage, MCP and the CLI bundle (`baton pickup`) all share it.
+ */
+
+/**
+ * A delimiter a text could forge to step out of its quote: the wrappers hosts put around injected
+ * context, the headings Baton itself writes, the markers of `baton pickup`. `defuse` keeps the text
+ * readable while breaking the exact string. Extend the list when a host or Baton adds a new one;
+ * every pattern must be global (`g`).
+ */
+export const FORGEABLE_DELIMITERS: { name: string; pattern: RegExp; defuse: (match: string) => string }[] = [
+  {
+    // `</system-reminder>` and its kin: Claude Code's reminders, Gemini CLI's `<hook_context>`,
+    // `<system_reminder>`, tool and function wrappers. Angle brackets become look-alikes.
+    name: "host wrapper tags",
+    pattern: /<\s*\/?\s*[\w:.-]*(?:system|reminder|hook|context|instruction|prompt|tool|function|assistant|human|user|invoke|parameter)[\w:.-]*(?:\s[^<>]*)?\/?\s*>/gi,
+    defuse: (m) => m.replace(/</g, "‹").replace(/>/g, "›"),
+  },
+  {
+    // The section headings Baton writes (lib/context/pack/render-sections.ts, the prompt stage's), wherever
+    // they stand once the text is quoted or folded onto one line. Other headings cost nothing to keep:
+    // they are quoted like every line. A new section's title belongs here too.
+    name: "Baton's section headings",
+    pattern:
+      /#{1,6}(?=[ \t]+(?:Identity|Baton setup|Active task|Last handoff|This session before|Relevant learnings|Recent learnings|Learnings relevant|Pending proposals|Session state)\b)/gi,
+    defuse: (m) => m.replace(/#/g, "\\#"),
+  },
+  {
+    // `=== Injected Files ===`, `=== Session Content ===` (pickup, spx) and setext underlines.
+    name: "=== markers",
+    pattern: /={3,}/g,
+    defuse: () => "= =",
+  },
+  {
+    // Pickup's `--- path ---` file headers.
+    name: "--- path --- headers",
+    pattern: /-{3,}(?=[ \t]+\S[^\n]*?[ \t]+-{3,})|(?<=\S[ \t]+)-{3,}/g,
+    defuse: () => "- -",
+  },
+  {
+    // Pickup's own notes: `[Warning: File not found: …]`, `[Truncated at …]`.
+    name: "pickup notes",
+    pattern: /\[(?=(?:Warning|Truncated)\b)/g,
+    defuse: () => "(",
+  },
+];
+
+/** The text with every forgeable delimiter defused. Pure and deterministic: same text, same result. */
+export function defuse(text: string): string {
+  let out = text;
+  for (const d of FORGEABLE_DELIMITERS) out = out.replace(d.pattern, d.defuse);
+  return out;
+}
+
+/** One line of team-written text (a name, a learning): whitespace folded, delimiters defused. */
+export function defuseLine(text: string): string {
+  return defuse(text.replace(/\s+/g, " ").trim());
+}
+
+/**
+ * Markdown as quoted lines: each line defused and prefixed "> " (">" alone for a blank one), so no
+ * line of it can stand outside the quote. Leading and trailing blank lines are left out.
+ */
+export function quoteLines(markdown: string): string[] {
+  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+  while (lines.length && !lines.at(-1)!.trim()) lines.pop();
+  while (lines.length && !lines[0]!.trim()) lines.shift();
+  return lines.map((line) => (line.trim() ? `> ${defuse(line)}` : ">"));
+}
+
+/** Who wrote a team text, as a heading names them: "by you" for the reader themself. */
+export function byline(author: string | null | undefined, self = false): string {
+  return `by ${self ? "you" : author ? author : "a former member"}`;
+}
+
+/**
+ * The line above a quote: what it is and the facts about who wrote it and when, e.g.
+ * `Handoff (2 h ago, branch main, by bo), quoted:`. Facts are defused, since names come from people.
+ */
+export function quoteHeading(what: string, facts: (string | null | undefined | false)[]): string {
+  const known = facts.filter((f): f is string => typeof f === "string" && f.length > 0).map(defuseLine);
+  return `${what}${known.length ? ` (${known.join(", ")})` : ""}, quoted:`;
+}
+
+/** A heading and the quoted markdown under it, as one text. */
+export function fenced(what: string, facts: (string | null | undefined | false)[], markdown: string): string {
+  const lines = quoteLines(markdown);
+  return [quoteHeading(what, facts), ...(lines.length ? lines : ["> (empty)"])].join("\n");
+}

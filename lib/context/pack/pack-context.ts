@@ -1,0 +1,136 @@
+import type { SectionName, SectionReport } from "../context-types";
+import type { SectionDraft } from "./render-sections";
+
+export type PackLimits = { budget: number; maxChars: number; count: (text: string) => number };
+export type PackResult = { text: string; tokenEstimate: number; sections: SectionReport[] };
+
+const SEPARATOR = "\n\n";
+
+type Placed = { draft: SectionDraft; kept: number };
+
+function render(draft: SectionDraft, kept: number): string {
+  const left = draft.items.length - kept + (draft.unlisted ?? 0);
+  const lines = [draft.header(kept), ...draft.items.slice(0, kept)];
+  if (left > 0 && draft.omitted) lines.push(draft.omitted(left));
+  if (draft.footer) lines.push(draft.footer);
+  return lines.join("\n");
+}
+
+function assemble(placed: Placed[]): string {
+  return placed.map((p) => render(p.draft, p.kept)).join(SEPARATOR);
+}
+
+const DROPPED_NAMES: Record<SectionName, (n: number) => string> = {
+  mapping: () => "project mapping note",
+  setup: () => "setup note",
+  identity: () => "identity",
+  task: (n) => `active task memory (${n} lines)`,
+  handoff: (n) => `last handoff (${n} lines)`,
+  learnings: (n) => `${n} learnings`,
+  proposals: (n) => `${n} pending proposals`,
+  state: () => "session state",
+};
+
+/**
+ * The closing line about dropped sections: every one named ("full"); only what must not go unsaid,
+ * when the full line does not fit ("must"); or nothing, when not even that fits.
+ */
+type NoteTier = "full" | "must" | "none";
+
+function droppedNote(dropped: SectionDraft[], tier: NoteTier): string {
+  if (tier === "none" || !dropped.length) return "";
+  if (tier === "must") return dropped.flatMap((d) => (d.mustNote ? [`${d.mustNote}.`] : [])).join(" ");
+  const names = dropped.map((d) => {
+    const name = DROPPED_NAMES[d.name](d.items.length + (d.unlisted ?? 0));
+    return d.mustNote ? `${name} (${d.mustNote})` : name;
+  });
+  return `Left out to fit the budget: ${names.join(", ")}.`;
+}
+
+/**
+ * Fits sections into a token budget and a character limit at once. Sections are taken in priority
+ * order; each is kept whole if it fits, else shortened to the items that fit (with a line counting the
+ * rest), else dropped (and named in a closing line). Items are whole lines, so nothing is cut
+ * mid-line. The token count is of the exact text returned, so `tokenEstimate <= budget` and
+ * `text.length <= maxChars` always hold.
+ */
+export function packSections(drafts: SectionDraft[], limits: PackLimits): PackResult {
+  // Each line is counted once however often the packer reconsiders it.
+  const memo = new Map<string, number>();
+  const count = (text: string) => {
+    let n = memo.get(text);
+    if (n === undefined) memo.set(text, (n = limits.count(text)));
+    return n;
+  };
+  for (const tier of ["full", "must", "none"] as const) {
+    let budget = limits.budget;
+    let maxChars = limits.maxChars;
+    while (budget > 0 && maxChars > 0) {
+      const placed = greedy(drafts, budget, maxChars, count);
+      const dropped = drafts.filter((d) => !placed.some((p) => p.draft === d));
+      const body = assemble(placed);
+      const text = [body, droppedNote(dropped, tier)].filter(Boolean).join(SEPARATOR);
+      const tokens = limits.count(text);
+      if (tokens <= limits.budget && text.length <= limits.maxChars) {
+        return { text, tokenEstimate: tokens, sections: report(drafts, placed, count) };
+      }
+      // Token counts of pieces do not add up exactly across joins (BPE merges at the seams), and the
+      // closing note needs room: pack again against limits lowered by the overshoot.
+      budget -= Math.max(1, tokens - limits.budget);
+      maxChars -= Math.max(1, text.length - limits.maxChars);
+    }
+  }
+  return { text: "", tokenEstimate: 0, sections: report(drafts, [], limits.count) };
+}
+
+/**
+ * Picks, section by section, how many items fit. Costs are summed per line (each line's tokens counted
+ * once, plus one for its newline), which is close to the count of the joined text; packSections checks
+ * the exact count of the result and repacks when the sum was optimistic.
+ */
+function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count: (t: string) => number): Placed[] {
+  const placed: Placed[] = [];
+  let tokens = 0;
+  let chars = 0;
+  const lineTokens = (line: string) => count(line) + 1;
+  for (const draft of drafts) {
+    const sepTokens = placed.length ? 1 : 0;
+    const sepChars = placed.length ? SEPARATOR.length : 0;
+    const total = draft.items.length + (draft.unlisted ?? 0);
+    // Fixed lines: the header, the footer, and the "N more" line when anything is left out.
+    const fixed = (kept: number) => {
+      const lines = [draft.header(kept), ...(draft.footer ? [draft.footer] : [])];
+      if (kept < total && draft.omitted) lines.push(draft.omitted(total - kept));
+      return { tokens: lines.reduce((t, l) => t + lineTokens(l), 0), chars: lines.reduce((c, l) => c + l.length + 1, 0) };
+    };
+    let kept = 0;
+    let itemTokens = 0;
+    let itemChars = 0;
+    for (const item of draft.items) {
+      const t = itemTokens + lineTokens(item);
+      const c = itemChars + item.length + 1;
+      const f = fixed(kept + 1);
+      if (tokens + sepTokens + t + f.tokens > budget || chars + sepChars + c + f.chars > maxChars) break;
+      kept++;
+      itemTokens = t;
+      itemChars = c;
+    }
+    const f = fixed(kept);
+    if (kept === 0 && (draft.items.length > 0 || tokens + sepTokens + f.tokens > budget || chars + sepChars + f.chars > maxChars)) continue;
+    tokens += sepTokens + itemTokens + f.tokens;
+    chars += sepChars + itemChars + f.chars;
+    placed.push({ draft, kept });
+  }
+  return placed;
+}
+
+function report(drafts: SectionDraft[], placed: Placed[], count: (t: string) => number): SectionReport[] {
+  const byName = new Map<SectionName, Placed>(placed.map((p) => [p.draft.name, p]));
+  return drafts.map((draft) => {
+    const p = byName.get(draft.name);
+    const total = draft.items.length + (draft.unlisted ?? 0);
+    return p
+      ? { name: draft.name, tokens: count(render(draft, p.kept)), included: true, omitted: total - p.kept }
+      : { name: draft.name, tokens: 0, included: false, omitted: total };
+  });
+}

@@ -1,0 +1,205 @@
+import { AGENT_LABELS, TASK_IMPORT_FILE } from "../../rules";
+import type { ContextData, ContextLearning, RenderOptions, SectionName } from "../context-types";
+import { byline, defuseLine, quoteHeading, quoteLines } from "./fence";
+import { learningCountsLine, learningsTotal } from "./learning-counts";
+import { normaliseRemote } from "../project/match-project";
+import { proposalIndexLine } from "./proposal-index";
+import { relativeTime, staleAge } from "./relative-time";
+
+/**
+ * A section before packing: a header, then items the packer keeps from the top while they fit, and
+ * the line that says how many it left out. Items are single lines, so nothing is ever cut mid-line.
+ */
+export type SectionDraft = {
+  name: SectionName;
+  /** Given how many items were kept. */
+  header: (shown: number) => string;
+  items: string[];
+  /** The line that replaces `n` items left out. */
+  omitted?: (n: number) => string;
+  /** A line that stays with the section whenever any of it is shown. */
+  footer?: string;
+  /** Items known to exist but not listed at all (counted in the omitted line). */
+  unlisted?: number;
+  /**
+   * What must be said if the section is dropped whole, even when the full closing "Left out" line
+   * does not fit: the packer keeps this line rather than say nothing.
+   */
+  mustNote?: string;
+};
+
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+
+function setup(data: ContextData): SectionDraft {
+  return {
+    name: "setup",
+    header: () => "## Baton setup",
+    items: [
+      "No seed (AI identity and personal learnings) is stored for this user yet.",
+      `A seed.json can be imported with \`baton import seed.json\`; identity can be set in the dashboard: ${data.dashboardUrl}/identity`,
+    ],
+  };
+}
+
+/** A remote as people name it: `acme/web-app` for `git@github.com:acme/web-app.git`; a path stays a path. */
+function remoteName(remote: string): string {
+  const parts = normaliseRemote(remote).split("/");
+  return parts.length > 2 && /[.:]|^localhost$/.test(parts[0]!) ? parts.slice(1).join("/") : parts.join("/");
+}
+
+/**
+ * One line when the repository maps to no project: what was tried and where a mapping is made, so
+ * the user can tell a personal context from a project's and fix it.
+ */
+function mapping(data: ContextData): SectionDraft | null {
+  const tried = data.unmapped;
+  if (!tried) return null;
+  const what = [tried.remote ? `origin ${oneLine(remoteName(tried.remote))}` : null, tried.cwd ? `directory ${oneLine(tried.cwd)}` : null].filter(Boolean);
+  const line =
+    `Project: none of yours matches ${what.join(" or ")}, so this context is personal only. ` +
+    `Mapping: a matcher in a project's settings (${data.dashboardUrl}/settings/projects) or {"project": "<slug>"} in .baton.json.`;
+  return { name: "mapping", header: () => line, items: [] };
+}
+
+function identity(data: ContextData): SectionDraft | null {
+  const id = data.identity;
+  if (!id) return null;
+  const items = [`AI name: ${oneLine(id.aiName)} · principal: ${oneLine(id.principalName)}`];
+  if (id.catchphrase) items.push(`Catchphrase: "${oneLine(id.catchphrase)}"`);
+  if (id.voiceId) items.push(`Voice: ${oneLine(id.voiceId)}`);
+  const p = id.preferences;
+  const prefs = [
+    p?.responseStyle && `response style ${p.responseStyle}`,
+    p?.timezone && `timezone ${p.timezone}`,
+    p?.locale && `locale ${p.locale}`,
+  ].filter(Boolean);
+  if (prefs.length) items.push(`Preferences: ${prefs.join(" · ")}`);
+  return { name: "identity", header: () => "## Identity", items };
+}
+
+/**
+ * Task memory and handoffs are written by people (teammates too), so they are quoted under a heading
+ * naming who wrote them and when (lib/context/pack/fence.ts), never given as lines of Baton's own.
+ */
+function task(data: ContextData): SectionDraft | null {
+  const t = data.activeTask;
+  if (!t) return null;
+  const updated = `updated ${relativeTime(t.updatedAt, data.now)}`;
+  // The agent reads the memory file through CLAUDE.local.md already (the CLI imports only a memory the
+  // user wrote themself): the same lines twice would only cost tokens.
+  if (t.imported) {
+    return { name: "task", header: () => `## Active task: ${t.taskId} (memory ${updated}; ${TASK_IMPORT_FILE} imports it from backlog/memory/${t.taskId}.md)`, items: [] };
+  }
+  return {
+    name: "task",
+    header: () => quoteHeading(`## Active task: ${t.taskId}, memory`, [byline(t.author, t.bySelf), updated]),
+    items: quoteLines(t.markdown),
+    omitted: (n) => `… ${n} more lines of this task's memory: \`baton task show ${t.taskId}\``,
+  };
+}
+
+function handoff(data: ContextData): SectionDraft | null {
+  const h = data.handoff;
+  if (!h) return null;
+  // The agent by its label alone ("by bo, Codex CLI"): the model would cost tokens and tell the next session little.
+  const facts = [relativeTime(h.createdAt, data.now), h.branch ? `branch ${h.branch}` : null, byline(h.author), h.agent && AGENT_LABELS[h.agent]];
+  const header = h.checkpoint ? quoteHeading("## This session before its compaction", ["checkpoint", ...facts]) : quoteHeading("## Last handoff", facts);
+  return {
+    name: "handoff",
+    header: () => header,
+    items: quoteLines(h.markdown),
+    omitted: (n) => `… ${n} more lines of this handoff: \`baton handoff show\``,
+  };
+}
+
+/**
+ * A learning's facts about who wrote it and when, compact: a teammate's name (`by bo`; undefined for the
+ * reader's own) and its age once it is stale (`5mo`). The context's, the prompt stage's, MCP's.
+ */
+export function writtenBy(writer: { name: string | null } | undefined, at: Date | undefined, now: Date): string[] {
+  // Names come from people: defused, and a blank one is no name.
+  const by = writer ? byline(writer.name ? defuseLine(writer.name) || null : null) : null;
+  const age = at ? staleAge(at, now) : null;
+  return [by, age].filter((fact): fact is string => fact !== null);
+}
+
+/**
+ * A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`, a teammate's
+ * with who wrote it (`…, by bo`), and a stale one with its age (`…, 5mo`). Also the prompt stage's. Its
+ * content is one line after the list marker, with forgeable delimiters defused, so a learning cannot
+ * start a line (or a section) of its own; the writer's name comes from a person too, so it is defused
+ * the same way.
+ */
+export function learningLine(l: ContextLearning, now: Date): string {
+  const writer = writtenBy(l.writer, l.writtenAt, now);
+  const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed", ...writer].filter(Boolean);
+  return `- [${l.kind}] ${defuseLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
+}
+
+/**
+ * Pinned learnings first, then the ranked ones. The packer keeps items from the top, so pinned ones
+ * go last to a tight budget; those left out are named with where to unpin them, never dropped silently.
+ */
+function learnings(data: ContextData): SectionDraft | null {
+  if (!data.learnings.length) return null;
+  const ranked = data.learningsRanked;
+  const title = ranked ? "Relevant learnings" : "Recent learnings";
+  const pinned = data.learnings.filter((l) => l.pinned).length;
+  const notFit = (n: number) =>
+    `${n} pinned ${n === 1 ? "learning" : "learnings"} did not fit the budget; a larger budget, or unpinning some at ${data.dashboardUrl}/learnings?pinned=true, makes room`;
+  return {
+    name: "learnings",
+    header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)}${pinned ? `, ${Math.min(shown, pinned)} pinned` : ""})`,
+    items: data.learnings.map((l) => learningLine(l, data.now)),
+    omitted: (n) => {
+      const left = Math.max(0, pinned - (data.learnings.length - n));
+      return [left ? `${notFit(left)}.` : "", n > left ? `${n - left} more learnings: \`baton learnings\`` : ""].filter(Boolean).join(" ");
+    },
+    ...(pinned ? { mustNote: notFit(pinned) } : {}),
+  };
+}
+
+function proposals(data: ContextData): SectionDraft | null {
+  if (!data.proposalCount) return null;
+  // The list may hold fewer than proposalCount; the rest are counted as left out from the start.
+  const unlisted = Math.max(0, data.proposalCount - data.proposals.length);
+  return {
+    name: "proposals",
+    header: () => `## Pending proposals (${data.proposalCount})`,
+    items: data.proposals.map(proposalIndexLine),
+    omitted: (n) => `${n} more pending`,
+    footer: `Review: ${data.dashboardUrl}/proposals`,
+    ...(unlisted ? { unlisted } : {}),
+  };
+}
+
+/**
+ * The lowest-priority section: facts about the store and the last session, the seed's version last.
+ * Each fact is one item, so a tight budget keeps the first ones whole and counts the rest.
+ */
+function state(data: ContextData): SectionDraft {
+  const s = data.state;
+  const items = [s.lastSessionAt ? `Last session: ${relativeTime(s.lastSessionAt, data.now)}` : "Last session: none recorded", learningCountsLine(data.learningCounts)];
+  if (s.activeProjects.length) items.push(`Active projects: ${s.activeProjects.map(oneLine).join(", ")}`);
+  if (s.checkpointRef) items.push(`Checkpoint: ${oneLine(s.checkpointRef)}`);
+  if (data.project) items.push(`Queued sessions in ${data.project.slug}: ${s.queuedSessions}${s.queuedSessions ? " (`baton pickup`)" : ""}`);
+  if (s.seedVersion) items.push(`Seed version: ${oneLine(s.seedVersion)}`);
+  return { name: "state", header: () => "## Session state", items, omitted: (n) => `… ${n} more ${n === 1 ? "line" : "lines"} of session state` };
+}
+
+/**
+ * The sections in priority order. After a compaction the agent has just lost its working memory, so
+ * the task memory and the handoff come before identity, and the session's own checkpoint (what it was
+ * in the middle of) before everything.
+ */
+export function renderSections(data: ContextData, options: RenderOptions): SectionDraft[] {
+  const id = options.mode === "complement" ? null : data.identity ? identity(data) : data.setupNote ? setup(data) : null;
+  const checkpoint = data.handoff?.checkpoint === true;
+  const order =
+    options.source === "compact"
+      ? checkpoint
+        ? [handoff(data), task(data), id, mapping(data), learnings(data), proposals(data), state(data)]
+        : [task(data), handoff(data), id, mapping(data), learnings(data), proposals(data), state(data)]
+      : [id, mapping(data), task(data), handoff(data), learnings(data), proposals(data), state(data)];
+  return order.filter((s): s is SectionDraft => s !== null);
+}

@@ -1,0 +1,52 @@
+// o200k_base, the BPE of current OpenAI models and a close stand-in for Claude's: a real token count,
+// not characters/4. Imported statically so the ~0.2 s table load happens once per server process,
+// never per request (and never in the CLI, which does not import this).
+import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { BoundedCache } from "../cache/bounded-cache";
+import { processWide } from "../../process/process-state";
+
+export function countTokens(text: string): number {
+  return text ? countO200k(text) : 0;
+}
+
+/** Lines (or runs of lines) whose counts an instance remembers: a few hundred contexts' worth. */
+export const PIECE_COUNT_CAPACITY = 20_000;
+const pieceCounts = processWide("token counts of lines", () => new BoundedCache<string, number>(PIECE_COUNT_CAPACITY));
+
+/** The remembered piece counts, for the test that they stay bounded. */
+export function pieceCountCache(): BoundedCache<string, number> {
+  return pieceCounts;
+}
+
+/**
+ * A newline followed by anything but whitespace or "/" is a place o200k's pre-tokenizer always splits:
+ * no alternative of its pattern can hold the "\n" and the next character (a newline is only ever the
+ * tail of a piece, `[\r\n/]*` or `\s*[\r\n]+`, and only whitespace or "/" may follow it there). BPE runs
+ * within pieces, so the count of a text is the sum of the counts of its parts cut at those places.
+ */
+function cutsAfter(text: string, newline: number): boolean {
+  const next = text[newline + 1];
+  return next !== undefined && next !== "/" && !/\s/u.test(next);
+}
+
+function countPiece(piece: string): number {
+  let n = pieceCounts.get(piece);
+  if (n === undefined) pieceCounts.set(piece, (n = countTokens(piece)));
+  return n;
+}
+
+/**
+ * The exact o200k count of a text (the same number countTokens gives: test/unit/token-count.test.ts
+ * checks it on random texts), summed over its lines, each line's count remembered. A context is made
+ * of lines that recur from request to request, so only new lines are counted.
+ */
+export function countTokensByLine(text: string): number {
+  let total = 0;
+  let start = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
+    if (!cutsAfter(text, i)) continue;
+    total += countPiece(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  return total + (start < text.length ? countPiece(text.slice(start)) : 0);
+}

@@ -1,0 +1,98 @@
+import type { Principal } from "../../auth/principal";
+import type { Db } from "../../db/client";
+import { metaRead } from "../../db/queries/context";
+import { servedRead } from "../../db/queries/session-served";
+import { queryEmbedder } from "../../embeddings/query-embedder";
+import type { ContextLearning } from "../context-types";
+import { promptCandidates } from "../gather/candidate-limit";
+import { readWithTokenCheck } from "../read/checked-reads";
+import { sessionProject, sessionProjectReads } from "../project/choose-project";
+import { packSections } from "../pack/pack-context";
+import type { PromptQuery } from "./prompt-query";
+import { promptMatch, promptWords, readPromptCandidates, relevantUnseen } from "./prompt-learnings";
+import { learningLine, type SectionDraft } from "../pack/render-sections";
+import { compactedSince, recentlyServed } from "../cache/recent-sessions";
+import { recordServed } from "../serve/served-log";
+import { countTokens } from "../pack/tokenizer";
+
+/** What the prompt stage answers: the context (empty when nothing new is relevant) and what it holds. */
+export type PromptContext = {
+  context: string;
+  tokenEstimate: number;
+  budget: number;
+  learningsShown: number;
+  learningIds: string[];
+  project: { slug: string; name: string } | null;
+};
+
+/** The learnings as one section, packed into the budget and the character limit; nothing fits → empty. */
+export function buildPromptContext(learnings: ContextLearning[], limits: { budget: number; maxChars: number; now: Date }, count: (text: string) => number) {
+  const draft: SectionDraft = {
+    name: "learnings",
+    header: (shown) => `## Learnings relevant to this prompt (${shown} not given earlier in this session)`,
+    items: learnings.map((l) => learningLine(l, limits.now)),
+    omitted: (n) => `${n} more relevant ${n === 1 ? "learning" : "learnings"}: \`baton learnings\``,
+  };
+  const packed = packSections(learnings.length ? [draft] : [], { ...limits, count });
+  const section = packed.sections[0];
+  if (!section?.included) return { context: "", tokenEstimate: 0, shown: [] as ContextLearning[] };
+  return { context: packed.text, tokenEstimate: packed.tokenEstimate, shown: learnings.slice(0, learnings.length - section.omitted) };
+}
+
+/**
+ * The prompt stage (SPEC §3): learnings relevant to the prompt that this session (the user's, by the
+ * host's session id) has not been given, at its start or at an earlier prompt, within the budget.
+ * What it gives is recorded for the session (buffered bookkeeping, like the start's).
+ */
+export async function promptContext(db: Db, principal: Principal, q: PromptQuery, now = new Date()): Promise<PromptContext> {
+  // One batch before the search: the token's check (when taken as remembered), the store's size, the
+  // project, what the session was given (the table; below, what this instance gave it lately, maybe not
+  // written or synced back yet) and the prompt's word counts (store-wide).
+  // After a compaction this instance served, what the table holds from before it is forgotten, even
+  // while the bookkeeping that deletes it is still buffered.
+  const since = compactedSince(principal.userId, q.sessionId);
+  const words = promptWords(db, q.q);
+  const r = await readWithTokenCheck(db, principal, {
+    meta: metaRead(db),
+    ...sessionProjectReads(db, principal, q),
+    served: servedRead(db, { userId: principal.userId, sessionId: q.sessionId, since }),
+    counts: words.counts,
+  });
+  const project = sessionProject(r, principal, q);
+  const served = r.served;
+  const matched = promptMatch(q.q, words.terms, r.counts, r.meta.storeSize);
+  const projectOut = project ? { slug: project.slug, name: project.name } : null;
+  const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
+  if (project?.injectionPaused) return empty;
+  for (const id of recentlyServed(principal.userId, q.sessionId)) served.add(id);
+  const owner = { userId: principal.userId, projectId: project?.id ?? null };
+  const limit = promptCandidates(q.budget);
+  const found = await readPromptCandidates(db, owner, matched, { limit, seen: served.size, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth });
+  const relevant = relevantUnseen(found, matched.minScore, { limit, exclude: served, reader: owner.userId });
+  const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokens);
+  if (!built.shown.length) return empty;
+  const learningIds = built.shown.map((l) => l.id);
+  recordServed(db, {
+    userId: principal.userId,
+    projectId: project?.id ?? null,
+    tokenId: principal.tokenId,
+    source: "prompt",
+    sessionId: q.sessionId,
+    budget: q.budget,
+    tokenEstimate: built.tokenEstimate,
+    learningsShown: learningIds.length,
+    learningIds,
+    at: now,
+  });
+  return { ...empty, context: built.context, tokenEstimate: built.tokenEstimate, learningsShown: learningIds.length, learningIds };
+}
+
+/** The answer's body in the format asked for; `claude` with nothing to add is `{}`, which Claude Code takes as nothing. */
+export function promptBody(result: PromptContext, format: PromptQuery["format"]): { body: string; contentType: string } {
+  if (format === "text") return { body: result.context, contentType: "text/plain; charset=utf-8" };
+  if (format === "claude") {
+    const hook = result.context ? { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: result.context } } : {};
+    return { body: JSON.stringify(hook), contentType: "application/json" };
+  }
+  return { body: JSON.stringify({ ok: true, ...result }), contentType: "application/json" };
+}

@@ -1,0 +1,38 @@
+import type { LearningCandidateRow } from "../../db/queries/context-candidates";
+import { BoundedCache, VersionedCache } from "../cache/bounded-cache";
+import type { Snapshot } from "./batch";
+import { processWide } from "../../process/process-state";
+
+/**
+ * What an instance remembers between contexts, each bounded (an LRU with a size limit), so memory
+ * stays flat however many users, projects and words pass through. None is taken on trust: every
+ * answer made with them is checked against the state's version read in the same batch
+ * (lib/context/read/read-context.ts).
+ *
+ * - snapshots: per user's hints (project named, cwd, remote, task), the project, seed and sections
+ *   they were last given, with the version they were read at;
+ * - frequencies: in how many learnings a word occurs (capped at the cutoff), at one state version;
+ * - recent: the newest learnings of a scope, at one state version;
+ * - seen: the state version this instance read last, and the store's size then.
+ */
+export const CACHE_LIMITS = { snapshots: 2_000, frequencies: 50_000, recent: 200 } as const;
+
+export type ContextCaches = {
+  snapshots: BoundedCache<string, Snapshot>;
+  frequencies: VersionedCache<string, number>;
+  recent: VersionedCache<string, LearningCandidateRow[]>;
+  seen: { version: string | null; storeSize: number | null };
+};
+
+function create(): ContextCaches {
+  return {
+    snapshots: new BoundedCache(CACHE_LIMITS.snapshots),
+    frequencies: new VersionedCache(CACHE_LIMITS.frequencies),
+    recent: new VersionedCache(CACHE_LIMITS.recent),
+    seen: { version: null, storeSize: null },
+  };
+}
+
+export function contextCaches(): ContextCaches {
+  return processWide("context caches", create);
+}

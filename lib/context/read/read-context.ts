@@ -1,0 +1,77 @@
+import type { Principal } from "../../auth/principal";
+import type { Db } from "../../db/client";
+import type { LearningCandidateRow } from "../../db/queries/context-candidates";
+import type { ContextMark } from "../../db/queries/context-marks";
+import type { MemberProject } from "../../db/queries/projects";
+import { readsLocally } from "../../db/reads-locally";
+import type { Seed } from "../../db/schema";
+import { readWithTokenCheck } from "./checked-reads";
+import { contextCaches, type ContextCaches } from "./caches";
+import { absorb, DONE, hintsNow, planReads, recentKey, startKnown, type Known, type ReadRequest } from "./plan";
+import type { ContextQuery } from "../context-query";
+import { batchOf, snapshotKey, type BatchResults, type Handoff, type Sections } from "./batch";
+import type { SearchHints } from "../hints/hint-query";
+
+/** Each batch learns the owner, then the sections, then the searches: a handful is the most there can be. */
+const MAX_ROUNDS = 6;
+
+export type ContextReads = {
+  project: MemberProject | null;
+  seed: Seed | undefined;
+  sections: Sections & { handoff: Handoff };
+  hints: SearchHints;
+  /** Hint matches, best BM25 first. */
+  matches: LearningCandidateRow[];
+  /** The newest of the scope, to fill what the matches leave. */
+  recent: LearningCandidateRow[];
+  vectorWidth: number | null;
+  /** The user's marks (last session, setup note shown): bookkeeping, so read afresh every time, never from a snapshot. */
+  mark: ContextMark;
+  /** The state's version every read saw; null when it moved between rounds. */
+  version: string | null;
+};
+
+/**
+ * Everything a context is made from, in as few round trips as the caches allow: usually one batch of
+ * two or three statements. The plan (lib/context/read/plan.ts) says what each batch reads from
+ * what is known; this runs the batches and remembers what they saw.
+ *
+ * The first batch assumes what this instance saw last: the snapshot of these hints (their project,
+ * seed and sections, lib/context/read/batch.ts), the frequencies of words and the recent
+ * learnings, all at the version of the state last seen. It reads the version along with what no cache
+ * holds (the branch's handoff, the search). When the version read is another, what was assumed is read
+ * again in a second batch, with the snapshot still naming the project and the task title to expect (a
+ * third only when those turn out wrong too). Nothing assumed reaches a context unchecked.
+ */
+export async function readContext(db: Db, principal: Principal, q: ContextQuery, limit: number): Promise<ContextReads> {
+  const caches = contextCaches();
+  const key = snapshotKey(principal.userId, principal.projectIds, q);
+  const request: ReadRequest = { principal, q, limit, snapshot: caches.snapshots.get(key), local: readsLocally(db) };
+  let known = startKnown(request);
+  for (let plan = planReads(known, request, caches); plan !== DONE; plan = planReads(known, request, caches)) {
+    if (known.versions.length === MAX_ROUNDS) throw new Error("a context's reads did not settle");
+    const results = await readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, plan.reads));
+    rememberRead(caches, results);
+    const next = absorb(known, results, plan.assumed, request, caches);
+    if (results.recentPersonal && !known.recent && next.recent) caches.recent.set(results.meta.version, recentKey(next.owner, limit), next.recent);
+    known = next;
+  }
+  return finish(known, request, caches, key);
+}
+
+/** What a batch tells the instance to remember: the state's version and the store's size, and the frequencies the search counted. */
+function rememberRead(caches: ContextCaches, r: BatchResults): void {
+  const version = r.meta.version;
+  caches.seen.version = version;
+  caches.seen.storeSize = r.meta.storeSize;
+  if (r.search) for (const [term, n] of r.search.counted) caches.frequencies.set(version, term, n);
+}
+
+/** The reads' answer; the snapshot remembered when every batch saw one version. */
+function finish(k: Known, request: ReadRequest, caches: ContextCaches, key: string): ContextReads {
+  const version = k.versions.every((v) => v === k.versions[0]) ? k.versions[0]! : null;
+  if (version !== null) caches.snapshots.set(key, { version, project: k.project, seed: k.seed!.value, sections: k.sections! });
+  const { project, matches, recent, vectorWidth, mark } = k;
+  const sections = { ...k.sections!, handoff: k.handoff?.value };
+  return { project, seed: k.seed!.value, sections, hints: hintsNow(k, request), matches: matches!, recent: recent!, vectorWidth, mark, version };
+}
