@@ -9,7 +9,9 @@ import { identityOf } from "./context-identity";
 import type { ContextQuery } from "./context-query";
 import { lastSessionSeenFrom, withRecent } from "./context-marks";
 import { fuseMatches } from "./fuse-rankings";
+import { contextCaches } from "./context-caches";
 import { contextLearning, rankLearnings } from "./rank-learnings";
+import { sessionTerms } from "./recent-sessions";
 
 /**
  * How many learnings to read: as many as the budget could possibly show (a learning's line is rarely
@@ -87,7 +89,7 @@ export async function gatherContext(
   principal: Principal,
   q: ContextQuery,
   env: { now: Date; dashboardUrl: string; embedQuery?: (text: string) => Promise<number[] | null> },
-): Promise<{ data: ContextData; project: MemberProject | null; version: string | null }> {
+): Promise<{ data: ContextData; project: MemberProject | null; version: string | null; terms: string[] }> {
   const limit = candidateLimit(q.budget);
   const reads = await readContext(db, principal, q, limit);
   const { project, seed, sections } = reads;
@@ -96,9 +98,13 @@ export async function gatherContext(
   const memory = sections.memory;
   const mark = withRecent(principal.userId, reads.mark, env.now.getTime());
   const identity = identityOf(seed?.identity);
+  // What the session is about, for its prompts: the hint words as the search chose them, by the frequencies its reads counted.
+  const { frequencies, seen } = contextCaches();
+  const terms = sessionTerms(reads.hints.terms, (w) => frequencies.get(frequencies.currentVersion, w), seen.storeSize);
   return {
     project,
     version: reads.version,
+    terms,
     data: {
       now: env.now,
       dashboardUrl: env.dashboardUrl,

@@ -5,7 +5,7 @@ import { metaRead } from "../db/queries/context";
 import { servedRead } from "../db/queries/session-served";
 import { queryEmbedder } from "../embeddings/query-embedder";
 import type { ContextLearning } from "./context-types";
-import { sessionProject, sessionProjectReads } from "./choose-project";
+import { sessionProject, sessionProjectReads, sessionTermsOf } from "./choose-project";
 import { packSections } from "./pack-context";
 import type { PromptQuery } from "./prompt-query";
 import { promptMatch, promptWords, relevantUnseen } from "./prompt-learnings";
@@ -66,7 +66,7 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   principal.tokenCheck?.settle(r.token);
   const project = sessionProject(r, principal, q);
   const served = r.served;
-  const matched = promptMatch(q.q, words.terms, r.counts, r.meta.storeSize);
+  const matched = promptMatch(q.q, words.terms, r.counts, r.meta.storeSize, sessionTermsOf(r, principal, q));
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
   if (project?.injectionPaused) return empty;

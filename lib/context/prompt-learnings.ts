@@ -1,8 +1,10 @@
 import type { Db } from "../db/client";
-import { contextLearnings } from "../db/queries/context-candidates";
+import { readAll } from "../db/queries/batch-reads";
+import { matchesRead } from "../db/queries/context-candidates";
 import { wordCountsRead } from "../db/queries/learning-counts";
 import type { Owner } from "../db/queries/scope";
 import { ftsExpression } from "../learnings/fts-query";
+import { stem } from "../proposals/near-duplicate";
 import type { ContextLearning } from "./context-types";
 import { fuseMatches } from "./fuse-rankings";
 import { nearestTo } from "./gather-context";
@@ -28,8 +30,18 @@ const uniqueWordWeight = (storeSize: number) => Math.log(Math.max(1, storeSize -
 /** The most a learning's embedding may be from the prompt's (cosine distance) to count as relevant. */
 export const MAX_PROMPT_VECTOR_DISTANCE = 0.45;
 
-/** A prompt's words, as an FTS5 expression (the ones the store has, too common ones left out), and the score a match needs. */
-export type PromptMatch = { prompt: string; terms: string[]; match: string | null; minScore: number };
+/**
+ * A prompt's words, as an FTS5 expression (the ones the store has, too common ones left out), and the
+ * score a match needs; `session`: the same with the session's words added (null: the prompt is not
+ * about what the session is about, or the session told nothing), and the score its matches need.
+ */
+export type PromptMatch = {
+  prompt: string;
+  terms: string[];
+  match: string | null;
+  minScore: number;
+  session: { match: string; minScore: number; shared: boolean } | null;
+};
 
 /**
  * The prompt's words, with the read (for the request's first batch) of how many learnings have each:
@@ -42,10 +54,37 @@ export function promptWords(db: Db, prompt: string) {
   return { terms, counts: terms.length ? wordCountsRead(db, { terms, cap }) : undefined };
 }
 
-/** The prompt's match, from its words, their counts (undefined: no words) and the store's size (read in one batch). */
-export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number): PromptMatch {
-  if (!counts) return { prompt, terms, match: null, minScore: Infinity };
-  return { prompt, terms, match: ftsExpression(selectTerms(terms, counts, storeSize)), minScore: PROMPT_MATCH_WORDS * uniqueWordWeight(storeSize) };
+const knob = (name: string, fallback: number) => {
+  const v = process.env[name];
+  return v === undefined || v === "" ? fallback : Number(v);
+};
+export const P26 = {
+  about: process.env.BATON_P26_ABOUT ?? "stem",
+  floor: knob("BATON_P26_FLOOR", 1.5),
+  rel: knob("BATON_P26_REL", 0),
+  max: knob("BATON_P26_MAX", 100),
+};
+
+/**
+ * The prompt's match, from its words, their counts (undefined: no words), the store's size (read in
+ * one batch) and the session's words (sessionTerms, recorded at its start). The prompt is about what
+ * the session is about when one of its words shares a stem with one of the session's.
+ */
+export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number, session: string[] = []): PromptMatch {
+  if (!counts) return { prompt, terms, match: null, minScore: Infinity, session: null };
+  const own = selectTerms(terms, counts, storeSize);
+  const unit = uniqueWordWeight(storeSize);
+  const said = new Set(terms.map(stem));
+  const shared = session.some((t) => said.has(stem(t)));
+  const words = [...new Set([...own, ...session])];
+  const both = P26.about === "never" || !session.length ? null : ftsExpression(words);
+  return {
+    prompt,
+    terms,
+    match: ftsExpression(own),
+    minScore: PROMPT_MATCH_WORDS * unit,
+    session: both ? { match: both, minScore: P26.floor * unit, shared } : null,
+  };
 }
 
 /**
@@ -56,7 +95,7 @@ export function promptMatch(prompt: string, terms: string[], counts: Map<string,
 export async function relevantUnseen(
   db: Db,
   owner: Owner,
-  { prompt, terms, match, minScore }: PromptMatch,
+  { prompt, terms, match, minScore, session }: PromptMatch,
   options: { limit: number; exclude: Set<string>; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null },
 ): Promise<ContextLearning[]> {
   // Enough rows that what the session already has cannot crowd the new ones out.
@@ -64,11 +103,27 @@ export async function relevantUnseen(
   // Pinned and superseded learnings are never candidates (rankable() in the candidate queries): pinned
   // ones were in the session's start context already.
   const fresh = (c: { id: string }) => !options.exclude.has(c.id);
-  const [bm25, nearest] = await Promise.all([
-    match ? contextLearnings(db, { ...owner, match, limit }) : [],
+  const reads = {
+    own: match ? matchesRead(db, { ...owner, match, limit }) : undefined,
+    both: session ? matchesRead(db, { ...owner, match: session.match, limit }) : undefined,
+  };
+  const [found, nearest] = await Promise.all([
+    readAll(db, reads),
     terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : [],
   ]);
-  const strong = bm25.filter((c) => fresh(c) && c.score !== undefined && -c.score >= minScore);
+  const scored = (c: { score?: number }) => (c.score === undefined ? 0 : -c.score);
+  const strong = (found.own?.candidates ?? []).filter((c) => fresh(c) && scored(c) >= minScore);
   const close = nearest.filter((c) => fresh(c) && c.distance <= MAX_PROMPT_VECTOR_DISTANCE);
-  return rankLearnings(fuseMatches(strong, close), owner.userId).learnings.slice(0, options.limit);
+  const own = rankLearnings(fuseMatches(strong, close), owner.userId).learnings;
+  const about = session && (P26.about === "always" || session.shared || (P26.about === "strong" && strong.length > 0));
+  if (!about || !found.both) return own.slice(0, options.limit);
+  // The session's words with the prompt's: a learning matching both scores highest.
+  const rows = found.both.candidates;
+  const unseen = rows.filter(fresh);
+  const best = unseen.length ? scored(unseen[0]!) : 0;
+  const floor = Math.max(session.minScore, P26.rel * best);
+  const kept = new Set(own.map((l) => l.id));
+  const more = unseen.filter((c) => !kept.has(c.id) && scored(c) >= floor).slice(0, P26.max);
+  const continued = rankLearnings(more, owner.userId).learnings;
+  return [...own, ...continued].slice(0, options.limit);
 }

@@ -84,6 +84,8 @@ export const sessionProjects = sqliteTable(
     sessionId: text("session_id").notNull(),
     // A deleted project forgets its sessions: they are resolved again.
     projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    // What the session is about: the words its start searched for (at most SESSION_TERMS), for the prompt stage.
+    terms: text("terms", { mode: "json" }).$type<string[]>(),
     servedAt: timestamp("served_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.sessionId] }), index("session_projects_at_idx").on(t.servedAt)],
