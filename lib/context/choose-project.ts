@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { readAll } from "../db/queries/batch-reads";
 import { projectChoicesRead } from "../db/queries/context";
 import type { MemberProject } from "../db/queries/projects";
-import { sessionProjectRead, type SessionStart } from "../db/queries/session-served";
+import { NO_TOPIC, sessionProjectRead, type SessionStart, type SessionTopic } from "../db/queries/session-served";
 import type { MatcherKind } from "../db/schema";
 import { checkProjectAccess } from "../projects/projects";
 import { directoryName, matchProject } from "./match-project";
@@ -96,9 +96,9 @@ const allowed = (principal: Principal, project: MemberProject) => !principal.pro
  * reads as sessionProject: none for a session whose start was never recorded, or whose project this
  * token may not see.
  */
-export function sessionTermsOf(read: SessionRead, principal: Principal, q: SessionProjectHints): string[] {
+export function sessionTermsOf(read: SessionRead, principal: Principal, q: SessionProjectHints): SessionTopic {
   const known = knownStart(read, principal, q);
-  if (!known || (known.project && !allowed(principal, known.project))) return [];
+  if (!known || (known.project && !allowed(principal, known.project))) return NO_TOPIC;
   return known.terms;
 }
 

@@ -2,6 +2,7 @@ import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { nearestLearnings } from "../db/queries/embeddings";
 import type { MemberProject } from "../db/queries/projects";
+import type { SessionTopic } from "../db/queries/session-served";
 import type { Owner } from "../db/queries/scope";
 import { readContext, type ContextReads } from "./context-reads";
 import type { ContextData } from "./context-types";
@@ -12,6 +13,7 @@ import { fuseMatches } from "./fuse-rankings";
 import { contextCaches } from "./context-caches";
 import { contextLearning, rankLearnings } from "./rank-learnings";
 import { sessionTerms } from "./recent-sessions";
+import { feedbackTerms } from "./hint-query";
 
 /**
  * How many learnings to read: as many as the budget could possibly show (a learning's line is rarely
@@ -89,7 +91,7 @@ export async function gatherContext(
   principal: Principal,
   q: ContextQuery,
   env: { now: Date; dashboardUrl: string; embedQuery?: (text: string) => Promise<number[] | null> },
-): Promise<{ data: ContextData; project: MemberProject | null; version: string | null; terms: string[] }> {
+): Promise<{ data: ContextData; project: MemberProject | null; version: string | null; terms: SessionTopic }> {
   const limit = candidateLimit(q.budget);
   const reads = await readContext(db, principal, q, limit);
   const { project, seed, sections } = reads;
@@ -100,7 +102,7 @@ export async function gatherContext(
   const identity = identityOf(seed?.identity);
   // What the session is about, for its prompts: the hint words as the search chose them, by the frequencies its reads counted.
   const { frequencies, seen } = contextCaches();
-  const terms = sessionTerms(reads.hints.terms, (w) => frequencies.get(frequencies.currentVersion, w), seen.storeSize);
+  const terms = sessionTerms(reads.hints.terms, feedbackTerms(reads.matches, reads.hints.terms), (w) => frequencies.get(frequencies.currentVersion, w), seen.storeSize);
   return {
     project,
     version: reads.version,

@@ -3,6 +3,7 @@ import { readAll } from "../db/queries/batch-reads";
 import { matchesRead } from "../db/queries/context-candidates";
 import { wordCountsRead } from "../db/queries/learning-counts";
 import type { Owner } from "../db/queries/scope";
+import { NO_TOPIC, type SessionTopic } from "../db/queries/session-served";
 import { ftsExpression } from "../learnings/fts-query";
 import { stem } from "../proposals/near-duplicate";
 import type { ContextLearning } from "./context-types";
@@ -59,10 +60,12 @@ const knob = (name: string, fallback: number) => {
   return v === undefined || v === "" ? fallback : Number(v);
 };
 export const P26 = {
-  about: process.env.BATON_P26_ABOUT ?? "stem",
-  floor: knob("BATON_P26_FLOOR", 1.5),
-  rel: knob("BATON_P26_REL", 0),
-  max: knob("BATON_P26_MAX", 100),
+  about: process.env.P26_ABOUT ?? "stem",
+  floor: knob("P26_FLOOR", 1.5),
+  rel: knob("P26_REL", 0),
+  max: knob("P26_MAX", 100),
+  tagWeight: knob("P26_TAGW", 0.5),
+  gate: knob("P26_GATE", 0),
 };
 
 /**
@@ -70,12 +73,14 @@ export const P26 = {
  * one batch) and the session's words (sessionTerms, recorded at its start). The prompt is about what
  * the session is about when one of its words shares a stem with one of the session's.
  */
-export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number, session: string[] = []): PromptMatch {
+export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number, topic: SessionTopic = NO_TOPIC): PromptMatch {
   if (!counts) return { prompt, terms, match: null, minScore: Infinity, session: null };
   const own = selectTerms(terms, counts, storeSize);
   const unit = uniqueWordWeight(storeSize);
   const said = new Set(terms.map(stem));
-  const shared = session.some((t) => said.has(stem(t)));
+  const aboutWords = process.env.P26_ABOUTALL ? [...topic.words, ...topic.related] : topic.words;
+  const shared = aboutWords.some((t) => said.has(stem(t)));
+  const session = [...topic.words, ...(process.env.P26_FEEDBACK ? topic.related : [])];
   const words = [...new Set([...own, ...session])];
   const both = P26.about === "never" || !session.length ? null : ftsExpression(words);
   return {
@@ -105,7 +110,7 @@ export async function relevantUnseen(
   const fresh = (c: { id: string }) => !options.exclude.has(c.id);
   const reads = {
     own: match ? matchesRead(db, { ...owner, match, limit }) : undefined,
-    both: session ? matchesRead(db, { ...owner, match: session.match, limit }) : undefined,
+    both: session ? matchesRead(db, { ...owner, match: session.match, limit, tagWeight: P26.tagWeight }) : undefined,
   };
   const [found, nearest] = await Promise.all([
     readAll(db, reads),
@@ -121,7 +126,11 @@ export async function relevantUnseen(
   const rows = found.both.candidates;
   const unseen = rows.filter(fresh);
   const best = unseen.length ? scored(unseen[0]!) : 0;
-  const floor = Math.max(session.minScore, P26.rel * best);
+  const top = rows.length ? scored(rows[0]!) : 0;
+  const floor = Math.max(session.minScore, P26.rel * (process.env.P26_RELALL ? top : best));
+  // The weakest of what the session was shown that the search finds too: the continuation is spent only when its best comes near it.
+  const shown = rows.filter((c) => !fresh(c)).map(scored);
+  if (P26.gate > 0 && shown.length && best < P26.gate * Math.min(...shown)) return own.slice(0, options.limit);
   const kept = new Set(own.map((l) => l.id));
   const more = unseen.filter((c) => !kept.has(c.id) && scored(c) >= floor).slice(0, P26.max);
   const continued = rankLearnings(more, owner.userId).learnings;

@@ -1,7 +1,7 @@
 import type { MemberProject } from "../db/queries/projects";
-import type { SessionStart } from "../db/queries/session-served";
+import { NO_TOPIC, type SessionStart, type SessionTopic } from "../db/queries/session-served";
 import { BoundedCache } from "./bounded-cache";
-import { selectTerms } from "./hint-query";
+import { FEEDBACK_TERMS, selectTerms } from "./hint-query";
 import { processWide } from "../process/process-state";
 
 /**
@@ -53,7 +53,7 @@ export function recentlyServed(userId: string, sessionId: string, now = Date.now
 type Started = SessionStart & { at: number };
 const starts = processWide("recent session starts", () => new BoundedCache<string, Started>(MAX_SESSIONS));
 
-export function rememberStart(userId: string, sessionId: string, project: MemberProject | null, now = Date.now(), terms: string[] = []): void {
+export function rememberStart(userId: string, sessionId: string, project: MemberProject | null, now = Date.now(), terms: SessionTopic = NO_TOPIC): void {
   starts.set(keyOf(userId, sessionId), { project, terms, at: now });
 }
 
@@ -64,18 +64,23 @@ export function startedIn(userId: string, sessionId: string, now = Date.now()): 
 }
 
 /**
- * What a session is about, as its start told the server: the hint words its start searched for
- * (selectTerms' choice, by the frequencies its reads counted; a word whose frequency is unknown is
- * left out), at most SESSION_TERMS, recorded with the session's project (session_projects).
+ * What a session is about, as its start told the server: the hint words its start searched for and
+ * the words its best matches' tags added (selectTerms' choice of each, by the frequencies its reads
+ * counted; a word whose frequency is unknown is left out), at most SESSION_TERMS together (the tags'
+ * at most FEEDBACK_TERMS), recorded with the session's project (session_projects).
  */
 export const SESSION_TERMS = 24;
 
-export function sessionTerms(words: string[], frequencyOf: (word: string) => number | undefined, storeSize: number | null): string[] {
-  if (storeSize === null) return [];
-  const known = new Map<string, number>();
-  for (const w of words) {
-    const n = frequencyOf(w);
-    if (n !== undefined) known.set(w, n);
-  }
-  return selectTerms([...known.keys()], known, storeSize).slice(0, SESSION_TERMS);
+export function sessionTerms(hints: string[], tags: string[], frequencyOf: (word: string) => number | undefined, storeSize: number | null): SessionTopic {
+  if (storeSize === null) return NO_TOPIC;
+  const chosen = (words: string[]) => {
+    const known = new Map<string, number>();
+    for (const w of words) {
+      const n = frequencyOf(w);
+      if (n !== undefined) known.set(w, n);
+    }
+    return selectTerms([...known.keys()], known, storeSize);
+  };
+  const related = chosen(tags).slice(0, FEEDBACK_TERMS);
+  return { words: chosen(hints).slice(0, SESSION_TERMS - related.length), related };
 }

@@ -8,6 +8,7 @@ import type { ContextQuery } from "./context-query";
 import { gatherContext } from "./gather-context";
 import { recordServed } from "./served-log";
 import type { MemberProject } from "../db/queries/projects";
+import type { SessionTopic } from "../db/queries/session-served";
 import { countTokensByLine } from "./tokenizer";
 import { queryEmbedder } from "../embeddings/query-embedder";
 import { processWide } from "../process/process-state";
@@ -21,7 +22,7 @@ export type ServedContext = {
   /** The project as chosen, which the session is then in (recorded per session id). */
   chosen: MemberProject | null;
   /** The words the start searched for (what the session is about), recorded for its prompts. */
-  terms: string[];
+  terms: SessionTopic;
   shownLearningIds: string[];
   /** Whether this answer came from the cache (sent as the x-baton-cache header). */
   cached: boolean;

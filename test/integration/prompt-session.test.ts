@@ -28,7 +28,7 @@ const BETA_TARGET = "Beta's multipart uploads need a retry with a throttle and a
 // About the session's topic (osprey, exports), in other words than the target's.
 const ON_TOPIC = "osprey exports keep breaking overnight";
 const OFF_TOPIC = "thanks! what's a good name for a cat?";
-const BLOCKERS = 8;
+const BLOCKERS = 6;
 
 type PromptJson = { ok: true; context: string; tokenEstimate: number; learningsShown: number; learningIds: string[] };
 const ids: Record<string, string> = {};
@@ -49,16 +49,20 @@ async function start(client: typeof ana, sessionId: string, project: string): Pr
 
 beforeAll(async () => {
   // Someone else's store of ordinary size, so full-text search weighs words as in use.
-  expect((await as("zed")("POST", "/api/seed/import", fillerSeed(150))).status).toBe(200);
-  for (const project of ["gamma", "delta"]) {
+  expect((await as("zed")("POST", "/api/seed/import", fillerSeed(600))).status).toBe(200);
+  const blockers = async (client: typeof ana, project: string) => {
     for (let i = 0; i < BLOCKERS; i++) {
       const content = `Osprey export ${project} ${i}: retry osprey export uploads with the throttle and checksum of batch ${i}`;
-      expect((await ana("POST", "/api/learnings", { kind: "insight", content, project, confirmed: true })).status).toBe(201);
+      expect((await client("POST", "/api/learnings", { kind: "insight", content, project, confirmed: true })).status).toBe(201);
     }
+  };
+  await blockers(ana, "gamma");
+  for (const project of ["gamma", "delta"]) {
     const target = await ana("POST", "/api/learnings", { kind: "pattern", content: TARGET, project, confirmed: true });
     expect(target.status).toBe(201);
     ids[project] = target.json.learning.id;
   }
+  await blockers(cy, "beta");
   const beta = await cy("POST", "/api/learnings", { kind: "pattern", content: BETA_TARGET, project: "beta", confirmed: true });
   ids.beta = beta.json.learning.id;
   expect((await ana("PATCH", "/api/projects/delta", { injectionPaused: true })).status).toBe(200);
@@ -83,7 +87,7 @@ describe("the prompt stage and what the session is about", () => {
     expect(await start(ana, "s-table", "gamma")).not.toContain(TARGET);
     await waitFor("the start's words to be written", async () => {
       const rows = await world.sql("SELECT terms FROM session_projects WHERE session_id = 's-table'");
-      return rows.length === 1 && JSON.parse(String(rows[0]!.terms)).includes("osprey");
+      return rows.length === 1 && JSON.parse(String(rows[0]!.terms)).words.includes("osprey");
     });
     const other = apiClient(world.servers[1]!.url, world.tokens.ana!);
     expect((await prompt(other, { sessionId: "s-table", project: "gamma", q: ON_TOPIC })).learningIds).toContain(ids.gamma);
@@ -91,13 +95,13 @@ describe("the prompt stage and what the session is about", () => {
 
   it("never uses another session's or another user's words", async () => {
     // cy's own session with the same hints gets cy's learning at the prompt.
-    await start(cy, "s-cy", "beta");
-    expect((await prompt(cy, { sessionId: "s-cy", project: "beta", q: ON_TOPIC })).learningIds).toEqual([ids.beta]);
+    expect(await start(cy, "s-cy", "beta")).not.toContain(BETA_TARGET);
+    expect((await prompt(cy, { sessionId: "s-cy", project: "beta", q: ON_TOPIC })).learningIds).toContain(ids.beta);
     // ana's session of the same id is not cy's: it never started, so ana's prompt has no words but its own.
     expect((await prompt(ana, { sessionId: "s-cy", project: "gamma", q: ON_TOPIC })).learningIds).not.toContain(ids.gamma);
     // Nor does ana's session lend its words to cy's session of the same id.
     await start(ana, "s-ana-only", "gamma");
-    expect((await prompt(cy, { sessionId: "s-ana-only", project: "beta", q: ON_TOPIC })).learningIds).toEqual([]);
+    expect((await prompt(cy, { sessionId: "s-ana-only", project: "beta", q: ON_TOPIC })).learningIds).not.toContain(ids.beta);
     // Another session of ana's that never started: nothing of the first one's topic.
     expect((await prompt(ana, { sessionId: "s-never-started", project: "gamma", q: ON_TOPIC })).learningIds).not.toContain(ids.gamma);
   });
@@ -109,10 +113,10 @@ describe("the prompt stage and what the session is about", () => {
 
   it("keeps within the budget and the characters asked for", async () => {
     await start(ana, "s-small", "gamma");
-    const small = await prompt(ana, { sessionId: "s-small", project: "gamma", q: ON_TOPIC, budget: "60" });
+    const small = await prompt(ana, { sessionId: "s-small", project: "gamma", q: ON_TOPIC, budget: "90" });
     expect(small.learningsShown).toBeGreaterThan(0);
     expect(small.tokenEstimate).toBe(countTokens(small.context));
-    expect(small.tokenEstimate).toBeLessThanOrEqual(60);
+    expect(small.tokenEstimate).toBeLessThanOrEqual(90);
     await start(ana, "s-chars", "gamma");
     const chars = await prompt(ana, { sessionId: "s-chars", project: "gamma", q: ON_TOPIC, maxChars: "250" });
     expect(chars.learningsShown).toBeGreaterThan(0);

@@ -5,7 +5,9 @@ import type { Db } from "../client";
 import { read } from "./batch-reads";
 import { memberProjectColumns, type MemberProject } from "./projects";
 import { memberOf } from "./scope";
-import { projectMembers, projects, sessionProjects, sessionServed } from "../schema";
+import { projectMembers, projects, sessionProjects, sessionServed, type SessionTopic } from "../schema";
+
+export type { SessionTopic };
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -19,7 +21,7 @@ export type SessionServedEntry = {
   startsSession?: boolean;
   projectId: string | null;
   /** A session start's search words (what the session is about), for its prompts. */
-  terms?: string[];
+  terms?: SessionTopic;
 };
 
 const keyOf = (e: { userId: string; sessionId: string }) => `${e.userId}\u0000${e.sessionId}`;
@@ -50,7 +52,7 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
         select value ->> 0, value ->> 1, value -> 2, value ->> 3 from json_each(${JSON.stringify(served)})`),
     );
   }
-  const started = entries.flatMap((e) => (e.sessionId && e.startsSession ? [[e.userId, e.sessionId, e.projectId, e.at.getTime(), e.terms ?? []]] : []));
+  const started = entries.flatMap((e) => (e.sessionId && e.startsSession ? [[e.userId, e.sessionId, e.projectId, e.at.getTime(), e.terms ?? null]] : []));
   if (started.length) {
     // The latest start of a session decides (a resume in another repository moves it); `where true` lets SQLite parse the upsert after a select.
     writes.push(
@@ -68,7 +70,9 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
 }
 
 /** What a session's start recorded of it: its project (null: personal) and the words it searched for. */
-export type SessionStart = { project: MemberProject | null; terms: string[] };
+export type SessionStart = { project: MemberProject | null; terms: SessionTopic };
+
+export const NO_TOPIC: SessionTopic = { words: [], related: [] };
 
 /**
  * The project one user's session started in and its start's search words, as one read of a batch:
@@ -85,7 +89,7 @@ export function sessionProjectRead(db: Db, params: { userId: string; sessionId: 
   return read(query, (rows): SessionStart | undefined => {
     const row = rows[0];
     if (!row) return undefined;
-    const terms = row.terms ?? [];
+    const terms = row.terms ?? NO_TOPIC;
     if (!row.projectId || !row.member || !row.id) return { project: null, terms };
     return { project: { id: row.id, slug: row.slug!, name: row.name!, role: row.role!, injectionPaused: row.injectionPaused!, createdAt: row.createdAt! }, terms };
   });
