@@ -49,7 +49,6 @@ export function printHeldout2(set: Heldout2, results: HeldoutResult[], noise: He
   const literal = results.filter((r) => !r.paraphrase);
   console.log(`  paraphrase (${para.length}): 700 ${micro(para, start)}  700+prompt ${micro(para, both)};  literal (${literal.length}): 700 ${micro(literal, start)}  700+prompt ${micro(literal, both)}`);
   console.log(`  the prompt stage answered something in ${figures.promptAnswered} of ${results.length} first prompts`);
-  if (process.env.P26_NOISE_LINES && title !== "second held-out set") for (const r of noise) console.log(`  ${r.name.padEnd(34)} prompt shown ${r.withPrompt?.promptShown ?? "-"}`);
   const n = figures.noise;
   console.log(`  noise: ${n.prompts} prompts the learnings do not cover; the prompt stage injected ${n.meanInjected.toFixed(2)} learnings on average (answered ${n.answered}; target <= 0.3)`);
   return figures;

@@ -12,6 +12,7 @@ import { nearestTo } from "./gather-context";
 import { selectTerms, TERM_SELECTION } from "./hint-query";
 import { promptTerms } from "./prompt-terms";
 import { rankLearnings } from "./rank-learnings";
+import { START_TAG_WEIGHT } from "./tag-feedback";
 
 /**
  * How good a match must be to count as relevant to a prompt, in words found in one learning only: its
@@ -33,16 +34,24 @@ export const MAX_PROMPT_VECTOR_DISTANCE = 0.45;
 
 /**
  * A prompt's words, as an FTS5 expression (the ones the store has, too common ones left out), and the
- * score a match needs; `session`: the same with the session's words added (null: the prompt is not
- * about what the session is about, or the session told nothing), and the score its matches need.
+ * score a match needs; `session`: the prompt's words with the session's (what its start searched for),
+ * when the prompt is about what the session is about, and the score such a match needs.
  */
 export type PromptMatch = {
   prompt: string;
   terms: string[];
   match: string | null;
   minScore: number;
-  session: { match: string; minScore: number; shared: boolean } | null;
+  session: { match: string; minScore: number } | null;
 };
+
+/**
+ * How good a match of the prompt's and the session's words together must be, in words found in one
+ * learning only (as PROMPT_MATCH_WORDS). Tuned on the development prompts (bench/relevance.ts
+ * --dev-prompts, BENCHMARKS.md): lower brought more of the labels the start left out, and more
+ * learnings to prompts the store does not cover (noise) in sessions whose own words the store has.
+ */
+export const SESSION_MATCH_WORDS = 2;
 
 /**
  * The prompt's words, with the read (for the request's first batch) of how many learnings have each:
@@ -55,47 +64,43 @@ export function promptWords(db: Db, prompt: string) {
   return { terms, counts: terms.length ? wordCountsRead(db, { terms, cap }) : undefined };
 }
 
-const knob = (name: string, fallback: number) => {
-  const v = process.env[name];
-  return v === undefined || v === "" ? fallback : Number(v);
-};
-export const P26 = {
-  about: process.env.P26_ABOUT ?? "stem",
-  floor: knob("P26_FLOOR", 1.5),
-  rel: knob("P26_REL", 0),
-  max: knob("P26_MAX", 100),
-  tagWeight: knob("P26_TAGW", 0.5),
-  gate: knob("P26_GATE", 0),
+/**
+ * Whether a prompt is about what its session is about: one of its words shares a stem with one of
+ * the session's hint words ("osprey exports keep breaking" in a session on branch fix/osprey-exports).
+ * Only the hints' own words: the words the matches' tags added are the store's, not the session's.
+ */
+const aboutTopic = (terms: string[], topic: SessionTopic) => {
+  const said = new Set(terms.map(stem));
+  return topic.words.some((w) => said.has(stem(w)));
 };
 
 /**
  * The prompt's match, from its words, their counts (undefined: no words), the store's size (read in
- * one batch) and the session's words (sessionTerms, recorded at its start). The prompt is about what
- * the session is about when one of its words shares a stem with one of the session's.
+ * one batch) and what the session is about (recorded at its start: sessionTerms). On the session's
+ * topic, the prompt's words are searched together with the session's (one FTS expression: BM25 sums
+ * over the words, so a learning matching both ranks first): what the start ranked just below its cut
+ * comes at the prompt, even when it shares no word with the prompt.
  */
 export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number, topic: SessionTopic = NO_TOPIC): PromptMatch {
   if (!counts) return { prompt, terms, match: null, minScore: Infinity, session: null };
   const own = selectTerms(terms, counts, storeSize);
   const unit = uniqueWordWeight(storeSize);
-  const said = new Set(terms.map(stem));
-  const aboutWords = process.env.P26_ABOUTALL ? [...topic.words, ...topic.related] : topic.words;
-  const shared = aboutWords.some((t) => said.has(stem(t)));
-  const session = [...topic.words, ...(process.env.P26_FEEDBACK ? topic.related : [])];
-  const words = [...new Set([...own, ...session])];
-  const both = P26.about === "never" || !session.length ? null : ftsExpression(words);
+  const both = aboutTopic(terms, topic) ? ftsExpression([...new Set([...own, ...topic.words, ...topic.related])]) : null;
   return {
     prompt,
     terms,
     match: ftsExpression(own),
     minScore: PROMPT_MATCH_WORDS * unit,
-    session: both ? { match: both, minScore: P26.floor * unit, shared } : null,
+    session: both ? { match: both, minScore: SESSION_MATCH_WORDS * unit } : null,
   };
 }
 
 /**
  * The learnings relevant to a prompt that `exclude` (what the session was given) does not hold, best
  * first: BM25 over the prompt's words, and the embedder's nearest when there is one, each only where
- * the match is good enough. None relevant: an empty list, never the best of bad matches.
+ * the match is good enough; then, on the session's topic, the matches of the prompt's and the
+ * session's words together that are good enough. None relevant: an empty list, never the best of bad
+ * matches. Both searches go in one batch.
  */
 export async function relevantUnseen(
   db: Db,
@@ -108,31 +113,18 @@ export async function relevantUnseen(
   // Pinned and superseded learnings are never candidates (rankable() in the candidate queries): pinned
   // ones were in the session's start context already.
   const fresh = (c: { id: string }) => !options.exclude.has(c.id);
+  const good = (min: number) => (c: { id: string; score?: number }) => fresh(c) && c.score !== undefined && -c.score >= min;
   const reads = {
     own: match ? matchesRead(db, { ...owner, match, limit }) : undefined,
-    both: session ? matchesRead(db, { ...owner, match: session.match, limit, tagWeight: P26.tagWeight }) : undefined,
+    // Weighed as the start weighed them: what it ranked just below its cut ranks high here too.
+    both: session ? matchesRead(db, { ...owner, match: session.match, limit, tagWeight: START_TAG_WEIGHT }) : undefined,
   };
-  const [found, nearest] = await Promise.all([
-    readAll(db, reads),
-    terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : [],
-  ]);
-  const scored = (c: { score?: number }) => (c.score === undefined ? 0 : -c.score);
-  const strong = (found.own?.candidates ?? []).filter((c) => fresh(c) && scored(c) >= minScore);
+  const [found, nearest] = await Promise.all([readAll(db, reads), terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : []]);
+  const strong = (found.own?.candidates ?? []).filter(good(minScore));
   const close = nearest.filter((c) => fresh(c) && c.distance <= MAX_PROMPT_VECTOR_DISTANCE);
   const own = rankLearnings(fuseMatches(strong, close), owner.userId).learnings;
-  const about = session && (P26.about === "always" || session.shared || (P26.about === "strong" && strong.length > 0));
-  if (!about || !found.both) return own.slice(0, options.limit);
-  // The session's words with the prompt's: a learning matching both scores highest.
-  const rows = found.both.candidates;
-  const unseen = rows.filter(fresh);
-  const best = unseen.length ? scored(unseen[0]!) : 0;
-  const top = rows.length ? scored(rows[0]!) : 0;
-  const floor = Math.max(session.minScore, P26.rel * (process.env.P26_RELALL ? top : best));
-  // The weakest of what the session was shown that the search finds too: the continuation is spent only when its best comes near it.
-  const shown = rows.filter((c) => !fresh(c)).map(scored);
-  if (P26.gate > 0 && shown.length && best < P26.gate * Math.min(...shown)) return own.slice(0, options.limit);
-  const kept = new Set(own.map((l) => l.id));
-  const more = unseen.filter((c) => !kept.has(c.id) && scored(c) >= floor).slice(0, P26.max);
-  const continued = rankLearnings(more, owner.userId).learnings;
-  return [...own, ...continued].slice(0, options.limit);
+  if (!session || !found.both) return own.slice(0, options.limit);
+  const given = new Set(own.map((l) => l.id));
+  const continued = found.both.candidates.filter((c) => !given.has(c.id) && good(session.minScore)(c));
+  return [...own, ...rankLearnings(continued, owner.userId).learnings].slice(0, options.limit);
 }
