@@ -24,7 +24,8 @@ const [ana, cy] = [as("ana"), as("cy")];
 const HINTS = { branch: "fix/osprey-exports", q: "Retry osprey export uploads · Throttle osprey export checksum" };
 // Shares words with the session's hints, none with the prompt below.
 const TARGET = "Multipart uploads need a retry with a throttle and a checksum on every part";
-const BETA_TARGET = "Beta's multipart uploads need a retry with a throttle and a checksum on every part";
+// cy's own, in cy's project (the same words: the same match, another user's).
+const BETA_TARGET = TARGET;
 // About the session's topic (osprey, exports), in other words than the target's.
 const ON_TOPIC = "osprey exports keep breaking overnight";
 const OFF_TOPIC = "thanks! what's a good name for a cat?";
