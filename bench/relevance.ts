@@ -10,7 +10,10 @@
  * - the second held-out set (bench/relevance/heldout2-*.json, issue 26): six other projects, every
  *   session a start then its first prompt as a person typed it from the ticket alone, recall per session
  *   at start 700, start 1,100 and start 700 + prompt 400; and 20 prompts the learnings do not cover, with
- *   how many learnings the prompt stage injected for them (noise). `--set2` runs this part alone.
+ *   how many learnings the prompt stage injected for them (noise). `--set2` runs this part alone;
+ * - the development prompts (bench/relevance/dev-prompts.json, issue 26): the development set's
+ *   sessions, each with a first prompt, and 16 noise sessions, scored as the second held-out set is:
+ *   the set the prompt stage is tuned on. `--dev-prompts` runs this part alone.
  *
  * Run (needs the built app and CLI):
  *
@@ -32,6 +35,7 @@ import { api, type Api } from "./relevance/context-client";
 import { loadDataset, loadHeldout } from "./relevance/dataset";
 import { fill, fillTasks } from "./relevance/fill";
 import { heldoutResults, printHeldout, printLimits } from "./relevance/heldout-report";
+import { loadDevPrompts } from "./relevance/dev-prompts";
 import { loadHeldout2 } from "./relevance/heldout2";
 import { printHeldout2, type Heldout2Figures } from "./relevance/heldout2-report";
 import { scoreHeldout, type HeldoutResult, type PromptStage } from "./relevance/heldout-score";
@@ -51,9 +55,8 @@ async function withServer<T>(measure: (call: Api) => Promise<T>): Promise<T> {
   }
 }
 
-/** The second held-out set on a server of its own: its 60 sessions, then its 20 noise prompts. */
-async function secondSet(limits: Limits): Promise<Heldout2Figures> {
-  const set = loadHeldout2();
+/** A prompt set (sessions, then noise prompts) on a server of its own: the second held-out set, or the development prompts. */
+async function secondSet(limits: Limits, set = loadHeldout2(), title?: string): Promise<Heldout2Figures> {
   const stage: PromptStage = { available: null };
   return withServer(async (call) => {
     await fill(call, set.data);
@@ -61,12 +64,19 @@ async function secondSet(limits: Limits): Promise<Heldout2Figures> {
     for (const s of set.data.scenarios) results.push(await scoreHeldout(call, set.data, s, limits, stage));
     const noise: HeldoutResult[] = [];
     for (const s of set.noise) noise.push(await scoreHeldout(call, set.data, s, limits, stage));
-    return printHeldout2(set, results, noise);
+    return printHeldout2(set, results, noise, title);
   });
 }
 
 async function main() {
   const limits = new Limits();
+  // The development prompts: the set the prompt stage is tuned on (issue 26).
+  const devPrompts = () => secondSet(limits, loadDevPrompts(), "development prompts");
+  if (process.argv.includes("--dev-prompts")) {
+    await devPrompts();
+    printLimits(limits);
+    return;
+  }
   if (process.argv.includes("--set2")) {
     await secondSet(limits);
     printLimits(limits);
@@ -81,6 +91,7 @@ async function main() {
     printReport(data, results, summary);
     return developmentResults(data, results, summary);
   });
+  const developmentPrompts = await devPrompts();
   const heldout = loadHeldout();
   const stage: PromptStage = { available: null };
   const heldoutFigures = await withServer(async (call) => {
@@ -94,7 +105,7 @@ async function main() {
   });
   const heldout2 = await secondSet(limits);
   printLimits(limits);
-  writeResults({ development, heldout: heldoutFigures, heldout2, limits: { checked: limits.checked, violations: limits.violations } });
+  writeResults({ development, developmentPrompts, heldout: heldoutFigures, heldout2, limits: { checked: limits.checked, violations: limits.violations } });
 }
 
 main().catch((err: unknown) => {

@@ -19,7 +19,7 @@ export type Heldout2Figures = {
 };
 
 /** Prints the second held-out set's figures: recall by stage (per session and pooled), paraphrase split, noise. */
-export function printHeldout2(set: Heldout2, results: HeldoutResult[], noise: HeldoutResult[]): Heldout2Figures {
+export function printHeldout2(set: Heldout2, results: HeldoutResult[], noise: HeldoutResult[], title = "second held-out set"): Heldout2Figures {
   const shared = sharedStemShare(set.data);
   const start = (r: HeldoutResult) => r.start.hits;
   const wide = (r: HeldoutResult) => r.wide.hits;
@@ -34,7 +34,7 @@ export function printHeldout2(set: Heldout2, results: HeldoutResult[], noise: He
       answered: noise.filter((r) => (r.withPrompt?.promptShown ?? 0) > 0).length,
     },
   };
-  console.log(`\nsecond held-out set (${results.length} sessions, ${set.data.learnings.length} learnings; each starts, then sends its first prompt)`);
+  console.log(`\n${title} (${results.length} sessions, ${set.data.learnings.length} learnings; each starts, then sends its first prompt)`);
   for (const r of results) {
     const p = r.withPrompt;
     console.log(

@@ -17,7 +17,7 @@ function undouble(word: string): string {
   return /([bdgmnprt])\1$/.test(word) ? word.slice(0, -1) : word;
 }
 
-function stem(word: string): string {
+export function stem(word: string): string {
   if (word.length > 5 && word.endsWith("ing")) return undouble(word.slice(0, -3));
   if (word.length > 4 && word.endsWith("ed")) return undouble(word.slice(0, -2));
   if (word.length > 4 && word.endsWith("es")) return word.slice(0, -2);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compactedSince, KEEP_MS, MAX_SESSIONS, recentlyServed, rememberServed } from "@/lib/context/cache/recent-sessions";
+import { FEEDBACK_TERMS } from "@/lib/context/hints/hint-query";
+import { compactedSince, KEEP_MS, MAX_SESSIONS, recentlyServed, rememberServed, SESSION_TERMS, sessionTerms } from "@/lib/context/cache/recent-sessions";
 
 // What an instance gave each session lately, read by the prompt stage before the table has it.
 describe("recently served", () => {
@@ -36,5 +37,22 @@ describe("recently served", () => {
     for (let i = 0; i < MAX_SESSIONS; i++) rememberServed("u4", `s${i}`, ["x"], now);
     expect(recentlyServed("u4", "first", now)).toEqual([]);
     expect(recentlyServed("u4", `s${MAX_SESSIONS - 1}`, now)).toEqual(["x"]);
+  });
+});
+
+describe("sessionTerms: what a session's start recorded it is about", () => {
+  const frequencies = new Map([["osprey", 3], ["export", 40], ["the", 900], ["uploads", 2]]);
+  const of = (w: string) => frequencies.get(w);
+
+  it("keeps the hint words the search would choose (known, not too common), in order, and the tags' apart", () => {
+    expect(sessionTerms(["osprey", "unknown", "the", "export"], ["uploads", "osprey"], of, 1000)).toEqual({ words: ["osprey", "export"], related: ["uploads", "osprey"] });
+  });
+
+  it("records nothing when the store's size is unknown, and at most SESSION_TERMS words, the tags' at most FEEDBACK_TERMS", () => {
+    expect(sessionTerms(["osprey"], [], of, null)).toEqual({ words: [], related: [] });
+    const many = Array.from({ length: 40 }, (_, i) => `w${i}`);
+    const topic = sessionTerms(many, many, () => 1, 1000);
+    expect(topic.related).toHaveLength(FEEDBACK_TERMS);
+    expect(topic.words.length + topic.related.length).toBe(SESSION_TERMS);
   });
 });

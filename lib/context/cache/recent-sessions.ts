@@ -1,5 +1,7 @@
 import type { MemberProject } from "../../db/queries/projects";
+import { NO_TOPIC, type SessionStart, type SessionTopic } from "../../db/queries/session-served";
 import { BoundedCache } from "./bounded-cache";
+import { FEEDBACK_TERMS, selectTerms } from "../hints/hint-query";
 import { processWide } from "../../process/process-state";
 
 /**
@@ -47,16 +49,38 @@ export function recentlyServed(userId: string, sessionId: string, now = Date.now
   return entry ? [...entry.ids] : [];
 }
 
-/** The project a session's start was served for here (null: personal), until session_projects surely has it. */
-type Started = { project: MemberProject | null; at: number };
+/** The project a session's start was served for here (null: personal) and its search words, until session_projects surely has them. */
+type Started = SessionStart & { at: number };
 const starts = processWide("recent session starts", () => new BoundedCache<string, Started>(MAX_SESSIONS));
 
-export function rememberStart(userId: string, sessionId: string, project: MemberProject | null, now = Date.now()): void {
-  starts.set(keyOf(userId, sessionId), { project, at: now });
+export function rememberStart(userId: string, sessionId: string, project: MemberProject | null, now = Date.now(), terms: SessionTopic = NO_TOPIC): void {
+  starts.set(keyOf(userId, sessionId), { project, terms, at: now });
 }
 
-/** The project the session started in here within KEEP_MS of `now`; undefined: ask the table. */
-export function startedIn(userId: string, sessionId: string, now = Date.now()): { project: MemberProject | null } | undefined {
+/** The project the session started in here, and its start's words, within KEEP_MS of `now`; undefined: ask the table. */
+export function startedIn(userId: string, sessionId: string, now = Date.now()): SessionStart | undefined {
   const entry = starts.get(keyOf(userId, sessionId));
-  return entry && now - entry.at <= KEEP_MS ? { project: entry.project } : undefined;
+  return entry && now - entry.at <= KEEP_MS ? { project: entry.project, terms: entry.terms } : undefined;
+}
+
+/**
+ * What a session is about, as its start told the server: the hint words its start searched for and
+ * the words its best matches' tags added (selectTerms' choice of each, by the frequencies its reads
+ * counted; a word whose frequency is unknown is left out), at most SESSION_TERMS together (the tags'
+ * at most FEEDBACK_TERMS), recorded with the session's project (session_projects).
+ */
+export const SESSION_TERMS = 24;
+
+export function sessionTerms(hints: string[], tags: string[], frequencyOf: (word: string) => number | undefined, storeSize: number | null): SessionTopic {
+  if (storeSize === null) return NO_TOPIC;
+  const chosen = (words: string[]) => {
+    const known = new Map<string, number>();
+    for (const w of words) {
+      const n = frequencyOf(w);
+      if (n !== undefined) known.set(w, n);
+    }
+    return selectTerms([...known.keys()], known, storeSize);
+  };
+  const related = chosen(tags).slice(0, FEEDBACK_TERMS);
+  return { words: chosen(hints).slice(0, SESSION_TERMS - related.length), related };
 }

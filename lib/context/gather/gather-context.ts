@@ -1,6 +1,7 @@
 import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import type { MemberProject } from "../../db/queries/projects";
+import type { SessionTopic } from "../../db/queries/session-served";
 import { startCandidates } from "./candidate-limit";
 import { readContext, type ContextReads } from "../read/read-context";
 import type { ContextData } from "../context-types";
@@ -9,6 +10,9 @@ import type { ContextQuery } from "../context-query";
 import { lastSessionSeenFrom, withRecent } from "./marks";
 import { nearestTo } from "../read/nearest";
 import { rankStart } from "../rank/rank-start";
+import { contextCaches } from "../read/caches";
+import { sessionTerms } from "../cache/recent-sessions";
+import { feedbackTerms } from "../hints/hint-query";
 
 /** The later of two times, either missing. */
 const later = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a ?? b));
@@ -38,7 +42,7 @@ export async function gatherContext(
   principal: Principal,
   q: ContextQuery,
   env: { now: Date; dashboardUrl: string; embedQuery?: (text: string) => Promise<number[] | null> },
-): Promise<{ data: ContextData; project: MemberProject | null; version: string | null }> {
+): Promise<{ data: ContextData; project: MemberProject | null; version: string | null; terms: SessionTopic }> {
   const limit = startCandidates(q.budget);
   const reads = await readContext(db, principal, q, limit);
   const { project, seed, sections } = reads;
@@ -49,9 +53,13 @@ export async function gatherContext(
   const memory = sections.memory;
   const mark = withRecent(principal.userId, reads.mark, env.now.getTime());
   const identity = identityOf(seed?.identity);
+  // What the session is about, for its prompts: the hint words as the search chose them, by the frequencies its reads counted.
+  const { frequencies, seen } = contextCaches();
+  const terms = sessionTerms(reads.hints.terms, feedbackTerms(reads.matches, reads.hints.terms), (w) => frequencies.get(frequencies.currentVersion, w), seen.storeSize);
   return {
     project,
     version: reads.version,
+    terms,
     data: {
       now: env.now,
       dashboardUrl: env.dashboardUrl,

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { readAll } from "../../db/queries/batch-reads";
 import { projectChoicesRead } from "../../db/queries/context";
 import type { MemberProject } from "../../db/queries/projects";
-import { sessionProjectRead } from "../../db/queries/session-served";
+import { NO_TOPIC, sessionProjectRead, type SessionStart, type SessionTopic } from "../../db/queries/session-served";
 import type { MatcherKind } from "../../db/schema";
 import { checkProjectAccess } from "../../projects/projects";
 import { directoryName, matchProject } from "./match-project";
@@ -78,14 +78,28 @@ export function sessionProjectReads(db: Db, principal: Principal, q: SessionProj
  * first: the table is written up to a second later), else resolved again from the hints as the start
  * would have. A token limited to other projects gets nothing of a session's project.
  */
-export function sessionProject(
-  read: { session?: { project: MemberProject | null }; choices?: ProjectChoice[] },
-  principal: Principal,
-  q: SessionProjectHints,
-): MemberProject | null {
-  const known = (q.sessionId ? startedIn(principal.userId, q.sessionId) : undefined) ?? read.session;
-  if (known) return known.project && (!principal.projectIds || principal.projectIds.includes(known.project.id)) ? known.project : null;
+export function sessionProject(read: SessionRead, principal: Principal, q: SessionProjectHints): MemberProject | null {
+  const known = knownStart(read, principal, q);
+  if (known) return known.project && allowed(principal, known.project) ? known.project : null;
   return read.choices ? chooseProject(read.choices, principal, q) : null;
+}
+
+type SessionRead = { session?: SessionStart; choices?: ProjectChoice[] };
+
+/** The user's own record of the session's start: this instance's memory first, else the table (both keyed by user and session id). */
+const knownStart = (read: SessionRead, principal: Principal, q: SessionProjectHints) => (q.sessionId ? startedIn(principal.userId, q.sessionId) : undefined) ?? read.session;
+
+const allowed = (principal: Principal, project: MemberProject) => !principal.projectIds || principal.projectIds.includes(project.id);
+
+/**
+ * What the session is about as its start told the server (the words it searched for), from the same
+ * reads as sessionProject: none for a session whose start was never recorded, or whose project this
+ * token may not see.
+ */
+export function sessionTermsOf(read: SessionRead, principal: Principal, q: SessionProjectHints): SessionTopic {
+  const known = knownStart(read, principal, q);
+  if (!known || (known.project && !allowed(principal, known.project))) return NO_TOPIC;
+  return known.terms;
 }
 
 /** The session's project as sessionProject decides it, read in a batch of its own (routes that read nothing else first). */

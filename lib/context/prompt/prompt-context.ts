@@ -6,7 +6,7 @@ import { queryEmbedder } from "../../embeddings/query-embedder";
 import type { ContextLearning } from "../context-types";
 import { promptCandidates } from "../gather/candidate-limit";
 import { readWithTokenCheck } from "../read/checked-reads";
-import { sessionProject, sessionProjectReads } from "../project/choose-project";
+import { sessionProject, sessionProjectReads, sessionTermsOf } from "../project/choose-project";
 import { packSections } from "../pack/pack-context";
 import type { PromptQuery } from "./prompt-query";
 import { promptMatch, promptWords, readPromptCandidates, relevantUnseen } from "./prompt-learnings";
@@ -60,7 +60,7 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   });
   const project = sessionProject(r, principal, q);
   const served = r.served;
-  const matched = promptMatch(q.q, words.terms, r.counts, r.meta.storeSize);
+  const matched = promptMatch(q.q, words.terms, r.counts, r.meta.storeSize, sessionTermsOf(r, principal, q));
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
   if (project?.injectionPaused) return empty;
@@ -68,7 +68,7 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
   const limit = promptCandidates(q.budget);
   const found = await readPromptCandidates(db, owner, matched, { limit, seen: served.size, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth });
-  const relevant = relevantUnseen(found, matched.minScore, { limit, exclude: served, reader: owner.userId });
+  const relevant = relevantUnseen(found, matched.minScore, { limit, exclude: served, reader: owner.userId, sessionMinScore: matched.session?.minScore });
   const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokens);
   if (!built.shown.length) return empty;
   const learningIds = built.shown.map((l) => l.id);

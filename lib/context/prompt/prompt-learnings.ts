@@ -1,8 +1,11 @@
 import type { Db } from "../../db/client";
-import { contextLearnings, type LearningCandidateRow } from "../../db/queries/context-candidates";
+import { readAll } from "../../db/queries/batch-reads";
+import { matchesRead, type LearningCandidateRow } from "../../db/queries/context-candidates";
 import { wordCountsRead } from "../../db/queries/learning-counts";
 import type { Owner } from "../../db/queries/scope";
+import { NO_TOPIC, type SessionTopic } from "../../db/queries/session-served";
 import { ftsExpression } from "../../learnings/fts-query";
+import { stem } from "../../proposals/near-duplicate";
 import { MAX_CANDIDATE_ROWS } from "../gather/candidate-limit";
 import type { ContextLearning } from "../context-types";
 import { fuseMatches } from "../rank/fuse-rankings";
@@ -10,6 +13,7 @@ import { nearestTo, type Nearest } from "../read/nearest";
 import { selectTerms, TERM_SELECTION } from "../hints/hint-query";
 import { promptTerms } from "../hints/prompt-terms";
 import { rankLearnings } from "../rank/rank-learnings";
+import { START_TAG_WEIGHT } from "../hints/tag-feedback";
 
 /**
  * How good a match must be to count as relevant to a prompt, in words found in one learning only: its
@@ -29,8 +33,26 @@ const uniqueWordWeight = (storeSize: number) => Math.log(Math.max(1, storeSize -
 /** The most a learning's embedding may be from the prompt's (cosine distance) to count as relevant. */
 export const MAX_PROMPT_VECTOR_DISTANCE = 0.45;
 
-/** A prompt's words, as an FTS5 expression (the ones the store has, too common ones left out), and the score a match needs. */
-export type PromptMatch = { prompt: string; terms: string[]; match: string | null; minScore: number };
+/**
+ * A prompt's words, as an FTS5 expression (the ones the store has, too common ones left out), and the
+ * score a match needs; `session`: the prompt's words with the session's (what its start searched for),
+ * when the prompt is about what the session is about, and the score such a match needs.
+ */
+export type PromptMatch = {
+  prompt: string;
+  terms: string[];
+  match: string | null;
+  minScore: number;
+  session: { match: string; minScore: number } | null;
+};
+
+/**
+ * How good a match of the prompt's and the session's words together must be, in words found in one
+ * learning only (as PROMPT_MATCH_WORDS). Tuned on the development prompts (bench/relevance.ts
+ * --dev-prompts, BENCHMARKS.md): lower brought more of the labels the start left out, and more
+ * learnings to prompts the store does not cover (noise) in sessions whose own words the store has.
+ */
+export const SESSION_MATCH_WORDS = 2;
 
 /**
  * The prompt's words, with the read (for the request's first batch) of how many learnings have each:
@@ -43,47 +65,81 @@ export function promptWords(db: Db, prompt: string) {
   return { terms, counts: terms.length ? wordCountsRead(db, { terms, cap }) : undefined };
 }
 
-/** The prompt's match, from its words, their counts (undefined: no words) and the store's size (read in one batch). */
-export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number): PromptMatch {
-  if (!counts) return { prompt, terms, match: null, minScore: Infinity };
-  return { prompt, terms, match: ftsExpression(selectTerms(terms, counts, storeSize)), minScore: PROMPT_MATCH_WORDS * uniqueWordWeight(storeSize) };
+/**
+ * Whether a prompt is about what its session is about: one of its words shares a stem with one of
+ * the session's hint words ("osprey exports keep breaking" in a session on branch fix/osprey-exports).
+ * Only the hints' own words: the words the matches' tags added are the store's, not the session's.
+ */
+const aboutTopic = (terms: string[], topic: SessionTopic) => {
+  const said = new Set(terms.map(stem));
+  return topic.words.some((w) => said.has(stem(w)));
+};
+
+/**
+ * The prompt's match, from its words, their counts (undefined: no words), the store's size (read in
+ * one batch) and what the session is about (recorded at its start: sessionTerms). On the session's
+ * topic, the prompt's words are searched together with the session's (one FTS expression: BM25 sums
+ * over the words, so a learning matching both ranks first): what the start ranked just below its cut
+ * comes at the prompt, even when it shares no word with the prompt.
+ */
+export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number, topic: SessionTopic = NO_TOPIC): PromptMatch {
+  if (!counts) return { prompt, terms, match: null, minScore: Infinity, session: null };
+  const own = selectTerms(terms, counts, storeSize);
+  const unit = uniqueWordWeight(storeSize);
+  const both = aboutTopic(terms, topic) ? ftsExpression([...new Set([...own, ...topic.words, ...topic.related])]) : null;
+  return {
+    prompt,
+    terms,
+    match: ftsExpression(own),
+    minScore: PROMPT_MATCH_WORDS * unit,
+    session: both ? { match: both, minScore: SESSION_MATCH_WORDS * unit } : null,
+  };
 }
 
-/** What a prompt's learnings are ranked from: BM25's matches of its words, and the embedder's nearest when there is one. */
-export type PromptCandidates = { bm25: LearningCandidateRow[]; nearest: Nearest };
+/** What a prompt's learnings are ranked from: BM25's matches of its words, the embedder's nearest when there is one, and on the session's topic the matches of both sets of words. */
+export type PromptCandidates = { bm25: LearningCandidateRow[]; nearest: Nearest; both?: LearningCandidateRow[] | null };
 
 /**
  * The prompt's candidates: enough rows that what the session already has (`seen` of them) cannot crowd
- * the new ones out. Reads only; relevantUnseen ranks them.
+ * the new ones out; on the session's topic, also the matches of the prompt's and the session's words
+ * together. Both searches go in one batch. Reads only; relevantUnseen ranks them.
  */
 export async function readPromptCandidates(
   db: Db,
   owner: Owner,
-  { prompt, terms, match }: PromptMatch,
+  { prompt, terms, match, session }: PromptMatch,
   options: { limit: number; seen: number; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null },
 ): Promise<PromptCandidates> {
   const limit = Math.min(MAX_CANDIDATE_ROWS, options.limit + options.seen);
-  const [bm25, nearest] = await Promise.all([
-    match ? contextLearnings(db, { ...owner, match, limit }) : [],
-    terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : [],
-  ]);
-  return { bm25, nearest };
+  const reads = {
+    own: match ? matchesRead(db, { ...owner, match, limit }) : undefined,
+    // Weighed as the start weighed them: what it ranked just below its cut ranks high here too.
+    both: session ? matchesRead(db, { ...owner, match: session.match, limit, tagWeight: START_TAG_WEIGHT }) : undefined,
+  };
+  const [found, nearest] = await Promise.all([readAll(db, reads), terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : []]);
+  return { bm25: found.own?.candidates ?? [], nearest, both: found.both?.candidates ?? null };
 }
 
 /**
  * The learnings relevant to a prompt that `exclude` (what the session was given) does not hold, best
- * first, each only where the match is good enough; no I/O. None relevant: an empty list, never the
- * best of bad matches.
+ * first, each only where the match is good enough (`minScore`); then, on the session's topic, the
+ * matches of the prompt's and the session's words together that clear `sessionMinScore`. No I/O. None
+ * relevant: an empty list, never the best of bad matches.
  */
 export function relevantUnseen(
-  { bm25, nearest }: PromptCandidates,
+  { bm25, nearest, both }: PromptCandidates,
   minScore: number,
-  options: { limit: number; exclude: Set<string>; reader: string },
+  options: { limit: number; exclude: Set<string>; reader: string; sessionMinScore?: number },
 ): ContextLearning[] {
   // Pinned and superseded learnings are never candidates (rankable() in the candidate queries): pinned
   // ones were in the session's start context already.
   const fresh = (c: { id: string }) => !options.exclude.has(c.id);
-  const strong = bm25.filter((c) => fresh(c) && c.score !== undefined && -c.score >= minScore);
+  const good = (min: number) => (c: { id: string; score?: number }) => fresh(c) && c.score !== undefined && -c.score >= min;
+  const strong = bm25.filter(good(minScore));
   const close = nearest.filter((c) => fresh(c) && c.distance <= MAX_PROMPT_VECTOR_DISTANCE);
-  return rankLearnings(fuseMatches(strong, close), options.reader).learnings.slice(0, options.limit);
+  const own = rankLearnings(fuseMatches(strong, close), options.reader).learnings;
+  if (!both || options.sessionMinScore === undefined) return own.slice(0, options.limit);
+  const given = new Set(own.map((l) => l.id));
+  const continued = both.filter((c) => !given.has(c.id) && good(options.sessionMinScore!)(c));
+  return [...own, ...rankLearnings(continued, options.reader).learnings].slice(0, options.limit);
 }

@@ -8,6 +8,7 @@ import type { ContextQuery } from "../context-query";
 import { gatherContext } from "../gather/gather-context";
 import { recordServed } from "./served-log";
 import type { MemberProject } from "../../db/queries/projects";
+import type { SessionTopic } from "../../db/queries/session-served";
 import { countTokensByLine } from "../pack/tokenizer";
 import { queryEmbedder } from "../../embeddings/query-embedder";
 import { processWide } from "../../process/process-state";
@@ -20,6 +21,8 @@ export type ServedContext = {
   project: { id: string; slug: string; name: string } | null;
   /** The project as chosen, which the session is then in (recorded per session id). */
   chosen: MemberProject | null;
+  /** The words the start searched for (what the session is about), recorded for its prompts. */
+  terms: SessionTopic;
   shownLearningIds: string[];
   /** Whether this answer came from the cache (sent as the x-baton-cache header). */
   cached: boolean;
@@ -87,7 +90,7 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
     period: Math.floor(now / TIME_BUCKET_MS),
   });
   const served = cached ? { ...rendered.served, cached } : rendered.served;
-  const session = q.sessionId ? { sessionId: q.sessionId, startsSession: true, chosen: served.chosen } : null;
+  const session = q.sessionId ? { sessionId: q.sessionId, startsSession: true, chosen: served.chosen, terms: served.terms } : null;
   // A paused project's session is still in it (its handoffs go there): only that is recorded.
   if (served.paused) {
     if (session) recordServed(db, { ...unserved(principal, q, now), ...session, projectId: served.project?.id ?? null, served: false });
@@ -123,7 +126,7 @@ const unserved = (principal: Principal, q: ContextQuery, now: number) => ({
 });
 
 async function render(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }, now: Date): Promise<Rendered> {
-  const { data, project, version } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
+  const { data, project, version, terms } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
   const paused = project?.injectionPaused === true;
   const built = paused ? pausedContext(q.budget) : buildContext(data, { budget: q.budget, maxChars: q.maxChars, mode: q.mode, source: q.source }, countTokensByLine);
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
@@ -144,6 +147,7 @@ async function render(db: Db, principal: Principal, q: ContextQuery, env: { dash
     built,
     project: project ? { id: project.id, ...projectOut! } : null,
     chosen: project,
+    terms,
     shownLearningIds: data.learnings.slice(0, built.learningsShown).map((l) => l.id),
     cached: false,
     paused,

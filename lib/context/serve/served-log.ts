@@ -23,7 +23,7 @@ const bookkeeping = (db: Db) =>
 export function recordServed(db: Db, entry: Entry): void {
   // The prompt stage reads what a session was given before it is written (and, on a replica, synced back).
   if (entry.sessionId && entry.served !== false) rememberServed(entry.userId, entry.sessionId, entry.learningIds, entry.at.getTime(), entry.source === "compact");
-  if (entry.sessionId && entry.startsSession) rememberStart(entry.userId, entry.sessionId, entry.chosen ?? null, entry.at.getTime());
+  if (entry.sessionId && entry.startsSession) rememberStart(entry.userId, entry.sessionId, entry.chosen ?? null, entry.at.getTime(), entry.terms);
   if (entry.sessionId && entry.startsSession) rememberSession({ userId: entry.userId, sessionId: entry.sessionId, at: entry.at });
   if (entry.setupNote) rememberSetupNote(entry.userId, entry.at);
   bookkeeping(db).add(entry);

@@ -5,7 +5,9 @@ import type { Db } from "../client";
 import { read } from "./batch-reads";
 import { memberProjectColumns, type MemberProject } from "./projects";
 import { memberOf } from "./scope";
-import { projectMembers, projects, sessionProjects, sessionServed } from "../schema";
+import { projectMembers, projects, sessionProjects, sessionServed, type SessionTopic } from "../schema";
+
+export type { SessionTopic };
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -18,6 +20,8 @@ export type SessionServedEntry = {
   /** A session-start context: its project (projectId, null: personal) is the session's from now on. */
   startsSession?: boolean;
   projectId: string | null;
+  /** A session start's search words (what the session is about), for its prompts. */
+  terms?: SessionTopic;
 };
 
 const keyOf = (e: { userId: string; sessionId: string }) => `${e.userId}\u0000${e.sessionId}`;
@@ -48,13 +52,13 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
         select value ->> 0, value ->> 1, value -> 2, value ->> 3 from json_each(${JSON.stringify(served)})`),
     );
   }
-  const started = entries.flatMap((e) => (e.sessionId && e.startsSession ? [[e.userId, e.sessionId, e.projectId, e.at.getTime()]] : []));
+  const started = entries.flatMap((e) => (e.sessionId && e.startsSession ? [[e.userId, e.sessionId, e.projectId, e.at.getTime(), e.terms ?? null]] : []));
   if (started.length) {
     // The latest start of a session decides (a resume in another repository moves it); `where true` lets SQLite parse the upsert after a select.
     writes.push(
-      db.run(sql`insert into ${sessionProjects} (user_id, session_id, project_id, served_at)
-        select value ->> 0, value ->> 1, value ->> 2, value ->> 3 from json_each(${JSON.stringify(started)}) where true
-        on conflict (user_id, session_id) do update set project_id = excluded.project_id, served_at = excluded.served_at
+      db.run(sql`insert into ${sessionProjects} (user_id, session_id, project_id, served_at, terms)
+        select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4 from json_each(${JSON.stringify(started)}) where true
+        on conflict (user_id, session_id) do update set project_id = excluded.project_id, served_at = excluded.served_at, terms = excluded.terms
         where excluded.served_at >= ${sessionProjects.servedAt}`),
     );
   }
@@ -65,23 +69,29 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
   return writes;
 }
 
+/** What a session's start recorded of it: its project (null: personal) and the words it searched for. */
+export type SessionStart = { project: MemberProject | null; terms: SessionTopic };
+
+export const NO_TOPIC: SessionTopic = { words: [], related: [] };
+
 /**
- * The project one user's session started in, as one read of a batch: undefined when no start of it
- * was recorded; `project` null for a personal start, or when the user is no longer a member of the
- * project it started in (nothing of theirs flows there any more).
+ * The project one user's session started in and its start's search words, as one read of a batch:
+ * undefined when no start of it was recorded; `project` null for a personal start, or when the user
+ * is no longer a member of the project it started in (nothing of theirs flows there any more).
  */
 export function sessionProjectRead(db: Db, params: { userId: string; sessionId: string }) {
   const query = db
-    .select({ projectId: sessionProjects.projectId, ...memberProjectColumns, member: projectMembers.userId })
+    .select({ projectId: sessionProjects.projectId, terms: sessionProjects.terms, ...memberProjectColumns, member: projectMembers.userId })
     .from(sessionProjects)
     .leftJoin(projects, eq(projects.id, sessionProjects.projectId))
     .leftJoin(projectMembers, memberOf(projects.id, params.userId))
     .where(and(eq(sessionProjects.userId, params.userId), eq(sessionProjects.sessionId, params.sessionId)));
-  return read(query, (rows): { project: MemberProject | null } | undefined => {
+  return read(query, (rows): SessionStart | undefined => {
     const row = rows[0];
     if (!row) return undefined;
-    if (!row.projectId || !row.member || !row.id) return { project: null };
-    return { project: { id: row.id, slug: row.slug!, name: row.name!, role: row.role!, injectionPaused: row.injectionPaused!, createdAt: row.createdAt! } };
+    const terms = row.terms ?? NO_TOPIC;
+    if (!row.projectId || !row.member || !row.id) return { project: null, terms };
+    return { project: { id: row.id, slug: row.slug!, name: row.name!, role: row.role!, injectionPaused: row.injectionPaused!, createdAt: row.createdAt! }, terms };
   });
 }
 

@@ -71,6 +71,13 @@ export const learningUsage = sqliteTable(
 );
 
 /**
+ * What a session is about as its start searched for it: the words of its hints (`words`) and those its
+ * best matches' tags added (`related`: the store's own words for the topic, searched, never taken as
+ * the topic itself).
+ */
+export type SessionTopic = { words: string[]; related: string[] };
+
+/**
  * Which project a host session's start context was served for (null: the personal context), so its
  * prompts, its checkpoint and its end land where its start did, whatever the hints say later. Written
  * with the served-context bookkeeping (no round trip of its own); forgotten with session_served.
@@ -84,6 +91,8 @@ export const sessionProjects = sqliteTable(
     sessionId: text("session_id").notNull(),
     // A deleted project forgets its sessions: they are resolved again.
     projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    // What the session is about: the words its start searched for (at most SESSION_TERMS), for the prompt stage.
+    terms: text("terms", { mode: "json" }).$type<SessionTopic>(),
     servedAt: timestamp("served_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.sessionId] }), index("session_projects_at_idx").on(t.servedAt)],
