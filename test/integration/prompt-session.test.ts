@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { countTokens } from "@/lib/context/tokenizer";
+import { countTokens } from "@/lib/context/pack/tokenizer";
 import { apiClient } from "../support/api";
 import { fillerSeed } from "../support/filler-seed";
 import { testWorld } from "../support/world";
