@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { keepInQueue, replaceInQueue } from "../learnings/tidy";
+import { KEEP_DAYS, keepInQueue, replaceInQueue } from "../learnings/tidy";
 import { formAction } from "./form-action";
 
 // The tidy-up queue's decisions as forms (they work without JavaScript); the domain checks the rest.
@@ -14,7 +14,7 @@ export const keepTidyAction = formAction(
   z.object({ slug: slugField, ids: z.string().max(300).transform((s) => s.split(" ").filter(Boolean)) }),
   async ({ slug, ids }, { db, principal }) => {
     await keepInQueue(db, principal, slug, { ids });
-    return { message: "Kept; out of the queue for 90 days." };
+    return { message: `Kept; out of the queue for ${KEEP_DAYS} days.` };
   },
   { revalidate: tidyPage },
 );

@@ -138,8 +138,9 @@ export function relevantUnseen(
   const strong = bm25.filter(good(minScore));
   const close = nearest.filter((c) => fresh(c) && c.distance <= MAX_PROMPT_VECTOR_DISTANCE);
   const own = rankLearnings(fuseMatches(strong, close), options.reader).learnings;
-  if (!both || options.sessionMinScore === undefined) return own.slice(0, options.limit);
+  const sessionMin = options.sessionMinScore;
+  if (!both || sessionMin === undefined) return own.slice(0, options.limit);
   const given = new Set(own.map((l) => l.id));
-  const continued = both.filter((c) => !given.has(c.id) && good(options.sessionMinScore!)(c));
+  const continued = both.filter((c) => !given.has(c.id) && good(sessionMin)(c));
   return [...own, ...rankLearnings(continued, options.reader).learnings].slice(0, options.limit);
 }
