@@ -11,6 +11,7 @@ import { documentFrequencies } from "@/lib/db/queries/learning-counts";
 import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
+import { withFeedback } from "@/lib/context/read/plan";
 import { ftsExpression } from "@/lib/learnings/fts-query";
 import type { Owner } from "@/lib/db/queries/scope";
 import { ROOT, tempDir } from "../support/server";
@@ -86,11 +87,13 @@ afterAll(() => {
 });
 
 describe("the hint words' search in one statement", () => {
-  const selections: TermSelection[] = [TERM_SELECTION, { maxShare: 0.2, minCutoff: 10, maxMatches: 120 }, { maxShare: 0.5, minCutoff: 5, maxMatches: 40 }];
+  // The last two put the cutoff (200) past maxMatches, as on a large store: 40 is under every word's
+  // count in this store, 100 between the rarer words' and the commoner ones'.
+  const selections: TermSelection[] = [TERM_SELECTION, { maxShare: 0.2, minCutoff: 10, maxMatches: 120 }, { maxShare: 0.5, minCutoff: 5, maxMatches: 40 }, { maxShare: 0.5, minCutoff: 5, maxMatches: 100 }];
   const hint = fc.uniqueArray(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom("absent", "nowhere")), { minLength: 1, maxLength: 8 });
 
   const version = async () => String((await client.execute("SELECT value FROM app_meta WHERE key = 'context_version'")).rows[0]!.value);
-  const search = async (params: Omit<Parameters<typeof searchRead>[1], "tagWeight" | "limit">) =>
+  const search = async (params: Omit<Parameters<typeof searchRead>[1], "tagWeight" | "limit"> & { limit?: number }) =>
     (await readAll(db, { r: searchRead(db, { limit: 30, tagWeight: START_TAG_WEIGHT, ...params }) })).r;
 
   it("finds what counting each word, selectTerms and a search find, knowing some counts already or none", async () => {
@@ -106,27 +109,35 @@ describe("the hint words' search in one statement", () => {
         const r = await search({ ...owner, terms: given, knownAt: stale ? "stale" : await version(), selection });
         expect(r.candidates).toEqual(expected);
         expect(r.chosen).toBe(match);
-        // The counts it made: exact up to the cutoff, past which a word is not searched for at all.
+        // The counts it made: exact up to the cutoff, past which a word is not searched for at all. With
+        // the cutoff past maxMatches and a word at most that common, a word more common than maxMatches
+        // is counted no further (a lower bound, not told).
         const cutoff = Math.floor(Math.max(selection.minCutoff, total * selection.maxShare));
-        const counted = Object.fromEntries(given.filter(([, n]) => n === null || stale).map(([t]) => [t, Math.min(frequencies.get(t)!, cutoff + 1)]));
+        const rarer = terms.some((t) => frequencies.get(t)! > 0 && frequencies.get(t)! <= selection.maxMatches);
+        const stopped = (t: string) => cutoff > selection.maxMatches && rarer && frequencies.get(t)! > selection.maxMatches;
+        const counted = Object.fromEntries(given.filter(([t, n]) => (n === null || stale) && !stopped(t)).map(([t]) => [t, Math.min(frequencies.get(t)!, cutoff + 1)]));
         expect(Object.fromEntries(r.counted)).toEqual(counted);
       }),
       { numRuns: 150, seed: 15 },
     );
   });
 
-  it("adds the best matches' tags as withTagFeedback does: the same learnings in the same order", async () => {
+  it("adds the best matches' tags as withTagFeedback does: the feedback words searched alone, their scores added, rank as one search for both", async () => {
     await fc.assert(
       fc.asyncProperty(hint, fc.constantFrom(...selections), fc.constantFrom(null, "p1"), async (terms, selection, projectId) => {
         const owner = { userId: "u1", projectId };
+        // Every match within the limit: the case where adding the two searches' scores is exact.
+        const limit = 1000;
         const match = ftsExpression(selectTerms(terms, await documentFrequencies(db, { terms }), await storeSize(), selection));
         const reference = match
-          ? await withTagFeedback(db, owner, { match, terms, limit: 30 }, await contextLearnings(db, { ...owner, match, limit: 30, tagWeight: START_TAG_WEIGHT }), selection)
+          ? await withTagFeedback(db, owner, { match, terms, limit }, await contextLearnings(db, { ...owner, match, limit, tagWeight: START_TAG_WEIGHT }), selection)
           : [];
-        const first = await search({ ...owner, terms: terms.map((t) => [t, null]), knownAt: null, selection });
+        const first = await search({ ...owner, terms: terms.map((t) => [t, null]), knownAt: null, selection, limit });
         const extra = first.chosen === null ? [] : feedbackTerms(first.candidates, terms);
-        const again = extra.length ? await search({ ...owner, terms: extra.map((t) => [t, null]), knownAt: null, base: first.chosen!, maxTerms: FEEDBACK_TERMS, selection }) : null;
-        expect(!again || again.chosen === null ? first.candidates : again.candidates).toEqual(reference);
+        const again = extra.length ? await search({ ...owner, terms: extra.map((t) => [t, null]), knownAt: null, maxTerms: FEEDBACK_TERMS, selection, limit }) : null;
+        const merged = !again || again.chosen === null ? first.candidates : withFeedback(first.candidates, again.candidates, limit);
+        expect(merged.map((c) => c.id)).toEqual(reference.map((c) => c.id));
+        merged.forEach((c, i) => expect(c.score).toBeCloseTo(reference[i]!.score!, 9));
       }),
       { numRuns: 150, seed: 16 },
     );

@@ -134,16 +134,18 @@ describe("the tags' feedback", () => {
   const start = startKnown(req);
   const batch = (search: Searched) => answers("7", { seed: undefined, ...sectionAnswers, search, recentPersonal: [], recentProject: [] });
 
-  it("is searched in a next batch when the best matches' tags add words", () => {
+  it("is searched in a next batch when the best matches' tags add words, alone, its scores added to the hints'", () => {
     const first = plan(start, req, memory("7"));
-    const k = absorb(start, batch({ candidates: [row("a", "cache invalidation")], counted: new Map(), chosen: '"stale"' }), first.assumed, req, memory("7"));
+    const scored = (r: LearningCandidateRow, score: number) => ({ ...r, score });
+    const k = absorb(start, batch({ candidates: [scored(row("a", "cache invalidation"), -2), scored(row("c", ""), -1.8)], counted: new Map(), chosen: '"stale"' }), first.assumed, req, memory("7"));
     expect(k.matches).toBeUndefined();
     expect(k.feedback).toEqual({ extra: [["cache", null], ["invalidation", null]] });
     const second = plan(k, req, memory("7"));
     expect(second.reads).toMatchObject({ mark: false, seed: false, sections: undefined, recent: undefined });
-    expect(second.reads.search).toEqual({ owner: { userId, projectId: null }, terms: [["cache", null], ["invalidation", null]], knownAt: null, base: '"stale"', maxTerms: FEEDBACK_TERMS });
-    const done = absorb(k, answers("7", { search: { candidates: [row("b", ""), row("a", "")], counted: new Map(), chosen: '"cache"' } }), second.assumed, req, memory("7"));
-    expect(done.matches?.map((m) => m.id)).toEqual(["b", "a"]);
+    expect(second.reads.search).toEqual({ owner: { userId, projectId: null }, terms: [["cache", null], ["invalidation", null]], knownAt: null, maxTerms: FEEDBACK_TERMS });
+    const done = absorb(k, answers("7", { search: { candidates: [scored(row("b", ""), -1.9), scored(row("a", ""), -1)], counted: new Map(), chosen: '"cache"' } }), second.assumed, req, memory("7"));
+    // a: -2 + -1; b, found by the feedback alone: -1.9; c, by the hints alone: -1.8.
+    expect(done.matches?.map((m) => [m.id, m.score])).toEqual([["a", -3], ["b", -1.9], ["c", -1.8]]);
     expect(planReads(done, req, memory("7"))).toBe(DONE);
   });
 
@@ -151,7 +153,7 @@ describe("the tags' feedback", () => {
     const mem = memory("7", { at: "7", of: { cache: 3, invalidation: 4 } });
     const first = plan(start, req, mem);
     const k = absorb(start, batch({ candidates: [row("a", "cache invalidation")], counted: new Map(), chosen: '"stale"' }), first.assumed, req, mem);
-    expect(plan(k, req, mem).reads.search).toEqual({ owner: { userId, projectId: null }, match: '"stale" OR "cache" OR "invalidation"' });
+    expect(plan(k, req, mem).reads.search).toEqual({ owner: { userId, projectId: null }, match: '"cache" OR "invalidation"' });
   });
 
   it("is not searched when the matches have no tags: the reads end after one batch", () => {

@@ -84,9 +84,9 @@ export type Handoff = Results<{ h: ReturnType<typeof handoffRead> }>["h"];
 
 /**
  * A search in an owner's scope: by an expression chosen before (`match`), or by words whose frequencies are known
- * where `terms` says, chosen in SQL (with `base`: searched together with an expression chosen before).
+ * where `terms` says, chosen in SQL.
  */
-export type PlannedSearch = { owner: Owner } & ({ match: string } | { terms: HintTerm[]; knownAt: string | null; base?: string; maxTerms?: number });
+export type PlannedSearch = { owner: Owner } & ({ match: string } | { terms: HintTerm[]; knownAt: string | null; maxTerms?: number });
 
 /**
  * The reads of one batch as data (lib/context/read/plan.ts planReads): the user's marks, what the

@@ -136,8 +136,6 @@ export type SearchParams = Owner & {
   terms: HintTerm[];
   /** The state version the known frequencies hold for: used only when it is still the version (else counted). */
   knownAt: string | null;
-  /** An expression chosen before (the hints', for the tags' feedback): searched together with the words chosen now. */
-  base?: string;
   /** At most this many words are chosen (in their order), after selectTerms' rule. */
   maxTerms?: number;
   limit: number;
@@ -161,25 +159,35 @@ type SearchRow = {
 
 /**
  * The FTS candidates of hint words in one statement, so a context needs no round trip between counting
- * words and searching: how many learnings each word occurs in (counted only up to the cutoff past
- * which a word is too common to search for; given when known at the state's version), which words to
- * search for (selectTerms' rule, in SQL: test/integration/term-selection.test.ts checks they agree),
- * then the best matches by BM25 in the owner's scope. With a `base` expression, the words chosen are
- * searched together with it, and nothing when none is chosen.
+ * words and searching: how many learnings each word occurs in (given when known at the state's version),
+ * which words to search for (selectTerms' rule, in SQL: test/integration/term-selection.test.ts checks
+ * they agree), then the best matches by BM25 in the owner's scope (nothing when no word is chosen).
+ *
+ * Counting stops where choosing stops caring: past the cutoff (a word that common is never searched
+ * for), and on a store large enough that the cutoff is past MAX_MATCHES, at MAX_MATCHES + 1: such a word
+ * can only ever be chosen as the rarest, so it is counted to the cutoff only when no word is rarer
+ * than that. Counting every hint word to 5% of a 100k store read 5,000 rows a word, the likely p99
+ * there (BENCHMARKS.md). A count that stopped early is a lower bound, never remembered as a frequency.
  */
 export function searchRead(db: Db, params: SearchParams) {
   const { maxShare, minCutoff, maxMatches } = params.selection;
   const scope = and(visibleTo(learnings, personalAndProject(params)), rankable(learnings));
-  const searched = params.base === undefined ? sql`coalesce(q, '""')` : sql`case when q is null then '""' else ${params.base} || ' OR ' || q end`;
   const query = sql`select * from (
     with terms(i, term, known) as (select key, value ->> 0, value ->> 1 from json_each(${JSON.stringify(params.terms)})),
     gate(ok) as (select (select ${appMeta.value} from ${appMeta} where ${appMeta.key} = 'context_version') is ${params.knownAt}),
-    cut(c) as (select max(${minCutoff}, coalesce(sum(${learningCounts.n}), 0) * ${maxShare}) from ${learningCounts}),
-    df as materialized (
+    cut(c, whole, cap) as (select c, cast(c as integer) + 1, min(cast(c as integer), ${maxMatches}) + 1 from (
+      select max(${minCutoff}, coalesce(sum(${learningCounts.n}), 0) * ${maxShare}) as c from ${learningCounts})),
+    counted as materialized (
       select i, term, known is null or not (select ok from gate) as fresh,
         case when known is not null and (select ok from gate) then known else (select count(*) from (
-          select 1 from learnings_fts where learnings_fts match '"' || term || '"' limit (select cast(c as integer) + 1 from cut))) end as n
+          select 1 from learnings_fts where learnings_fts match '"' || term || '"' limit (select cap from cut))) end as n
       from terms),
+    rarer(found) as (select exists (select 1 from counted where n > 0 and n <= ${maxMatches})),
+    df as materialized (
+      select i, term, fresh, case when bound and not (select found from rarer) then (select count(*) from (
+          select 1 from learnings_fts where learnings_fts match '"' || term || '"' limit (select whole from cut))) else n end as n,
+        not (bound and (select found from rarer)) as exact
+      from (select *, fresh and n = (select cap from cut) and (select cap < whole from cut) as bound from counted)),
     usable as (
       select i, term, sum(n) over (order by n, i rows unbounded preceding) as cum, row_number() over (order by n, i) as r
       from df where n > 0 and n <= (select c from cut)),
@@ -187,13 +195,13 @@ export function searchRead(db: Db, params: SearchParams) {
       select '"' || term || '"' as phrase from usable where r = 1 or cum <= ${maxMatches} order by i limit ${params.maxTerms ?? -1})),
     best as (
       select rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) as score from learnings_fts
-      where learnings_fts match (select ${searched} from expr) order by score limit ${FTS_WINDOW})
+      where learnings_fts match (select coalesce(q, '""') from expr) order by score limit ${FTS_WINDOW})
     select * from (
       select 0 as what, ${learnings.id} as id, ${learnings.seq} as seq, ${learnings.kind} as kind, ${learnings.content} as content,
         ${learnings.confirmed} as confirmed, ${learnings.createdAt} as created_at, ${learnings.tags} as tags,
         ${learnings.userId} as user_id, ${writerName(learnings.userId)} as author, best.score as score
       from best join ${learnings} on ${learnings.seq} = best.rowid where ${scope} order by best.score, ${learnings.createdAt} desc limit ${params.limit})
-    union all select 1, term, null, null, null, null, null, null, null, null, n from df where fresh
+    union all select 1, term, null, null, null, null, null, null, null, null, n from df where fresh and exact
     union all select 2, q, null, null, null, null, null, null, null, null, null from expr)`;
   return read(db.all<SearchRow>(query), (rows): Searched => ({
     candidates: rows.filter((r) => r.what === 0).map(candidateOf),
