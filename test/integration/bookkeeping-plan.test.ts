@@ -56,4 +56,16 @@ describe("marking the learnings a context showed", () => {
     // c is another user's personal learning: never marked by u1's context.
     expect(rows).toEqual([["a", 5000, 1], ["b", 5000, 1], ["c", null, 1]]);
   });
+
+  it("marks a learning once a UTC day: later the same day leaves the mark, the next day moves it", async () => {
+    const day = 86_400_000;
+    const mark = async (at: number) => db.batch([injectedUpdates(db, [{ ...group, ids: new Set(["a"]), at: new Date(at) }])[0]!]);
+    const markOfA = async () => (await client.execute("SELECT last_injected_at FROM learnings WHERE id = 'a'")).rows[0]!.last_injected_at;
+    await mark(day - 1);
+    expect(await markOfA()).toBe(5000);
+    await mark(day + 7);
+    expect(await markOfA()).toBe(day + 7);
+    await mark(2 * day - 1);
+    expect(await markOfA()).toBe(day + 7);
+  });
 });

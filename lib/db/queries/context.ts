@@ -190,18 +190,29 @@ function logInsert(db: Db, entries: Parameters<typeof recordServedBatch>[1]) {
     select ${sql.join(columns.map((_, i) => sql.raw(`value ->> ${i}`)), sql`, `)} from json_each(${JSON.stringify(rows)})`);
 }
 
-/** The learnings served, marked with when (exported for the test of its query plan). */
+const DAY_MS = 86_400_000;
+
+/**
+ * The learnings served, marked with when (exported for the test of its query plan). Only once a UTC day:
+ * the time is read as a day (the learning's card says "last sent to an agent 2026-11-27", the tidy queue
+ * counts days), and a team's sessions show the same learnings many times a day, each a row and an
+ * index entry rewritten in a commit on the event loop.
+ */
 export function injectedUpdates(db: Db, groups: ServedGroup[]) {
-  return groups.map((g) =>
+  return groups.map((g) => {
+    const dayStart = Math.floor(g.at.getTime() / DAY_MS) * DAY_MS;
     // updated_at stays: being injected is bookkeeping, not an edit (drizzle would otherwise bump it).
-    db
-      .update(learnings)
-      .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
-      // The ids first, each looked up by its unique index (CROSS JOIN keeps that order), the scope checked
-      // on those rows: with `id in (json_each) and scope` the planner walked the scope's indexes instead,
-      // every learning of the project, 260 ms a flush at 100k (the context's p99 there: BENCHMARKS.md).
-      .where(
-        sql`${learnings.seq} in (select ${learnings.seq} from json_each(${JSON.stringify([...g.ids])}) as served cross join ${learnings} on ${learnings.id} = served.value where ${visibleTo(learnings, personalAndProject(g))})`,
-      ),
-  );
+    return (
+      db
+        .update(learnings)
+        .set({ lastInjectedAt: g.at, updatedAt: sql`${learnings.updatedAt}` })
+        // The ids first, each looked up by its unique index (CROSS JOIN keeps that order), the scope checked
+        // on those rows: with `id in (json_each) and scope` the planner walked the scope's indexes instead,
+        // every learning of the project, 260 ms a flush at 100k (the context's p99 there: BENCHMARKS.md).
+        .where(
+          sql`${learnings.seq} in (select ${learnings.seq} from json_each(${JSON.stringify([...g.ids])}) as served cross join ${learnings} on ${learnings.id} = served.value
+            where ${visibleTo(learnings, personalAndProject(g))} and (${learnings.lastInjectedAt} is null or ${learnings.lastInjectedAt} < ${dayStart}))`,
+        )
+    );
+  });
 }
