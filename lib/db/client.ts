@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getConfig, type Config } from "../config";
 import { openReplica } from "./replica-client";
+import { withStatementCache } from "./statement-cache";
 import * as schema from "./schema";
 import { processWide } from "../process/process-state";
 
@@ -45,13 +46,18 @@ function createPrivateFile(file: string): void {
   }
 }
 
+const BUSY_TIMEOUT_MS = 5000;
+
 /** Opens a libSQL client for a URL; a file database gets its folder created and a busy timeout. */
 export function openDatabase(url: string, authToken?: string, timeoutMs = DEFAULT_TIMEOUT_MS): Handle {
   const local = url.startsWith("file:") || url === ":memory:";
-  if (url.startsWith("file:") && !url.includes(":memory:")) createPrivateFile(path.resolve(filePath(url)));
+  const file = url.startsWith("file:") && !url.includes(":memory:");
+  if (file) createPrivateFile(path.resolve(filePath(url)));
   // timeout: the busy timeout of every pooled connection (the default, 0, fails at once when another
   // process holds the write lock).
-  const client = local ? createClient({ url, timeout: 5000 }) : createClient({ url, authToken, fetch: fetchWithTimeout(timeoutMs) });
+  const opened = local ? createClient({ url, timeout: BUSY_TIMEOUT_MS }) : createClient({ url, authToken, fetch: fetchWithTimeout(timeoutMs) });
+  // Reads on a file run from prepared statements kept (lib/db/statement-cache.ts).
+  const client = file ? withStatementCache(opened, path.resolve(filePath(url)), BUSY_TIMEOUT_MS) : opened;
   return { client, db: drizzle(client, { schema }) };
 }
 
