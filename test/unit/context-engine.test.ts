@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/pack/build-context";
 import type { ContextOptions } from "@/lib/context/context-types";
 import { defuseLine } from "@/lib/context/pack/fence";
+import { packSections } from "@/lib/context/pack/pack-context";
+import type { SectionDraft } from "@/lib/context/pack/render-sections";
 import { cutContent, proposalIndexLine } from "@/lib/context/pack/proposal-index";
 import { relativeTime } from "@/lib/context/pack/relative-time";
 import { countTokens } from "@/lib/context/pack/tokenizer";
@@ -115,6 +117,25 @@ describe("buildContext", () => {
     } else {
       expect(built.context).toMatch(/Left out to fit the budget: .*12 learnings/);
     }
+  });
+
+  it("passes over an item too long for what is left from fillFrom on, and keeps the items before it from the top only", () => {
+    const long = `- long ${"word ".repeat(80)}`;
+    const draft = (fillFrom?: number): SectionDraft => ({
+      name: "learnings",
+      header: (n) => `## Items (${n})`,
+      items: ["- first", long, "- third", "- fourth"],
+      omitted: (n) => `${n} more`,
+      ...(fillFrom === undefined ? {} : { fillFrom }),
+    });
+    const limits = { budget: 40, maxChars: 9500, count: countTokens };
+    const filled = packSections([draft(0)], limits);
+    expect(filled.kept.learnings).toEqual([0, 2, 3]);
+    expect(filled.text).toBe("## Items (3)\n- first\n- third\n- fourth\n1 more");
+    expect(filled.sections[0]).toMatchObject({ included: true, omitted: 1 });
+    // Without fillFrom, or with the long item before it (a pinned one), the list stops at the long item.
+    expect(packSections([draft()], limits).kept.learnings).toEqual([0]);
+    expect(packSections([draft(2)], limits).kept.learnings).toEqual([0]);
   });
 
   it("is deterministic", () => {

@@ -2,15 +2,17 @@ import type { SectionName, SectionReport } from "../context-types";
 import type { SectionDraft } from "./render-sections";
 
 export type PackLimits = { budget: number; maxChars: number; count: (text: string) => number };
-export type PackResult = { text: string; tokenEstimate: number; sections: SectionReport[] };
+/** `kept`: for each section shown, the indices of the items it lists, in order. */
+export type PackResult = { text: string; tokenEstimate: number; sections: SectionReport[]; kept: Partial<Record<SectionName, number[]>> };
 
 const SEPARATOR = "\n\n";
 
-type Placed = { draft: SectionDraft; kept: number };
+/** A section placed, with the indices of the items it keeps. */
+type Placed = { draft: SectionDraft; kept: number[] };
 
-function render(draft: SectionDraft, kept: number): string {
-  const left = draft.items.length - kept + (draft.unlisted ?? 0);
-  const lines = [draft.header(kept), ...draft.items.slice(0, kept)];
+function render(draft: SectionDraft, kept: number[]): string {
+  const left = draft.items.length - kept.length + (draft.unlisted ?? 0);
+  const lines = [draft.header(kept.length), ...kept.map((i) => draft.items[i]!)];
   if (left > 0 && draft.omitted) lines.push(draft.omitted(left));
   if (draft.footer) lines.push(draft.footer);
   return lines.join("\n");
@@ -72,7 +74,7 @@ export function packSections(drafts: SectionDraft[], limits: PackLimits): PackRe
       const text = [body, droppedNote(dropped, tier)].filter(Boolean).join(SEPARATOR);
       const tokens = limits.count(text);
       if (tokens <= limits.budget && text.length <= limits.maxChars) {
-        return { text, tokenEstimate: tokens, sections: report(drafts, placed, count) };
+        return { text, tokenEstimate: tokens, sections: report(drafts, placed, count), kept: Object.fromEntries(placed.map((p) => [p.draft.name, p.kept])) };
       }
       // Token counts of pieces do not add up exactly across joins (BPE merges at the seams), and the
       // closing note needs room: pack again against limits lowered by the overshoot.
@@ -80,13 +82,16 @@ export function packSections(drafts: SectionDraft[], limits: PackLimits): PackRe
       maxChars -= Math.max(1, text.length - limits.maxChars);
     }
   }
-  return { text: "", tokenEstimate: 0, sections: report(drafts, [], limits.count) };
+  return { text: "", tokenEstimate: 0, sections: report(drafts, [], limits.count), kept: {} };
 }
 
 /**
- * Picks, section by section, how many items fit. Costs are summed per line (each line's tokens counted
- * once, plus one for its newline), which is close to the count of the joined text; packSections checks
- * the exact count of the result and repacks when the sum was optimistic.
+ * Picks, section by section, which items fit: from the top while they fit; in a section whose items
+ * stand alone from `fillFrom` on, an item too long for what is left is passed over and the later ones
+ * that still fit are taken (in their order), so a budget a long line would leave unused carries the
+ * next ones instead. Costs are summed per line (each line's tokens counted once, plus one for its
+ * newline), which is close to the count of the joined text; packSections checks the exact count of the
+ * result and repacks when the sum was optimistic.
  */
 function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count: (t: string) => number): Placed[] {
   const placed: Placed[] = [];
@@ -103,20 +108,23 @@ function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count:
       if (kept < total && draft.omitted) lines.push(draft.omitted(total - kept));
       return { tokens: lines.reduce((t, l) => t + lineTokens(l), 0), chars: lines.reduce((c, l) => c + l.length + 1, 0) };
     };
-    let kept = 0;
+    const kept: number[] = [];
     let itemTokens = 0;
     let itemChars = 0;
-    for (const item of draft.items) {
+    for (const [i, item] of draft.items.entries()) {
       const t = itemTokens + lineTokens(item);
       const c = itemChars + item.length + 1;
-      const f = fixed(kept + 1);
-      if (tokens + sepTokens + t + f.tokens > budget || chars + sepChars + c + f.chars > maxChars) break;
-      kept++;
+      const f = fixed(kept.length + 1);
+      if (tokens + sepTokens + t + f.tokens > budget || chars + sepChars + c + f.chars > maxChars) {
+        if (draft.fillFrom !== undefined && i >= draft.fillFrom) continue;
+        break;
+      }
+      kept.push(i);
       itemTokens = t;
       itemChars = c;
     }
-    const f = fixed(kept);
-    if (kept === 0 && (draft.items.length > 0 || tokens + sepTokens + f.tokens > budget || chars + sepChars + f.chars > maxChars)) continue;
+    const f = fixed(kept.length);
+    if (kept.length === 0 && (draft.items.length > 0 || tokens + sepTokens + f.tokens > budget || chars + sepChars + f.chars > maxChars)) continue;
     tokens += sepTokens + itemTokens + f.tokens;
     chars += sepChars + itemChars + f.chars;
     placed.push({ draft, kept });
@@ -130,7 +138,7 @@ function report(drafts: SectionDraft[], placed: Placed[], count: (t: string) => 
     const p = byName.get(draft.name);
     const total = draft.items.length + (draft.unlisted ?? 0);
     return p
-      ? { name: draft.name, tokens: count(render(draft, p.kept)), included: true, omitted: total - p.kept }
+      ? { name: draft.name, tokens: count(render(draft, p.kept)), included: true, omitted: total - p.kept.length }
       : { name: draft.name, tokens: 0, included: false, omitted: total };
   });
 }

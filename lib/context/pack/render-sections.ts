@@ -19,6 +19,12 @@ export type SectionDraft = {
   omitted?: (n: number) => string;
   /** A line that stays with the section whenever any of it is shown. */
   footer?: string;
+  /**
+   * From this index on, each item stands alone (a ranked learning, not a line of a text): one too long
+   * for what the budget has left is passed over and a later one that fits is listed instead. Before it,
+   * and in a section without it, items are kept from the top only.
+   */
+  fillFrom?: number;
   /** Items known to exist but not listed at all (counted in the omitted line). */
   unlisted?: number;
   /**
@@ -139,6 +145,8 @@ export function learningLine(l: ContextLearning, now: Date): string {
 /**
  * Pinned learnings first, then the ranked ones. The packer keeps items from the top, so pinned ones
  * go last to a tight budget; those left out are named with where to unpin them, never dropped silently.
+ * After the pinned ones, a learning too long for what is left gives its place to the next ones that fit
+ * whole: a learning's line is never cut (SPEC §3), and the budget it would leave unused shows more.
  */
 function learnings(data: ContextData): SectionDraft | null {
   if (!data.learnings.length) return null;
@@ -155,6 +163,7 @@ function learnings(data: ContextData): SectionDraft | null {
       const left = Math.max(0, pinned - (data.learnings.length - n));
       return [left ? `${notFit(left)}.` : "", n > left ? `${n - left} more learnings: \`baton learnings\`` : ""].filter(Boolean).join(" ");
     },
+    fillFrom: pinned,
     ...(pinned ? { mustNote: notFit(pinned) } : {}),
   };
 }

@@ -36,7 +36,7 @@ export function buildPromptContext(learnings: ContextLearning[], limits: { budge
   const packed = packSections(learnings.length ? [draft] : [], { ...limits, count });
   const section = packed.sections[0];
   if (!section?.included) return { context: "", tokenEstimate: 0, shown: [] as ContextLearning[] };
-  return { context: packed.text, tokenEstimate: packed.tokenEstimate, shown: learnings.slice(0, learnings.length - section.omitted) };
+  return { context: packed.text, tokenEstimate: packed.tokenEstimate, shown: (packed.kept.learnings ?? []).map((i) => learnings[i]!) };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import { contextVersion, metaRead } from "../../db/queries/context";
 import { readWithTokenCheck } from "../read/checked-reads";
-import { buildContext, etagOf, type BuiltContext } from "../pack/build-context";
+import { etagOf, packContext, type BuiltContext } from "../pack/build-context";
 import { RevalidatingCache } from "../cache/bounded-cache";
 import type { ContextQuery } from "../context-query";
 import { gatherContext } from "../gather/gather-context";
@@ -128,7 +128,9 @@ const unserved = (principal: Principal, q: ContextQuery, now: number) => ({
 async function render(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }, now: Date): Promise<Rendered> {
   const { data, project, version, terms } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
   const paused = project?.injectionPaused === true;
-  const built = paused ? pausedContext(q.budget) : buildContext(data, { budget: q.budget, maxChars: q.maxChars, mode: q.mode, source: q.source }, countTokensByLine);
+  const { built, shownLearningIds } = paused
+    ? { built: pausedContext(q.budget), shownLearningIds: [] }
+    : packContext(data, { budget: q.budget, maxChars: q.maxChars, mode: q.mode, source: q.source }, countTokensByLine);
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   let body: string;
   let etag: string;
@@ -148,7 +150,7 @@ async function render(db: Db, principal: Principal, q: ContextQuery, env: { dash
     project: project ? { id: project.id, ...projectOut! } : null,
     chosen: project,
     terms,
-    shownLearningIds: data.learnings.slice(0, built.learningsShown).map((l) => l.id),
+    shownLearningIds,
     cached: false,
     paused,
   };
