@@ -29,7 +29,8 @@ export function fetchWithTimeout(ms: number): (request: Request) => Promise<Resp
 
 /** The local path of a file: URL. */
 export function filePath(url: string): string {
-  return url.replace(/^file:(\/\/)?/, "").split("?")[0]!;
+  // Percent-decoded, as libSQL opens it (file:/data/my%20db.db is "my db.db").
+  return decodeURIComponent(url.replace(/^file:(\/\/)?/, "").split("?")[0]!);
 }
 
 /**

@@ -64,6 +64,11 @@ export function withStatementCache(client: Client, file: string, timeoutMs: numb
 /** The read-only connection, its kept statements, and the statements found to write. */
 class KeptReads {
   private connection: Connection | undefined;
+  /** Closed with the client: every read goes to the client, which says it is closed. */
+  private closed = false;
+  /** The schema the kept statements' columns were read at: another connection's migration changes them. */
+  private schema: unknown;
+  private schemaVersion: Statement | undefined;
   private readonly prepared = new BoundedCache<string, Prepared>(CAPACITY);
   private readonly writers = new BoundedCache<string, true>(CAPACITY);
   readonly counts: StatementCacheStats = { kept: 0, reused: 0, toClient: 0 };
@@ -76,9 +81,15 @@ class KeptReads {
   /** A batch's answers, or undefined when the client must run it. */
   batch(statements: InStatement[]): ResultSet[] | undefined {
     const texts = statements.map(sqlOf);
-    if (!texts.every((t) => READING.test(t) && !this.writers.get(t))) return this.toClient();
-    const db = this.open();
+    if (this.closed || !texts.every((t) => READING.test(t) && !this.writers.get(t))) return this.toClient();
     let current = "";
+    let db: Connection;
+    try {
+      db = this.open();
+    } catch {
+      // The client opens the same file and answers in its own words.
+      return this.toClient();
+    }
     try {
       db.exec("BEGIN DEFERRED");
       const results = statements.map((s, i) => run(this.prepare(db, (current = texts[i]!)), argsOf(s)));
@@ -99,17 +110,34 @@ class KeptReads {
   }
 
   close(): void {
+    this.closed = true;
     this.connection?.close();
     this.connection = undefined;
+    this.schemaVersion = undefined;
     this.prepared.clear();
   }
 
+  /**
+   * The read-only connection, opened anew when another connection changed the schema (a migration): its
+   * kept statements, and the schema it would prepare new ones against, are the old one's.
+   */
   private open(): Connection {
+    if (this.connection && this.schemaNow() !== this.schema) {
+      this.connection.close();
+      this.connection = undefined;
+      this.prepared.clear();
+    }
     if (!this.connection) {
       this.connection = new Database(this.file, { timeout: this.timeoutMs });
       this.connection.exec("PRAGMA query_only = 1");
+      this.schemaVersion = this.connection.prepare("PRAGMA schema_version");
+      this.schema = this.schemaNow();
     }
     return this.connection;
+  }
+
+  private schemaNow(): unknown {
+    return (this.schemaVersion!.all([]) as { schema_version: number }[])[0]?.schema_version;
   }
 
   private prepare(db: Connection, sql: string): Prepared {
@@ -180,7 +208,10 @@ function run(p: Prepared, args: unknown[] | Record<string, unknown>): ResultSet 
     for (let i = 0; i < p.columns.length; i++) {
       const name = p.columns[i]!;
       // The first of two columns of one name is the name's value, and `length` and indexes stay the row's, as the client has them.
-      if (!Object.hasOwn(row, name) && !(name in p.shape)) row[name] = converted[i];
+      if (Object.hasOwn(row, name) || Object.hasOwn(p.shape, name)) continue;
+      // As the client sets it: own and enumerable whatever the name (`constructor`, `__proto__`).
+      if (name in row) Object.defineProperty(row, name, { value: converted[i], enumerable: true, configurable: true, writable: true });
+      else row[name] = converted[i];
     }
     return row as unknown as Row;
   });

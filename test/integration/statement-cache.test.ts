@@ -41,7 +41,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   plain?.close();
-  cached?.close();
   tmp.remove();
 });
 
@@ -103,10 +102,29 @@ describe("reads from kept statements", () => {
     expect(statementCacheStats(cached)!.toClient).toBe(sent + 1);
   });
 
+  it("answers with the columns of the schema now, after another connection changed it", async () => {
+    await cached.execute("SELECT * FROM t ORDER BY id");
+    await plain.execute("ALTER TABLE t ADD COLUMN extra TEXT DEFAULT 'e'");
+    expect(seen(await cached.execute("SELECT * FROM t ORDER BY id"))).toEqual(seen(await plain.execute("SELECT * FROM t ORDER BY id")));
+  });
+
+  it("names columns whatever their name, as the client does", async () => {
+    const read = "SELECT 1 AS constructor, 2 AS toString, 3 AS __proto__, 4 AS hasOwnProperty";
+    expect(seen(await cached.execute(read))).toEqual(seen(await plain.execute(read)));
+  });
+
   it("reads what the client wrote a moment before", async () => {
     const before = (await cached.execute("SELECT count(*) AS n FROM t")).rows[0]!.n as number;
     await cached.execute("INSERT INTO t (id, name) VALUES (20, 'late')");
     expect((await cached.execute("SELECT count(*) AS n FROM t")).rows[0]!.n).toBe(before + 1);
     expect((await cached.execute({ sql: "SELECT name FROM t WHERE id = ?", args: [20] })).rows[0]!.name).toBe("late");
+  });
+});
+
+describe("a closed client", () => {
+  it("reads nothing more: the client says it is closed", async () => {
+    await cached.execute("SELECT 1");
+    cached.close();
+    await expect(cached.execute("SELECT 1")).rejects.toThrow(/closed/i);
   });
 });

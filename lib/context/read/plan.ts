@@ -217,8 +217,12 @@ function feedbackOf(k: Known, first: Searched, at: { storeSize: number; version:
  * BM25 is a sum over the phrases searched for, each weighed over the whole store, so a learning's score
  * for the hint words OR the feedback words is its score for each added up: the feedback search scores
  * only the rows its own words match, not the hints' rows again (half a context's full-text work).
- * A learning the feedback found that is past the hints' `limit` best counts its feedback score alone;
- * one past them that the feedback did not find could not have ranked inside the limit.
+ *
+ * Exact when every match of either search is within `limit` (term-selection.test.ts); past it, an
+ * approximation: each search's best `limit` are known, so a learning past the hints' best counts its
+ * feedback score alone (and the other way round), and one past both is not a candidate however its two
+ * scores add up. `limit` is the most the budget could show (gather/candidate-limit.ts), so such a
+ * learning is one both searches ranked low; the relevance sets showed no difference (BENCHMARKS.md).
  */
 export function withFeedback(hints: LearningCandidateRow[], feedback: LearningCandidateRow[], limit: number): LearningCandidateRow[] {
   const byId = new Map(hints.map((c) => [c.id, c]));
