@@ -11,7 +11,6 @@ import { documentFrequencies } from "@/lib/db/queries/learning-counts";
 import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
-import { withFeedback } from "@/lib/context/read/plan";
 import { ftsExpression } from "@/lib/learnings/fts-query";
 import type { Owner } from "@/lib/db/queries/scope";
 import { ROOT, tempDir } from "../support/server";
@@ -122,24 +121,23 @@ describe("the hint words' search in one statement", () => {
     );
   });
 
-  it("adds the best matches' tags as withTagFeedback does: the feedback words searched alone, their scores added, rank as one search for both", async () => {
+  it("adds the best matches' tags as withTagFeedback does: the feedback words searched alone with the hints' scores added rank as one search for both", async () => {
     await fc.assert(
-      fc.asyncProperty(hint, fc.constantFrom(...selections), fc.constantFrom(null, "p1"), async (terms, selection, projectId) => {
+      fc.asyncProperty(hint, fc.constantFrom(...selections), fc.constantFrom(null, "p1"), fc.constantFrom(5, 30, 1000), async (terms, selection, projectId, limit) => {
         const owner = { userId: "u1", projectId };
-        // Every match within the limit: the case where adding the two searches' scores is exact.
-        const limit = 1000;
         const match = ftsExpression(selectTerms(terms, await documentFrequencies(db, { terms }), await storeSize(), selection));
         const reference = match
           ? await withTagFeedback(db, owner, { match, terms, limit }, await contextLearnings(db, { ...owner, match, limit, tagWeight: START_TAG_WEIGHT }), selection)
           : [];
-        const first = await search({ ...owner, terms: terms.map((t) => [t, null]), knownAt: null, selection, limit });
+        const first = await search({ ...owner, terms: terms.map((t) => [t, null]), knownAt: null, selection, limit, scores: true });
         const extra = first.chosen === null ? [] : feedbackTerms(first.candidates, terms);
-        const again = extra.length ? await search({ ...owner, terms: extra.map((t) => [t, null]), knownAt: null, maxTerms: FEEDBACK_TERMS, selection, limit }) : null;
-        const merged = !again || again.chosen === null ? first.candidates : withFeedback(first.candidates, again.candidates, limit);
-        expect(merged.map((c) => c.id)).toEqual(reference.map((c) => c.id));
-        merged.forEach((c, i) => expect(c.score).toBeCloseTo(reference[i]!.score!, 9));
+        const scored = JSON.stringify(first.scores);
+        const again = extra.length ? await search({ ...owner, terms: extra.map((t) => [t, null]), knownAt: null, maxTerms: FEEDBACK_TERMS, selection, limit, scored }) : null;
+        const found = !again || again.chosen === null ? first.candidates : again.candidates;
+        expect(found.map((c) => c.id)).toEqual(reference.map((c) => c.id));
+        found.forEach((c, i) => expect(c.score).toBeCloseTo(reference[i]!.score!, 9));
       }),
-      { numRuns: 150, seed: 16 },
+      { numRuns: 200, seed: 16 },
     );
   });
 

@@ -1,7 +1,7 @@
 import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import type { Results } from "../../db/queries/batch-reads";
-import { matchesRead, pinnedRead, recentReads, searchRead, type HintTerm, type LearningCandidateRow, type Searched } from "../../db/queries/context-candidates";
+import { pinnedRead, recentReads, searchRead, type HintTerm, type LearningCandidateRow, type Searched } from "../../db/queries/context-candidates";
 import { handoffRead, learningCountsRead, metaRead, pendingProposalsRead, queuedSessionsRead, seedRead, taskMemoryRead } from "../../db/queries/context";
 import { contextMarkRead } from "../../db/queries/context-marks";
 import type { MemberProject } from "../../db/queries/projects";
@@ -77,16 +77,17 @@ export type Assumed = {
 };
 
 /** A search that found nothing, because no word was worth searching for. */
-export const NOTHING_SEARCHED: Searched = { candidates: [], counted: new Map(), chosen: null };
+export const NOTHING_SEARCHED: Searched = { candidates: [], counted: new Map(), chosen: null, scores: [] };
 
 /** The branch's handoff, as read. */
 export type Handoff = Results<{ h: ReturnType<typeof handoffRead> }>["h"];
 
 /**
  * A search in an owner's scope: by an expression chosen before (`match`), or by words whose frequencies are known
- * where `terms` says, chosen in SQL.
+ * where `terms` says, chosen in SQL. `scores`: answer every match's score (the hints'); `scored`: scores
+ * known from the hints' search, added to this one's (the feedback's: searchRead).
  */
-export type PlannedSearch = { owner: Owner } & ({ match: string } | { terms: HintTerm[]; knownAt: string | null; maxTerms?: number });
+export type PlannedSearch = { owner: Owner; scores?: boolean; scored?: string } & ({ match: string } | { terms: HintTerm[]; knownAt: string | null; maxTerms?: number });
 
 /**
  * The reads of one batch as data (lib/context/read/plan.ts planReads): the user's marks, what the
@@ -121,7 +122,7 @@ export function batchOf(db: Db, principal: Principal, q: ContextQuery, limit: nu
 }
 
 function searchOf(db: Db, { owner, ...search }: PlannedSearch, common: { limit: number; selection: typeof TERM_SELECTION; tagWeight: number }) {
-  return "match" in search ? matchesRead(db, { ...owner, ...common, match: search.match }) : searchRead(db, { ...owner, ...common, ...search });
+  return searchRead(db, { ...owner, ...common, ...("match" in search ? { ...search, terms: [], knownAt: null } : search) });
 }
 
 /** What a planned batch answers. */

@@ -151,10 +151,13 @@ function termsKnown(words: string[], memory: Memory): { terms: HintTerm[]; known
 function plannedSearch(k: Known, assumed: Assumed, words: string[], memory: Memory): PlannedSearch | undefined {
   const { owner } = k;
   if (!owner || k.matches || k.second) return undefined;
-  if (k.first && k.feedback?.match) return { owner, match: k.feedback.match };
-  if (k.first && k.feedback) return { owner, ...termsKnown(k.feedback.extra.map(([t]) => t), memory), maxTerms: FEEDBACK_TERMS };
-  if (assumed.chosen) return assumed.chosen.match ? { owner, match: assumed.chosen.match } : undefined;
-  return !k.first && words.length ? { owner, ...termsKnown(words, memory) } : undefined;
+  // The feedback's words are searched alone, the hints' scores added (BM25 is a sum over the words
+  // searched for): as one search for both ranks them, without scoring the hints' matches again.
+  const scored = k.first && JSON.stringify(k.first.searched.scores);
+  if (k.first && k.feedback?.match) return { owner, match: k.feedback.match, scored };
+  if (k.first && k.feedback) return { owner, ...termsKnown(k.feedback.extra.map(([t]) => t), memory), maxTerms: FEEDBACK_TERMS, scored };
+  if (assumed.chosen) return assumed.chosen.match ? { owner, match: assumed.chosen.match, scores: true } : undefined;
+  return !k.first && words.length ? { owner, ...termsKnown(words, memory), scores: true } : undefined;
 }
 
 /**
@@ -198,7 +201,7 @@ function absorbSearch(known: Known, searched: Searched | undefined, assumed: Ass
   if (k.first.key !== words.join(" ")) return forgetSearches(k);
   const { candidates } = k.first.searched;
   if (k.feedback === null) return { ...k, matches: candidates };
-  if (k.second) return { ...k, matches: k.second.chosen === null ? candidates : withFeedback(candidates, k.second.candidates, request.limit) };
+  if (k.second) return { ...k, matches: k.second.chosen === null ? candidates : k.second.candidates };
   return k;
 }
 
@@ -210,27 +213,6 @@ function feedbackOf(k: Known, first: Searched, at: { storeSize: number; version:
   if (terms.some(([, n]) => n === null)) return { extra: terms };
   const added = ftsExpression(selectTerms(extra, new Map(terms as [string, number][]), at.storeSize).slice(0, FEEDBACK_TERMS));
   return added ? { extra: terms, match: added } : null;
-}
-
-/**
- * The hints' matches and the feedback words' together, as one search for both would rank them. FTS5's
- * BM25 is a sum over the phrases searched for, each weighed over the whole store, so a learning's score
- * for the hint words OR the feedback words is its score for each added up: the feedback search scores
- * only the rows its own words match, not the hints' rows again (half a context's full-text work).
- *
- * Exact when every match of either search is within `limit` (term-selection.test.ts); past it, an
- * approximation: each search's best `limit` are known, so a learning past the hints' best counts its
- * feedback score alone (and the other way round), and one past both is not a candidate however its two
- * scores add up. `limit` is the most the budget could show (gather/candidate-limit.ts), so such a
- * learning is one both searches ranked low; the relevance sets showed no difference (BENCHMARKS.md).
- */
-export function withFeedback(hints: LearningCandidateRow[], feedback: LearningCandidateRow[], limit: number): LearningCandidateRow[] {
-  const byId = new Map(hints.map((c) => [c.id, c]));
-  for (const c of feedback) {
-    const had = byId.get(c.id);
-    byId.set(c.id, had ? { ...had, score: (had.score ?? 0) + (c.score ?? 0) } : c);
-  }
-  return [...byId.values()].sort((a, b) => a.score! - b.score! || b.createdAt.getTime() - a.createdAt.getTime()).slice(0, limit);
 }
 
 const forgetSearches = (k: Known): Known => ({ ...k, first: undefined, feedback: undefined, second: undefined, matches: undefined });

@@ -98,7 +98,7 @@ function matchesQuery(db: DbOrTx, params: Owner & { match: string; limit: number
 
 /** The FTS matches of an expression already chosen, as a batch item answering like searchRead. */
 export function matchesRead(db: Db, params: Owner & { match: string; limit: number; tagWeight?: number }) {
-  return read(matchesQuery(db, params), (candidates): Searched => ({ candidates: candidates as LearningCandidateRow[], counted: new Map(), chosen: params.match }));
+  return read(matchesQuery(db, params), (candidates): Searched => ({ candidates: candidates as LearningCandidateRow[], counted: new Map(), chosen: params.match, scores: [] }));
 }
 
 function newest(db: DbOrTx, where: SQL, limit: number) {
@@ -129,8 +129,11 @@ export function recentReads(db: Db, params: Owner & { limit: number }) {
 export type HintTerm = [term: string, documentFrequency: number | null];
 /** How the words to search for are chosen: lib/context/hints/hint-query.ts's selectTerms, in SQL. */
 export type TermSelection = { maxShare: number; minCutoff: number; maxMatches: number };
-/** A search's answer: the candidates, the words' frequencies it counted, the expression of the words it chose (null: none). */
-export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null };
+/**
+ * A search's answer: the candidates, the words' frequencies it counted, the expression of the words it
+ * chose (null: none), and when asked every match's [seq, BM25 score] (not only the candidates').
+ */
+export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null; scores: [seq: number, score: number][] };
 
 export type SearchParams = Owner & {
   terms: HintTerm[];
@@ -138,6 +141,12 @@ export type SearchParams = Owner & {
   knownAt: string | null;
   /** At most this many words are chosen (in their order), after selectTerms' rule. */
   maxTerms?: number;
+  /** An expression chosen already, searched as it is: no word is counted or chosen. */
+  match?: string;
+  /** Also answer every match's score: the hints' search, whose scores the feedback's adds to its own. */
+  scores?: boolean;
+  /** Scores known from another search ([seq, score] pairs, JSON), added to this search's for the same rows. */
+  scored?: string;
   limit: number;
   selection: TermSelection;
   tagWeight: number;
@@ -191,22 +200,35 @@ export function searchRead(db: Db, params: SearchParams) {
     usable as (
       select i, term, sum(n) over (order by n, i rows unbounded preceding) as cum, row_number() over (order by n, i) as r
       from df where n > 0 and n <= (select c from cut)),
-    expr(q) as (select group_concat(phrase, ' OR ') from (
-      select '"' || term || '"' as phrase from usable where r = 1 or cum <= ${maxMatches} order by i limit ${params.maxTerms ?? -1})),
-    best as (
-      select rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) as score from learnings_fts
-      where learnings_fts match (select coalesce(q, '""') from expr) order by score limit ${FTS_WINDOW})
+    expr(q) as (${
+      params.match === undefined
+        ? sql`select group_concat(phrase, ' OR ') from (
+      select '"' || term || '"' as phrase from usable where r = 1 or cum <= ${maxMatches} order by i limit ${params.maxTerms ?? -1})`
+        : sql`select ${params.match}`
+    }),
+    own as (
+      select rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) as score from learnings_fts where learnings_fts match (select coalesce(q, '""') from expr)),
+    best as (${
+      params.scored === undefined
+        ? sql`select rowid, score from own order by score limit ${FTS_WINDOW}`
+        : sql`select rowid, sum(score) as score from (
+        select rowid, score from own
+        union all select value ->> 0, value ->> 1 from json_each(${params.scored}) where (select q from expr) is not null)
+      group by rowid order by score limit ${FTS_WINDOW}`
+    })
     select * from (
       select 0 as what, ${learnings.id} as id, ${learnings.seq} as seq, ${learnings.kind} as kind, ${learnings.content} as content,
         ${learnings.confirmed} as confirmed, ${learnings.createdAt} as created_at, ${learnings.tags} as tags,
         ${learnings.userId} as user_id, ${writerName(learnings.userId)} as author, best.score as score
       from best join ${learnings} on ${learnings.seq} = best.rowid where ${scope} order by best.score, ${learnings.createdAt} desc limit ${params.limit})
     union all select 1, term, null, null, null, null, null, null, null, null, n from df where fresh and exact
-    union all select 2, q, null, null, null, null, null, null, null, null, null from expr)`;
+    union all select 2, q, null, null, null, null, null, null, null, null, null from expr
+    ${params.scores ? sql`union all select 3, null, rowid, null, null, null, null, null, null, null, score from best` : sql``})`;
   return read(db.all<SearchRow>(query), (rows): Searched => ({
     candidates: rows.filter((r) => r.what === 0).map(candidateOf),
     counted: new Map(rows.filter((r) => r.what === 1).map((r) => [r.id, Number(r.score)])),
     chosen: rows.find((r) => r.what === 2)?.id ?? null,
+    scores: rows.filter((r) => r.what === 3).map((r) => [Number(r.seq), Number(r.score)]),
   }));
 }
 
