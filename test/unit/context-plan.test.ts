@@ -97,7 +97,7 @@ describe("a version that moved", () => {
     const req = request({ cwd: "/work/shop", q: "stale price" }, { version: "7", project, seed: undefined, sections });
     const start = startKnown(req);
     const first = plan(start, req, memory("7"));
-    const searched: Searched = { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: [] };
+    const searched: Searched = { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" };
     const k = absorb(start, answers("8", { search: searched, handoff: undefined, recentPersonal: [], recentProject: [] }), first.assumed, req, memory("8"));
     expect(k).toMatchObject({ ownerKnown: false, project: null, versions: ["8"] });
     expect([k.sections, k.seed]).toEqual([undefined, undefined]);
@@ -111,7 +111,7 @@ describe("a version that moved", () => {
     const req = request({ cwd: "/work/shop", q: "stale price" }, { version: "7", project, seed: undefined, sections });
     const start = startKnown(req);
     const first = plan(start, req, memory("7"));
-    const k = absorb(start, answers("7", { search: { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: [] }, recentPersonal: [], recentProject: [] }), first.assumed, req, memory("7"));
+    const k = absorb(start, answers("7", { search: { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" }, recentPersonal: [], recentProject: [] }), first.assumed, req, memory("7"));
     expect(k).toMatchObject({ ownerKnown: true, project, sections, seed: { value: undefined }, handoff: { value: undefined } });
     expect(k.matches?.map((m) => m.id)).toEqual(["a"]);
     expect(planReads(k, req, memory("7"))).toBe(DONE);
@@ -121,7 +121,7 @@ describe("a version that moved", () => {
     const req = request({ cwd: "/work/shop", q: "stale price" }, { version: "6", project: { ...project, id: "p0" }, seed: undefined, sections });
     const start = startKnown(req);
     const first = plan(start, req, memory("7"));
-    const read = answers("7", { choices, seed: undefined, ...sectionAnswers, search: { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: [] }, recentPersonal: [] });
+    const read = answers("7", { choices, seed: undefined, ...sectionAnswers, search: { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" }, recentPersonal: [] });
     const k = absorb(start, read, first.assumed, req, memory("7"));
     expect(k).toMatchObject({ owner: { userId, projectId: "p1" }, project });
     expect([k.sections, k.first, k.matches, k.recent]).toEqual([undefined, undefined, undefined, undefined]);
@@ -136,7 +136,7 @@ describe("the tags' feedback", () => {
 
   it("is searched in a next batch when the best matches' tags add words: its own words, the hints' scores added", () => {
     const first = plan(start, req, memory("7"));
-    const scores: [number, number][] = [[1, -2], [3, -1.8]];
+    const scores = "[[1,-2],[3,-1.8]]";
     const k = absorb(start, batch({ candidates: [row("a", "cache invalidation")], counted: new Map(), chosen: '"stale"', scores }), first.assumed, req, memory("7"));
     expect(k.matches).toBeUndefined();
     expect(k.feedback).toEqual({ extra: [["cache", null], ["invalidation", null]] });
@@ -147,9 +147,9 @@ describe("the tags' feedback", () => {
       terms: [["cache", null], ["invalidation", null]],
       knownAt: null,
       maxTerms: FEEDBACK_TERMS,
-      scored: JSON.stringify(scores),
+      scored: scores,
     });
-    const done = absorb(k, answers("7", { search: { candidates: [row("b", ""), row("a", "")], counted: new Map(), chosen: '"cache"', scores: [] } }), second.assumed, req, memory("7"));
+    const done = absorb(k, answers("7", { search: { candidates: [row("b", ""), row("a", "")], counted: new Map(), chosen: '"cache"', scores: "[]" } }), second.assumed, req, memory("7"));
     expect(done.matches?.map((m) => m.id)).toEqual(["b", "a"]);
     expect(planReads(done, req, memory("7"))).toBe(DONE);
   });
@@ -157,13 +157,13 @@ describe("the tags' feedback", () => {
   it("with every added word's frequency known, searched by its expression", () => {
     const mem = memory("7", { at: "7", of: { cache: 3, invalidation: 4 } });
     const first = plan(start, req, mem);
-    const k = absorb(start, batch({ candidates: [row("a", "cache invalidation")], counted: new Map(), chosen: '"stale"', scores: [] }), first.assumed, req, mem);
+    const k = absorb(start, batch({ candidates: [row("a", "cache invalidation")], counted: new Map(), chosen: '"stale"', scores: "[]" }), first.assumed, req, mem);
     expect(plan(k, req, mem).reads.search).toEqual({ owner: { userId, projectId: null }, match: '"cache" OR "invalidation"', scored: "[]" });
   });
 
   it("is not searched when the matches have no tags: the reads end after one batch", () => {
     const first = plan(start, req, memory("7"));
-    const k = absorb(start, batch({ candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: [] }), first.assumed, req, memory("7"));
+    const k = absorb(start, batch({ candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" }), first.assumed, req, memory("7"));
     expect(k.feedback).toBeNull();
     expect(k.matches?.map((m) => m.id)).toEqual(["a"]);
     expect(planReads(k, req, memory("7"))).toBe(DONE);
@@ -172,7 +172,7 @@ describe("the tags' feedback", () => {
   it("absorbing leaves the record it was given as it was", () => {
     const first = plan(start, req, memory("7"));
     const before = JSON.stringify(start);
-    absorb(start, batch({ candidates: [row("a", "cache")], counted: new Map(), chosen: '"stale"', scores: [] }), first.assumed, req, memory("7"));
+    absorb(start, batch({ candidates: [row("a", "cache")], counted: new Map(), chosen: '"stale"', scores: "[]" }), first.assumed, req, memory("7"));
     expect(JSON.stringify(start)).toBe(before);
   });
 });

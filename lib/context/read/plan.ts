@@ -153,7 +153,7 @@ function plannedSearch(k: Known, assumed: Assumed, words: string[], memory: Memo
   if (!owner || k.matches || k.second) return undefined;
   // The feedback's words are searched alone, the hints' scores added (BM25 is a sum over the words
   // searched for): as one search for both ranks them, without scoring the hints' matches again.
-  const scored = k.first && JSON.stringify(k.first.searched.scores);
+  const scored = k.first?.searched.scores;
   if (k.first && k.feedback?.match) return { owner, match: k.feedback.match, scored };
   if (k.first && k.feedback) return { owner, ...termsKnown(k.feedback.extra.map(([t]) => t), memory), maxTerms: FEEDBACK_TERMS, scored };
   if (assumed.chosen) return assumed.chosen.match ? { owner, match: assumed.chosen.match, scores: true } : undefined;

@@ -98,7 +98,7 @@ function matchesQuery(db: DbOrTx, params: Owner & { match: string; limit: number
 
 /** The FTS matches of an expression already chosen, as a batch item answering like searchRead. */
 export function matchesRead(db: Db, params: Owner & { match: string; limit: number; tagWeight?: number }) {
-  return read(matchesQuery(db, params), (candidates): Searched => ({ candidates: candidates as LearningCandidateRow[], counted: new Map(), chosen: params.match, scores: [] }));
+  return read(matchesQuery(db, params), (candidates): Searched => ({ candidates: candidates as LearningCandidateRow[], counted: new Map(), chosen: params.match, scores: "[]" }));
 }
 
 function newest(db: DbOrTx, where: SQL, limit: number) {
@@ -131,9 +131,10 @@ export type HintTerm = [term: string, documentFrequency: number | null];
 export type TermSelection = { maxShare: number; minCutoff: number; maxMatches: number };
 /**
  * A search's answer: the candidates, the words' frequencies it counted, the expression of the words it
- * chose (null: none), and when asked every match's [seq, BM25 score] (not only the candidates').
+ * chose (null: none), and when asked every match's [seq, BM25 score] (not only the candidates'), as the
+ * JSON array the feedback's search takes back (one value, however many matches: no row each).
  */
-export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null; scores: [seq: number, score: number][] };
+export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null; scores: string };
 
 export type SearchParams = Owner & {
   terms: HintTerm[];
@@ -223,12 +224,12 @@ export function searchRead(db: Db, params: SearchParams) {
       from best join ${learnings} on ${learnings.seq} = best.rowid where ${scope} order by best.score, ${learnings.createdAt} desc limit ${params.limit})
     union all select 1, term, null, null, null, null, null, null, null, null, n from df where fresh and exact
     union all select 2, q, null, null, null, null, null, null, null, null, null from expr
-    ${params.scores ? sql`union all select 3, null, rowid, null, null, null, null, null, null, null, score from best` : sql``})`;
+    ${params.scores ? sql`union all select 3, (select json_group_array(json_array(rowid, score)) from best), null, null, null, null, null, null, null, null, null` : sql``})`;
   return read(db.all<SearchRow>(query), (rows): Searched => ({
     candidates: rows.filter((r) => r.what === 0).map(candidateOf),
     counted: new Map(rows.filter((r) => r.what === 1).map((r) => [r.id, Number(r.score)])),
     chosen: rows.find((r) => r.what === 2)?.id ?? null,
-    scores: rows.filter((r) => r.what === 3).map((r) => [Number(r.seq), Number(r.score)]),
+    scores: rows.find((r) => r.what === 3)?.id ?? "[]",
   }));
 }
 
