@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { BoundedCache } from "../context/cache/bounded-cache";
+import { BoundedCache } from "../process/bounded-cache";
 import { read } from "../db/queries/batch-reads";
 import { asBookkeeping } from "../db/replica-client";
 import { findTokenByHash, tokenByHashQuery, tokenOfRows, touchTokens, type TokenPrincipal } from "../db/queries/tokens";

@@ -1,6 +1,6 @@
 import type { Client, InArgs, InStatement, ResultSet, Row } from "@libsql/client";
 import Database from "libsql";
-import { BoundedCache } from "../context/cache/bounded-cache";
+import { BoundedCache } from "../process/bounded-cache";
 
 /**
  * Reads on an embedded database file with their statements prepared once. `@libsql/client` prepares

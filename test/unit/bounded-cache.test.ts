@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BoundedCache, VersionedCache } from "@/lib/context/cache/bounded-cache";
+import { BoundedCache, VersionedCache } from "@/lib/process/bounded-cache";
 import { CACHE_LIMITS, contextCaches } from "@/lib/context/read/caches";
 import { responseCache, RESPONSE_CACHE_LIMIT } from "@/lib/context/serve/serve-context";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RevalidatingCache } from "@/lib/context/cache/bounded-cache";
+import { RevalidatingCache } from "@/lib/process/bounded-cache";
 
 /** A made value: what it says, and the version it was made from (null: not to be kept). */
 type Made = { text: string; version: string | null };

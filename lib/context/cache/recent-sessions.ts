@@ -1,6 +1,6 @@
 import type { MemberProject } from "../../db/queries/projects";
 import { NO_TOPIC, type SessionStart, type SessionTopic } from "../../db/queries/session-served";
-import { BoundedCache } from "./bounded-cache";
+import { BoundedCache } from "../../process/bounded-cache";
 import { FEEDBACK_TERMS, selectTerms } from "../hints/hint-query";
 import { processWide } from "../../process/process-state";
 

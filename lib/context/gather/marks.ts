@@ -1,5 +1,5 @@
 import type { ContextMark, SessionActivity } from "../../db/queries/context-marks";
-import { BoundedCache } from "../cache/bounded-cache";
+import { BoundedCache } from "../../process/bounded-cache";
 import { KEEP_MS, MAX_SESSIONS } from "../cache/recent-sessions";
 import { processWide } from "../../process/process-state";
 

@@ -2,7 +2,7 @@
 // not characters/4. Imported statically so the ~0.2 s table load happens once per server process,
 // never per request (and never in the CLI, which does not import this).
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
-import { BoundedCache } from "../cache/bounded-cache";
+import { BoundedCache } from "../../process/bounded-cache";
 import { processWide } from "../../process/process-state";
 
 export function countTokens(text: string): number {

@@ -1,5 +1,5 @@
 import type { LearningCandidateRow } from "../../db/queries/context-candidates";
-import { BoundedCache, VersionedCache } from "../cache/bounded-cache";
+import { BoundedCache, VersionedCache } from "../../process/bounded-cache";
 import type { Snapshot } from "./batch";
 import { processWide } from "../../process/process-state";
 

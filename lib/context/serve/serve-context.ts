@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { contextVersion, metaRead } from "../../db/queries/context";
 import { readWithTokenCheck } from "../read/checked-reads";
 import { etagOf, packContext, type BuiltContext } from "../pack/build-context";
-import { RevalidatingCache } from "../cache/bounded-cache";
+import { RevalidatingCache } from "../../process/bounded-cache";
 import type { ContextQuery } from "../context-query";
 import { gatherContext } from "../gather/gather-context";
 import { recordServed } from "./served-log";

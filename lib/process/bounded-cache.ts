@@ -1,6 +1,7 @@
 /**
- * A least-recently-used map (nearly: see get) with a size limit: every cache of the context engine is one of these, so
- * none grows without bound however many users, projects, words or lines pass through an instance.
+ * A least-recently-used map (nearly: see get) with a size limit: every cache an instance keeps (the
+ * context engine's, the token memory's, the kept database statements) is one of these, so none grows
+ * without bound however many users, projects, words, lines or statements pass through an instance.
  */
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; stamp: number }>();
