@@ -41,7 +41,7 @@ describe("an embedded replica while its primary is stalled", () => {
 
   it("waits for one sync after a write, then answers every read from its file at once; a write that reaches the primary again brings read-your-writes back", async () => {
     await replica.execute({ sql: "INSERT INTO notes (body) VALUES (?)", args: ["second"] });
-    primary.pause();
+    await primary.pause();
     try {
       const first = await timed(() => replica.execute("SELECT count(*) AS n FROM notes"));
       expect(first.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);

@@ -89,7 +89,7 @@ describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape)
   }, FAULT_TEST_MS);
 
   it("the primary stalled (SIGSTOP): every answer in time, writes 503, then recovery", async () => {
-    cluster.primary!.pause();
+    await cluster.primary!.pause();
     try {
       await expectReadsInTimeAndWrites503();
       // Again, now that each instance has written (a 503, which may still have reached the primary):
@@ -114,7 +114,7 @@ describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape)
     }, FAULT_TEST_MS);
 
     it("the replica stalled (SIGSTOP): answers in time as 503, then recovers", async () => {
-      cluster.replica!.pause();
+      await cluster.replica!.pause();
       try {
         const probes = [await context("b"), await write("b"), await health("b")];
         for (const probe of probes) expectAvailableOr503(probe, ANY_LIMIT_MS, "on b");

@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { freePort, ROOT, tempDir } from "./server";
 
@@ -19,7 +20,8 @@ export type Sqld = {
   /** Starts it again on the same ports and data (after kill). */
   restart: () => Promise<void>;
   /** SIGSTOP / SIGCONT: the process is there but answers nothing, as on a stalled machine. */
-  pause: () => void;
+  /** SIGSTOP, resolved once every thread of sqld is stopped (a thread that was running may answer one more request before). */
+  pause: () => Promise<void>;
   resume: () => void;
   stop: () => Promise<void>;
 };
@@ -58,7 +60,10 @@ export async function startSqld(options: { primary?: Sqld; jwtKeyFile?: string }
     output: () => output,
     kill,
     restart: launch,
-    pause: () => child.kill("SIGSTOP"),
+    pause: async () => {
+      child.kill("SIGSTOP");
+      await allThreadsStopped(child.pid!);
+    },
     resume: () => child.kill("SIGCONT"),
     stop: async () => {
       if (child.signalCode === "SIGSTOP") child.kill("SIGCONT");
@@ -85,5 +90,25 @@ async function waitForSql(url: string, exitCode: () => number | null, output: ()
     }
     if (Date.now() > deadline) throw new Error(`sqld did not answer at ${url}:\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits (up to 5 s) until /proc says every thread of `pid` is stopped ("T"); where there is no /proc, waits 50 ms. */
+async function allThreadsStopped(pid: number): Promise<void> {
+  const tasks = `/proc/${pid}/task`;
+  if (!existsSync(tasks)) return new Promise((resolve) => setTimeout(resolve, 50));
+  const stopped = () =>
+    readdirSync(tasks).every((tid) => {
+      try {
+        // The state follows the command's closing parenthesis: "pid (comm) S …".
+        const stat = readFileSync(`${tasks}/${tid}/stat`, "utf8");
+        return /^[Tt]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3));
+      } catch {
+        return true; // the thread ended
+      }
+    });
+  for (const deadline = Date.now() + 5_000; !stopped(); ) {
+    if (Date.now() > deadline) throw new Error(`sqld (pid ${pid}) did not stop within 5 s of SIGSTOP`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
