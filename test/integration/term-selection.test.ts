@@ -1,20 +1,36 @@
 import { createClient, type Client, type InStatement } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
+import { and, desc, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { readAll } from "@/lib/db/queries/batch-reads";
-import { contextLearnings, searchRead, type LearningCandidateRow, type TermSelection } from "@/lib/db/queries/context-candidates";
+import { candidateColumns, rankable, searchRead, type LearningCandidateRow, type SearchParams, type TermSelection } from "@/lib/db/queries/context-candidates";
 import { metaRead } from "@/lib/db/queries/context";
 import { documentFrequencies } from "@/lib/db/queries/learning-counts";
 import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
 import { ftsExpression } from "@/lib/learnings/fts-query";
-import type { Owner } from "@/lib/db/queries/scope";
+import { personalAndProject, visibleTo, type Owner } from "@/lib/db/queries/scope";
 import { ROOT, tempDir } from "../support/server";
 
+/**
+ * The plain search the statement under test must agree with: FTS5's matches of an expression, BM25
+ * best first (newest first among equals), in the owner's scope, as one query of its own.
+ */
+async function plainSearch(db: Db, params: Owner & { match: string; limit: number; tagWeight: number }): Promise<LearningCandidateRow[]> {
+  const { learnings } = schema;
+  const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match}) AS best`;
+  return db
+    .select({ ...candidateColumns, score: sql<number>`best.score` })
+    .from(best)
+    .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
+    .where(and(visibleTo(learnings, personalAndProject(params)), rankable(learnings)))
+    .orderBy(sql`best.score`, desc(learnings.createdAt))
+    .limit(params.limit);
+}
 
 /**
  * The hints' matches, searched again with the best matches' tags added to the hints' words
@@ -34,7 +50,7 @@ async function withTagFeedback(
   const [frequencies, size] = await Promise.all([documentFrequencies(db, { terms: extra }), storeSize()]);
   const added = ftsExpression(selectTerms(extra, frequencies, size, selection).slice(0, FEEDBACK_TERMS));
   if (!added) return first;
-  return contextLearnings(db, { ...owner, match: `${search.match} OR ${added}`, limit: search.limit, tagWeight: START_TAG_WEIGHT });
+  return plainSearch(db, { ...owner, match: `${search.match} OR ${added}`, limit: search.limit, tagWeight: START_TAG_WEIGHT });
 }
 
 /**
@@ -92,7 +108,7 @@ describe("the hint words' search in one statement", () => {
   const hint = fc.uniqueArray(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom("absent", "nowhere")), { minLength: 1, maxLength: 8 });
 
   const version = async () => String((await client.execute("SELECT value FROM app_meta WHERE key = 'context_version'")).rows[0]!.value);
-  const search = async (params: Omit<Parameters<typeof searchRead>[1], "tagWeight" | "limit"> & { limit?: number }) =>
+  const search = async (params: (SearchParams extends infer P ? (P extends unknown ? Omit<P, "tagWeight" | "limit"> : never) : never) & { limit?: number }) =>
     (await readAll(db, { r: searchRead(db, { limit: 30, tagWeight: START_TAG_WEIGHT, ...params }) })).r;
 
   it("finds what counting each word, selectTerms and a search find, knowing some counts already or none", async () => {
@@ -102,7 +118,7 @@ describe("the hint words' search in one statement", () => {
         const frequencies = await documentFrequencies(db, { terms });
         const total = await storeSize();
         const match = ftsExpression(selectTerms(terms, frequencies, total, selection));
-        const expected = match ? await contextLearnings(db, { ...owner, match, limit: 30, tagWeight: START_TAG_WEIGHT }) : [];
+        const expected = match ? await plainSearch(db, { ...owner, match, limit: 30, tagWeight: START_TAG_WEIGHT }) : [];
         // Known counts are taken only at the version they hold for: stale ones (here: wrong) are counted again.
         const given = terms.map((t, i): [string, number | null] => [t, known[i] ? (stale ? 999 : frequencies.get(t)!) : null]);
         const r = await search({ ...owner, terms: given, knownAt: stale ? "stale" : await version(), selection });
@@ -127,7 +143,7 @@ describe("the hint words' search in one statement", () => {
         const owner = { userId: "u1", projectId };
         const match = ftsExpression(selectTerms(terms, await documentFrequencies(db, { terms }), await storeSize(), selection));
         const reference = match
-          ? await withTagFeedback(db, owner, { match, terms, limit }, await contextLearnings(db, { ...owner, match, limit, tagWeight: START_TAG_WEIGHT }), selection)
+          ? await withTagFeedback(db, owner, { match, terms, limit }, await plainSearch(db, { ...owner, match, limit, tagWeight: START_TAG_WEIGHT }), selection)
           : [];
         const first = await search({ ...owner, terms: terms.map((t) => [t, null]), knownAt: null, selection, limit, scores: true });
         const extra = first.chosen === null ? [] : feedbackTerms(first.candidates, terms);
@@ -149,7 +165,7 @@ describe("the hint words' search in one statement", () => {
     expect(selectTerms(terms, frequencies, await storeSize(), selection)).toEqual([b, a]);
     const match = ftsExpression([b!, a!])!;
     const r = await search({ userId: "u1", projectId: "p1", terms: terms.map((t) => [t, null]), knownAt: null, selection });
-    expect(r.candidates).toEqual(await contextLearnings(db, { userId: "u1", projectId: "p1", match, limit: 30, tagWeight: START_TAG_WEIGHT }));
+    expect(r.candidates).toEqual(await plainSearch(db, { userId: "u1", projectId: "p1", match, limit: 30, tagWeight: START_TAG_WEIGHT }));
   });
 
   it("counts words up to a cap where choosing stops caring: the prompt stage chooses what full counts choose", async () => {

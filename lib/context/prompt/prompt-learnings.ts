@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { readAll } from "../../db/queries/batch-reads";
-import { matchesRead, type LearningCandidateRow } from "../../db/queries/context-candidates";
+import { DEFAULT_TAG_WEIGHT, searchRead, type LearningCandidateRow } from "../../db/queries/context-candidates";
 import { wordCountsRead } from "../../db/queries/learning-counts";
 import type { Owner } from "../../db/queries/scope";
 import { NO_TOPIC, type SessionTopic } from "../../db/queries/session-served";
@@ -112,9 +112,9 @@ export async function readPromptCandidates(
 ): Promise<PromptCandidates> {
   const limit = Math.min(MAX_CANDIDATE_ROWS, options.limit + options.seen);
   const reads = {
-    own: match ? matchesRead(db, { ...owner, match, limit }) : undefined,
+    own: match ? searchRead(db, { ...owner, match, limit, tagWeight: DEFAULT_TAG_WEIGHT }) : undefined,
     // Weighed as the start weighed them: what it ranked just below its cut ranks high here too.
-    both: session ? matchesRead(db, { ...owner, match: session.match, limit, tagWeight: START_TAG_WEIGHT }) : undefined,
+    both: session ? searchRead(db, { ...owner, match: session.match, limit, tagWeight: START_TAG_WEIGHT }) : undefined,
   };
   const [found, nearest] = await Promise.all([readAll(db, reads), terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : []]);
   return { bm25: found.own?.candidates ?? [], nearest, both: found.both?.candidates ?? null };

@@ -115,14 +115,14 @@ export function batchOf(db: Db, principal: Principal, q: ContextQuery, limit: nu
     seed: planned.seed ? seedRead(db, { userId: principal.userId }) : undefined,
     ...(planned.sections ? sectionReads(db, planned.sections, q) : NO_SECTION_READS),
     handoff: handoff ? handoffRead(db, { ...handoff, branch: q.branch ?? null, sessionId: q.source === "compact" ? (q.sessionId ?? null) : null }) : undefined,
-    search: search ? searchOf(db, search, { limit, selection: TERM_SELECTION, tagWeight: START_TAG_WEIGHT }) : undefined,
+    search: search ? searchOf(db, search, { limit, tagWeight: START_TAG_WEIGHT }) : undefined,
     recentPersonal: recent.personal,
     recentProject: recent.project,
   };
 }
 
-function searchOf(db: Db, { owner, ...search }: PlannedSearch, common: { limit: number; selection: typeof TERM_SELECTION; tagWeight: number }) {
-  return searchRead(db, { ...owner, ...common, ...("match" in search ? { ...search, terms: [], knownAt: null } : search) });
+function searchOf(db: Db, { owner, ...search }: PlannedSearch, common: { limit: number; tagWeight: number }) {
+  return searchRead(db, { ...owner, ...common, ...("match" in search ? search : { ...search, selection: TERM_SELECTION }) });
 }
 
 /** What a planned batch answers. */

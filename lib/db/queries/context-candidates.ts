@@ -41,7 +41,8 @@ export function writerName(userId: Column): SQL<string | null> {
   return sql<string | null>`(select ${users.name} from ${users} where ${users.id} = ${userId})`;
 }
 
-const candidateColumns = {
+/** The columns of a LearningCandidateRow, for drizzle's select. */
+export const candidateColumns = {
   id: learnings.id,
   seq: learnings.seq,
   kind: learnings.kind,
@@ -70,35 +71,6 @@ export function pinnedRead(db: Db, params: Owner) {
       .where(and(eq(learnings.pinned, true), isNull(learnings.supersededAt), visibleTo(learnings, personalAndProject(params))))
       .orderBy(desc(learnings.createdAt), desc(learnings.seq)),
   );
-}
-
-export async function contextLearnings(
-  db: DbOrTx,
-  params: Owner & { match: string | null; limit: number; tagWeight?: number },
-): Promise<LearningCandidateRow[]> {
-  if (params.match) return matchesQuery(db, { ...params, match: params.match });
-  const [personal, project] = await Promise.all([
-    newest(db, personalOf(learnings, params.userId), params.limit),
-    params.projectId ? newest(db, ofProject(learnings, params.projectId), params.limit) : Promise.resolve([]),
-  ]);
-  return newestOfBoth(personal, project, params.limit);
-}
-
-function matchesQuery(db: DbOrTx, params: Owner & { match: string; limit: number; tagWeight?: number }) {
-  // bm25() spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
-  const best = sql`(SELECT rowid, bm25(learnings_fts, 1.0, ${params.tagWeight ?? DEFAULT_TAG_WEIGHT}) AS score FROM learnings_fts WHERE learnings_fts MATCH ${params.match} ORDER BY score LIMIT ${FTS_WINDOW}) AS best`;
-  return db
-    .select({ ...candidateColumns, score: sql<number>`best.score` })
-    .from(best)
-    .innerJoin(learnings, sql`${learnings.seq} = best.rowid`)
-    .where(and(visibleTo(learnings, personalAndProject(params)), rankable(learnings)))
-    .orderBy(sql`best.score`, desc(learnings.createdAt))
-    .limit(params.limit);
-}
-
-/** The FTS matches of an expression already chosen, as a batch item answering like searchRead. */
-export function matchesRead(db: Db, params: Owner & { match: string; limit: number; tagWeight?: number }) {
-  return read(matchesQuery(db, params), (candidates): Searched => ({ candidates: candidates as LearningCandidateRow[], counted: new Map(), chosen: params.match, scores: "[]" }));
 }
 
 function newest(db: DbOrTx, where: SQL, limit: number) {
@@ -137,21 +109,29 @@ export type TermSelection = { maxShare: number; minCutoff: number; maxMatches: n
 export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null; scores: string };
 
 export type SearchParams = Owner & {
-  terms: HintTerm[];
-  /** The state version the known frequencies hold for: used only when it is still the version (else counted). */
-  knownAt: string | null;
-  /** At most this many words are chosen (in their order), after selectTerms' rule. */
-  maxTerms?: number;
-  /** An expression chosen already, searched as it is: no word is counted or chosen. */
-  match?: string;
+  limit: number;
+  tagWeight: number;
   /** Also answer every match's score: the hints' search, whose scores the feedback's adds to its own. */
   scores?: boolean;
   /** Scores known from another search ([seq, score] pairs, JSON), added to this search's for the same rows. */
   scored?: string;
-  limit: number;
-  selection: TermSelection;
-  tagWeight: number;
-};
+} & (
+  | {
+      /** An expression chosen already, searched as it is: no word is counted or chosen. */
+      match: string;
+    }
+  | {
+      terms: HintTerm[];
+      /** The state version the known frequencies hold for: used only when it is still the version (else counted). */
+      knownAt: string | null;
+      /** At most this many words are chosen (in their order), after selectTerms' rule. */
+      maxTerms?: number;
+      selection: TermSelection;
+    }
+);
+
+/** What an expression chosen already counts and chooses: nothing. */
+const NO_WORDS = { terms: [] as HintTerm[], knownAt: null, maxTerms: undefined, selection: { maxShare: 0, minCutoff: 0, maxMatches: 0 } };
 
 type SearchRow = {
   what: number;
@@ -180,11 +160,13 @@ type SearchRow = {
  * there (BENCHMARKS.md). A count that stopped early is a lower bound, never remembered as a frequency.
  */
 export function searchRead(db: Db, params: SearchParams) {
-  const { maxShare, minCutoff, maxMatches } = params.selection;
+  const words = "match" in params ? NO_WORDS : params;
+  const { maxShare, minCutoff, maxMatches } = words.selection;
   const scope = and(visibleTo(learnings, personalAndProject(params)), rankable(learnings));
+  // bm25() is spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
   const query = sql`select * from (
-    with terms(i, term, known) as (select key, value ->> 0, value ->> 1 from json_each(${JSON.stringify(params.terms)})),
-    gate(ok) as (select (select ${appMeta.value} from ${appMeta} where ${appMeta.key} = 'context_version') is ${params.knownAt}),
+    with terms(i, term, known) as (select key, value ->> 0, value ->> 1 from json_each(${JSON.stringify(words.terms)})),
+    gate(ok) as (select (select ${appMeta.value} from ${appMeta} where ${appMeta.key} = 'context_version') is ${words.knownAt}),
     cut(c, whole, cap) as (select c, cast(c as integer) + 1, min(cast(c as integer), ${maxMatches}) + 1 from (
       select max(${minCutoff}, coalesce(sum(${learningCounts.n}), 0) * ${maxShare}) as c from ${learningCounts})),
     counted as materialized (
@@ -202,10 +184,10 @@ export function searchRead(db: Db, params: SearchParams) {
       select i, term, sum(n) over (order by n, i rows unbounded preceding) as cum, row_number() over (order by n, i) as r
       from df where n > 0 and n <= (select c from cut)),
     expr(q) as (${
-      params.match === undefined
-        ? sql`select group_concat(phrase, ' OR ') from (
-      select '"' || term || '"' as phrase from usable where r = 1 or cum <= ${maxMatches} order by i limit ${params.maxTerms ?? -1})`
-        : sql`select ${params.match}`
+      "match" in params
+        ? sql`select ${params.match}`
+        : sql`select group_concat(phrase, ' OR ') from (
+      select '"' || term || '"' as phrase from usable where r = 1 or cum <= ${maxMatches} order by i limit ${words.maxTerms ?? -1})`
     }),
     own as (
       select rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) as score from learnings_fts where learnings_fts match (select coalesce(q, '""') from expr)),
