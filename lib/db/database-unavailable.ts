@@ -27,6 +27,12 @@ const NETWORK_CODES = new Set([
  */
 const LIBSQL_UNAVAILABLE_CODES = new Set(["HRANA_WEBSOCKET_ERROR", "HRANA_CLOSED_ERROR", "STREAM_EXPIRED"]);
 
+/**
+ * An embedded file another process holds locked past the busy timeout (a backup, a long write of an
+ * admin command): nothing is wrong with the request, and the same request a moment later is answered.
+ */
+const BUSY = /^SQLITE_BUSY/;
+
 // "replicat…" and "primary": a sqld replica that cannot reach its primary, in its own words.
 const UNAVAILABLE_MESSAGES =
   /fetch failed|sync error|error trying to connect|connection refused|did not sync from the primary|primary is unavailable|server returned HTTP status 5\d\d|replicat(?:or|ion) error|primary (?:connection|unreachable|not available)/i;
@@ -36,7 +42,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof e !== "object") return false;
     const { name, code, message } = e as { name?: unknown; code?: unknown; message?: unknown };
     if (name === "TimeoutError" || name === "AbortError") return true;
-    if (typeof code === "string" && (NETWORK_CODES.has(code) || LIBSQL_UNAVAILABLE_CODES.has(code))) return true;
+    if (typeof code === "string" && (NETWORK_CODES.has(code) || LIBSQL_UNAVAILABLE_CODES.has(code) || BUSY.test(code))) return true;
     if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
   }
   return false;

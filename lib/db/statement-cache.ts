@@ -14,7 +14,8 @@ import { BoundedCache } from "../process/bounded-cache";
  * writes, interactive transactions, pragmas, a batch in write mode. A statement that turns out to
  * write (WITH … INSERT) fails on the read-only connection before anything is written, is remembered,
  * and the batch runs on the client; so does any other failure, which the client then reports in its
- * own words. The answers are the client's: the same rows (named, enumerable columns; indexed values;
+ * own words, except a file locked past the busy timeout (SQLITE_BUSY, thrown as it is: the client
+ * would wait the timeout again, and the API answers it with 503). The answers are the client's: the same rows (named, enumerable columns; indexed values;
  * integers as numbers, refused past 2^53 as the client refuses them), columns and column types.
  */
 const CAPACITY = 256;
@@ -86,7 +87,8 @@ class KeptReads {
     let db: Connection;
     try {
       db = this.open();
-    } catch {
+    } catch (error) {
+      if (isBusy(error)) throw error;
       // The client opens the same file and answers in its own words.
       return this.toClient();
     }
@@ -97,6 +99,7 @@ class KeptReads {
       return results;
     } catch (error) {
       if (db.inTransaction) db.exec("ROLLBACK");
+      if (isBusy(error)) throw error;
       if ((error as { code?: string }).code === "SQLITE_READONLY") this.writers.set(current, true);
       // A statement may have failed to prepare or run: it is dropped, and the client runs the batch.
       this.prepared.delete(current);
@@ -128,10 +131,16 @@ class KeptReads {
       this.prepared.clear();
     }
     if (!this.connection) {
-      this.connection = new Database(this.file, { timeout: this.timeoutMs });
-      this.connection.exec("PRAGMA query_only = 1");
-      this.schemaVersion = this.connection.prepare("PRAGMA schema_version");
-      this.schema = this.schemaNow();
+      const connection = new Database(this.file, { timeout: this.timeoutMs });
+      try {
+        connection.exec("PRAGMA query_only = 1");
+        this.schemaVersion = connection.prepare("PRAGMA schema_version");
+        this.schema = this.schemaNow();
+      } catch (error) {
+        connection.close();
+        throw error;
+      }
+      this.connection = connection;
     }
     return this.connection;
   }
@@ -156,6 +165,9 @@ class KeptReads {
     return p;
   }
 }
+
+/** Locked by another connection for the whole busy timeout: the client would wait as long again. */
+const isBusy = (error: unknown) => (error as { code?: unknown } | null)?.code?.toString().startsWith("SQLITE_BUSY") === true;
 
 const sqlOf = (s: InStatement): string => (typeof s === "string" ? s : s.sql);
 

@@ -2,6 +2,8 @@ import { createClient, type Client, type InStatement } from "@libsql/client";
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Database from "libsql";
+import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
 import { statementCacheStats, withStatementCache } from "@/lib/db/statement-cache";
 import * as schema from "@/lib/db/schema";
 import { migrate } from "@/lib/db/migrate";
@@ -118,6 +120,30 @@ describe("reads from kept statements", () => {
     await cached.execute("INSERT INTO t (id, name) VALUES (20, 'late')");
     expect((await cached.execute("SELECT count(*) AS n FROM t")).rows[0]!.n).toBe(before + 1);
     expect((await cached.execute({ sql: "SELECT name FROM t WHERE id = ?", args: [20] })).rows[0]!.name).toBe("late");
+  });
+});
+
+describe("a file another process holds locked", () => {
+  it("fails the read once, as the client does, without the client waiting the busy timeout again; the API reads it as unavailable", async () => {
+    const locked = `${tmp.dir}/locked.db`;
+    const setup = new Database(locked);
+    setup.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+    setup.close();
+    // An exclusive lock in WAL mode keeps every other connection from reading until it ends.
+    const holder = new Database(locked);
+    holder.exec("PRAGMA locking_mode = EXCLUSIVE; BEGIN IMMEDIATE; INSERT INTO t VALUES (2)");
+    const client = withStatementCache(createClient({ url: `file:${locked}` }), locked, 100);
+    try {
+      const failed = await client.execute("SELECT x FROM t").then(() => null, (error: unknown) => error);
+      expect(failed).toMatchObject({ code: "SQLITE_BUSY" });
+      expect(isDatabaseUnavailable(failed)).toBe(true);
+      expect(statementCacheStats(client)!.toClient).toBe(0);
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+    }
+    expect((await client.execute("SELECT x FROM t")).rows.map((r) => r.x)).toEqual([1]);
+    client.close();
   });
 });
 

@@ -18,6 +18,7 @@ describe("isDatabaseUnavailable", () => {
     ["a 5xx from the server (a replica without its primary)", serverError],
     ["an embedded replica that cannot sync", syncFailed],
     ["the cause of a wrapped error", new Error("query failed", { cause: refused })],
+    ["an embedded file locked by another process past the busy timeout", Object.assign(new Error("SQLITE_BUSY: database is locked"), { code: "SQLITE_BUSY" })],
   ])("true for %s", (_, error) => expect(isDatabaseUnavailable(error)).toBe(true));
 
   it.each([
