@@ -1,6 +1,6 @@
 // Preloaded into the built server by bench/context-profile.ts (`node --import`): times every SQLite statement
 // the embedded database runs (prepare, execution, stepping through the rows), by SQL text, and writes
-// the totals (and one call's arguments) to $BATON_SQL_TIMING_FILE when the process exits. A bench tool only: never in the app.
+// the totals (and the first and the last call's arguments) to $BATON_SQL_TIMING_FILE when the process exits. A bench tool only: never in the app.
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -27,6 +27,7 @@ function patchStatement(proto) {
       if (depth) return original.apply(this, args);
       const e = entry(sqlOf.get(this) ?? "?");
       e.example ??= args;
+      e.last = args;
       const t = performance.now();
       depth++;
       try {
@@ -45,6 +46,7 @@ function patchStatement(proto) {
     if (depth) return iterate.apply(this, args);
     const e = entry(sqlOf.get(this) ?? "?");
     e.example ??= args;
+    e.last = args;
     e.calls++;
     const t = performance.now();
     const it = iterate.apply(this, args);
