@@ -12,6 +12,8 @@ test("sign-in over plain HTTP at a LAN name works, and every page says the conne
   await expect(banner(page)).toContainText("This connection is not encrypted.");
   await expect(banner(page)).toContainText("Serve Baton over HTTPS");
   await expect(banner(page)).toContainText("BATON_BASE_URL");
+  // Someone never invited reaches this page and nothing else: it says how an account is had.
+  await expect(page.getByTestId("no-account")).toContainText("Accounts here come with an invitation");
   await snap(page, testInfo, "lan-sign-in");
 
   await signIn(page);
@@ -46,4 +48,26 @@ test("at localhost and 127.0.0.1 there is no banner", async ({ page }) => {
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
     await expect(banner(page)).toHaveCount(0);
   }
+});
+
+test("the copy buttons copy over plain HTTP at a LAN name, where the browser gives a page no clipboard API", async ({ page, context }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  await page.goto("/sign-in");
+  await signIn(page);
+  await expect(page).toHaveURL(`${LAN_URL}/`);
+  await page.goto("/settings/connect");
+  // Not a secure context: navigator.clipboard is undefined here, as in a teammate's browser.
+  expect(await page.evaluate(() => [window.isSecureContext, typeof navigator.clipboard])).toEqual([false, "undefined"]);
+  const install = (await page.getByTestId("snippet-install").textContent())!;
+  await page.getByRole("button", { name: "Copy 1. The CLI, from this server" }).click();
+  await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(errors).toEqual([]);
+
+  // The browser's clipboard, read where a page may read it (127.0.0.1 is a secure context), holds the command.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: `http://127.0.0.1:${PORT}` });
+  const reader = await context.newPage();
+  await reader.goto(`http://127.0.0.1:${PORT}/sign-in`);
+  expect(await reader.evaluate(() => navigator.clipboard.readText())).toBe(install);
+  await reader.close();
 });
