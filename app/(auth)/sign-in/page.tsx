@@ -18,6 +18,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </p>
       ) : null}
       <SignInForm next={typeof next === "string" ? next : "/"} />
+      {/* Nobody can sign up here (accounts come from the first-run setup, an invitation or an admin): say
+          so, or a person who was never invited is left guessing at a form that only ever says no. */}
+      <p className="muted" data-testid="no-account">
+        No account yet? Accounts here come with an invitation: ask an owner of your team&apos;s project for an invitation
+        link. Forgot your password? An admin of this server can make you a reset link.
+      </p>
     </>
   );
 }
