@@ -1,4 +1,8 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "@playwright/test";
+import { homeEnv, makeRepo, runBaton } from "../test/fixtures/cli/cli-env";
+import { tempDir } from "../test/support/server";
 import { ADMIN, BASE_URL, expect, snap, test, unique } from "./fixtures";
 import { Api, createUser } from "./seed";
 
@@ -109,12 +113,22 @@ test.describe("settings", () => {
     const hooks = JSON.parse((await page.getByTestId("snippet-hooks").textContent())!);
     expect(hooks).toEqual({
       hooks: {
-        SessionStart: [{ hooks: [{ type: "command", command: "baton hook session-start" }] }],
-        UserPromptSubmit: [{ hooks: [{ type: "command", command: "baton hook prompt" }] }],
-        PreCompact: [{ hooks: [{ type: "command", command: "baton hook pre-compact" }] }],
+        SessionStart: [{ hooks: [{ type: "command", command: "baton hook session-start", timeout: 30 }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: "baton hook prompt", timeout: 10 }] }],
+        PreCompact: [{ hooks: [{ type: "command", command: "baton hook pre-compact", timeout: 30 }] }],
         SessionEnd: [{ hooks: [{ type: "command", command: "baton hook session-end" }] }],
       },
     });
+    // The entries "to paste by hand" are exactly what `baton install claude` writes, time limits included.
+    const tmp = tempDir("baton-e2e-connect-");
+    try {
+      const repo = makeRepo(path.join(tmp.dir, "repo"));
+      const install = await runBaton(["install", "claude", "--command", "baton"], { cwd: repo, env: homeEnv(path.join(tmp.dir, "home")) });
+      expect(install.code, install.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(path.join(repo, ".claude", "settings.json"), "utf8"))).toEqual(hooks);
+    } finally {
+      tmp.remove();
+    }
     // The CLI and the plugin come from this server, never from an npm package name Baton does not own.
     await expect(page.getByTestId("snippet-install")).toHaveText(`curl -fsSL ${BASE_URL}/install.sh | sh`);
     await expect(page.getByTestId("snippet-plugin")).toContainText(`claude plugin install baton@baton --config url=${BASE_URL}`);

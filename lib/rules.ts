@@ -202,6 +202,14 @@ export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
 /** How much of a subject's text the trail keeps: enough to recognise it once the subject is deleted. */
 export const AUDIT_LABEL_CHARS = 80;
 
+/**
+ * Every agent's own time limit for each hook, in seconds (each installer writes it in its agent's unit,
+ * and the dashboard's Connect page shows Claude Code's):
+ * a backstop far above the CLI's own limits (timeoutMs, promptTimeoutMs), which a repository's
+ * .baton.json may raise to 120 s. Session end has none where it hands its work to a detached process.
+ */
+export const HOOK_TIMEOUT_SECONDS = { sessionStart: 30, prompt: 10, preCompact: 30, sessionEnd: 10 } as const;
+
 /** Every coding agent Baton has an adapter for (a folder each under cli/src/agents/). */
 export const AGENT_NAMES = ["claude", "codex", "gemini", "copilot", "opencode"] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];

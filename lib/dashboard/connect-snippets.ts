@@ -1,4 +1,4 @@
-import { AGENT_NAMES } from "@/lib/rules";
+import { AGENT_NAMES, HOOK_TIMEOUT_SECONDS } from "@/lib/rules";
 
 /**
  * What a developer runs or pastes to connect their coding agents to this server, filled with its address:
@@ -8,8 +8,9 @@ import { AGENT_NAMES } from "@/lib/rules";
  */
 export function connectSnippets(origin: string) {
   const url = origin.replace(/\/+$/, "");
-  // `baton` as install.sh puts it on PATH (~/.local/bin): one line that works for the whole team.
-  const hook = (sub: string) => [{ hooks: [{ type: "command", command: `baton hook ${sub}` }] }];
+  // `baton` as install.sh puts it on PATH (~/.local/bin): one line that works for the whole team. The
+  // entries are what `baton install claude` writes (cli/src/agents/claude/install.ts), time limits included.
+  const hook = (sub: string, timeout?: number) => [{ hooks: [{ type: "command", command: `baton hook ${sub}`, ...(timeout === undefined ? {} : { timeout }) }] }];
   return {
     install: `curl -fsSL ${url}/install.sh | sh`,
     // A server whose certificate a team's own CA signed: curl, the CLI and its hooks must all trust that CA.
@@ -24,7 +25,14 @@ export function connectSnippets(origin: string) {
       .concat("baton doctor")
       .join("\n"),
     settings: JSON.stringify(
-      { hooks: { SessionStart: hook("session-start"), UserPromptSubmit: hook("prompt"), PreCompact: hook("pre-compact"), SessionEnd: hook("session-end") } },
+      {
+        hooks: {
+          SessionStart: hook("session-start", HOOK_TIMEOUT_SECONDS.sessionStart),
+          UserPromptSubmit: hook("prompt", HOOK_TIMEOUT_SECONDS.prompt),
+          PreCompact: hook("pre-compact", HOOK_TIMEOUT_SECONDS.preCompact),
+          SessionEnd: hook("session-end"),
+        },
+      },
       null,
       2,
     ),

@@ -31,13 +31,6 @@ export function planJson(file: string, merge: (json: Json) => { json: Json; chan
 
 
 /**
- * Every agent's own time limit for each hook, in seconds (each installer writes it in its agent's unit):
- * a backstop far above the CLI's own limits (timeoutMs, promptTimeoutMs), which a repository's
- * .baton.json may raise to 120 s. Session end has none where it hands its work to a detached process.
- */
-export const HOOK_TIMEOUT_SECONDS = { sessionStart: 30, prompt: 10, preCompact: 30, sessionEnd: 10 } as const;
-
-/**
  * A command line as a program and its arguments, for a stdio MCP server: words split at spaces, a
  * double-quoted word read as the JSON string `baton install` writes for a path with spaces.
  */

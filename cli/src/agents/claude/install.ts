@@ -2,7 +2,8 @@ import path from "node:path";
 import type { Installer } from "../agent";
 import { mergeHooks, mergeMcp } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
-import { HOOK_TIMEOUT_SECONDS, planJson, stdioMcpServer } from "../install-files";
+import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
+import { planJson, stdioMcpServer } from "../install-files";
 
 /**
  * Baton's hooks (SessionStart, UserPromptSubmit, PreCompact, SessionEnd) into the repository's

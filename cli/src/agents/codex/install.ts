@@ -4,7 +4,8 @@ import path from "node:path";
 import { isBatonHook, mergeHooks, MergeError, type Json } from "../../commands/merge-settings";
 import type { InstallContext, Installer, InstallPlan, PlannedFile } from "../agent";
 import { folderIfAny, onPath } from "../find-agent";
-import { HOOK_TIMEOUT_SECONDS, planJson } from "../install-files";
+import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
+import { planJson } from "../install-files";
 import { setTable, TomlError, tomlString, tomlStrings } from "./toml-tables";
 
 /**

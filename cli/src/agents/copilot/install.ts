@@ -3,7 +3,8 @@ import path from "node:path";
 import type { Installer } from "../agent";
 import { MergeError, isBatonHook, mergeMcp, type Json } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
-import { HOOK_TIMEOUT_SECONDS, planJson, stdioMcpServer } from "../install-files";
+import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
+import { planJson, stdioMcpServer } from "../install-files";
 import { copilotHome } from "./copilot-home";
 
 /**

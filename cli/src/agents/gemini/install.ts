@@ -3,7 +3,8 @@ import path from "node:path";
 import type { Installer, InstallContext } from "../agent";
 import { isBatonHook, MergeError, mergeHooks, mergeMcp, type HookEntry, type Json } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
-import { HOOK_TIMEOUT_SECONDS, planJson, stdioMcpServer } from "../install-files";
+import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
+import { planJson, stdioMcpServer } from "../install-files";
 
 /** Gemini CLI's hook time limits are in milliseconds. */
 const MS = 1000;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { MergeError } from "../../commands/merge-settings";
 import type { InstallContext, Installer, PlannedFile } from "../agent";
 import { folderIfAny, onPath } from "../find-agent";
-import { HOOK_TIMEOUT_SECONDS } from "../install-files";
+import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
 import { JsoncError, parseJsonc, setJsonc } from "./jsonc-edit";
 import type { PluginSettings } from "./plugin-hooks";
 
