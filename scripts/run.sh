@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ ! -f cli/dist/baton.js ]; then
+  # A first install takes a minute or more and prints nothing meanwhile: say what the wait is.
+  echo "baton: installing dependencies (npm install)…"
   npm install --no-audit --no-fund --loglevel=error
 fi
 
