@@ -123,7 +123,7 @@ test.describe("settings", () => {
     const tmp = tempDir("baton-e2e-connect-");
     try {
       const repo = makeRepo(path.join(tmp.dir, "repo"));
-      const install = await runBaton(["install", "claude", "--command", "baton"], { cwd: repo, env: homeEnv(path.join(tmp.dir, "home")) });
+      const install = await runBaton(["install", "claude", "--command", "baton", "--url", BASE_URL], { cwd: repo, env: homeEnv(path.join(tmp.dir, "home")) });
       expect(install.code, install.stderr).toBe(0);
       expect(JSON.parse(readFileSync(path.join(repo, ".claude", "settings.json"), "utf8"))).toEqual(hooks);
     } finally {
