@@ -47,6 +47,15 @@ test.describe("invitation links", () => {
     await expect(newcomer.getByRole("heading", { name: "Linked project", exact: true })).toBeVisible();
     await newcomer.goto(`/settings/projects/${slug}`);
     await expect(newcomer.getByTestId("your-role")).toHaveText("viewer");
+    // Their home page says what is left to do on their machine, and where the commands are; the owner,
+    // whose CLI holds a token, is not told.
+    await newcomer.goto("/");
+    await expect(newcomer.getByTestId("connect-note")).toContainText("no coding agent of yours reaches this server yet");
+    await newcomer.getByTestId("connect-note").getByRole("link", { name: "Connect an agent" }).click();
+    await expect(newcomer.getByRole("heading", { name: "Connect an agent", level: 1 })).toBeVisible();
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Projects", level: 1 })).toBeVisible();
+    await expect(page.getByTestId("connect-note")).toHaveCount(0);
 
     // Used: the link opens nothing now, for anyone.
     const stranger = await (await browser.newContext({ storageState: { cookies: [], origins: [] } })).newPage();

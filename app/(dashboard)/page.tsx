@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CreateProjectForm } from "@/components/projects/create-project-form";
 import { SetupNote } from "@/components/identity/setup-note";
+import { ConnectNote } from "@/components/settings/connect-note";
 import { InvitationsList } from "@/components/projects/invitations-list";
+import { listApiTokens } from "@/lib/auth/api-tokens";
 import { requireUser } from "@/lib/auth/session";
 import { identityOf } from "@/lib/context/gather/identity";
 import { utcDay } from "@/lib/context/pack/relative-time";
@@ -14,13 +16,19 @@ export const metadata: Metadata = { title: "Projects" };
 
 export default async function ProjectsPage() {
   const { db, principal, user } = await requireUser();
-  const [projects, invitations, identity] = await Promise.all([listProjects(db, principal), listMyInvitations(db, principal), getIdentity(db, principal)]);
+  const [projects, invitations, identity, tokens] = await Promise.all([
+    listProjects(db, principal),
+    listMyInvitations(db, principal),
+    getIdentity(db, principal),
+    listApiTokens(db, { userId: principal.userId }),
+  ]);
   return (
     <div className="stack-lg">
       <section>
         <h1>Projects</h1>
         <p className="muted">Signed in as {user.name}. A project holds a team&apos;s handoffs, session queue and shared learnings.</p>
       </section>
+      {tokens.length ? null : <ConnectNote />}
       {identityOf(identity ?? undefined) ? null : <SetupNote />}
       <InvitationsList invitations={invitations} />
       {projects.length ? (
