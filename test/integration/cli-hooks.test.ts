@@ -166,7 +166,8 @@ describe("baton hook session-start", () => {
     const code = await new Promise((resolve) => child.on("close", resolve));
     child.stdin.destroy();
     expect(code).toBe(0);
-    expect(performance.now() - started).toBeLessThan(2500);
+    // Within its time limit (2 s by default) and Node's own start.
+    expect(performance.now() - started).toBeLessThan(2000 + NODE_START_MS);
     // Half a JSON document is no input: one line says so.
     expect(hookContext(stdout)).toBe("Baton: context unavailable (the hook input on stdin is not JSON).");
   });
@@ -201,7 +202,7 @@ describe("baton hook session-start never fails the agent", () => {
     writeUserConfig(configHome, { url: servers.hungUrl, token, timeoutMs: 700 });
     const result = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(configHome), input: stdinFor(repo) });
     expect(result.code).toBe(0);
-    expect(result.ms).toBeLessThan(1500);
+    expect(result.ms).toBeLessThan(700 + NODE_START_MS);
     expect(hookContext(result.stdout)).toMatch(/within 700 ms\)\.$/);
   });
 });
