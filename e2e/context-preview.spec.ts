@@ -25,8 +25,8 @@ test.describe("context preview", () => {
     const text = page.getByTestId("context-text");
     await expect(text).toContainText(`Handoff ${tag}`);
     const served = await api.context({ project: slug, budget: "2000", branch: "main" });
-    // Byte for byte what an agent gets for the same parameters.
-    expect(await text.textContent()).toBe(served.context);
+    // Byte for byte what an agent gets for the same parameters (polled: the page may still be arriving).
+    await expect.poll(() => text.textContent()).toBe(served.context);
     await expect(page.getByTestId("preview-tokens")).toHaveText(served.tokenEstimate.toLocaleString("en"));
     const chart = page.getByTestId("section-chart");
     for (const s of served.sections) {
@@ -40,7 +40,7 @@ test.describe("context preview", () => {
     await page.getByRole("button", { name: "Preview" }).click();
     await expect(page).toHaveURL(/budget=300/);
     const tight = await api.context({ project: slug, budget: "300", branch: "main" });
-    expect(await text.textContent()).toBe(tight.context);
+    await expect.poll(() => text.textContent()).toBe(tight.context);
     expect(tight.tokenEstimate).toBeLessThanOrEqual(300);
     await expect(page.getByTestId("left-out")).toContainText(/Learnings: (shortened, \d+ items? left out|dropped \(12 items\))/);
     await snap(page, testInfo, "context-preview-tight-budget");
@@ -52,7 +52,7 @@ test.describe("context preview", () => {
     await page.getByRole("button", { name: "Preview" }).click();
     await expect(page).toHaveURL(/mode=complement/);
     const complement = await api.context({ project: slug, budget: "2000", branch: "main", mode: "complement" });
-    expect(await text.textContent()).toBe(complement.context);
+    await expect.poll(() => text.textContent()).toBe(complement.context);
     expect(complement.context).not.toContain("## Identity");
     expect(served.context).toMatch(/^## Identity\n/);
     // The session state carries the counts by kind (the project's 12 patterns at least) and the seed's version.
@@ -73,9 +73,14 @@ test.describe("context preview", () => {
     await page.goto(`/context?project=${slug}`);
     await expect(page.getByTestId("context-text")).toBeVisible();
     await page.reload();
-    // The served log is flushed about once a second: give it the chance to (wrongly) count the previews.
-    await page.waitForTimeout(1500);
-    await page.goto(`/projects/${slug}`);
-    await expect(page.getByTestId("stat-contexts")).toHaveText("0");
+    await expect(page.getByTestId("context-text")).toBeVisible();
+    // One context an agent is served: the served log, written about a second later and in order,
+    // counts it after the previews had they been counted. It is the only one.
+    await api.context({ project: slug });
+    await expect(async () => {
+      await page.goto(`/projects/${slug}`);
+      await expect(page.getByTestId("stat-contexts")).not.toHaveText("0", { timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(page.getByTestId("stat-contexts")).toHaveText("1");
   });
 });

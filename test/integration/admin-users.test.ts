@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { waitFor } from "../fixtures/cli/cli-env";
 import { apiClient } from "../support/api";
 import { signInCookie } from "../support/dashboard-session";
 import { loginApproval } from "../support/login-approval";
@@ -117,12 +118,10 @@ describe("who is an admin", () => {
   it("lists every user with role, last activity, projects and status; no secret leaves", async () => {
     // A token used is activity (recorded to the minute, written about a second later).
     expect((await world.as("bo")("GET", "/api/me")).status).toBe(200);
-    let list: UserOut[] = [];
-    for (let i = 0; i < 50; i++) {
-      list = await users();
-      if (list.find((u) => u.email === emailOf("bo"))?.lastActiveAt) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const list = await waitFor("bo's last activity written", async () => {
+      const listed = await users();
+      return listed.find((u) => u.email === emailOf("bo"))?.lastActiveAt ? listed : null;
+    });
     const bo = list.find((u) => u.email === emailOf("bo"))!;
     expect(bo).toMatchObject({ name: "bo", role: "member", disabled: false, projects: [{ slug: "web", name: "WEB", role: "member" }] });
     expect(bo.lastActiveAt).not.toBeNull();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, ROOT } from "../support/server";
 import { runProcess } from "../support/run-process";
 import { testWorld } from "../support/world";
-import { fixture, hookContext, homeEnv, makeRepo, writeUserConfig } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // The CLI a team member gets from their Baton server: GET /cli/baton.mjs into an empty folder, and
 // install.sh into a fresh HOME, both run as child processes against the real server.
@@ -173,7 +173,7 @@ describe("a CLI of another version than its server", () => {
 
   it("in a hook, writes the notice to hook.log and leaves the hook's output alone", async () => {
     const home = path.join(tmp.dir, "home-old-hook");
-    const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });
     const hook = await runProcess(node, [older(), "hook", "session-start"], { env, cwd: repo, input: sessionStartInput(repo) });
     expect(hook.code).toBe(0);
     expect(hook.stderr).toBe("");

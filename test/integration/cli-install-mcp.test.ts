@@ -83,7 +83,8 @@ describe("baton install claude: the MCP entry is the stdio bridge", () => {
     const { repo, home, entry } = await installed("revoked", token);
     const { connected, stderr } = start(entry, repo, home);
     await expect(connected).rejects.toThrow(/Baton refused the token \(HTTP 401.*Sign in again with `baton login`/);
-    await expect.poll(stderr).toMatch(/Baton refused the token.*`baton login`/);
+    // Its stderr comes down another pipe than the answer: poll with time to spare (the default is 1 s).
+    await expect.poll(stderr, { timeout: 10_000 }).toMatch(/Baton refused the token.*`baton login`/);
   });
 });
 

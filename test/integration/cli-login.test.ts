@@ -168,7 +168,8 @@ describe("where the browser opens", () => {
     const opener = fakeOpener(withDisplay.home);
     const shown = await startLogin({ ...withDisplay.env, DISPLAY: ":0", PATH: opener.path });
     expect(await shown.cli.stderrMatch(/opening it in your browser/)).toBeTruthy();
-    await expect.poll(() => (existsSync(opener.opened) ? readFileSync(opener.opened, "utf8") : "")).toBe(`${shown.url}\n`);
+    // The opener runs as a process of its own: time to spare (the default is 1 s).
+    await expect.poll(() => (existsSync(opener.opened) ? readFileSync(opener.opened, "utf8") : ""), { timeout: 10_000 }).toBe(`${shown.url}\n`);
     shown.cli.kill();
 
     for (const [env, args] of [
@@ -178,7 +179,8 @@ describe("where the browser opens", () => {
       const quiet = newHome();
       const none = fakeOpener(quiet.home);
       const { cli } = await startLogin({ ...quiet.env, ...env, PATH: none.path }, [...args]);
-      await new Promise((r) => setTimeout(r, 500));
+      // Whether it opens the browser is decided before this line, which says so when it does.
+      await cli.stderrMatch(/Waiting for approval/);
       cli.kill();
       expect((await cli.done).stderr).not.toContain("opening it");
       expect(existsSync(none.opened)).toBe(false);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { fixture, hookContext, homeEnv, makeRepo, removeAfterWorkers, runBaton, waitFor } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, NODE_START_MS, removeAfterWorkers, runBaton, waitFor } from "../fixtures/cli/cli-env";
 
 // `baton hook pre-compact` (PreCompact) as Claude Code runs it before summarising a conversation away:
 // a checkpoint handoff of the transcript so far, under the session's id. The context after the
@@ -75,7 +75,7 @@ describe("baton hook pre-compact", () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const result = await runBaton(["hook", "pre-compact"], { cwd: repo, env: env(home, { BATON_URL: closed }), input: input(downSession, "PreCompact", { trigger: "manual" }) });
     expect([result.code, result.stdout]).toEqual([0, ""]);
-    expect(result.ms).toBeLessThan(2000 + 1500);
+    expect(result.ms).toBeLessThan(2000 + NODE_START_MS);
     const spool = path.join(tmp.dir, home, ".cache", "baton", "spool");
     expect(existsSync(spool) ? readdirSync(spool) : []).toHaveLength(1);
     expect(await handoffsOf(downSession)).toEqual([]);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillerSeed } from "../support/filler-seed";
 import { tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { failingServers, hookContext, homeEnv, makeRepo, NODE_START_MS, recordingProxy, runBaton } from "../fixtures/cli/cli-env";
+import { failingServers, hookContext, homeEnv, makeRepo, NODE_START_MS, PATIENT_HOOKS, recordingProxy, runBaton } from "../fixtures/cli/cli-env";
 
 // `baton hook prompt` as Claude Code runs it at each prompt (UserPromptSubmit), in a session the real
 // `baton hook session-start` began: it injects what is relevant and new to the session, nothing else,
@@ -18,7 +18,8 @@ const SHA = "API tokens are hashed with SHA-256 before they are stored";
 const FLAMINGO = "The flamingo signing keys rotate through the vault job every Tuesday";
 let repo: string;
 const home = path.join(tmp.dir, "home");
-const env = (extra: Record<string, string> = {}) => homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...extra });
+// What the hooks are given is the point here, not how fast (the failures below keep the default limits).
+const env = (extra: Record<string, string> = {}) => homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS, ...extra });
 const promptInput = (prompt: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ session_id: SESSION, transcript_path: path.join(tmp.dir, "t.jsonl"), cwd: repo, hook_event_name: "UserPromptSubmit", prompt, ...extra });
 const runPrompt = (prompt: string, extra: { env?: Record<string, string>; input?: string } = {}) =>

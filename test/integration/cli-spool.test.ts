@@ -147,7 +147,8 @@ describe("baton hook session-end", () => {
     write("00000000000001-1-aaaaaaaa.json", { method: "POST", path: "/api/projects/ghost/handoffs", body: { markdown: "x", sessionId: "g" }, what: "a handoff to nowhere", createdAt: new Date().toISOString() });
     write("00000000000002-1-bbbbbbbb.json", "{ half a file");
     write("00000000000003-1-cccccccc.json", { method: "POST", path: "/api/projects/web/handoffs", body: { markdown: "Spooled by hand.", sessionId: "hand" }, what: "a handoff", createdAt: new Date().toISOString() });
-    const result = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(home3, { BATON_URL: server.url, BATON_TOKEN: token }), input: "{}" });
+    // The session-start hook gives the spool half its time limit: a generous one, as a loaded machine is slow.
+    const result = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(home3, { BATON_URL: server.url, BATON_TOKEN: token, BATON_TIMEOUT_MS: SLOW_MACHINE_TIMEOUT_MS }), input: "{}" });
     expect(result.code).toBe(0);
     expect(spoolFiles(home3)).toEqual([]);
     expect(hookLog(home3)).toMatch(/dropped a handoff to nowhere .*404/);

@@ -17,7 +17,9 @@ const text = async (user: string, query: string, instance = 0) => {
   expect(res.status).toBe(200);
   return res.text;
 };
-const FLUSH_MS = 1500;
+/** The user's row in context_marks, once the buffered bookkeeping (written about once a second) has put it there. */
+const markOf = async (user: string, columns: string) =>
+  (await world.sql(`SELECT ${columns} FROM context_marks WHERE user_id = (SELECT id FROM users WHERE email = ?)`, [emailOf(user)]))[0];
 
 describe("Last session", () => {
   it("none recorded for a fresh user; after a session start the next session's context says just now; inside that session, the one before it", async () => {
@@ -29,9 +31,8 @@ describe("Last session", () => {
     expect(lastSession(await text("ana", "project=alpha"))).toBe("Last session: just now");
 
     // Written: s2 is the last session, s1 the one before it; a compaction of s2 sees s1.
-    await new Promise((r) => setTimeout(r, FLUSH_MS));
-    const [mark] = await world.sql("SELECT last_session_id, last_session_at, previous_session_at FROM context_marks JOIN users ON users.id = context_marks.user_id WHERE users.email = ?", [emailOf("ana")]);
-    expect(mark?.last_session_id).toBe("s2");
+    await expect.poll(async () => (await markOf("ana", "last_session_id"))?.last_session_id, { timeout: 15_000 }).toBe("s2");
+    const mark = await markOf("ana", "last_session_at, previous_session_at");
     expect(Number(mark?.previous_session_at)).toBeGreaterThan(0);
     expect(Number(mark?.previous_session_at)).toBeLessThanOrEqual(Number(mark?.last_session_at));
 
@@ -68,11 +69,9 @@ describe("the Baton setup note", () => {
       expect(again.json.context).not.toContain("## Baton setup");
       expect(again.json.needsSetup).toBe(true);
     }
-    // Recorded, so it holds on every instance (written with the bookkeeping).
-    await new Promise((r) => setTimeout(r, FLUSH_MS));
+    // Recorded (written with the bookkeeping), so it holds on every instance.
+    await expect.poll(async () => Number((await markOf("cy", "setup_note_at"))?.setup_note_at ?? 0), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(await text("cy", "sessionId=c3&source=startup", 1)).not.toContain("## Baton setup");
-    const [mark] = await world.sql("SELECT setup_note_at FROM context_marks WHERE user_id = (SELECT id FROM users WHERE email = ?)", [emailOf("cy")]);
-    expect(Number(mark?.setup_note_at)).toBeGreaterThan(0);
   });
 
   it("is on the dashboard's home page until the user has an identity", async () => {

@@ -1,3 +1,4 @@
+import { createClient } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "@/lib/context/pack/tokenizer";
 import { apiClient, type ApiClient } from "../support/api";
@@ -32,6 +33,16 @@ const QUERIES = [
 ].map((q) => `/api/context?format=text&${q}`);
 
 const WORDS = "token refresh race cookie ledger webhook retry deploy staging cache cursor pagination schema vault secret rotate migrate queue".split(" ");
+
+/** Contexts in the served log: the buffered bookkeeping writes the log and the marks in one transaction. */
+async function contextsLogged(): Promise<number> {
+  const db = createClient({ url: databaseUrl });
+  try {
+    return Number((await db.execute("SELECT count(*) AS n FROM context_log")).rows[0]!.n);
+  } finally {
+    db.close();
+  }
+}
 
 async function askAll(api: ApiClient): Promise<string[]> {
   const bodies: string[] = [];
@@ -69,7 +80,8 @@ describe("the same state and query", () => {
     // become the last session (test/integration/context-marks.test.ts). Once that is written (the
     // bookkeeping is buffered for a second), the state is steady.
     await askAll(onA);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Every answer is logged in the same batch as the marks it wrote: all logged, the state is steady.
+    await expect.poll(() => contextsLogged(), { timeout: 15_000 }).toBe(QUERIES.length);
     const first = await askAll(onA);
     const again = await askAll(onA);
     const cold = await askAll(onB);

@@ -11,6 +11,16 @@ import { testWorld } from "../support/world";
 // ana owns web and other; new has no project yet.
 const world = testWorld({ users: ["ana", "new"], projects: { web: "ana", other: "ana" }, members: [], tokens: {} });
 const { databaseUrl, tokens, as } = world;
+
+/** Contexts in the served log that were served from `ms` on (the log is written behind, about a second later). */
+async function loggedSince(ms: number): Promise<number> {
+  const db = createClient({ url: databaseUrl });
+  try {
+    return Number((await db.execute({ sql: "SELECT count(*) AS n FROM context_log WHERE created_at >= ?", args: [ms] })).rows[0]!.n);
+  } finally {
+    db.close();
+  }
+}
 const [ana, fresh] = [as("ana"), as("new")];
 const LEARNING_LINE = new RegExp(`^- \\[(${LEARNING_KINDS.join("|")})\\]`);
 
@@ -135,20 +145,14 @@ describe("GET /api/context", () => {
   });
 
   it("reading writes only bookkeeping: last-injected times and the served log", async () => {
-    const db = createClient({ url: databaseUrl });
-    // Bookkeeping is buffered and flushed once a second: let the earlier tests' entries land first.
-    await new Promise((r) => setTimeout(r, 1500));
-    const before = Number((await db.execute("SELECT count(*) AS n FROM context_log")).rows[0]!.n);
+    const since = Date.now();
     await ana("GET", "/api/context?project=web&q=migrations");
-    // The bookkeeping runs after the response: poll for it.
-    let after = before;
-    for (let i = 0; i < 50 && after === before; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      after = Number((await db.execute("SELECT count(*) AS n FROM context_log")).rows[0]!.n);
-    }
+    // The bookkeeping is buffered and written about a second after the response: poll for it. The
+    // earlier tests' entries may land meanwhile; they were served before `since`.
+    await expect.poll(() => loggedSince(since), { timeout: 15_000 }).toBe(1);
+    const db = createClient({ url: databaseUrl });
     const injected = await db.execute("SELECT last_injected_at FROM learnings WHERE content LIKE 'Run database migrations%'");
     db.close();
-    expect(after).toBe(before + 1);
     expect(injected.rows[0]!.last_injected_at).not.toBeNull();
   });
 
@@ -170,8 +174,9 @@ describe("GET /api/context", () => {
       expect((await other("PUT", "/api/projects/web/tasks/task-368/memory", { markdown: "# Token revocation\n\n- [x] revoke button" })).status).toBe(200);
       expect((await ana("GET", "/api/context?project=web&format=text")).text).toContain("- [x] revoke button");
       // Bookkeeping alone (last-injected times) does not change what is served.
+      const since = Date.now();
       const a = await ana("GET", "/api/context?project=web&q=kubernetes");
-      await new Promise((r) => setTimeout(r, 1500));
+      await expect.poll(() => loggedSince(since), { timeout: 15_000 }).toBe(1);
       expect((await ana("GET", "/api/context?project=web&q=kubernetes")).text).toBe(a.text);
     } finally {
       await second.stop();

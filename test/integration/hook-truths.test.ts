@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, hookContext, homeEnv, makeRepo, recordingProxy, runBaton } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, recordingProxy, runBaton } from "../fixtures/cli/cli-env";
 import { testWorld } from "../support/world";
 
 // The session-start hook tells the truth: a repository no project matches gets one line saying what
@@ -20,7 +20,7 @@ const hookLogOf = (home: string) => {
 };
 
 async function sessionStart(cwd: string, who = "ana", home = freshHome(), url = world.server.url) {
-  const result = await runBaton(["hook", "session-start"], { cwd, env: homeEnv(home, { BATON_URL: url, BATON_TOKEN: world.tokens[who]! }), input: stdinFor(cwd) });
+  const result = await runBaton(["hook", "session-start"], { cwd, env: homeEnv(home, { BATON_URL: url, BATON_TOKEN: world.tokens[who]!, ...PATIENT_HOOKS }), input: stdinFor(cwd) });
   expect(result.code).toBe(0);
   expect(result.stderr).toBe("");
   return { ...result, home };

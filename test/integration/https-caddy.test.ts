@@ -6,7 +6,7 @@ import { createUserWithToken } from "../support/fixtures";
 import { send, submitPageForm } from "../support/page-form";
 import { freePort, startServer, tempDir, type RunningServer } from "../support/server";
 import { makeTestCa, type TestTls } from "../support/test-ca";
-import { fixture, hookContext, homeEnv, makeRepo, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // The usual other way to HTTPS, as the README shows it: Caddy (Debian's package, `apt install caddy`)
 // terminating TLS in front of Baton on 127.0.0.1, with BATON_BASE_URL and BATON_TRUST_PROXY. Its
@@ -79,7 +79,7 @@ describe.skipIf(!caddyInstalled)("Baton behind Caddy (the README's Caddyfile)", 
     const home = path.join(tmp.dir, "home");
     writeUserConfig(home, { url: `https://127.0.0.1:${caddyPort}`, token, caFile: tls.caFile });
     const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd: repo });
-    const result = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(home), input });
+    const result = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(home, PATIENT_HOOKS), input });
     expect(hookContext(result.stdout)).toContain("## Session state");
   });
 });

@@ -8,7 +8,7 @@ import { runProcess } from "../support/run-process";
 import { send, submitPageForm } from "../support/page-form";
 import { refusedStart, ROOT, startServer, tempDir, type RunningServer } from "../support/server";
 import { makeTestCa, type TestTls } from "../support/test-ca";
-import { fixture, hookContext, homeEnv, makeRepo, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // Baton serving HTTPS itself (BATON_TLS_CERT, BATON_TLS_KEY: scripts/https-server.mjs, what `npm start`
 // runs with them) with a certificate from a team's own CA made here with openssl, and the real CLI's
@@ -56,7 +56,7 @@ function freshHome(config: Record<string, unknown> = {}): string {
 
 async function sessionStart(home: string, env: Record<string, string> = {}) {
   const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd: repo });
-  const result = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(home, env), input });
+  const result = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(home, { ...PATIENT_HOOKS, ...env }), input });
   expect(result.code).toBe(0);
   return { context: hookContext(result.stdout), log: hookLog(home) };
 }
@@ -227,7 +227,7 @@ describe("install.sh from an HTTPS server with a team's own CA", () => {
     const config = JSON.parse(readFileSync(path.join(home, ".config/baton/config.json"), "utf8"));
     expect(config).toEqual({ token, url: server.url, caFile: tls.caFile });
     const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd: repo });
-    const hook = await runProcess(path.join(home, ".local/bin/baton"), ["hook", "session-start"], { cwd: repo, env: homeEnv(home), input });
+    const hook = await runProcess(path.join(home, ".local/bin/baton"), ["hook", "session-start"], { cwd: repo, env: homeEnv(home, PATIENT_HOOKS), input });
     expect(hookContext(hook.stdout)).toContain(HANDOFF);
   });
 });
@@ -252,7 +252,7 @@ describe("the Claude Code plugin from an HTTPS server with a team's own CA", () 
     const launcher = path.join(ROOT, "plugins/baton/bin/baton.mjs");
     const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd: repo });
     const run = (home: string, data: string) =>
-      runProcess(process.execPath, [launcher, "hook", "session-start"], { cwd: repo, env: homeEnv(home, { CLAUDE_PLUGIN_DATA: path.join(tmp.dir, data) }), input });
+      runProcess(process.execPath, [launcher, "hook", "session-start"], { cwd: repo, env: homeEnv(home, { CLAUDE_PLUGIN_DATA: path.join(tmp.dir, data), ...PATIENT_HOOKS }), input });
     const untrusted = await run(freshHome(), "plugin-data-untrusted");
     expect(hookContext(untrusted.stdout)).toMatch(/^Baton: context unavailable \(could not fetch the CLI .*does not trust; set "caFile"/);
     const trusted = await run(freshHome({ caFile: tls.caFile }), "plugin-data");

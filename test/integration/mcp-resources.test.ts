@@ -49,7 +49,7 @@ describe("resources", () => {
     expect(viaMcp.text).not.toContain("Beta secret");
     expect(viaMcp.mimeType).toBe("text/plain");
     // The served-context bookkeeping (written in batches) counts the MCP read as the route counts its own.
-    for (let i = 0; i < 100 && (await logged()) < loggedBefore + 3; i++) await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(logged, { timeout: 15_000 }).toBeGreaterThanOrEqual(loggedBefore + 3);
     expect(await logged()).toBe(loggedBefore + 3);
   });
 

@@ -2,6 +2,7 @@ import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { hashToken } from "@/lib/auth/api-tokens";
 import { apiClient } from "../support/api";
+import { send } from "../support/page-form";
 import { startServer, type RunningServer } from "../support/server";
 import { testWorld } from "../support/world";
 
@@ -13,6 +14,8 @@ const world = testWorld({ users: ["ana"], projects: { alpha: "ana" }, members: [
 const SIGTERM_EXIT_CODE = 143;
 // Time for the server to read a request's headers before the signal, so the request is in flight.
 const SETTLE_MS = 1000;
+// The buffered bookkeeping (served log, token last-used times, rate-limit counts) is written at most this long after its first item.
+const FLUSH_MS = 1000;
 
 function sigterm(server: RunningServer): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
@@ -50,9 +53,10 @@ describe("graceful shutdown (SIGTERM)", () => {
       request.write(body.slice(0, body.length / 2));
       await new Promise((r) => setTimeout(r, SETTLE_MS));
       const exited = sigterm(server);
-      await new Promise((r) => setTimeout(r, SETTLE_MS));
-      // It no longer takes new connections …
-      await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
+      // Once the signal is handled, it no longer takes new connections (each probe a connection of its
+      // own: a kept-alive one would still be answered) …
+      const probe = () => send(server.port, "/api/health", { headers: { connection: "close" } }).then(() => "answered", () => "refused");
+      await expect.poll(probe, { timeout: 15_000 }).toBe("refused");
       // … but the request it had is answered, and written.
       request.end(body.slice(body.length / 2));
       await answered;
@@ -72,12 +76,14 @@ describe("graceful shutdown (SIGTERM)", () => {
       const spareUsed = async () => Number((await world.sql("SELECT count(*) AS n FROM api_tokens WHERE token_hash = ? AND last_used_at IS NOT NULL", [await hashToken(world.tokens.anaSpare!)]))[0]!.n);
       const loggedBefore = await count("SELECT count(*) AS n FROM context_log");
       const countedBefore = await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts");
+      const started = Date.now();
       expect((await ana("GET", "/api/context?project=alpha")).status).toBe(200);
       expect((await spare("GET", "/api/projects")).status).toBe(200);
-      // Buffered, not yet written: all three are flushed about once a second.
-      expect(await spareUsed()).toBe(0);
-      expect(await count("SELECT count(*) AS n FROM context_log")).toBe(loggedBefore);
-      expect(await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts")).toBe(countedBefore);
+      // Buffered, not yet written: all three are written at most FLUSH_MS after their first item, which
+      // came after `started`. So these reads show the buffers unwritten only if they ended before then:
+      // on a loaded machine they may not have, and then only the writes at the stop are checked.
+      const buffered = [await spareUsed(), await count("SELECT count(*) AS n FROM context_log"), await count("SELECT coalesce(sum(count), 0) AS n FROM rate_limit_counts")];
+      if (Date.now() - started < FLUSH_MS) expect(buffered).toEqual([0, loggedBefore, countedBefore]);
       expect(await sigterm(server)).toBe(SIGTERM_EXIT_CODE);
       expect(await count("SELECT count(*) AS n FROM context_log")).toBe(loggedBefore + 1);
       expect(await spareUsed()).toBe(1);
