@@ -197,21 +197,6 @@ describe("baton hook session-start never fails the agent", () => {
     expect(text.split("\n")).toHaveLength(1);
   });
 
-  it("counts its time limit from the process's start: a slow start leaves the server less time, not the agent more to wait", async () => {
-    // As a loaded machine's slow start of Node and the CLI would: 1.2 s gone before the CLI's first line runs.
-    const slowStart = path.join(tmp.dir, "slow-start.cjs");
-    writeFileSync(slowStart, "const end = Date.now() + 1200; while (Date.now() < end);\n");
-    const result = await runBaton(["hook", "session-start"], {
-      cwd: repo,
-      env: homeEnv(path.join(tmp.dir, "home-slow"), { BATON_URL: servers.hungUrl, BATON_TOKEN: token, BATON_TIMEOUT_MS: "1500", NODE_OPTIONS: `--require ${slowStart}` }),
-      input: stdinFor(repo),
-    });
-    expect(result.code).toBe(0);
-    expect(hookContext(result.stdout)).toMatch(/within 1500 ms\)\.$/);
-    // Counted from the CLI's own start, it answered 1.5 s after the slow start, 2.7 s in all.
-    expect(result.ms).toBeLessThan(1200 + 1500);
-  });
-
   it("takes the time limit from the user's config.json", async () => {
     const configHome = path.join(tmp.dir, "home-timeout");
     writeUserConfig(configHome, { url: servers.hungUrl, token, timeoutMs: 700 });

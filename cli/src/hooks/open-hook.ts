@@ -17,7 +17,6 @@ export type OpenedHook = {
   /** The session's directory (the input's, when it exists), and the configuration read there. */
   cwd: string;
   config: BatonConfig;
-  /** When the process started (epoch ms): the time limit counts from there. */
   startedAt: number;
   /** The hook's whole time limit, from the configuration. */
   limitMs: number;
@@ -36,15 +35,13 @@ export async function openHook(
   agentName: AgentName,
   options: { limit: (config: BatonConfig) => number; stdinShare: number; stdinMaxMs: number; onLimit?: (limitMs: number, config: BatonConfig, agent: HookAdapter) => void },
 ): Promise<HookOpening> {
-  // The agent's clock started when it started this process: Node's own start and loading the CLI (a
-  // second or more on a loaded machine) are part of the hook's time, not before it.
-  const startedAt = Math.floor(performance.timeOrigin);
+  const startedAt = Date.now();
   const early = loadConfig(process.cwd());
   const limitMs = options.limit(early);
   // A chunk of a few hundred bytes, before the watchdog: its answer at the limit is in the agent's shape.
   const agent = await AGENTS[agentName].hook();
   const { onLimit } = options;
-  if (onLimit) answerBy(Math.max(0, startedAt + limitMs - Date.now()), () => onLimit(limitMs, early, agent));
+  if (onLimit) answerBy(limitMs, () => onLimit(limitMs, early, agent));
   const parsed = await readHookInput(Math.min(options.stdinMaxMs, limitMs * options.stdinShare));
   if (!parsed.ok) {
     hookLog(`${event}: ${parsed.problem}`);
