@@ -62,6 +62,8 @@ test("the copy buttons copy over plain HTTP at a LAN name, where the browser giv
   const install = (await page.getByTestId("snippet-install").textContent())!;
   await page.getByRole("button", { name: "Copy 1. The CLI, from this server" }).click();
   await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+  // The hidden text it copied from took the focus for a moment: the button has it back (a keyboard user goes on from there).
+  await expect(page.getByRole("button", { name: "Copied" })).toBeFocused();
   expect(errors).toEqual([]);
 
   // The browser's clipboard, read where a page may read it (127.0.0.1 is a secure context), holds the command.

@@ -33,6 +33,8 @@ async function copyText(text: string): Promise<boolean> {
       // Refused (a permission, a document without focus): try the copy command below.
     }
   }
+  // Selecting the hidden text takes the focus: it goes back where it was (the button, for a keyboard).
+  const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const area = document.createElement("textarea");
   area.value = text;
   area.readOnly = true;
@@ -47,5 +49,6 @@ async function copyText(text: string): Promise<boolean> {
     return false;
   } finally {
     area.remove();
+    focused?.focus();
   }
 }
