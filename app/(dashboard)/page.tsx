@@ -4,7 +4,7 @@ import { CreateProjectForm } from "@/components/projects/create-project-form";
 import { SetupNote } from "@/components/identity/setup-note";
 import { ConnectNote } from "@/components/settings/connect-note";
 import { InvitationsList } from "@/components/projects/invitations-list";
-import { listApiTokens } from "@/lib/auth/api-tokens";
+import { hasApiToken } from "@/lib/auth/api-tokens";
 import { requireUser } from "@/lib/auth/session";
 import { identityOf } from "@/lib/context/gather/identity";
 import { utcDay } from "@/lib/context/pack/relative-time";
@@ -16,11 +16,11 @@ export const metadata: Metadata = { title: "Projects" };
 
 export default async function ProjectsPage() {
   const { db, principal, user } = await requireUser();
-  const [projects, invitations, identity, tokens] = await Promise.all([
+  const [projects, invitations, identity, connected] = await Promise.all([
     listProjects(db, principal),
     listMyInvitations(db, principal),
     getIdentity(db, principal),
-    listApiTokens(db, { userId: principal.userId }),
+    hasApiToken(db, { userId: principal.userId }),
   ]);
   return (
     <div className="stack-lg">
@@ -28,7 +28,7 @@ export default async function ProjectsPage() {
         <h1>Projects</h1>
         <p className="muted">Signed in as {user.name}. A project holds a team&apos;s handoffs, session queue and shared learnings.</p>
       </section>
-      {tokens.length ? null : <ConnectNote />}
+      {connected ? null : <ConnectNote />}
       {identityOf(identity ?? undefined) ? null : <SetupNote />}
       <InvitationsList invitations={invitations} />
       {projects.length ? (

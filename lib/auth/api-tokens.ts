@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Db } from "../db/client";
-import { deleteToken, insertToken, listTokens, projectIdsBySlugs, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
+import { deleteToken, hasToken, insertToken, listTokens, projectIdsBySlugs, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
 import { getUser } from "../db/queries/users";
 import type { Principal } from "./principal";
 import { forgetToken, tokenCheck, tokenHint, tokenOf, tokenRemembered } from "./token-memory";
@@ -67,6 +67,10 @@ export async function createApiToken(db: Db, params: { userId: string } & NewTok
 
 export function listApiTokens(db: Db, params: { userId: string }): Promise<TokenRecord[]> {
   return listTokens(db, params);
+}
+
+export function hasApiToken(db: Db, params: { userId: string }): Promise<boolean> {
+  return hasToken(db, params);
 }
 
 /** Deletes one of the user's tokens and answers what it was. */

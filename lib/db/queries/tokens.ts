@@ -54,6 +54,12 @@ export async function listTokens(db: DbOrTx, params: { userId: string }): Promis
   return rows.map((row) => ({ ...row, projects: limits.filter((l) => l.tokenId === row.id).map((l) => l.slug) }));
 }
 
+/** Whether the user has any API token: one indexed row at most (the home page asks on every view). */
+export async function hasToken(db: DbOrTx, params: { userId: string }): Promise<boolean> {
+  const rows = await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.userId, params.userId)).limit(1);
+  return rows.length > 0;
+}
+
 /** Deletes one of the user's tokens; false when it is not theirs or does not exist. */
 export async function deleteToken(db: DbOrTx, params: { userId: string; tokenId: string }): Promise<boolean> {
   const deleted = await db
