@@ -9,7 +9,8 @@ import { readWithTokenCheck } from "../read/checked-reads";
 import { sessionProject, sessionProjectReads, sessionTermsOf } from "../project/choose-project";
 import { packSections } from "../pack/pack-context";
 import type { PromptQuery } from "./prompt-query";
-import { promptMatch, promptWords, readPromptCandidates, relevantUnseen } from "./prompt-learnings";
+import { promptCounts, promptMatch, promptWords, readPromptCandidates, relevantUnseen } from "./prompt-learnings";
+import { searchIndex, searchIndexAt } from "../search/index-sync";
 import { learningLine, type SectionDraft } from "../pack/render-sections";
 import { compactedSince, recentlyServed } from "../cache/recent-sessions";
 import { recordServed } from "../serve/served-log";
@@ -51,7 +52,8 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   // After a compaction this instance served, what the table holds from before it is forgotten, even
   // while the bookkeeping that deletes it is still buffered.
   const since = compactedSince(principal.userId, q.sessionId);
-  const words = promptWords(db, q.q);
+  const held = await searchIndex(db);
+  const words = promptWords(db, q.q, held);
   const r = await readWithTokenCheck(db, principal, {
     meta: metaRead(db),
     ...sessionProjectReads(db, principal, q),
@@ -60,14 +62,15 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   });
   const project = sessionProject(r, principal, q);
   const served = r.served;
-  const matched = promptMatch(q.q, words.terms, r.counts, r.meta.storeSize, sessionTermsOf(r, principal, q));
+  const index = held && (await searchIndexAt(db, held, r.meta.learningsChanged));
+  const matched = promptMatch(q.q, words.terms, promptCounts(words.terms, r.counts, index), r.meta.storeSize, sessionTermsOf(r, principal, q));
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
   if (project?.injectionPaused) return empty;
   for (const id of recentlyServed(principal.userId, q.sessionId)) served.add(id);
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
   const limit = promptCandidates(q.budget);
-  const found = await readPromptCandidates(db, owner, matched, { limit, seen: served.size, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth });
+  const found = await readPromptCandidates(db, owner, matched, { limit, seen: served.size, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth, index });
   const relevant = relevantUnseen(found, matched.minScore, { limit, exclude: served, reader: owner.userId, sessionMinScore: matched.session?.minScore });
   const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokens);
   if (!built.shown.length) return empty;

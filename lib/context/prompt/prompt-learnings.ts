@@ -1,6 +1,8 @@
 import type { Db } from "../../db/client";
 import { readAll } from "../../db/queries/batch-reads";
-import { DEFAULT_TAG_WEIGHT, searchRead, type LearningCandidateRow } from "../../db/queries/context-candidates";
+import { DEFAULT_TAG_WEIGHT, searchRead, type LearningCandidateRow, type SearchParams } from "../../db/queries/context-candidates";
+import { documentFrequencies, searchInMemory } from "../search/bm25-search";
+import type { LearningIndex } from "../search/learning-index";
 import { wordCountsRead } from "../../db/queries/learning-counts";
 import type { Owner } from "../../db/queries/scope";
 import { NO_TOPIC, type SessionTopic } from "../../db/queries/session-served";
@@ -59,10 +61,16 @@ export const SESSION_MATCH_WORDS = 2;
  * store-wide, so read before the project is known. Counts stop past selectTerms' cutoff, where a word
  * is left out whatever its count, so choosing from them is choosing from the full counts.
  */
-export function promptWords(db: Db, prompt: string) {
+export function promptWords(db: Db, prompt: string, index: LearningIndex | null) {
   const terms = promptTerms(prompt);
   const cap = { share: TERM_SELECTION.maxShare, least: TERM_SELECTION.minCutoff };
-  return { terms, counts: terms.length ? wordCountsRead(db, { terms, cap }) : undefined };
+  // With the learnings' index in memory, the counts are its own (promptCounts), after the batch.
+  return { terms, counts: terms.length && !index ? wordCountsRead(db, { terms, cap }) : undefined };
+}
+
+/** The prompt's word counts: from the index when there is one (exact), else as the batch read them. */
+export function promptCounts(terms: string[], read: Map<string, number> | undefined, index: LearningIndex | null): Map<string, number> | undefined {
+  return index && terms.length ? documentFrequencies(index, terms) : read;
 }
 
 /**
@@ -108,16 +116,22 @@ export async function readPromptCandidates(
   db: Db,
   owner: Owner,
   { prompt, terms, match, session }: PromptMatch,
-  options: { limit: number; seen: number; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null },
+  options: { limit: number; seen: number; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null; index: LearningIndex | null },
 ): Promise<PromptCandidates> {
   const limit = Math.min(MAX_CANDIDATE_ROWS, options.limit + options.seen);
-  const reads = {
-    own: match ? searchRead(db, { ...owner, match, limit, tagWeight: DEFAULT_TAG_WEIGHT }) : undefined,
+  const searches = {
+    own: match ? { ...owner, match, limit, tagWeight: DEFAULT_TAG_WEIGHT } : undefined,
     // Weighed as the start weighed them: what it ranked just below its cut ranks high here too.
-    both: session ? searchRead(db, { ...owner, match: session.match, limit, tagWeight: START_TAG_WEIGHT }) : undefined,
+    both: session ? { ...owner, match: session.match, limit, tagWeight: START_TAG_WEIGHT } : undefined,
   };
+  const { index } = options;
+  // In memory (lib/context/search) when the index is held: no statement; else both in one batch.
+  const inMemory = (params: SearchParams | undefined) => (params && index ? searchInMemory(index, params, 0).candidates : undefined);
+  const reads = index ? {} : { own: searches.own && searchRead(db, searches.own), both: searches.both && searchRead(db, searches.both) };
   const [found, nearest] = await Promise.all([readAll(db, reads), terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : []]);
-  return { bm25: found.own?.candidates ?? [], nearest, both: found.both?.candidates ?? null };
+  const own = inMemory(searches.own) ?? ("own" in found ? found.own?.candidates : undefined);
+  const both = inMemory(searches.both) ?? ("both" in found ? found.both?.candidates : undefined);
+  return { bm25: own ?? [], nearest, both: both ?? null };
 }
 
 /**

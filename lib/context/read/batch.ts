@@ -1,7 +1,7 @@
 import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import type { Results } from "../../db/queries/batch-reads";
-import { pinnedRead, recentReads, searchRead, type HintTerm, type LearningCandidateRow, type Searched } from "../../db/queries/context-candidates";
+import { pinnedRead, recentReads, searchRead, type HintTerm, type LearningCandidateRow, type MatchScores, type SearchParams, type Searched } from "../../db/queries/context-candidates";
 import { handoffRead, learningCountsRead, metaRead, pendingProposalsRead, queuedSessionsRead, seedRead, taskMemoryRead } from "../../db/queries/context";
 import { contextMarkRead } from "../../db/queries/context-marks";
 import type { MemberProject } from "../../db/queries/projects";
@@ -77,7 +77,7 @@ export type Assumed = {
 };
 
 /** A search that found nothing, because no word was worth searching for. */
-export const NOTHING_SEARCHED: Searched = { candidates: [], counted: new Map(), chosen: null, scores: "[]" };
+export const NOTHING_SEARCHED: Searched = { candidates: [], counted: new Map(), chosen: null, scores: new Map() };
 
 /** The branch's handoff, as read. */
 export type Handoff = Results<{ h: ReturnType<typeof handoffRead> }>["h"];
@@ -87,7 +87,7 @@ export type Handoff = Results<{ h: ReturnType<typeof handoffRead> }>["h"];
  * where `terms` says, chosen in SQL. `scores`: answer every match's score (the hints'); `scored`: scores
  * known from the hints' search, added to this one's (the feedback's: searchRead).
  */
-export type PlannedSearch = { owner: Owner; scores?: boolean; scored?: string } & ({ match: string } | { terms: HintTerm[]; knownAt: string | null; maxTerms?: number });
+export type PlannedSearch = { owner: Owner; scores?: boolean; scored?: MatchScores } & ({ match: string } | { terms: HintTerm[]; knownAt: string | null; maxTerms?: number });
 
 /**
  * The reads of one batch as data (lib/context/read/plan.ts planReads): the user's marks, what the
@@ -115,14 +115,15 @@ export function batchOf(db: Db, principal: Principal, q: ContextQuery, limit: nu
     seed: planned.seed ? seedRead(db, { userId: principal.userId }) : undefined,
     ...(planned.sections ? sectionReads(db, planned.sections, q) : NO_SECTION_READS),
     handoff: handoff ? handoffRead(db, { ...handoff, branch: q.branch ?? null, sessionId: q.source === "compact" ? (q.sessionId ?? null) : null }) : undefined,
-    search: search ? searchOf(db, search, { limit, tagWeight: START_TAG_WEIGHT }) : undefined,
+    search: search ? searchRead(db, searchParams(search, limit)) : undefined,
     recentPersonal: recent.personal,
     recentProject: recent.project,
   };
 }
 
-function searchOf(db: Db, { owner, ...search }: PlannedSearch, common: { limit: number; tagWeight: number }) {
-  return searchRead(db, { ...owner, ...common, ...("match" in search ? search : { ...search, selection: TERM_SELECTION }) });
+/** What searchRead (or the index in memory: lib/context/search) is asked for a planned search. */
+export function searchParams({ owner, ...search }: PlannedSearch, limit: number): SearchParams {
+  return { ...owner, limit, tagWeight: START_TAG_WEIGHT, ...("match" in search ? search : { ...search, selection: TERM_SELECTION }) };
 }
 
 /** What a planned batch answers. */

@@ -9,7 +9,10 @@ import { readWithTokenCheck } from "./checked-reads";
 import { contextCaches, type ContextCaches } from "./caches";
 import { absorb, DONE, hintsNow, planReads, recentKey, startKnown, type Known, type ReadRequest } from "./plan";
 import type { ContextQuery } from "../context-query";
-import { batchOf, snapshotKey, type BatchResults, type Handoff, type Sections } from "./batch";
+import { batchOf, searchParams, snapshotKey, type BatchResults, type Handoff, type PlannedReads, type Sections } from "./batch";
+import { searchInMemory } from "../search/bm25-search";
+import { searchIndex, searchIndexAt } from "../search/index-sync";
+import type { LearningIndex } from "../search/learning-index";
 import type { SearchHints } from "../hints/hint-query";
 
 /** Each batch learns the owner, then the sections, then the searches: a handful is the most there can be. */
@@ -47,16 +50,29 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
   const caches = contextCaches();
   const key = snapshotKey(principal.userId, principal.projectIds, q);
   const request: ReadRequest = { principal, q, limit, snapshot: caches.snapshots.get(key), local: readsLocally(db) };
+  const index = await searchIndex(db);
   let known = startKnown(request);
   for (let plan = planReads(known, request, caches); plan !== DONE; plan = planReads(known, request, caches)) {
     if (known.versions.length === MAX_ROUNDS) throw new Error("a context's reads did not settle");
-    const results = await readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, plan.reads));
+    const results = await readBatch(db, request, plan.reads, index);
     rememberRead(caches, results);
     const next = absorb(known, results, plan.assumed, request, caches);
     if (results.recentPersonal && !known.recent && next.recent) caches.recent.set(results.meta.version, recentKey(next.owner, limit), next.recent);
     known = next;
   }
   return finish(known, request, caches, key);
+}
+
+/**
+ * One batch's reads. With the learnings' index in memory (lib/context/search), the search is not a
+ * statement: the batch reads which change to the learnings is the last, and the index, brought up to
+ * it when a write came since (one statement, then), answers the search as searchRead would.
+ */
+async function readBatch(db: Db, { principal, q, limit }: ReadRequest, reads: PlannedReads, index: LearningIndex | null): Promise<BatchResults> {
+  if (!index || !reads.search) return readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, reads));
+  const results = await readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, { ...reads, search: undefined }));
+  const current = await searchIndexAt(db, index, results.meta.learningsChanged);
+  return { ...results, search: searchInMemory(current, searchParams(reads.search, limit), results.meta.storeSize) };
 }
 
 /** What a batch tells the instance to remember: the state's version and the store's size, and the frequencies the search counted. */

@@ -12,7 +12,7 @@ import { ofProject, personalAndProject, personalOf, visibleTo, type Owner } from
  * inner query: only the best FTS_WINDOW matches of everyone's learnings leave it), and the scope is
  * applied to those; "newest" reads the two scopes separately, each along its (owner, created_at) index.
  */
-const FTS_WINDOW = 2000;
+export const FTS_WINDOW = 2000;
 
 /** How much a hint word found in a learning's tags counts against one found in its content (BM25 column weights). */
 export const DEFAULT_TAG_WEIGHT = 0.5;
@@ -106,7 +106,10 @@ export type TermSelection = { maxShare: number; minCutoff: number; maxMatches: n
  * chose (null: none), and when asked every match's [seq, BM25 score] (not only the candidates'), as the
  * JSON array the feedback's search takes back (one value, however many matches: no row each).
  */
-export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null; scores: string };
+export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null; scores: MatchScores };
+
+/** Every match's BM25 score by seq: as the JSON array of [seq, score] pairs a statement answers and takes, or a map (searched in memory). */
+export type MatchScores = string | ReadonlyMap<number, number>;
 
 export type SearchParams = Owner & {
   limit: number;
@@ -114,7 +117,7 @@ export type SearchParams = Owner & {
   /** Also answer every match's score: the hints' search, whose scores the feedback's adds to its own. */
   scores?: boolean;
   /** Scores known from another search ([seq, score] pairs, JSON), added to this search's for the same rows. */
-  scored?: string;
+  scored?: MatchScores;
 } & (
   | {
       /** An expression chosen already, searched as it is: no word is counted or chosen. */
@@ -193,17 +196,17 @@ export function searchRead(db: Db, params: SearchParams) {
       select rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) as score from learnings_fts where learnings_fts match (select coalesce(q, '""') from expr)),
     best as (${
       params.scored === undefined
-        ? sql`select rowid, score from own order by score limit ${FTS_WINDOW}`
+        ? sql`select rowid, score from own order by score, rowid desc limit ${FTS_WINDOW}`
         : sql`select rowid, sum(score) as score from (
         select rowid, score from own
-        union all select value ->> 0, value ->> 1 from json_each(${params.scored}) where (select q from expr) is not null)
-      group by rowid order by score limit ${FTS_WINDOW}`
+        union all select value ->> 0, value ->> 1 from json_each(${scoresJson(params.scored)}) where (select q from expr) is not null)
+      group by rowid order by score, rowid desc limit ${FTS_WINDOW}`
     })
     select * from (
       select 0 as what, ${learnings.id} as id, ${learnings.seq} as seq, ${learnings.kind} as kind, ${learnings.content} as content,
         ${learnings.confirmed} as confirmed, ${learnings.createdAt} as created_at, ${learnings.tags} as tags,
         ${learnings.userId} as user_id, ${writerName(learnings.userId)} as author, best.score as score
-      from best join ${learnings} on ${learnings.seq} = best.rowid where ${scope} order by best.score, ${learnings.createdAt} desc limit ${params.limit})
+      from best join ${learnings} on ${learnings.seq} = best.rowid where ${scope} order by best.score, ${learnings.createdAt} desc, ${learnings.seq} desc limit ${params.limit})
     union all select 1, term, null, null, null, null, null, null, null, null, n from df where fresh and exact
     union all select 2, q, null, null, null, null, null, null, null, null, null from expr
     ${params.scores ? sql`union all select 3, (select json_group_array(json_array(rowid, score)) from best), null, null, null, null, null, null, null, null, null` : sql``})`;
@@ -213,6 +216,10 @@ export function searchRead(db: Db, params: SearchParams) {
     chosen: rows.find((r) => r.what === 2)?.id ?? null,
     scores: rows.find((r) => r.what === 3)?.id ?? "[]",
   }));
+}
+
+function scoresJson(scores: MatchScores): string {
+  return typeof scores === "string" ? scores : JSON.stringify([...scores]);
 }
 
 function candidateOf(r: SearchRow): LearningCandidateRow {

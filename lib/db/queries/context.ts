@@ -14,6 +14,7 @@ import {
   appMeta,
   contextLog,
   handoffs,
+  learningChanges,
   learningCounts,
   learnings,
   projectMatchers,
@@ -31,15 +32,22 @@ import {
 
 /**
  * The state's version (drizzle/0003_context_version.sql's triggers move it), the vector table's width,
- * and how many learnings the store holds (everyone's: the counts kept at write time).
+ * how many learnings the store holds (everyone's: the counts kept at write time), and the last change
+ * to the learnings (learning_changes' newest id: what the in-memory search index must have applied).
  */
 export function metaRead(db: Db) {
   const keys = ["context_version", "embedding_dimensions"];
   const meta = db.select({ key: appMeta.key, value: appMeta.value }).from(appMeta).where(inArray(appMeta.key, keys));
   const size = db.select({ key: sql<string>`'learnings'`, value: sql<string>`coalesce(sum(${learningCounts.n}), 0)` }).from(learningCounts);
-  return read(meta.unionAll(size), (rows) => {
+  const changed = db.select({ key: sql<string>`'learning_changes'`, value: sql<string>`coalesce(max(${learningChanges.id}), 0)` }).from(learningChanges);
+  return read(meta.unionAll(size).unionAll(changed), (rows) => {
     const value = (key: string) => rows.find((r) => r.key === key)?.value;
-    return { version: value("context_version") ?? "0", vectorWidth: Number(value("embedding_dimensions") ?? 0) || null, storeSize: Number(value("learnings") ?? 0) };
+    return {
+      version: value("context_version") ?? "0",
+      vectorWidth: Number(value("embedding_dimensions") ?? 0) || null,
+      storeSize: Number(value("learnings") ?? 0),
+      learningsChanged: Number(value("learning_changes") ?? 0),
+    };
   });
 }
 

@@ -16,3 +16,16 @@ export const learningCounts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.owner, t.kind] })],
 );
+
+/**
+ * Which learnings changed, in the order they changed: one row per insert, delete or ranked-column update
+ * of a learning (and per learning of a user who is renamed), written by triggers (drizzle/…_learning_changes.sql).
+ * Each server instance keeps its learnings' search index in memory (lib/context/search) and brings it up
+ * to date by reading the rows after the last it applied; the newest id, read with every context's
+ * version, says whether it has to. Old rows are dropped by a trigger past CHANGES_KEPT: an index that far
+ * behind loads again.
+ */
+export const learningChanges = sqliteTable("learning_changes", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  seq: integer("seq").notNull(),
+});

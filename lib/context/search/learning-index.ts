@@ -1,0 +1,101 @@
+import type { LearningCandidateRow } from "../../db/queries/context-candidates";
+import { ftsTokens } from "./fts-tokens";
+
+/**
+ * Every learning of the store (everyone's: BM25's statistics are the whole index's, as FTS5's are), held
+ * in memory with its postings, so a context ranks its candidates without a full-text statement
+ * (BENCHMARKS.md, issue 25: the two FTS5 statements were half of a context's time). The tokens are
+ * FTS5's own (`porter unicode61`, lib/context/search/fts-tokens.ts), so the ranking is the one
+ * learnings_fts gives (lib/context/search/bm25-search.ts; test/integration/memory-search.test.ts compares).
+ * Kept current by lib/context/search/index-sync.ts from the learning_changes log.
+ */
+export type IndexedLearning = LearningCandidateRow & {
+  projectId: string | null;
+  /** Neither pinned nor superseded: what a context may rank (rankable() in the candidate queries). */
+  rankable: boolean;
+  /** Its tokens in both columns: BM25's document length. */
+  length: number;
+};
+
+/** The learnings a token occurs in, and how often in each column (content × 65,536 + tags). */
+type Postings = { seqs: number[]; counts: number[] };
+
+const COLUMN_SHIFT = 65_536;
+
+export class LearningIndex {
+  private readonly docs = new Map<number, IndexedLearning>();
+  private readonly postings = new Map<string, Postings>();
+  private tokens = 0;
+  /** The newest learning_changes id applied. */
+  changed = 0;
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  /** Tokens in all learnings, both columns (FTS5's total size). */
+  get totalTokens(): number {
+    return this.tokens;
+  }
+
+  get(seq: number): IndexedLearning | undefined {
+    return this.docs.get(seq);
+  }
+
+  /** The learnings `token` occurs in, with its count in the content and in the tags (empty: none). */
+  occurrences(token: string): { seqs: readonly number[]; content(i: number): number; tags(i: number): number } {
+    const p = this.postings.get(token);
+    if (!p) return NO_OCCURRENCES;
+    return { seqs: p.seqs, content: (i) => Math.floor(p.counts[i]! / COLUMN_SHIFT), tags: (i) => p.counts[i]! % COLUMN_SHIFT };
+  }
+
+  /** A learning added, or put in place of the one it was. */
+  put(learning: Omit<IndexedLearning, "length">): void {
+    this.remove(learning.seq);
+    const content = countTokens(learning.content);
+    const tags = countTokens(learning.tags);
+    let length = 0;
+    for (const [token, n] of content) {
+      length += n;
+      this.post(token, learning.seq, n * COLUMN_SHIFT + (tags.get(token) ?? 0));
+    }
+    for (const [token, n] of tags) {
+      length += n;
+      if (!content.has(token)) this.post(token, learning.seq, n);
+    }
+    this.tokens += length;
+    this.docs.set(learning.seq, { ...learning, length });
+  }
+
+  /** A learning gone (deleted): its postings and its length leave the statistics. */
+  remove(seq: number): void {
+    const doc = this.docs.get(seq);
+    if (!doc) return;
+    for (const token of new Set([...ftsTokens(doc.content), ...ftsTokens(doc.tags)])) {
+      const p = this.postings.get(token);
+      const at = p?.seqs.indexOf(seq) ?? -1;
+      if (!p || at < 0) continue;
+      p.seqs.splice(at, 1);
+      p.counts.splice(at, 1);
+      if (!p.seqs.length) this.postings.delete(token);
+    }
+    this.tokens -= doc.length;
+    this.docs.delete(seq);
+  }
+
+  private post(token: string, seq: number, count: number): void {
+    const p = this.postings.get(token);
+    if (p) {
+      p.seqs.push(seq);
+      p.counts.push(count);
+    } else this.postings.set(token, { seqs: [seq], counts: [count] });
+  }
+}
+
+const NO_OCCURRENCES = { seqs: [] as number[], content: () => 0, tags: () => 0 };
+
+function countTokens(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const token of ftsTokens(text)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}

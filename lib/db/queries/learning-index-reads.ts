@@ -1,0 +1,44 @@
+import { asc, gt, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { learningChanges, learnings } from "../schema";
+import { read } from "./batch-reads";
+import { candidateColumns } from "./context-candidates";
+
+// What the in-memory search index (lib/context/search) is loaded and kept current from.
+
+/** A learning as the index holds it: a context's candidate row, its owner and whether it may be ranked. */
+const indexedColumns = {
+  ...candidateColumns,
+  projectId: learnings.projectId,
+  rankable: sql<number>`${learnings.pinned} = 0 and ${learnings.supersededAt} is null`.mapWith(Boolean),
+};
+
+/** How many learnings the store holds (superseded ones too: the index holds every row FTS5 does). */
+export function learningRowsRead(db: Db) {
+  return read(db.select({ n: sql<number>`count(*)` }).from(learnings), (rows) => Number(rows[0]?.n ?? 0));
+}
+
+/** The newest learning_changes id and the oldest kept (0 when none). */
+export function changeMarksRead(db: Db) {
+  return read(
+    db.select({ newest: sql<number>`coalesce(max(${learningChanges.id}), 0)`, oldest: sql<number>`coalesce(min(${learningChanges.id}), 0)` }).from(learningChanges),
+    (rows) => ({ newest: Number(rows[0]?.newest ?? 0), oldest: Number(rows[0]?.oldest ?? 0) }),
+  );
+}
+
+/** Every learning, as the index holds it. */
+export function indexedLearningsRead(db: Db) {
+  return read(db.select(indexedColumns).from(learnings));
+}
+
+/** The learnings changed after change `after`, oldest change first: the row as it is now, or only its seq when it is gone. */
+export function changedLearningsRead(db: Db, after: number) {
+  return read(
+    db
+      .select({ change: learningChanges.id, changedSeq: learningChanges.seq, learning: indexedColumns })
+      .from(learningChanges)
+      .leftJoin(learnings, sql`${learnings.seq} = ${learningChanges.seq}`)
+      .where(gt(learningChanges.id, after))
+      .orderBy(asc(learningChanges.id)),
+  );
+}

@@ -1,0 +1,164 @@
+import { createClient, type Client, type InStatement } from "@libsql/client";
+import { drizzle } from "drizzle-orm/libsql";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
+import { readAll } from "@/lib/db/queries/batch-reads";
+import { searchRead, type SearchParams, type Searched, type TermSelection } from "@/lib/db/queries/context-candidates";
+import { metaRead } from "@/lib/db/queries/context";
+import * as schema from "@/lib/db/schema";
+import { FEEDBACK_TERMS, feedbackTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
+import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
+import { searchInMemory } from "@/lib/context/search/bm25-search";
+import { searchIndex, searchIndexAt } from "@/lib/context/search/index-sync";
+import { LearningIndex } from "@/lib/context/search/learning-index";
+import { ROOT, tempDir } from "../support/server";
+
+/**
+ * The learnings' index in memory (lib/context/search) against the FTS5 statement it stands in for
+ * (searchRead): the same words chosen, the same candidates in the same order, the same BM25 scores, on
+ * a real libSQL file, for random stores and hints; and kept current by the learning_changes log through
+ * inserts, edits, supersedes, pins, deletes and a writer's new name.
+ */
+
+// Words drawn with a skew, so some are in most learnings and some in few; stemmed alike (deploy,
+// deploying, deployed), split by the tokenizer (snake_case), folded (café, naïve, über).
+const VOCABULARY =
+  "token tokens refresh refreshing deploy deploying deployed ledger webhook webhooks cursor schema retry retries cache caching queue staging cron migrate migration invoice react hook pool lock vault canary café naïve snake_case x86 über".split(
+    " ",
+  );
+const USERS = ["u1", "u2", "u3"];
+
+let client: Client;
+let db: Db;
+const tmp = tempDir("baton-memory-search-");
+let s = 11;
+const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const pick = () => VOCABULARY[Math.floor(VOCABULARY.length * rand() ** 2)]!;
+const text = (min: number, spread: number) => Array.from({ length: min + Math.floor(rand() * spread) }, pick).join(rand() < 0.5 ? " " : ", ");
+let next = 0;
+
+function learningInsert(): InStatement {
+  const i = next++;
+  const owner = USERS[Math.floor(rand() * USERS.length)]!;
+  const project = owner !== "u3" && rand() < 0.6 ? "p1" : null;
+  return {
+    sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, pinned, superseded_at, created_at, updated_at) VALUES (?, ?, ?, 'pattern', ?, 'test', ?, ?, ?, ?, ?, ?)",
+    args: [`l${i}`, owner, project, text(2, 12), rand() < 0.7 ? 1 : 0, rand() < 0.6 ? text(1, 3) : "", rand() < 0.05 ? 1 : 0, rand() < 0.05 ? 5 : null, 1000 + Math.floor(i / 3), 1000 + i],
+  };
+}
+
+beforeAll(async () => {
+  client = createClient({ url: `file:${tmp.dir}/memory.db` });
+  await migrate(client, `${ROOT}/drizzle`);
+  db = drizzle(client, { schema }) as unknown as Db;
+  const stmts: InStatement[] = USERS.map((id) => ({ sql: "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?, ?, ?, 0, 0)", args: [id, id, `${id}@example.com`] }));
+  stmts.push({ sql: "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'web', 'Web', 'u1', 0, 0)", args: [] });
+  for (let i = 0; i < 500; i++) stmts.push(learningInsert());
+  await client.batch(stmts, "write");
+});
+
+afterAll(() => {
+  client?.close();
+  tmp.remove();
+});
+
+const meta = async () => (await readAll(db, { m: metaRead(db) })).m;
+const bySql = async (params: SearchParams) => (await readAll(db, { r: searchRead(db, params) })).r;
+
+/** The index as a context uses it: current with the change its reads saw. */
+async function current(): Promise<{ index: LearningIndex; storeSize: number }> {
+  const m = await meta();
+  return { index: await searchIndexAt(db, (await searchIndex(db))!, m.learningsChanged), storeSize: m.storeSize };
+}
+
+/** Same candidates, same order, same scores (to the last digits a JSON round trip of the hints' scores keeps), same words chosen. */
+function expectSame(memory: Searched, statement: Searched): void {
+  expect(memory.chosen).toBe(statement.chosen);
+  expect(memory.candidates.map((c) => c.id)).toEqual(statement.candidates.map((c) => c.id));
+  memory.candidates.forEach((c, i) => {
+    const { score, ...row } = c;
+    const { score: expected, ...sqlRow } = statement.candidates[i]!;
+    expect(row).toEqual(sqlRow);
+    expect(score).toBeCloseTo(expected!, 12);
+  });
+}
+
+const selections: TermSelection[] = [TERM_SELECTION, { maxShare: 0.2, minCutoff: 10, maxMatches: 120 }, { maxShare: 0.5, minCutoff: 5, maxMatches: 40 }];
+const hint = fc.uniqueArray(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom("absent", "nowhere", "deploys", "caches")), { minLength: 1, maxLength: 8 });
+const owners = fc.constantFrom({ userId: "u1", projectId: null }, { userId: "u1", projectId: "p1" }, { userId: "u2", projectId: "p1" }, { userId: "u3", projectId: null });
+
+describe("the learnings' search in memory", () => {
+  it("chooses the words, finds and scores the candidates as the FTS5 statement does", async () => {
+    const { index, storeSize } = await current();
+    await fc.assert(
+      fc.asyncProperty(hint, fc.constantFrom(...selections), owners, fc.constantFrom(5, 30, 1000), fc.constantFrom(START_TAG_WEIGHT, 0.5, 0.3), async (terms, selection, owner, limit, tagWeight) => {
+        const params: SearchParams = { ...owner, limit, tagWeight, terms: terms.map((t) => [t, null]), knownAt: null, selection, scores: true };
+        const [memory, statement] = [searchInMemory(index, params, storeSize), await bySql(params)];
+        expectSame(memory, statement);
+        // Every word the statement counted exactly, counted the same.
+        for (const [term, n] of statement.counted) if (n <= Math.max(selection.minCutoff, storeSize * selection.maxShare)) expect(memory.counted.get(term)).toBe(n);
+        // The scores of every match (the hints' search hands them to the feedback's).
+        const pairs = JSON.parse(statement.scores as string) as [number, number][];
+        expect(new Set((memory.scores as Map<number, number>).keys())).toEqual(new Set(pairs.map(([seq]) => seq)));
+        for (const [seq, score] of pairs) expect((memory.scores as Map<number, number>).get(seq)).toBeCloseTo(score, 12);
+      }),
+      { numRuns: 200, seed: 25 },
+    );
+  });
+
+  it("adds the feedback's words to the hints' scores as the statement does, and searches an expression chosen already", async () => {
+    const { index, storeSize } = await current();
+    await fc.assert(
+      fc.asyncProperty(hint, owners, fc.constantFrom(5, 30), async (terms, owner, limit) => {
+        const first: SearchParams = { ...owner, limit, tagWeight: START_TAG_WEIGHT, terms: terms.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION, scores: true };
+        const [memory, statement] = [searchInMemory(index, first, storeSize), await bySql(first)];
+        if (statement.chosen === null) return;
+        const again = searchInMemory(index, { ...owner, limit, tagWeight: START_TAG_WEIGHT, match: statement.chosen }, storeSize);
+        expectSame(again, await bySql({ ...owner, limit, tagWeight: START_TAG_WEIGHT, match: statement.chosen }));
+        const extra = feedbackTerms(statement.candidates, terms);
+        if (!extra.length) return;
+        const feedback = { ...owner, limit, tagWeight: START_TAG_WEIGHT, terms: extra.map((t): [string, null] => [t, null]), knownAt: null, maxTerms: FEEDBACK_TERMS, selection: TERM_SELECTION };
+        expectSame(searchInMemory(index, { ...feedback, scored: memory.scores }, storeSize), await bySql({ ...feedback, scored: statement.scores }));
+      }),
+      { numRuns: 150, seed: 26 },
+    );
+  });
+
+  it("follows every change to the learnings, from this process or another, and a writer's new name", async () => {
+    await current();
+    const writes: InStatement[] = [];
+    for (let i = 0; i < 40; i++) writes.push(learningInsert());
+    writes.push(
+      { sql: "UPDATE learnings SET content = 'ledger ledger canary rewritten' WHERE id = 'l3'", args: [] },
+      { sql: "UPDATE learnings SET tags = 'vault lock' WHERE id = 'l4'", args: [] },
+      { sql: "UPDATE learnings SET superseded_at = 9 WHERE id = 'l5'", args: [] },
+      { sql: "UPDATE learnings SET pinned = 1 WHERE id = 'l6'", args: [] },
+      { sql: "UPDATE learnings SET project_id = NULL WHERE id = 'l7'", args: [] },
+      { sql: "UPDATE learnings SET confirmed = 1 - confirmed WHERE id = 'l8'", args: [] },
+      { sql: "DELETE FROM learnings WHERE id IN ('l9', 'l10', 'l11')", args: [] },
+      { sql: "UPDATE users SET name = 'Ursula' WHERE id = 'u1'", args: [] },
+    );
+    // Another process's writes: through a client of its own, not this one.
+    const other = createClient({ url: `file:${tmp.dir}/memory.db` });
+    await other.batch(writes, "write");
+    other.close();
+    const { index, storeSize } = await current();
+    expect(index.changed).toBe((await meta()).learningsChanged);
+    const loaded = new LearningIndex();
+    await fc.assert(
+      fc.asyncProperty(hint, owners, async (terms, owner) => {
+        const params: SearchParams = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, terms: terms.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
+        expectSame(searchInMemory(index, params, storeSize), await bySql(params));
+      }),
+      { numRuns: 100, seed: 27 },
+    );
+    expect(loaded.size).toBe(0);
+    const rows = (await client.execute("SELECT count(*) AS n, sum(length(content)) AS c FROM learnings")).rows[0]!;
+    expect(index.size).toBe(Number(rows.n));
+    const renamed = searchInMemory(index, { userId: "u1", projectId: "p1", limit: 1000, tagWeight: 1, match: '"ledger"' }, storeSize);
+    expect(renamed.candidates.filter((c) => c.userId === "u1").every((c) => c.author === "Ursula")).toBe(true);
+    expect(renamed.candidates.some((c) => c.userId === "u1")).toBe(true);
+  });
+});
