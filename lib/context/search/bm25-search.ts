@@ -37,7 +37,7 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
     const l = index.get(seq);
     if (l && inScope(l)) found.push({ l, score });
   }
-  found.sort((a, b) => a.score - b.score || b.l.createdAt.getTime() - a.l.createdAt.getTime() || b.l.seq - a.l.seq);
+  found.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
   const candidates = found.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
   return { candidates, counted, chosen, scores: params.scores ? best : new Map() };
 }

@@ -15,6 +15,8 @@ export type IndexedLearning = LearningCandidateRow & {
   rankable: boolean;
   /** Its tokens in both columns: BM25's document length. */
   length: number;
+  /** createdAt in ms, for ordering. */
+  createdMs: number;
 };
 
 /** The learnings a token occurs in, and how often in each column (content × 65,536 + tags). */
@@ -50,7 +52,7 @@ export class LearningIndex {
   }
 
   /** A learning added, or put in place of the one it was. */
-  put(learning: Omit<IndexedLearning, "length">): void {
+  put(learning: Omit<IndexedLearning, "length" | "createdMs">): void {
     this.remove(learning.seq);
     const content = countTokens(learning.content);
     const tags = countTokens(learning.tags);
@@ -64,7 +66,24 @@ export class LearningIndex {
       if (!content.has(token)) this.post(token, learning.seq, n);
     }
     this.tokens += length;
-    this.docs.set(learning.seq, { ...learning, length });
+    // One literal of one shape for every learning (not a spread of the row a driver made): the search
+    // reads these fields for hundreds of learnings a context, and V8 reads one shape's fields fastest.
+    const l = learning;
+    this.docs.set(l.seq, {
+      id: l.id,
+      seq: l.seq,
+      kind: l.kind,
+      content: l.content,
+      confirmed: l.confirmed,
+      createdAt: l.createdAt,
+      tags: l.tags,
+      userId: l.userId,
+      author: l.author,
+      projectId: l.projectId,
+      rankable: l.rankable,
+      length,
+      createdMs: l.createdAt.getTime(),
+    });
   }
 
   /** A learning gone (deleted): its postings and its length leave the statistics. */
