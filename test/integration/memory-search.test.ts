@@ -70,7 +70,8 @@ const bySql = async (params: SearchParams) => (await readAll(db, { r: searchRead
 /** The index as a context uses it: current with the change its reads saw. */
 async function current(): Promise<{ index: LearningIndex; storeSize: number }> {
   const m = await meta();
-  return { index: await searchIndexAt(db, (await searchIndex(db))!, m.learningsChanged), storeSize: m.storeSize };
+  await searchIndex(db);
+  return { index: (await searchIndexAt(db, m.learningsChanged))!, storeSize: m.storeSize };
 }
 
 /** Same candidates, same order, same scores (to the last digits a JSON round trip of the hints' scores keeps), same words chosen. */

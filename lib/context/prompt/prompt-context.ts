@@ -10,7 +10,7 @@ import { sessionProject, sessionProjectReads, sessionTermsOf } from "../project/
 import { packSections } from "../pack/pack-context";
 import type { PromptQuery } from "./prompt-query";
 import { promptCounts, promptMatch, promptWords, readPromptCandidates, relevantUnseen } from "./prompt-learnings";
-import { searchIndex, searchIndexAt } from "../search/index-sync";
+import { indexAt, indexChangesRead, searchIndex } from "../search/index-sync";
 import { learningLine, type SectionDraft } from "../pack/render-sections";
 import { compactedSince, recentlyServed } from "../cache/recent-sessions";
 import { recordServed } from "../serve/served-log";
@@ -54,7 +54,9 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   const since = compactedSince(principal.userId, q.sessionId);
   const held = await searchIndex(db);
   const words = promptWords(db, q.q, held);
+  const after = held?.changed ?? 0;
   const r = await readWithTokenCheck(db, principal, {
+    changes: held ? indexChangesRead(db, held) : undefined,
     meta: metaRead(db),
     ...sessionProjectReads(db, principal, q),
     served: servedRead(db, { userId: principal.userId, sessionId: q.sessionId, since }),
@@ -62,8 +64,9 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   });
   const project = sessionProject(r, principal, q);
   const served = r.served;
-  const index = held && (await searchIndexAt(db, held, r.meta.learningsChanged));
-  const matched = promptMatch(q.q, words.terms, promptCounts(words.terms, r.counts, index), r.meta.storeSize, sessionTermsOf(r, principal, q));
+  const index = r.changes ? indexAt(db, after, r.changes, r.meta.learningsChanged) : null;
+  const counts = await promptCounts(db, words.terms, r.counts, index);
+  const matched = promptMatch(q.q, words.terms, counts, r.meta.storeSize, sessionTermsOf(r, principal, q));
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
   if (project?.injectionPaused) return empty;

@@ -68,9 +68,15 @@ export function promptWords(db: Db, prompt: string, index: LearningIndex | null)
   return { terms, counts: terms.length && !index ? wordCountsRead(db, { terms, cap }) : undefined };
 }
 
-/** The prompt's word counts: from the index when there is one (exact), else as the batch read them. */
-export function promptCounts(terms: string[], read: Map<string, number> | undefined, index: LearningIndex | null): Map<string, number> | undefined {
-  return index && terms.length ? documentFrequencies(index, terms) : read;
+/**
+ * The prompt's word counts: from the index when it is current (exact), else as the batch read them,
+ * else (the index was held but fell too far behind to wait for) read now.
+ */
+export async function promptCounts(db: Db, terms: string[], read: Map<string, number> | undefined, index: LearningIndex | null): Promise<Map<string, number> | undefined> {
+  if (!terms.length) return undefined;
+  if (index) return documentFrequencies(index, terms);
+  const cap = { share: TERM_SELECTION.maxShare, least: TERM_SELECTION.minCutoff };
+  return read ?? (await readAll(db, { counts: wordCountsRead(db, { terms, cap }) })).counts;
 }
 
 /**

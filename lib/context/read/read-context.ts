@@ -10,8 +10,7 @@ import { contextCaches, type ContextCaches } from "./caches";
 import { absorb, DONE, hintsNow, planReads, recentKey, startKnown, type Known, type ReadRequest } from "./plan";
 import type { ContextQuery } from "../context-query";
 import { batchOf, searchParams, snapshotKey, type BatchResults, type Handoff, type PlannedReads, type Sections } from "./batch";
-import { searchInMemory } from "../search/bm25-search";
-import { searchIndex, searchIndexAt } from "../search/index-sync";
+import { indexChangesRead, searchAt, searchIndex } from "../search/index-sync";
 import type { LearningIndex } from "../search/learning-index";
 import type { SearchHints } from "../hints/hint-query";
 
@@ -65,14 +64,16 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
 
 /**
  * One batch's reads. With the learnings' index in memory (lib/context/search), the search is not a
- * statement: the batch reads which change to the learnings is the last, and the index, brought up to
- * it when a write came since (one statement, then), answers the search as searchRead would.
+ * statement: the batch reads which change to the learnings is the last and the changes the index has
+ * not applied (none, nearly always), and the index, brought up to it, answers the search as searchRead
+ * would (searchAt): no round trip of its own, after a write either.
  */
 async function readBatch(db: Db, { principal, q, limit }: ReadRequest, reads: PlannedReads, index: LearningIndex | null): Promise<BatchResults> {
   if (!index || !reads.search) return readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, reads));
-  const results = await readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, { ...reads, search: undefined }));
-  const current = await searchIndexAt(db, index, results.meta.learningsChanged);
-  return { ...results, search: searchInMemory(current, searchParams(reads.search, limit), results.meta.storeSize) };
+  const after = index.changed;
+  const batch = { ...batchOf(db, principal, q, limit, { ...reads, search: undefined }), changes: indexChangesRead(db, index) };
+  const { changes, ...results } = await readWithTokenCheck(db, principal, batch);
+  return { ...results, search: await searchAt(db, searchParams(reads.search, limit), results.meta, { after, read: changes }) };
 }
 
 /** What a batch tells the instance to remember: the state's version and the store's size, and the frequencies the search counted. */

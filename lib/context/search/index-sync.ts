@@ -1,7 +1,9 @@
 import type { Db } from "../../db/client";
 import { readAll } from "../../db/queries/batch-reads";
-import { changedLearningsRead, changeMarksRead, indexedLearningsRead, learningRowsRead } from "../../db/queries/learning-index-reads";
+import { changedLearningsRead, changeMarksRead, indexedLearningsRead, learningRowsRead, type LearningChanges } from "../../db/queries/learning-index-reads";
 import { processWide } from "../../process/process-state";
+import { searchRead, type SearchParams, type Searched } from "../../db/queries/context-candidates";
+import { searchInMemory } from "./bm25-search";
 import { LearningIndex } from "./learning-index";
 
 /**
@@ -19,7 +21,14 @@ export const MAX_INDEXED = 300_000;
 /** How many changes the log keeps (its trigger says the same): an index further behind loads again. */
 export const CHANGES_KEPT = 100_000;
 
-type State = { index: LearningIndex | null; tooLarge: boolean; pending?: Promise<void> };
+type State = { index: LearningIndex | null; tooLarge: boolean; pending?: { done: Promise<void>; background: boolean } };
+
+/**
+ * How far behind (in changes) a context waits for its index to catch up: one statement of at most
+ * this many rows. Further behind (a bulk import, another instance's long batch), the index catches up
+ * in the background and contexts search with FTS5 statements meanwhile, rather than wait seconds.
+ */
+export const CATCH_UP_INLINE = 2_000;
 
 const states = () => processWide("learning search index", () => new WeakMap<Db, State>());
 
@@ -30,27 +39,65 @@ function stateOf(db: Db): State {
   return state;
 }
 
-/** The database's index, loaded first if it is not yet (null: the store is too large to hold). */
+/** The database's index, loaded first if it never was (null: the store is too large to hold). */
 export async function searchIndex(db: Db): Promise<LearningIndex | null> {
   const state = stateOf(db);
-  while (!state.index && !state.tooLarge) await work(state, () => load(db, state));
+  while (!state.index && !state.tooLarge) await work(state, () => load(db, state), false);
   return state.index;
 }
 
-/** The index having applied at least change `changed` (a context's reads saw it), reading what it lacks. */
-export async function searchIndexAt(db: Db, index: LearningIndex, changed: number): Promise<LearningIndex> {
-  const state = stateOf(db);
-  // Once from the log; should that not reach it (the log cannot say), once by loading everything.
-  for (let tries = 0; tries < 2 && state.index && state.index.changed < changed; tries++) {
-    await work(state, () => (tries === 0 ? advance(db, state, state.index!) : load(db, state)));
-  }
-  return state.index ?? index;
+/**
+ * The read a context adds to its batch so that its index needs no round trip of its own: the changes
+ * after those the index applied (none, nearly always), at most CATCH_UP_INLINE of them.
+ */
+export function indexChangesRead(db: Db, index: LearningIndex) {
+  return changedLearningsRead(db, index.changed, CATCH_UP_INLINE + 1);
 }
 
-/** One load or catch-up at a time per database: concurrent contexts wait for the one under way. */
-async function work(state: State, run: () => Promise<void>): Promise<void> {
-  if (!state.pending) state.pending = run().finally(() => (state.pending = undefined));
-  await state.pending;
+/**
+ * The index current with change `newest` (what a context's batch read), once it applied `changes` (the
+ * batch's indexChangesRead, read after `after`); null when they do not bring it there (too many, or the
+ * log no longer holds them all): then it catches up in the background, and the context searches with a
+ * statement (searchRead) meanwhile. Changes another context applied already are skipped: each is
+ * applied once, in the log's order, with the learning as some batch read it at or after that change.
+ */
+export function indexAt(db: Db, after: number, changes: LearningChanges, newest: number): LearningIndex | null {
+  const state = stateOf(db);
+  const index = state.index;
+  if (!index) return null;
+  if (index.changed >= newest) return index;
+  const complete = index.changed >= after && changes.length <= CATCH_UP_INLINE && (changes[0]?.change ?? newest + 1) <= index.changed + 1 && (changes.at(-1)?.change ?? 0) >= newest;
+  if (complete) {
+    apply(index, changes);
+    return index;
+  }
+  if (!state.pending) void work(state, () => advance(db, state), true).catch(() => undefined);
+  return null;
+}
+
+/** The index having applied at least change `changed`, waiting for what it lacks to be read (tests, and the first context after a load); null: too large. */
+export async function searchIndexAt(db: Db, changed: number): Promise<LearningIndex | null> {
+  const state = stateOf(db);
+  while (state.index && state.index.changed < changed) await work(state, () => advance(db, state), false);
+  return state.index;
+}
+
+/**
+ * A context's search at the state its batch read (`at`, with the changes read for the index): in memory
+ * when that brings the index to it, else as a statement of its own (searchRead).
+ */
+export async function searchAt(db: Db, params: SearchParams, at: { learningsChanged: number; storeSize: number }, changes: { after: number; read: LearningChanges } | undefined): Promise<Searched> {
+  const index = changes && indexAt(db, changes.after, changes.read, at.learningsChanged);
+  return index ? searchInMemory(index, params, at.storeSize) : (await readAll(db, { found: searchRead(db, params) })).found;
+}
+
+/** One load or catch-up at a time per database: contexts wait for one under way, unless it runs in the background. */
+function work(state: State, run: () => Promise<void>, background: boolean): Promise<void> {
+  if (!state.pending) {
+    const done = run().finally(() => (state.pending = undefined));
+    state.pending = { done, background };
+  }
+  return state.pending.done;
 }
 
 async function load(db: Db, state: State): Promise<void> {
@@ -66,15 +113,26 @@ async function load(db: Db, state: State): Promise<void> {
   state.index = index;
 }
 
-async function advance(db: Db, state: State, index: LearningIndex): Promise<void> {
+/** The changes after the index's applied; all learnings loaded again when the log no longer holds them all. */
+async function advance(db: Db, state: State): Promise<void> {
+  const index = state.index!;
   const { marks, changes } = await readAll(db, { marks: changeMarksRead(db), changes: changedLearningsRead(db, index.changed) });
-  // The log no longer holds every change after this index's: load everything again.
   if (marks.oldest > index.changed + 1) return load(db, state);
-  const latest = new Map<number, (typeof changes)[number]["learning"]>();
-  for (const c of changes) latest.set(c.changedSeq, c.learning?.id ? c.learning : null);
+  apply(index, changes);
+}
+
+/** Changes read from the log, those after the index's last applied, in order. */
+function apply(index: LearningIndex, changes: LearningChanges): void {
+  const latest = new Map<number, LearningChanges[number]["learning"]>();
+  let last = index.changed;
+  for (const c of changes) {
+    if (c.change <= index.changed) continue;
+    latest.set(c.seq, c.learning);
+    last = c.change;
+  }
   for (const [seq, learning] of latest) {
     if (learning) index.put(learning);
     else index.remove(seq);
   }
-  index.changed = Math.max(index.changed, changes.at(-1)?.change ?? index.changed);
+  index.changed = last;
 }

@@ -1,7 +1,7 @@
 import { asc, gt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { learningChanges, learnings } from "../schema";
-import { read } from "./batch-reads";
+import { read, type Results } from "./batch-reads";
 import { candidateColumns } from "./context-candidates";
 
 // What the in-memory search index (lib/context/search) is loaded and kept current from.
@@ -31,14 +31,22 @@ export function indexedLearningsRead(db: Db) {
   return read(db.select(indexedColumns).from(learnings));
 }
 
-/** The learnings changed after change `after`, oldest change first: the row as it is now, or only its seq when it is gone. */
-export function changedLearningsRead(db: Db, after: number) {
+/**
+ * The learnings changed after change `after`, oldest change first (at most `limit`): the row as it is
+ * now, or null when it is gone.
+ */
+export function changedLearningsRead(db: Db, after: number, limit = -1) {
   return read(
     db
       .select({ change: learningChanges.id, changedSeq: learningChanges.seq, learning: indexedColumns })
       .from(learningChanges)
       .leftJoin(learnings, sql`${learnings.seq} = ${learningChanges.seq}`)
       .where(gt(learningChanges.id, after))
-      .orderBy(asc(learningChanges.id)),
+      .orderBy(asc(learningChanges.id))
+      .limit(limit),
+    (rows) => rows.map((r) => ({ change: r.change, seq: r.changedSeq, learning: r.learning?.id ? r.learning : null })),
   );
 }
+
+/** What changedLearningsRead answers. */
+export type LearningChanges = Results<{ c: ReturnType<typeof changedLearningsRead> }>["c"];
