@@ -75,30 +75,33 @@ function kindChanges(kind: Uint8Array): number[] {
   return out;
 }
 
+type Run = { start: number; count: number; stride: number; how: number; value: number };
+
+/** Whether c → f continues the run; a run of one (always "adds") takes its stride and how from it. */
+function extend(run: Run, c: number, f: number): boolean {
+  if (run.count === 1) {
+    const stride = c - run.start;
+    if (stride !== 1 && stride !== 2) return false;
+    if (f - c === run.value) Object.assign(run, { stride, count: 2 });
+    else if (f === run.start + run.value) Object.assign(run, { stride, how: 1, value: f, count: 2 });
+    else return false;
+    return true;
+  }
+  if (c !== run.start + run.count * run.stride || (run.how === 0 ? f - c : f) !== run.value) return false;
+  run.count++;
+  return true;
+}
+
 /**
  * Folds that change a character, as runs (start, count, stride × 2 + how, value): how 0 adds value to
  * each code point (case), how 1 maps each to value (a letter without its accent; 0 drops a mark).
  */
 function foldRuns(kind: Uint8Array, fold: Int32Array): number[] {
-  type Run = { start: number; count: number; stride: number; how: number; value: number };
   const runs: Run[] = [];
   for (let c = 0x80; c < 0x110000; c++) {
     if (kind[c] === SEPARATOR || fold[c] === c) continue;
-    const f = fold[c]!;
     const run = runs.at(-1);
-    if (run) {
-      const step = c - run.start;
-      if (run.count === 1 && (step === 1 || step === 2)) {
-        const first = run.how === 0 ? run.start + run.value : run.value;
-        if (f - c === first - run.start) Object.assign(run, { stride: step, how: 0, value: f - c, count: 2 });
-        else if (f === first) Object.assign(run, { stride: step, how: 1, value: f, count: 2 });
-        if (run.count === 2) continue;
-      } else if (c === run.start + run.count * run.stride && (run.how === 0 ? f - c === run.value : f === run.value)) {
-        run.count++;
-        continue;
-      }
-    }
-    runs.push({ start: c, count: 1, stride: 1, how: 0, value: f - c });
+    if (!run || !extend(run, c, fold[c]!)) runs.push({ start: c, count: 1, stride: 1, how: 0, value: fold[c]! - c });
   }
   return runs.flatMap((r) => [r.start, r.count, r.stride * 2 + r.how, r.value]);
 }

@@ -41,6 +41,7 @@ export function ftsTokens(text: string): string[] {
     const start = i;
     let ascii = true;
     let upper = false;
+    let hash = FNV_OFFSET;
     while (i < length) {
       const d = text.charCodeAt(i);
       if (d < 128) {
@@ -53,11 +54,55 @@ export function ftsTokens(text: string): string[] {
         ascii = false;
         i += cp > 0xffff ? 2 : 1;
       }
+      hash = Math.imul(hash ^ d, FNV_PRIME);
     }
-    if (!ascii) terms.push(foldedTerm(text, start, i));
-    else terms.push(asciiTerm(upper ? text.slice(start, i).toLowerCase() : text.slice(start, i)));
+    let term = i - start <= CACHED_MAX ? cachedTerm(text, start, i, hash) : undefined;
+    if (term === undefined) {
+      const token = text.slice(start, i);
+      term = ascii ? asciiTerm(upper ? token.toLowerCase() : token) : foldedTerm(token);
+      if (token.length <= CACHED_MAX) cacheTerm(token, term, hash);
+    }
+    terms.push(term);
   }
   return terms;
+}
+
+/**
+ * Terms of tokens seen before, by the token as written: a team's text repeats a few thousand words,
+ * so most tokens skip folding and stemming. An open-addressing table probed with a hash (FNV-1a)
+ * taken while scanning, so a repeated token costs no string at all; emptied when half full.
+ */
+const SLOTS = 1 << 16;
+const CACHED_MAX = 64;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+const cacheTokens: (string | undefined)[] = Array.from({ length: SLOTS }, () => undefined);
+const cacheTerms: string[] = Array.from({ length: SLOTS }, () => "");
+const cacheHashes = new Int32Array(SLOTS);
+let cached = 0;
+
+function cachedTerm(text: string, start: number, end: number, hash: number): string | undefined {
+  for (let slot = hash & (SLOTS - 1); ; slot = (slot + 1) & (SLOTS - 1)) {
+    const token = cacheTokens[slot];
+    if (token === undefined) return undefined;
+    if (cacheHashes[slot] !== hash || token.length !== end - start) continue;
+    let k = 0;
+    while (k < token.length && token.charCodeAt(k) === text.charCodeAt(start + k)) k++;
+    if (k === token.length) return cacheTerms[slot];
+  }
+}
+
+function cacheTerm(token: string, term: string, hash: number): void {
+  if (cached >= SLOTS / 2) {
+    cacheTokens.fill(undefined);
+    cached = 0;
+  }
+  let slot = hash & (SLOTS - 1);
+  while (cacheTokens[slot] !== undefined) slot = (slot + 1) & (SLOTS - 1);
+  cacheTokens[slot] = token;
+  cacheTerms[slot] = term;
+  cacheHashes[slot] = hash;
+  cached++;
 }
 
 /** FTS5 keeps at most this many bytes of a term (FTS5_MAX_TOKEN_SIZE in fts5Int.h). */
@@ -97,13 +142,13 @@ function asciiTerm(token: string): string {
   return term;
 }
 
-/** The term for text[start, end), a token with characters past ASCII: folded, then stemmed or cut. */
-function foldedTerm(text: string, start: number, end: number): string {
+/** The term for a token with characters past ASCII: folded, then stemmed or cut. */
+function foldedTerm(raw: string): string {
   let token = "";
   let size = 0;
   let ascii = true;
-  for (let k = start; k < end; ) {
-    const cp = codePointAt(text, k);
+  for (let k = 0; k < raw.length; ) {
+    const cp = codePointAt(raw, k);
     k += cp > 0xffff ? 2 : 1;
     if (cp < 128) {
       token += String.fromCharCode(cp <= 90 && cp >= 65 ? cp + 32 : cp);

@@ -62,55 +62,67 @@ function endsCVC(end: number): boolean {
 }
 
 type Condition = (stemEnd: number) => boolean;
-/** A step's rules: suffix, what replaces it, and the condition on the stem before it. */
-type Rule = readonly [suffix: Uint8Array, replacement: Uint8Array, condition: Condition];
+/** A step's rule: a suffix, what replaces it, and the condition on the stem before it. */
+type Rule = { suffix: Uint8Array; replacement: Uint8Array; condition: Condition; first: boolean };
+/** A step's rules by the suffix's last byte, in the order they are tried. */
+type Step = Rule[][];
 
 const bytes = (text: string) => Uint8Array.from(text, (ch) => ch.charCodeAt(0));
-function rules(condition: Condition, pairs: string): Rule[] {
-  return pairs.split(" ").map((pair) => {
-    const [suffix, replacement] = pair.split(">");
-    return [bytes(suffix!), bytes(replacement ?? ""), condition] as const;
+
+/** A step from groups of (condition, "suffix>replacement …"); the first group's first rule is marked. */
+function makeStep(...groups: [Condition, string][]): Step {
+  const byLast: Step = Array.from({ length: 256 }, () => []);
+  groups.forEach(([condition, pairs], g) => {
+    pairs.split(" ").forEach((pair, k) => {
+      const [suffix, replacement] = pair.split(">");
+      const rule = { suffix: bytes(suffix!), replacement: bytes(replacement ?? ""), condition, first: g === 0 && k === 0 };
+      byLast[rule.suffix.at(-1)!]!.push(rule);
+    });
   });
+  return byLast;
 }
 
 function endsWith(suffix: Uint8Array): boolean {
-  if (n <= suffix.length) return false;
-  for (let k = 0; k < suffix.length; k++) if (buf[n - suffix.length + k] !== suffix[k]) return false;
+  const from = n - suffix.length;
+  if (from <= 0) return false;
+  for (let k = 0; k < suffix.length; k++) if (buf[from + k] !== suffix[k]) return false;
   return true;
 }
 
-/** Applies the first rule whose suffix matches, if its condition holds: that rule's index, or -1. */
-function step(list: readonly Rule[]): number {
-  for (let r = 0; r < list.length; r++) {
-    const [suffix, replacement, condition] = list[r]!;
-    if (!endsWith(suffix)) continue;
-    const stemEnd = n - suffix.length;
-    if (!condition(stemEnd)) return -1;
-    buf.set(replacement, stemEnd);
-    if (replacement.length) dirty = Math.min(dirty, stemEnd);
-    n = stemEnd + replacement.length;
-    return r;
+/**
+ * Applies the first rule whose suffix matches, if its condition holds: 1 if it did (2 if that rule
+ * was the step's first), 0 if not.
+ */
+function step(rules: Step): number {
+  for (const rule of rules[buf[n - 1]!]!) {
+    if (!endsWith(rule.suffix)) continue;
+    const stemEnd = n - rule.suffix.length;
+    if (!rule.condition(stemEnd)) return 0;
+    buf.set(rule.replacement, stemEnd);
+    if (rule.replacement.length) dirty = Math.min(dirty, stemEnd);
+    n = stemEnd + rule.replacement.length;
+    return rule.first ? 2 : 1;
   }
-  return -1;
+  return 0;
 }
 
 const always: Condition = () => true;
 const sOrTAndMOver1: Condition = (end) => (buf[end - 1] === s || buf[end - 1] === t) && mOver1(end);
 
 /** Step 1b; its first rule (eed) is the one that does not lead on to the stem's tidying. */
-const STEP_1B = [...rules(mOver0, "eed>ee"), ...rules(hasVowel, "ed ing")];
-const STEP_1B_TIDY = rules(always, "at>ate bl>ble iz>ize");
-const STEP_2 = rules(
+const STEP_1B = makeStep([mOver0, "eed>ee"], [hasVowel, "ed ing"]);
+const STEP_1B_TIDY = makeStep([always, "at>ate bl>ble iz>ize"]);
+const STEP_2 = makeStep([
   mOver0,
   "ational>ate tional>tion enci>ence anci>ance izer>ize logi>log bli>ble alli>al entli>ent eli>e ousli>ous " +
     "ization>ize ation>ate ator>ate alism>al iveness>ive fulness>ful ousness>ous aliti>al iviti>ive biliti>ble",
+]);
+const STEP_3 = makeStep([mOver0, "icate>ic ative alize>al iciti>ic ical>ic ful ness"]);
+const STEP_4 = makeStep(
+  [mOver1, "al ance ence er ic able ible ant ement ment ent"],
+  [sOrTAndMOver1, "ion"],
+  [mOver1, "ou ism ate iti ous ive ize"],
 );
-const STEP_3 = rules(mOver0, "icate>ic ative alize>al iciti>ic ical>ic ful ness");
-const STEP_4 = [
-  ...rules(mOver1, "al ance ence er ic able ible ant ement ment ent"),
-  ...rules(sOrTAndMOver1, "ion"),
-  ...rules(mOver1, "ou ism ate iti ous ive ize"),
-];
 
 function write(at: number, byte: number): void {
   buf[at] = byte;
@@ -125,7 +137,7 @@ function step1(): void {
   }
   // 1b: -eed, -ed, -ing; after -ed or -ing the stem is tidied: -at, -bl, -iz get their e back, a
   // doubled consonant (but l, s, z) is halved, a short cvc stem gets an e.
-  if (step(STEP_1B) > 0 && step(STEP_1B_TIDY) < 0) {
+  if (step(STEP_1B) === 1 && step(STEP_1B_TIDY) === 0) {
     const last = buf[n - 1]!;
     if (!isVowel(last, false) && last !== l && last !== s && last !== z && last === buf[n - 2]) n -= 1;
     else if (mIs1(n) && endsCVC(n)) write(n++, e);
