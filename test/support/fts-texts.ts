@@ -105,14 +105,14 @@ export function porterTexts(): string[] {
 }
 
 /**
- * Every code point of the Basic Multilingual Plane and, past it, every 61st and those next to where
- * FTS5's kinds change: each as "q?q" (inside a token), "?q" (starting one) and "ab??ing" (stemmed).
+ * Every code point of the Basic Multilingual Plane and, past it, every 61st and the `astral` ones
+ * named: each as "q?q" (inside a token), "?q" (starting one) and "ab??ing" (stemmed).
  */
-export function codePointTexts(astralEdges: readonly number[]): string[] {
+export function codePointTexts(astral: readonly number[]): string[] {
   const points = new Set<number>();
   for (let c = 0; c < 0x10000; c++) if (c < 0xd800 || c > 0xdfff) points.add(c);
   for (let c = 0x10000; c < 0x110000; c += 61) points.add(c);
-  for (const edge of astralEdges) for (let c = edge - 1; c <= edge + 1; c++) if (c >= 0x10000 && c < 0x110000) points.add(c);
+  for (const c of astral) if (c >= 0x10000 && c < 0x110000) points.add(c);
   const list = [...points].sort((a, b) => a - b);
   const texts: string[] = [];
   for (let i = 0; i < list.length; i += 2048) {
