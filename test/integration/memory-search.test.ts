@@ -11,7 +11,7 @@ import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
 import { searchInMemory } from "@/lib/context/search/bm25-search";
-import { searchIndex, searchIndexAt } from "@/lib/context/search/index-sync";
+import { CATCH_UP_INLINE, indexAt, indexChangesRead, searchIndex, searchIndexAt } from "@/lib/context/search/index-sync";
 import { LearningIndex } from "@/lib/context/search/learning-index";
 import { ROOT, tempDir } from "../support/server";
 
@@ -161,5 +161,36 @@ describe("the learnings' search in memory", () => {
     const renamed = searchInMemory(index, { userId: "u1", projectId: "p1", limit: 1000, tagWeight: 1, match: '"ledger"' }, storeSize);
     expect(renamed.candidates.filter((c) => c.userId === "u1").every((c) => c.author === "Ursula")).toBe(true);
     expect(renamed.candidates.some((c) => c.userId === "u1")).toBe(true);
+  });
+
+  it("catches up in the background when a context's batch cannot bring it up to date, and loads again once the log lost what it lacks", async () => {
+    const index = (await searchIndex(db))!;
+    const read = async () => {
+      const after = index.changed;
+      const r = await readAll(db, { meta: metaRead(db), changes: indexChangesRead(db, index) });
+      return { after, ...r };
+    };
+    // More changes than a context waits for: the batch's read cannot bring the index there.
+    const other = createClient({ url: `file:${tmp.dir}/memory.db` });
+    await other.batch(Array.from({ length: CATCH_UP_INLINE + 5 }, learningInsert), "write");
+    let r = await read();
+    expect(indexAt(db, r.after, r.changes, r.meta.learningsChanged)).toBeNull();
+    // ...so the context searched with a statement; the index catches up meanwhile, and then answers.
+    await expect.poll(async () => indexAt(db, index.changed, [], (await meta()).learningsChanged), { timeout: 20_000 }).not.toBeNull();
+    // A few changes: applied from the batch's read, no statement of their own.
+    await other.batch([learningInsert(), { sql: "DELETE FROM learnings WHERE id = 'l12'", args: [] }], "write");
+    r = await read();
+    expect(r.changes.length).toBe(2);
+    expect(indexAt(db, r.after, r.changes, r.meta.learningsChanged)).toBe(index);
+    // The log pruned past what the index applied (a long outage, a bulk import): it loads everything again.
+    await other.batch([learningInsert(), learningInsert(), { sql: "DELETE FROM learning_changes WHERE id < (SELECT max(id) FROM learning_changes)", args: [] }], "write");
+    other.close();
+    r = await read();
+    expect(indexAt(db, r.after, r.changes, r.meta.learningsChanged)).toBeNull();
+    await expect.poll(async () => (await searchIndex(db))!.changed, { timeout: 20_000 }).toBe(r.meta.learningsChanged);
+    const { index: reloaded, storeSize } = await current();
+    expect(reloaded.size).toBe(Number((await client.execute("SELECT count(*) AS n FROM learnings")).rows[0]!.n));
+    const params: SearchParams = { userId: "u1", projectId: "p1", limit: 1000, tagWeight: START_TAG_WEIGHT, terms: VOCABULARY.slice(0, 6).map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
+    expectSame(searchInMemory(reloaded, params, storeSize), await bySql(params));
   });
 });

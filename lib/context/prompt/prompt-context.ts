@@ -48,7 +48,8 @@ export function buildPromptContext(learnings: ContextLearning[], limits: { budge
 export async function promptContext(db: Db, principal: Principal, q: PromptQuery, now = new Date()): Promise<PromptContext> {
   // One batch before the search: the token's check (when taken as remembered), the store's size, the
   // project, what the session was given (the table; below, what this instance gave it lately, maybe not
-  // written or synced back yet) and the prompt's word counts (store-wide).
+  // written or synced back yet), and the prompt's word counts (store-wide) or, with the learnings'
+  // index in memory, the changes it has not applied (it counts the words and searches, no statement).
   // After a compaction this instance served, what the table holds from before it is forgotten, even
   // while the bookkeeping that deletes it is still buffered.
   const since = compactedSince(principal.userId, q.sessionId);

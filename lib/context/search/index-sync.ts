@@ -9,9 +9,10 @@ import { LearningIndex } from "./learning-index";
 /**
  * The in-memory search index of a database (lib/context/search/learning-index.ts), one per database
  * the process reads, loaded once (at start: lib/startup.ts) and brought up to date from the
- * learning_changes log (drizzle/0032_learning_changes.sql) whenever a context's reads show a newer
- * change than it applied: one statement after a write, none otherwise. Every instance sharing a
- * database keeps its own, so a learning written through one is searched by all.
+ * learning_changes log (drizzle/0032_learning_changes.sql): each context's batch reads the changes after
+ * the index's last (indexChangesRead: none, nearly always) with the newest change, and applies them
+ * (indexAt), so a write costs no round trip. Every instance sharing a database keeps its own, so a
+ * learning written through one is searched by all.
  *
  * Bounded by the store: a store of more than MAX_INDEXED learnings is searched by FTS5 statements
  * instead (searchRead), as every store was before.
