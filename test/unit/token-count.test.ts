@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/pack/build-context";
-import { countTokens, countTokensByLine, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/pack/tokenizer";
+import { countTokens, countTokensByLine, fewestTokens, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/pack/tokenizer";
 import { contextData, contextOptions } from "../support/context-data";
 
 // Characters the pre-tokenizer treats differently: letters of several cases and scripts, digits,
@@ -16,6 +16,19 @@ const line = fc.oneof(
   fc.tuple(fc.constantFrom("- [pattern] ", "## ", "  - ", "/", " ", "", "… "), fc.array(word, { maxLength: 10 })).map(([lead, words]) => lead + words.join(" ")),
 );
 const text = fc.tuple(fc.array(line, { maxLength: 30 }), fc.constantFrom("\n", "\n\n", "\r\n")).map(([lines, join]) => lines.join(join));
+
+describe("fewestTokens", () => {
+  it("never says more than the exact count, and is exact for text whose every word is one token", () => {
+    fc.assert(
+      fc.property(fc.oneof(line, text, fc.string({ unit: "grapheme", maxLength: 80 })), (t) => {
+        expect(fewestTokens(t)).toBeLessThanOrEqual(countTokens(t));
+      }),
+      { numRuns: 5000, seed: 25 },
+    );
+    expect(fewestTokens("run the tests first")).toBe(countTokens("run the tests first"));
+    expect(fewestTokens("")).toBe(0);
+  });
+});
 
 describe("countTokensByLine", () => {
   it("gives the exact o200k count of any text: counts summed over its lines equal the count of the whole", () => {

@@ -1,5 +1,6 @@
 import type { SectionName, SectionReport } from "../context-types";
 import type { SectionDraft } from "./render-sections";
+import { fewestTokens } from "./tokenizer";
 
 export type PackLimits = { budget: number; maxChars: number; count: (text: string) => number };
 /** `kept`: for each section shown, the indices of the items it lists, in order. */
@@ -112,9 +113,12 @@ function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count:
     let itemTokens = 0;
     let itemChars = 0;
     for (const [i, item] of draft.items.entries()) {
-      const t = itemTokens + lineTokens(item);
       const c = itemChars + item.length + 1;
       const f = fixed(kept.length + 1);
+      // A line that cannot fit even at the fewest tokens it may have is passed over uncounted: the
+      // learnings section renders every candidate, and most of them are past the budget.
+      const cannot = tokens + sepTokens + itemTokens + fewestTokens(item) + 1 + f.tokens > budget;
+      const t = cannot ? Infinity : itemTokens + lineTokens(item);
       if (tokens + sepTokens + t + f.tokens > budget || chars + sepChars + c + f.chars > maxChars) {
         if (draft.fillFrom !== undefined && i >= draft.fillFrom) continue;
         break;
