@@ -8,7 +8,7 @@ import { countUsers } from "./db/queries/users";
 import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
 import { awaitSchema, migrate } from "./db/migrate";
-import { MAX_INDEXED, searchIndex } from "./context/search/index-sync";
+import { loadSearchIndex, MAX_INDEXED } from "./context/search/index-sync";
 import { installGracefulShutdown } from "./process/graceful-shutdown";
 
 /** What this start did to the schema: "none pending" on every start but the first after an update. */
@@ -67,7 +67,12 @@ export async function startup(): Promise<void> {
       console.log(`baton: first-run setup: open /setup on this machine, or from another with the setup code ${issueSetupCode()}`);
     }
     // The learnings' search index (lib/context/search) is loaded now, not in the first session start.
-    if (!(await searchIndex(getDb()))) console.log(`baton: more than ${MAX_INDEXED} learnings: contexts search them with SQLite's full-text index`);
+    // Should it fail, contexts search with SQLite's full-text index while it loads again in the background.
+    const index = await loadSearchIndex(getDb()).catch((error: unknown) => {
+      console.error(`baton: the learnings' search index did not load (${error instanceof Error ? error.message : String(error)}): contexts search with SQLite until it does`);
+      return undefined;
+    });
+    if (index === null) console.log(`baton: more than ${MAX_INDEXED} learnings: contexts search them with SQLite's full-text index`);
     // The tokenizer's tables take ~0.2 s to load: pay it now, not in the first agent's session start.
     const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
     countTokens("warm up");

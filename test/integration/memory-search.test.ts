@@ -11,8 +11,9 @@ import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
 import { searchInMemory } from "@/lib/context/search/bm25-search";
-import { CATCH_UP_INLINE, indexAt, indexChangesRead, searchIndex, searchIndexAt } from "@/lib/context/search/index-sync";
+import { CATCH_UP_INLINE, indexAt, indexChangesRead, loadSearchIndex, searchIndexAt } from "@/lib/context/search/index-sync";
 import { LearningIndex } from "@/lib/context/search/learning-index";
+import { indexedLearningsRead } from "@/lib/db/queries/learning-index-reads";
 import { ROOT, tempDir } from "../support/server";
 
 /**
@@ -70,7 +71,7 @@ const bySql = async (params: SearchParams) => (await readAll(db, { r: searchRead
 /** The index as a context uses it: current with the change its reads saw. */
 async function current(): Promise<{ index: LearningIndex; storeSize: number }> {
   const m = await meta();
-  await searchIndex(db);
+  await loadSearchIndex(db);
   return { index: (await searchIndexAt(db, m.learningsChanged))!, storeSize: m.storeSize };
 }
 
@@ -139,7 +140,15 @@ describe("the learnings' search in memory", () => {
       { sql: "UPDATE learnings SET project_id = NULL WHERE id = 'l7'", args: [] },
       { sql: "UPDATE learnings SET confirmed = 1 - confirmed WHERE id = 'l8'", args: [] },
       { sql: "DELETE FROM learnings WHERE id IN ('l9', 'l10', 'l11')", args: [] },
+      { sql: "UPDATE learnings SET kind = 'insight', created_at = 5 WHERE id = 'l13'", args: [] },
+      { sql: "UPDATE learnings SET user_id = 'u2' WHERE id = 'l14'", args: [] },
       { sql: "UPDATE users SET name = 'Ursula' WHERE id = 'u1'", args: [] },
+      // Deleted with their owner (the foreign keys cascade): a user, a project.
+      { sql: "INSERT INTO users (id, name, email, created_at, updated_at) VALUES ('u9', 'u9', 'u9@example.com', 0, 0)", args: [] },
+      { sql: "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p9', 'gone', 'Gone', 'u1', 0, 0)", args: [] },
+      { sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, tags, created_at, updated_at) VALUES ('g1', 'u9', 'p1', 'pattern', 'ledger canary vault', 'test', '', 1, 1), ('g2', 'u1', 'p9', 'pattern', 'ledger canary vault', 'test', '', 1, 1)", args: [] },
+      { sql: "DELETE FROM users WHERE id = 'u9'", args: [] },
+      { sql: "DELETE FROM projects WHERE id = 'p9'", args: [] },
     );
     // Another process's writes: through a client of its own, not this one.
     const other = createClient({ url: `file:${tmp.dir}/memory.db` });
@@ -147,7 +156,15 @@ describe("the learnings' search in memory", () => {
     other.close();
     const { index, storeSize } = await current();
     expect(index.changed).toBe((await meta()).learningsChanged);
+    // What the changes made of it is what a load of the store makes.
     const loaded = new LearningIndex();
+    for (const l of (await readAll(db, { all: indexedLearningsRead(db, 0, 1_000_000) })).all) loaded.put(l);
+    expect(index.size).toBe(loaded.size);
+    expect(index.totalTokens).toBe(loaded.totalTokens);
+    // (but the generation each index numbered its learnings with)
+    const fields = (l: unknown) => Object.fromEntries(Object.entries(l as object).filter(([k]) => k !== "gen"));
+    for (const l of (await readAll(db, { all: indexedLearningsRead(db, 0, 1_000_000) })).all) expect(fields(index.get(l.seq))).toEqual(fields(loaded.get(l.seq)));
+    expect(index.get(Number((await client.execute("SELECT seq FROM learnings WHERE id = 'l13'")).rows[0]!.seq))).toMatchObject({ kind: "insight", createdMs: 5 });
     await fc.assert(
       fc.asyncProperty(hint, owners, async (terms, owner) => {
         const params: SearchParams = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, terms: terms.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
@@ -155,7 +172,6 @@ describe("the learnings' search in memory", () => {
       }),
       { numRuns: 100, seed: 27 },
     );
-    expect(loaded.size).toBe(0);
     const rows = (await client.execute("SELECT count(*) AS n, sum(length(content)) AS c FROM learnings")).rows[0]!;
     expect(index.size).toBe(Number(rows.n));
     const renamed = searchInMemory(index, { userId: "u1", projectId: "p1", limit: 1000, tagWeight: 1, match: '"ledger"' }, storeSize);
@@ -163,8 +179,8 @@ describe("the learnings' search in memory", () => {
     expect(renamed.candidates.some((c) => c.userId === "u1")).toBe(true);
   });
 
-  it("catches up in the background when a context's batch cannot bring it up to date, and loads again once the log lost what it lacks", async () => {
-    const index = (await searchIndex(db))!;
+  it("catches up in the background when a context's batch cannot bring it up to date, and loads again once the log lost what it lacks", { timeout: 60_000 }, async () => {
+    const index = (await loadSearchIndex(db))!;
     const read = async () => {
       const after = index.changed;
       const r = await readAll(db, { meta: metaRead(db), changes: indexChangesRead(db, index) });
@@ -176,7 +192,7 @@ describe("the learnings' search in memory", () => {
     let r = await read();
     expect(indexAt(db, r.after, r.changes, r.meta.learningsChanged)).toBeNull();
     // ...so the context searched with a statement; the index catches up meanwhile, and then answers.
-    await expect.poll(async () => indexAt(db, index.changed, [], (await meta()).learningsChanged), { timeout: 20_000 }).not.toBeNull();
+    await expect.poll(async () => indexAt(db, index.changed, [], (await meta()).learningsChanged), { timeout: 10_000 }).not.toBeNull();
     // A few changes: applied from the batch's read, no statement of their own.
     await other.batch([learningInsert(), { sql: "DELETE FROM learnings WHERE id = 'l12'", args: [] }], "write");
     r = await read();
@@ -187,7 +203,7 @@ describe("the learnings' search in memory", () => {
     other.close();
     r = await read();
     expect(indexAt(db, r.after, r.changes, r.meta.learningsChanged)).toBeNull();
-    await expect.poll(async () => (await searchIndex(db))!.changed, { timeout: 20_000 }).toBe(r.meta.learningsChanged);
+    await expect.poll(async () => (await loadSearchIndex(db))!.changed, { timeout: 10_000 }).toBe(r.meta.learningsChanged);
     const { index: reloaded, storeSize } = await current();
     expect(reloaded.size).toBe(Number((await client.execute("SELECT count(*) AS n FROM learnings")).rows[0]!.n));
     const params: SearchParams = { userId: "u1", projectId: "p1", limit: 1000, tagWeight: START_TAG_WEIGHT, terms: VOCABULARY.slice(0, 6).map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };

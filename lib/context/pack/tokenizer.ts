@@ -70,20 +70,14 @@ export function countTokensByLine(text: string): number {
 }
 
 /**
- * A number of tokens the text has at least, without running BPE: its runs of non-whitespace (split only
- * by spaces and tabs: a text with a line break counts as one). No piece of o200k's pre-tokenizer holds
- * two such runs (a piece is a word, a number or punctuation, with at most one whitespace character in
- * front, or whitespace alone; only `[\r\n/]*` reaches past a line break), and every piece is at least one
- * token. The packer passes over a line this says cannot fit without counting it
- * (test/unit/token-count.test.ts checks the bound on random texts).
+ * A number of tokens the text has at least, without running BPE: its runs of non-whitespace (a text
+ * with a line break counts as one). No piece of o200k's pre-tokenizer holds two such runs (a piece is a
+ * word, a number or punctuation, with at most one character in front, or whitespace alone; only
+ * `[\r\n/]*` reaches past a line break), and every piece is at least one token. Whitespace is what
+ * the pre-tokenizer's `\s` is (no-break and ideographic spaces too). The packer passes over a line this
+ * says cannot fit without counting it (test/unit/token-count.test.ts checks the bound).
  */
 export function fewestTokens(text: string): number {
   if (/[\r\n]/.test(text)) return text ? 1 : 0;
-  let runs = 0;
-  for (let i = 0, inRun = false; i < text.length; i++) {
-    const space = text[i] === " " || text[i] === "\t";
-    if (!space && !inRun) runs++;
-    inRun = !space;
-  }
-  return runs;
+  return text.match(/\S+/gu)?.length ?? 0;
 }

@@ -53,7 +53,7 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   // After a compaction this instance served, what the table holds from before it is forgotten, even
   // while the bookkeeping that deletes it is still buffered.
   const since = compactedSince(principal.userId, q.sessionId);
-  const held = await searchIndex(db);
+  const held = searchIndex(db);
   const words = promptWords(db, q.q, held);
   const after = held?.changed ?? 0;
   const r = await readWithTokenCheck(db, principal, {

@@ -49,7 +49,7 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
   const caches = contextCaches();
   const key = snapshotKey(principal.userId, principal.projectIds, q);
   const request: ReadRequest = { principal, q, limit, snapshot: caches.snapshots.get(key), local: readsLocally(db) };
-  const index = await searchIndex(db);
+  const index = searchIndex(db);
   let known = startKnown(request);
   for (let plan = planReads(known, request, caches); plan !== DONE; plan = planReads(known, request, caches)) {
     if (known.versions.length === MAX_ROUNDS) throw new Error("a context's reads did not settle");

@@ -84,14 +84,23 @@ function phraseHits(index: LearningIndex, word: string): PhraseHits {
   const tokens = ftsTokens(word);
   if (!tokens.length) return NO_HITS;
   if (tokens.length === 1) return index.occurrences(tokens[0]!);
-  // Several tokens ("snake_case"): the learnings with all of them in a row, from the rarest token's.
-  const rarest = tokens.map((t) => index.occurrences(t)).sort((a, b) => a.seqs.length - b.seqs.length)[0]!;
+  // Several tokens ("snake_case"): the learnings with all of them (the rarest token's, kept where the
+  // others occur too), then counted where they stand in a row.
+  const lists = tokens.map((t) => index.occurrences(t).seqs).sort((a, b) => a.length - b.length);
+  let withAll: readonly number[] = lists[0]!;
+  for (const other of lists.slice(1)) {
+    if (!withAll.length) break;
+    const has = new Set(other);
+    withAll = withAll.filter((seq) => has.has(seq));
+  }
   const seqs: number[] = [];
   const counts: [number, number][] = [];
-  for (const seq of rarest.seqs) {
+  for (const seq of withAll) {
     const l = index.get(seq)!;
     const found: [number, number] = [runs(ftsTokens(l.content), tokens), runs(ftsTokens(l.tags), tokens)];
-    if (found[0] || found[1]) (seqs.push(seq), counts.push(found));
+    if (!found[0] && !found[1]) continue;
+    seqs.push(seq);
+    counts.push(found);
   }
   return { seqs, content: (i) => counts[i]![0], tags: (i) => counts[i]![1] };
 }

@@ -22,7 +22,13 @@ export const MAX_INDEXED = 300_000;
 /** How many changes the log keeps (its trigger says the same): an index further behind loads again. */
 export const CHANGES_KEPT = 100_000;
 
-type State = { index: LearningIndex | null; tooLarge: boolean; pending?: { done: Promise<void>; background: boolean } };
+type State = { index: LearningIndex | null; tooLarge: boolean; pending?: { done: Promise<void>; background: boolean }; retryAt: number };
+
+/** Rows one statement of a load or a catch-up reads at most: each well within DATABASE_TIMEOUT_MS, on a libSQL server too. */
+const PAGE = 2_000;
+
+/** How long a load or catch-up that failed (the database out of reach) waits before it is tried again. */
+const RETRY_MS = 5_000;
 
 /**
  * How far behind (in changes) a context waits for its index to catch up: one statement of at most
@@ -36,14 +42,24 @@ const states = () => processWide("learning search index", () => new WeakMap<Db, 
 function stateOf(db: Db): State {
   const all = states();
   let state = all.get(db);
-  if (!state) all.set(db, (state = { index: null, tooLarge: false }));
+  if (!state) all.set(db, (state = { index: null, tooLarge: false, retryAt: 0 }));
   return state;
 }
 
-/** The database's index, loaded first if it never was (null: the store is too large to hold). */
-export async function searchIndex(db: Db): Promise<LearningIndex | null> {
+/** The database's index, loaded now if it is not (at start, and in tests); null: the store is too large to hold. */
+export async function loadSearchIndex(db: Db): Promise<LearningIndex | null> {
   const state = stateOf(db);
   while (!state.index && !state.tooLarge) await work(state, () => load(db, state), false);
+  return state.index;
+}
+
+/**
+ * The database's index as it is, for a context: never waits. Not loaded yet (its load at start failed),
+ * it is loaded in the background and the context searches with statements meanwhile.
+ */
+export function searchIndex(db: Db): LearningIndex | null {
+  const state = stateOf(db);
+  if (!state.index && !state.tooLarge) background(db, state, () => load(db, state));
   return state.index;
 }
 
@@ -72,14 +88,18 @@ export function indexAt(db: Db, after: number, changes: LearningChanges, newest:
     apply(index, changes);
     return index;
   }
-  if (!state.pending) void work(state, () => advance(db, state), true).catch(() => undefined);
+  background(db, state, () => advance(db, state));
   return null;
 }
 
-/** The index having applied at least change `changed`, waiting for what it lacks to be read (tests, and the first context after a load); null: too large. */
+/** The index having applied at least change `changed`, waiting for what it lacks to be read (tests); null: too large. */
 export async function searchIndexAt(db: Db, changed: number): Promise<LearningIndex | null> {
   const state = stateOf(db);
-  while (state.index && state.index.changed < changed) await work(state, () => advance(db, state), false);
+  await loadSearchIndex(db);
+  for (let before = -1; state.index && state.index.changed < changed && state.index.changed !== before; ) {
+    before = state.index.changed;
+    await work(state, () => advance(db, state), false);
+  }
   return state.index;
 }
 
@@ -101,25 +121,45 @@ function work(state: State, run: () => Promise<void>, background: boolean): Prom
   return state.pending.done;
 }
 
+/** A catch-up or load in the background, unless one is under way or the last failed moments ago. */
+function background(db: Db, state: State, run: () => Promise<void>): void {
+  if (state.pending || Date.now() < state.retryAt) return;
+  void work(state, run, true).catch(() => (state.retryAt = Date.now() + RETRY_MS));
+}
+
+/**
+ * Every learning, a page of PAGE at a time. The newest change is read first: what is written while
+ * the pages are read comes after it, and the next context's batch (or a catch-up) applies it.
+ */
 async function load(db: Db, state: State): Promise<void> {
-  const { rows } = await readAll(db, { rows: learningRowsRead(db) });
-  if (rows > MAX_INDEXED) {
-    state.tooLarge = true;
-    return;
-  }
-  const { marks, learnings } = await readAll(db, { marks: changeMarksRead(db), learnings: indexedLearningsRead(db) });
+  const { rows, marks } = await readAll(db, { rows: learningRowsRead(db), marks: changeMarksRead(db) });
+  if (rows > MAX_INDEXED) return tooLarge(state);
   const index = new LearningIndex();
-  for (const l of learnings) index.put(l);
+  for (let after = 0; ; ) {
+    const { page } = await readAll(db, { page: indexedLearningsRead(db, after, PAGE) });
+    for (const l of page) index.put(l);
+    if (page.length < PAGE) break;
+    after = page.at(-1)!.seq;
+  }
   index.changed = marks.newest;
   state.index = index;
 }
 
-/** The changes after the index's applied; all learnings loaded again when the log no longer holds them all. */
+/** The changes after the index's applied, a page at a time; all learnings loaded again when the log no longer holds them all. */
 async function advance(db: Db, state: State): Promise<void> {
-  const index = state.index!;
-  const { marks, changes } = await readAll(db, { marks: changeMarksRead(db), changes: changedLearningsRead(db, index.changed) });
-  if (marks.oldest > index.changed + 1) return load(db, state);
-  apply(index, changes);
+  for (let index = state.index; index === state.index && index; ) {
+    const { marks, changes } = await readAll(db, { marks: changeMarksRead(db), changes: changedLearningsRead(db, index.changed, PAGE) });
+    if (marks.newest > index.changed && marks.oldest > index.changed + 1) return load(db, state);
+    apply(index, changes);
+    if (index.size > MAX_INDEXED) return tooLarge(state);
+    if (changes.length < PAGE) return;
+  }
+}
+
+/** Past MAX_INDEXED learnings the index is dropped for good (until the server restarts) and contexts search with statements. */
+function tooLarge(state: State): void {
+  state.index = null;
+  state.tooLarge = true;
 }
 
 /** Changes read from the log, those after the index's last applied, in order. */

@@ -19,15 +19,21 @@ export type IndexedLearning = LearningCandidateRow & {
   createdMs: number;
 };
 
-/** The learnings a token occurs in, and how often in each column (content × 65,536 + tags). */
-type Postings = { seqs: number[]; counts: number[] };
+/**
+ * The learnings a token occurs in, and how often in each column (content × 65,536 + tags), each entry
+ * with the generation of the learning it was made for: an entry whose learning is gone or was put again
+ * since is dead, left in place when the learning changes (`stale` counts them) and dropped the next time
+ * the token is read, so a change costs its own tokens, not the length of every list they are in.
+ */
+type Postings = { seqs: number[]; counts: number[]; gens: number[]; stale: number };
 
 const COLUMN_SHIFT = 65_536;
 
 export class LearningIndex {
-  private readonly docs = new Map<number, IndexedLearning>();
+  private readonly docs = new Map<number, IndexedLearning & { gen: number }>();
   private readonly postings = new Map<string, Postings>();
   private tokens = 0;
+  private gen = 0;
   /** The newest learning_changes id applied. */
   changed = 0;
 
@@ -44,71 +50,96 @@ export class LearningIndex {
     return this.docs.get(seq);
   }
 
-  /** The learnings `token` occurs in, with its count in the content and in the tags (empty: none). */
+  /** The learnings `token` occurs in (each once), with its count in the content and in the tags (empty: none). */
   occurrences(token: string): { seqs: readonly number[]; content(i: number): number; tags(i: number): number } {
     const p = this.postings.get(token);
     if (!p) return NO_OCCURRENCES;
+    if (p.stale) this.compact(token, p);
     return { seqs: p.seqs, content: (i) => Math.floor(p.counts[i]! / COLUMN_SHIFT), tags: (i) => p.counts[i]! % COLUMN_SHIFT };
   }
 
-  /** A learning added, or put in place of the one it was. */
+  /** A learning added, or put in place of the one it was (its words read again only when its text changed). */
   put(learning: Omit<IndexedLearning, "length" | "createdMs">): void {
+    const old = this.docs.get(learning.seq);
+    if (old && old.content === learning.content && old.tags === learning.tags) {
+      this.docs.set(learning.seq, shaped(learning, old.length, old.gen));
+      return;
+    }
     this.remove(learning.seq);
+    const gen = ++this.gen;
     const content = countTokens(learning.content);
     const tags = countTokens(learning.tags);
     let length = 0;
     for (const [token, n] of content) {
       length += n;
-      this.post(token, learning.seq, n * COLUMN_SHIFT + (tags.get(token) ?? 0));
+      this.post(token, learning.seq, n * COLUMN_SHIFT + (tags.get(token) ?? 0), gen);
     }
     for (const [token, n] of tags) {
       length += n;
-      if (!content.has(token)) this.post(token, learning.seq, n);
+      if (!content.has(token)) this.post(token, learning.seq, n, gen);
     }
     this.tokens += length;
-    // One literal of one shape for every learning (not a spread of the row a driver made): the search
-    // reads these fields for hundreds of learnings a context, and V8 reads one shape's fields fastest.
-    const l = learning;
-    this.docs.set(l.seq, {
-      id: l.id,
-      seq: l.seq,
-      kind: l.kind,
-      content: l.content,
-      confirmed: l.confirmed,
-      createdAt: l.createdAt,
-      tags: l.tags,
-      userId: l.userId,
-      author: l.author,
-      projectId: l.projectId,
-      rankable: l.rankable,
-      length,
-      createdMs: l.createdAt.getTime(),
-    });
+    this.docs.set(learning.seq, shaped(learning, length, gen));
   }
 
-  /** A learning gone (deleted): its postings and its length leave the statistics. */
+  /** A learning gone (deleted): its entries die and its length leaves the statistics. */
   remove(seq: number): void {
     const doc = this.docs.get(seq);
     if (!doc) return;
     for (const token of new Set([...ftsTokens(doc.content), ...ftsTokens(doc.tags)])) {
       const p = this.postings.get(token);
-      const at = p?.seqs.indexOf(seq) ?? -1;
-      if (!p || at < 0) continue;
-      p.seqs.splice(at, 1);
-      p.counts.splice(at, 1);
-      if (!p.seqs.length) this.postings.delete(token);
+      if (p) p.stale++;
     }
     this.tokens -= doc.length;
     this.docs.delete(seq);
   }
 
-  private post(token: string, seq: number, count: number): void {
+  private post(token: string, seq: number, count: number, gen: number): void {
     const p = this.postings.get(token);
     if (p) {
       p.seqs.push(seq);
       p.counts.push(count);
-    } else this.postings.set(token, { seqs: [seq], counts: [count] });
+      p.gens.push(gen);
+    } else this.postings.set(token, { seqs: [seq], counts: [count], gens: [gen], stale: 0 });
   }
+
+  /** The token's dead entries dropped. */
+  private compact(token: string, p: Postings): void {
+    let kept = 0;
+    for (let i = 0; i < p.seqs.length; i++) {
+      if (this.docs.get(p.seqs[i]!)?.gen !== p.gens[i]) continue;
+      p.seqs[kept] = p.seqs[i]!;
+      p.counts[kept] = p.counts[i]!;
+      p.gens[kept] = p.gens[i]!;
+      kept++;
+    }
+    p.seqs.length = p.counts.length = p.gens.length = kept;
+    p.stale = 0;
+    if (!kept) this.postings.delete(token);
+  }
+}
+
+/**
+ * One literal of one shape for every learning (not a spread of the row a driver made): the search reads
+ * these fields for hundreds of learnings a context, and V8 reads one shape's fields fastest.
+ */
+function shaped(l: Omit<IndexedLearning, "length" | "createdMs">, length: number, gen: number): IndexedLearning & { gen: number } {
+  return {
+    id: l.id,
+    seq: l.seq,
+    kind: l.kind,
+    content: l.content,
+    confirmed: l.confirmed,
+    createdAt: l.createdAt,
+    tags: l.tags,
+    userId: l.userId,
+    author: l.author,
+    projectId: l.projectId,
+    rankable: l.rankable,
+    length,
+    createdMs: l.createdAt.getTime(),
+    gen,
+  };
 }
 
 const NO_OCCURRENCES = { seqs: [] as number[], content: () => 0, tags: () => 0 };

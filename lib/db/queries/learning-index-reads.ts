@@ -26,9 +26,9 @@ export function changeMarksRead(db: Db) {
   );
 }
 
-/** Every learning, as the index holds it. */
-export function indexedLearningsRead(db: Db) {
-  return read(db.select(indexedColumns).from(learnings));
+/** The learnings after seq `after`, at most `limit`, in seq order, as the index holds them. */
+export function indexedLearningsRead(db: Db, after: number, limit: number) {
+  return read(db.select(indexedColumns).from(learnings).where(gt(learnings.seq, after)).orderBy(asc(learnings.seq)).limit(limit));
 }
 
 /**
