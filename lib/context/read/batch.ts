@@ -128,3 +128,13 @@ export function searchParams({ owner, ...search }: PlannedSearch, limit: number)
 
 /** What a planned batch answers. */
 export type BatchResults = Results<ReturnType<typeof batchOf>>;
+
+/** Whether a planned batch reads nothing but its search (the feedback's, once the rest is known). */
+export function searchOnly(reads: PlannedReads): boolean {
+  return !reads.mark && !reads.choices && !reads.seed && !reads.sections && !reads.handoff && !reads.recent;
+}
+
+/** A batch's answers when nothing was read but a search: the state as the batch before it read it. */
+export function searchedAt(meta: BatchResults["meta"], search: Searched): BatchResults {
+  return { meta, search, ...NO_SECTION_READS, mark: undefined, choices: undefined, seed: undefined, handoff: undefined, recentPersonal: undefined, recentProject: undefined };
+}

@@ -9,7 +9,8 @@ import { readWithTokenCheck } from "./checked-reads";
 import { contextCaches, type ContextCaches } from "./caches";
 import { absorb, DONE, hintsNow, planReads, recentKey, startKnown, type Known, type ReadRequest } from "./plan";
 import type { ContextQuery } from "../context-query";
-import { batchOf, searchParams, snapshotKey, type BatchResults, type Handoff, type PlannedReads, type Sections } from "./batch";
+import { batchOf, searchedAt, searchOnly, searchParams, snapshotKey, type BatchResults, type Handoff, type PlannedReads, type Sections } from "./batch";
+import { searchInMemory } from "../search/bm25-search";
 import { indexChangesRead, searchAt, searchIndex } from "../search/index-sync";
 import type { LearningIndex } from "../search/learning-index";
 import type { SearchHints } from "../hints/hint-query";
@@ -51,9 +52,11 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
   const request: ReadRequest = { principal, q, limit, snapshot: caches.snapshots.get(key), local: readsLocally(db) };
   const index = searchIndex(db);
   let known = startKnown(request);
+  let last: BatchResults["meta"] | undefined;
   for (let plan = planReads(known, request, caches); plan !== DONE; plan = planReads(known, request, caches)) {
     if (known.versions.length === MAX_ROUNDS) throw new Error("a context's reads did not settle");
-    const results = await readBatch(db, request, plan.reads, index);
+    const results = await readBatch(db, request, plan.reads, index, last);
+    last = results.meta;
     rememberRead(caches, results);
     const next = absorb(known, results, plan.assumed, request, caches);
     if (results.recentPersonal && !known.recent && next.recent) caches.recent.set(results.meta.version, recentKey(next.owner, limit), next.recent);
@@ -66,10 +69,13 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
  * One batch's reads. With the learnings' index in memory (lib/context/search), the search is not a
  * statement: the batch reads which change to the learnings is the last and the changes the index has
  * not applied (none, nearly always), and the index, brought up to it, answers the search as searchRead
- * would (searchAt): no round trip of its own, after a write either.
+ * would (searchAt): no round trip of its own, after a write either. When the search is all a batch
+ * would read (the feedback's), it is answered from the index at the state the batch before read.
  */
-async function readBatch(db: Db, { principal, q, limit }: ReadRequest, reads: PlannedReads, index: LearningIndex | null): Promise<BatchResults> {
+async function readBatch(db: Db, { principal, q, limit }: ReadRequest, reads: PlannedReads, index: LearningIndex | null, last: BatchResults["meta"] | undefined): Promise<BatchResults> {
   if (!index || !reads.search) return readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, reads));
+  // Only the feedback's search is left, and the index holds the state the last batch read: no batch at all.
+  if (last && searchOnly(reads) && index.changed >= last.learningsChanged) return searchedAt(last, searchInMemory(index, searchParams(reads.search, limit), last.storeSize));
   const after = index.changed;
   const batch = { ...batchOf(db, principal, q, limit, { ...reads, search: undefined }), changes: indexChangesRead(db, index) };
   const { changes, ...results } = await readWithTokenCheck(db, principal, batch);
