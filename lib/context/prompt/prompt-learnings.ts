@@ -56,6 +56,9 @@ export type PromptMatch = {
  */
 export const SESSION_MATCH_WORDS = 2;
 
+/** Where counting a prompt's word stops: past selectTerms' cutoff a word is left out whatever its count. */
+const COUNT_CAP = { share: TERM_SELECTION.maxShare, least: TERM_SELECTION.minCutoff };
+
 /**
  * The prompt's words, with the read (for the request's first batch) of how many learnings have each:
  * store-wide, so read before the project is known. Counts stop past selectTerms' cutoff, where a word
@@ -63,9 +66,8 @@ export const SESSION_MATCH_WORDS = 2;
  */
 export function promptWords(db: Db, prompt: string, index: LearningIndex | null) {
   const terms = promptTerms(prompt);
-  const cap = { share: TERM_SELECTION.maxShare, least: TERM_SELECTION.minCutoff };
   // With the learnings' index in memory, the counts are its own (promptCounts), after the batch.
-  return { terms, counts: terms.length && !index ? wordCountsRead(db, { terms, cap }) : undefined };
+  return { terms, counts: terms.length && !index ? wordCountsRead(db, { terms, cap: COUNT_CAP }) : undefined };
 }
 
 /**
@@ -75,8 +77,7 @@ export function promptWords(db: Db, prompt: string, index: LearningIndex | null)
 export async function promptCounts(db: Db, terms: string[], read: Map<string, number> | undefined, index: LearningIndex | null): Promise<Map<string, number> | undefined> {
   if (!terms.length) return undefined;
   if (index) return documentFrequencies(index, terms);
-  const cap = { share: TERM_SELECTION.maxShare, least: TERM_SELECTION.minCutoff };
-  return read ?? (await readAll(db, { counts: wordCountsRead(db, { terms, cap }) })).counts;
+  return read ?? (await readAll(db, { counts: wordCountsRead(db, { terms, cap: COUNT_CAP }) })).counts;
 }
 
 /**
@@ -132,7 +133,9 @@ export async function readPromptCandidates(
   };
   const { index } = options;
   // In memory (lib/context/search) when the index is held: no statement; else both in one batch.
-  const inMemory = (params: SearchParams | undefined) => (params && index ? searchInMemory(index, params, 0).candidates : undefined);
+  // Both are expressions chosen already: the store's size (what choosing words weighs) is not used.
+  const NO_WORDS_TO_CHOOSE = 0;
+  const inMemory = (params: SearchParams | undefined) => (params && index ? searchInMemory(index, params, NO_WORDS_TO_CHOOSE).candidates : undefined);
   const reads = index ? {} : { own: searches.own && searchRead(db, searches.own), both: searches.both && searchRead(db, searches.both) };
   const [found, nearest] = await Promise.all([readAll(db, reads), terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : []]);
   const own = inMemory(searches.own) ?? ("own" in found ? found.own?.candidates : undefined);
