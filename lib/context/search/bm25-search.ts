@@ -2,7 +2,7 @@ import { FTS_WINDOW, type LearningCandidateRow, type MatchScores, type SearchPar
 import { ftsExpression } from "../../learnings/fts-query";
 import { selectTerms } from "../hints/hint-query";
 import { ftsTokens } from "./fts-tokens";
-import type { IndexedLearning, LearningIndex } from "./learning-index";
+import { COLUMN_SHIFT, type IndexedLearning, type LearningIndex, type Occurrences } from "./learning-index";
 
 /**
  * searchRead's answer (lib/db/queries/context-candidates.ts) from the learnings held in memory: the same
@@ -14,7 +14,7 @@ import type { IndexedLearning, LearningIndex } from "./learning-index";
  * test/integration/memory-search.test.ts compares the two on generated stores.
  */
 export function searchInMemory(index: LearningIndex, params: SearchParams, storeSize: number): Searched {
-  const hits = new Map<string, PhraseHits>();
+  const hits = new Map<string, Occurrences>();
   const hitsOf = (word: string) => hits.get(word) ?? hits.set(word, phraseHits(index, word)).get(word)!;
   let phrases: string[];
   const counted = new Map<string, number>();
@@ -37,18 +37,29 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
     const l = index.get(seq);
     if (l && inScope(l)) found.push({ l, score });
   }
-  found.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
-  const candidates = found.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
+  const top = atMost(found, params.limit);
+  top.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
+  const candidates = top.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
   return { candidates, counted, chosen, scores: params.scores ? best : new Map() };
+}
+
+/**
+ * The matches that can be among the best `limit` (lowest score first): those scoring at most the
+ * limit-th lowest score. Every one of the best `limit` is among them, and only ties at that score are
+ * more, so sorting these instead of all gives the same first `limit`; most matches are cut by one
+ * numeric sort of their scores.
+ */
+function atMost<T extends { score: number }>(found: T[], limit: number): T[] {
+  if (found.length <= limit) return found;
+  const scores = Float64Array.from(found, (f) => f.score).sort();
+  const threshold = scores[limit - 1]!;
+  return found.filter((f) => f.score <= threshold);
 }
 
 /** In how many learnings a word (a phrase: FTS5 may read it as several tokens) occurs: wordCountsRead's count, exact. */
 export function documentFrequencies(index: LearningIndex, words: string[]): Map<string, number> {
   return new Map(words.map((w) => [w, phraseHits(index, w).seqs.length]));
 }
-
-/** The learnings a phrase occurs in, with how often in the content and in the tags of each (by position in `seqs`). */
-type PhraseHits = { seqs: readonly number[]; content(i: number): number; tags(i: number): number };
 
 const K1 = 1.2;
 const B = 0.75;
@@ -57,30 +68,29 @@ const B = 0.75;
  * Each matching learning's BM25 score (negative, best lowest, as FTS5 answers it), by seq. Summed
  * phrase by phrase in the expression's order, as FTS5 sums them, so the scores are FTS5's to the bit.
  */
-function bm25(index: LearningIndex, phrases: PhraseHits[], tagWeight: number): Map<number, number> {
+function bm25(index: LearningIndex, phrases: Occurrences[], tagWeight: number): Map<number, number> {
   const rows = index.size;
   const avgdl = index.totalTokens / rows;
   const scores = new Map<number, number>();
-  for (const hits of phrases) {
-    const n = hits.seqs.length;
+  for (const { seqs, counts, lengths } of phrases) {
+    const n = seqs.length;
     let idf = Math.log((rows - n + 0.5) / (n + 0.5));
     if (idf <= 0) idf = 1e-6;
     for (let i = 0; i < n; i++) {
-      const seq = hits.seqs[i]!;
       // FTS5 adds a column's weight once per occurrence, in the order of the columns.
       let freq = 0;
-      for (let k = hits.content(i); k > 0; k--) freq += 1.0;
-      for (let k = hits.tags(i); k > 0; k--) freq += tagWeight;
-      const length = index.get(seq)!.length;
-      scores.set(seq, (scores.get(seq) ?? 0) + idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * length) / avgdl))));
+      for (let k = Math.floor(counts[i]! / COLUMN_SHIFT); k > 0; k--) freq += 1.0;
+      for (let k = counts[i]! % COLUMN_SHIFT; k > 0; k--) freq += tagWeight;
+      const seq = seqs[i]!;
+      // FTS5 negates the sum; subtracting each term gives the same bits (IEEE rounding is symmetric in sign).
+      scores.set(seq, (scores.get(seq) ?? 0) - idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * lengths[i]!) / avgdl))));
     }
   }
-  for (const [seq, score] of scores) scores.set(seq, -1.0 * score);
   return scores;
 }
 
 /** The learnings a phrase (one word of the hints, which FTS5 may read as several tokens) occurs in. */
-function phraseHits(index: LearningIndex, word: string): PhraseHits {
+function phraseHits(index: LearningIndex, word: string): Occurrences {
   const tokens = ftsTokens(word);
   if (!tokens.length) return NO_HITS;
   if (tokens.length === 1) return index.occurrences(tokens[0]!);
@@ -93,19 +103,19 @@ function phraseHits(index: LearningIndex, word: string): PhraseHits {
     const has = new Set(other);
     withAll = withAll.filter((seq) => has.has(seq));
   }
-  const seqs: number[] = [];
-  const counts: [number, number][] = [];
+  const hits = { seqs: [] as number[], counts: [] as number[], lengths: [] as number[] };
   for (const seq of withAll) {
     const l = index.get(seq)!;
-    const found: [number, number] = [runs(ftsTokens(l.content), tokens), runs(ftsTokens(l.tags), tokens)];
-    if (!found[0] && !found[1]) continue;
-    seqs.push(seq);
-    counts.push(found);
+    const [content, tags] = [runs(ftsTokens(l.content), tokens), runs(ftsTokens(l.tags), tokens)];
+    if (!content && !tags) continue;
+    hits.seqs.push(seq);
+    hits.counts.push(content * COLUMN_SHIFT + tags);
+    hits.lengths.push(l.length);
   }
-  return { seqs, content: (i) => counts[i]![0], tags: (i) => counts[i]![1] };
+  return hits;
 }
 
-const NO_HITS: PhraseHits = { seqs: [], content: () => 0, tags: () => 0 };
+const NO_HITS: Occurrences = { seqs: [], counts: [], lengths: [] };
 
 /** How many times `phrase` occurs in `tokens` as consecutive tokens. */
 function runs(tokens: string[], phrase: string[]): number {

@@ -25,9 +25,16 @@ export type IndexedLearning = LearningCandidateRow & {
  * since is dead, left in place when the learning changes (`stale` counts them) and dropped the next time
  * the token is read, so a change costs its own tokens, not the length of every list they are in.
  */
-type Postings = { seqs: number[]; counts: number[]; gens: number[]; stale: number };
+type Postings = Occurrences & { seqs: number[]; counts: number[]; lengths: number[]; gens: number[]; stale: number };
 
-const COLUMN_SHIFT = 65_536;
+/**
+ * The learnings a token (or a phrase: lib/context/search/bm25-search.ts) occurs in, each once, as arrays
+ * read by position: its seq, its count in each column (content × COLUMN_SHIFT + tags), and its length
+ * (BM25's document length, carried here so scoring reads no learning).
+ */
+export type Occurrences = { readonly seqs: readonly number[]; readonly counts: readonly number[]; readonly lengths: readonly number[] };
+
+export const COLUMN_SHIFT = 65_536;
 
 export class LearningIndex {
   private readonly docs = new Map<number, IndexedLearning & { gen: number }>();
@@ -50,12 +57,12 @@ export class LearningIndex {
     return this.docs.get(seq);
   }
 
-  /** The learnings `token` occurs in (each once), with its count in the content and in the tags (empty: none). */
-  occurrences(token: string): { seqs: readonly number[]; content(i: number): number; tags(i: number): number } {
+  /** The learnings `token` occurs in (empty: none). */
+  occurrences(token: string): Occurrences {
     const p = this.postings.get(token);
     if (!p) return NO_OCCURRENCES;
     if (p.stale) this.compact(token, p);
-    return { seqs: p.seqs, content: (i) => Math.floor(p.counts[i]! / COLUMN_SHIFT), tags: (i) => p.counts[i]! % COLUMN_SHIFT };
+    return p;
   }
 
   /** A learning added, or put in place of the one it was (its words read again only when its text changed). */
@@ -70,14 +77,10 @@ export class LearningIndex {
     const content = countTokens(learning.content);
     const tags = countTokens(learning.tags);
     let length = 0;
-    for (const [token, n] of content) {
-      length += n;
-      this.post(token, learning.seq, n * COLUMN_SHIFT + (tags.get(token) ?? 0), gen);
-    }
-    for (const [token, n] of tags) {
-      length += n;
-      if (!content.has(token)) this.post(token, learning.seq, n, gen);
-    }
+    for (const n of content.values()) length += n;
+    for (const n of tags.values()) length += n;
+    for (const [token, n] of content) this.post(token, learning.seq, n * COLUMN_SHIFT + (tags.get(token) ?? 0), length, gen);
+    for (const [token, n] of tags) if (!content.has(token)) this.post(token, learning.seq, n, length, gen);
     this.tokens += length;
     this.docs.set(learning.seq, shaped(learning, length, gen));
   }
@@ -94,13 +97,14 @@ export class LearningIndex {
     this.docs.delete(seq);
   }
 
-  private post(token: string, seq: number, count: number, gen: number): void {
+  private post(token: string, seq: number, count: number, length: number, gen: number): void {
     const p = this.postings.get(token);
     if (p) {
       p.seqs.push(seq);
       p.counts.push(count);
+      p.lengths.push(length);
       p.gens.push(gen);
-    } else this.postings.set(token, { seqs: [seq], counts: [count], gens: [gen], stale: 0 });
+    } else this.postings.set(token, { seqs: [seq], counts: [count], lengths: [length], gens: [gen], stale: 0 });
   }
 
   /** The token's dead entries dropped. */
@@ -110,10 +114,11 @@ export class LearningIndex {
       if (this.docs.get(p.seqs[i]!)?.gen !== p.gens[i]) continue;
       p.seqs[kept] = p.seqs[i]!;
       p.counts[kept] = p.counts[i]!;
+      p.lengths[kept] = p.lengths[i]!;
       p.gens[kept] = p.gens[i]!;
       kept++;
     }
-    p.seqs.length = p.counts.length = p.gens.length = kept;
+    p.seqs.length = p.counts.length = p.lengths.length = p.gens.length = kept;
     p.stale = 0;
     if (!kept) this.postings.delete(token);
   }
@@ -142,7 +147,7 @@ function shaped(l: Omit<IndexedLearning, "length" | "createdMs">, length: number
   };
 }
 
-const NO_OCCURRENCES = { seqs: [] as number[], content: () => 0, tags: () => 0 };
+const NO_OCCURRENCES: Occurrences = { seqs: [], counts: [], lengths: [] };
 
 function countTokens(text: string): Map<string, number> {
   const counts = new Map<string, number>();
