@@ -40,10 +40,3 @@ export function packContext(data: ContextData, options: ContextOptions, count: (
   };
   return { built, shownLearningIds };
 }
-
-/** A strong ETag over the bytes a client receives. Web Crypto, so it runs on the edge too. */
-export async function etagOf(body: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
-  const hex = Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
-  return `"${hex}"`;
-}

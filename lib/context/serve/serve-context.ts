@@ -2,7 +2,8 @@ import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import { contextVersion, metaRead } from "../../db/queries/context";
 import { readWithTokenCheck } from "../read/checked-reads";
-import { etagOf, packContext, type BuiltContext } from "../pack/build-context";
+import { packContext, type BuiltContext } from "../pack/build-context";
+import { etagOf } from "./etag";
 import { RevalidatingCache } from "../../process/bounded-cache";
 import type { ContextQuery } from "../context-query";
 import { gatherContext } from "../gather/gather-context";
@@ -136,11 +137,11 @@ async function render(db: Db, principal: Principal, q: ContextQuery, env: { dash
   let etag: string;
   if (q.format === "json") {
     const core = { ok: true, injection: paused ? "paused" : "on", ...built, project: projectOut };
-    etag = await etagOf(JSON.stringify(core));
+    etag = etagOf(JSON.stringify(core));
     body = JSON.stringify({ ...core, etag });
   } else {
     body = q.format === "text" ? built.context : JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: built.context } });
-    etag = await etagOf(body);
+    etag = etagOf(body);
   }
   const served = {
     body,
