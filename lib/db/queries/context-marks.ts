@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db, DbOrTx } from "../client";
-import { read } from "./batch-reads";
+import { keptQuery, read } from "./batch-reads";
 import { contextMarks } from "../schema";
 
 /** A user's context marks (lib/db/schema/log.ts contextMarks); NO_MARK when none is stored yet. */
@@ -20,8 +20,10 @@ const markColumns = {
 };
 
 /** One user's marks, by key, as one read of a batch (a context's first). */
+const markQuery = keptQuery((db: Db) => db.select(markColumns).from(contextMarks).where(eq(contextMarks.userId, sql.placeholder("userId"))));
+
 export function contextMarkRead(db: Db, params: { userId: string }) {
-  return read(db.select(markColumns).from(contextMarks).where(eq(contextMarks.userId, params.userId)), (rows): ContextMark => rows[0] ?? NO_MARK);
+  return read(markQuery(db, params), (rows): ContextMark => rows[0] ?? NO_MARK);
 }
 
 /**

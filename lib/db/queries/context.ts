@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteRaw } from "drizzle-orm/sqlite-core/query-builders/raw";
 import type { Db, DbOrTx } from "../client";
 import { asBookkeeping } from "../replica-client";
 import { isAgentName } from "../../rules";
-import { read } from "./batch-reads";
+import { keptQuery, read } from "./batch-reads";
 import { byKind } from "./learning-counts";
 import { memberProjectColumns } from "./projects";
 import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
@@ -35,12 +36,16 @@ import {
  * how many learnings the store holds (everyone's: the counts kept at write time), and the last change
  * to the learnings (learning_changes' newest id: what the in-memory search index must have applied).
  */
-export function metaRead(db: Db) {
+const metaQuery = keptQuery((db) => {
   const keys = ["context_version", "embedding_dimensions"];
   const meta = db.select({ key: appMeta.key, value: appMeta.value }).from(appMeta).where(inArray(appMeta.key, keys));
   const size = db.select({ key: sql<string>`'learnings'`, value: sql<string>`coalesce(sum(${learningCounts.n}), 0)` }).from(learningCounts);
   const changed = db.select({ key: sql<string>`'learning_changes'`, value: sql<string>`coalesce(max(${learningChanges.id}), 0)` }).from(learningChanges);
-  return read(meta.unionAll(size).unionAll(changed), (rows) => {
+  return meta.unionAll(size).unionAll(changed);
+});
+
+export function metaRead(db: Db) {
+  return read(metaQuery(db), (rows) => {
     const value = (key: string) => rows.find((r) => r.key === key)?.value;
     return {
       version: value("context_version") ?? "0",
@@ -109,18 +114,28 @@ const ON_BRANCH = 1;
  * session's own checkpoint (the handoff its PreCompact hook posted under its id) says what it was in
  * the middle of; otherwise, and when it has none, the latest handoff of the branch, else of the project.
  */
+/** handoffRead's statement, one for each of its shapes: with the session's own, the branch's, both, neither. */
+const handoffQueries = [false, true].map((bySession) =>
+  [false, true].map((byBranch) =>
+    keptQuery<SQLiteRaw<HandoffRow[]>>((db) => {
+      const columns = sql`${handoffs.markdown} as markdown, ${handoffs.branch} as branch, ${handoffs.author} as author, ${handoffs.agent} as agent, ${handoffs.createdAt} as created_at`;
+      const latest = (found: number, where: SQL | undefined) =>
+        sql`select * from (select ${columns}, ${found} as found from ${handoffs}
+          where ${and(ofProject(handoffs, sql.placeholder("projectId")), where)} order by ${handoffs.createdAt} desc limit 1)`;
+      const parts = [
+        // The session's own: its id and its user's (a teammate's handoff under the same id is not this session's).
+        bySession ? latest(OWN, and(eq(handoffs.sessionId, sql.placeholder("sessionId")), eq(handoffs.userId, sql.placeholder("userId")))) : undefined,
+        byBranch ? latest(ON_BRANCH, eq(handoffs.branch, sql.placeholder("branch"))) : undefined,
+        latest(0, undefined),
+      ].filter((p) => p !== undefined);
+      return db.all<HandoffRow>(sql.join(parts, sql` union all `));
+    }),
+  ),
+);
+
 export function handoffRead(db: Db, params: { projectId: string; userId: string; branch: string | null; sessionId: string | null }) {
-  const columns = sql`${handoffs.markdown} as markdown, ${handoffs.branch} as branch, ${handoffs.author} as author, ${handoffs.agent} as agent, ${handoffs.createdAt} as created_at`;
-  const latest = (found: number, where: SQL | undefined) =>
-    sql`select * from (select ${columns}, ${found} as found from ${handoffs}
-      where ${and(ofProject(handoffs, params.projectId), where)} order by ${handoffs.createdAt} desc limit 1)`;
-  const parts = [
-    // The session's own: its id and its user's (a teammate's handoff under the same id is not this session's).
-    params.sessionId ? latest(OWN, and(eq(handoffs.sessionId, params.sessionId), eq(handoffs.userId, params.userId))) : undefined,
-    params.branch ? latest(ON_BRANCH, eq(handoffs.branch, params.branch)) : undefined,
-    latest(0, undefined),
-  ].filter((p) => p !== undefined);
-  return read(db.all<HandoffRow>(sql.join(parts, sql` union all `)), (rows) => {
+  const query = handoffQueries[params.sessionId ? 1 : 0]![params.branch ? 1 : 0]!(db, params);
+  return read(query, (rows) => {
     const row = rows[0];
     if (!row) return undefined;
     const handoff = { markdown: row.markdown, branch: row.branch, author: row.author, agent: isAgentName(row.agent) ? row.agent : null, createdAt: new Date(Number(row.created_at)) };

@@ -1,7 +1,7 @@
 import { asc, gt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { learningChanges, learnings } from "../schema";
-import { read, type Results } from "./batch-reads";
+import { keptQuery, read, type Results } from "./batch-reads";
 import { candidateColumns } from "./context-candidates";
 
 // What the in-memory search index (lib/context/search) is loaded and kept current from.
@@ -35,15 +35,19 @@ export function indexedLearningsRead(db: Db, after: number, limit: number) {
  * The learnings changed after change `after`, oldest change first (at most `limit`): the row as it is
  * now, or null when it is gone.
  */
+const changesQuery = keptQuery((db: Db) =>
+  db
+    .select({ change: learningChanges.id, changedSeq: learningChanges.seq, learning: indexedColumns })
+    .from(learningChanges)
+    .leftJoin(learnings, sql`${learnings.seq} = ${learningChanges.seq}`)
+    .where(gt(learningChanges.id, sql.placeholder("after")))
+    .orderBy(asc(learningChanges.id))
+    .limit(sql.placeholder("limit")),
+);
+
 export function changedLearningsRead(db: Db, after: number, limit = -1) {
   return read(
-    db
-      .select({ change: learningChanges.id, changedSeq: learningChanges.seq, learning: indexedColumns })
-      .from(learningChanges)
-      .leftJoin(learnings, sql`${learnings.seq} = ${learningChanges.seq}`)
-      .where(gt(learningChanges.id, after))
-      .orderBy(asc(learningChanges.id))
-      .limit(limit),
+    changesQuery(db, { after, limit }),
     (rows) => rows.map((r) => ({ change: r.change, seq: r.changedSeq, learning: r.learning?.id ? r.learning : null })),
   );
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, type Column, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, type Column, type Placeholder, type SQL } from "drizzle-orm";
 import { projectMembers } from "../schema";
 
 // Who owns a row, written once per kind of owner and put in every query's WHERE (or join) from here:
@@ -41,7 +41,7 @@ export function listScope(table: UserOrProjectRows, filter: Visibility & { proje
   return filter.projectId ? ofProject(table, filter.projectId) : visibleTo(table, filter);
 }
 
-export function ofProject(table: ProjectRows, projectId: string): SQL {
+export function ofProject(table: ProjectRows, projectId: string | Placeholder): SQL {
   return eq(table.projectId, projectId);
 }
 
