@@ -94,6 +94,13 @@ class KeptReads {
     }
     try {
       db.exec("BEGIN DEFERRED");
+      // Read inside the batch's own transaction (on its own it cost as much as a context's reads): when
+      // another connection changed the schema (a migration), the kept statements are the old one's.
+      if (this.schemaNow() !== this.schema) {
+        db.exec("ROLLBACK");
+        this.drop();
+        return this.batch(statements);
+      }
       const results = statements.map((s, i) => run(this.prepare(db, (current = texts[i]!)), argsOf(s)));
       db.exec("COMMIT");
       return results;
@@ -120,16 +127,15 @@ class KeptReads {
     this.prepared.clear();
   }
 
-  /**
-   * The read-only connection, opened anew when another connection changed the schema (a migration): its
-   * kept statements, and the schema it would prepare new ones against, are the old one's.
-   */
+  /** The connection and its kept statements given up: another connection changed the schema they were prepared against. */
+  private drop(): void {
+    this.connection?.close();
+    this.connection = undefined;
+    this.prepared.clear();
+  }
+
+  /** The read-only connection, opened when there is none; the schema it prepares against read as it opens. */
   private open(): Connection {
-    if (this.connection && this.schemaNow() !== this.schema) {
-      this.connection.close();
-      this.connection = undefined;
-      this.prepared.clear();
-    }
     if (!this.connection) {
       const connection = new Database(this.file, { timeout: this.timeoutMs });
       try {
