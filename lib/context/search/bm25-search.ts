@@ -31,12 +31,12 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
   const scored = params.scored === undefined ? own : addScores(own, params.scored);
   // FTS5 hands on its best FTS_WINDOW matches of everyone's learnings; the scope is applied to those.
   const best = scored.size <= FTS_WINDOW ? scored : new Map([...scored].sort((a, b) => a[1] - b[1] || b[0] - a[0]).slice(0, FTS_WINDOW));
-  const inScope = (l: IndexedLearning) => l.rankable && ((l.projectId === null && l.userId === params.userId) || (params.projectId != null && l.projectId === params.projectId));
+  const { userId, projectId } = params;
   const found: { l: IndexedLearning; score: number }[] = [];
-  for (const [seq, score] of best) {
+  best.forEach((score, seq) => {
     const l = index.get(seq);
-    if (l && inScope(l)) found.push({ l, score });
-  }
+    if (l?.rankable && ((l.projectId === null && l.userId === userId) || (projectId != null && l.projectId === projectId))) found.push({ l, score });
+  });
   const top = atMost(found, params.limit);
   top.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
   const candidates = top.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
@@ -51,7 +51,9 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
  */
 function atMost<T extends { score: number }>(found: T[], limit: number): T[] {
   if (found.length <= limit) return found;
-  const scores = Float64Array.from(found, (f) => f.score).sort();
+  const scores = new Float64Array(found.length);
+  for (let i = 0; i < found.length; i++) scores[i] = found[i]!.score;
+  scores.sort();
   const threshold = scores[limit - 1]!;
   return found.filter((f) => f.score <= threshold);
 }
