@@ -2,7 +2,7 @@ import { FTS_WINDOW, type LearningCandidateRow, type MatchScores, type SearchPar
 import { ftsExpression } from "../../learnings/fts-query";
 import { selectTerms } from "../hints/hint-query";
 import { ftsTokens } from "./fts-tokens";
-import { COLUMN_SHIFT, type IndexedLearning, type LearningIndex, type Occurrences } from "./learning-index";
+import { packed, unpacked, type IndexedLearning, type LearningIndex, type Occurrences } from "./learning-index";
 
 /**
  * searchRead's answer (lib/db/queries/context-candidates.ts) from the learnings held in memory: the same
@@ -74,18 +74,19 @@ function bm25(index: LearningIndex, phrases: Occurrences[], tagWeight: number): 
   const rows = index.size;
   const avgdl = index.totalTokens / rows;
   const scores = new Map<number, number>();
-  for (const { seqs, counts, lengths } of phrases) {
+  for (const { seqs, counts } of phrases) {
     const n = seqs.length;
     let idf = Math.log((rows - n + 0.5) / (n + 0.5));
     if (idf <= 0) idf = 1e-6;
     for (let i = 0; i < n; i++) {
       // FTS5 adds a column's weight once per occurrence, in the order of the columns.
+      const { content, tags, length } = unpacked(counts[i]!);
       let freq = 0;
-      for (let k = Math.floor(counts[i]! / COLUMN_SHIFT); k > 0; k--) freq += 1.0;
-      for (let k = counts[i]! % COLUMN_SHIFT; k > 0; k--) freq += tagWeight;
+      for (let k = content; k > 0; k--) freq += 1.0;
+      for (let k = tags; k > 0; k--) freq += tagWeight;
       const seq = seqs[i]!;
       // FTS5 negates the sum; subtracting each term gives the same bits (IEEE rounding is symmetric in sign).
-      scores.set(seq, (scores.get(seq) ?? 0) - idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * lengths[i]!) / avgdl))));
+      scores.set(seq, (scores.get(seq) ?? 0) - idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * length) / avgdl))));
     }
   }
   return scores;
@@ -105,19 +106,18 @@ function phraseHits(index: LearningIndex, word: string): Occurrences {
     const has = new Set(other);
     withAll = withAll.filter((seq) => has.has(seq));
   }
-  const hits = { seqs: [] as number[], counts: [] as number[], lengths: [] as number[] };
+  const hits = { seqs: [] as number[], counts: [] as number[] };
   for (const seq of withAll) {
     const l = index.get(seq)!;
     const [content, tags] = [runs(ftsTokens(l.content), tokens), runs(ftsTokens(l.tags), tokens)];
     if (!content && !tags) continue;
     hits.seqs.push(seq);
-    hits.counts.push(content * COLUMN_SHIFT + tags);
-    hits.lengths.push(l.length);
+    hits.counts.push(packed(l.length, content, tags));
   }
   return hits;
 }
 
-const NO_HITS: Occurrences = { seqs: [], counts: [], lengths: [] };
+const NO_HITS: Occurrences = { seqs: [], counts: [] };
 
 /** How many times `phrase` occurs in `tokens` as consecutive tokens. */
 function runs(tokens: string[], phrase: string[]): number {

@@ -20,21 +20,38 @@ export type IndexedLearning = LearningCandidateRow & {
 };
 
 /**
- * The learnings a token occurs in, and how often in each column (content × 65,536 + tags), each entry
+ * The learnings a token occurs in, with how often in each column and the learning's length (packed), each entry
  * with the generation of the learning it was made for: an entry whose learning is gone or was put again
  * since is dead, left in place when the learning changes (`stale` counts them) and dropped the next time
  * the token is read, so a change costs its own tokens, not the length of every list they are in.
  */
-type Postings = Occurrences & { seqs: number[]; counts: number[]; lengths: number[]; gens: number[]; stale: number };
+type Postings = Occurrences & { seqs: number[]; counts: number[]; gens: number[]; stale: number };
 
 /**
  * The learnings a token (or a phrase: lib/context/search/bm25-search.ts) occurs in, each once, as arrays
- * read by position: its seq, its count in each column (content × COLUMN_SHIFT + tags), and its length
- * (BM25's document length, carried here so scoring reads no learning).
+ * read by position: its seq, and its count in each column with the learning's length (BM25's document
+ * length, carried here so scoring reads no learning), packed in one number (`packed`, `unpacked`).
  */
-export type Occurrences = { readonly seqs: readonly number[]; readonly counts: readonly number[]; readonly lengths: readonly number[] };
+export type Occurrences = { readonly seqs: readonly number[]; readonly counts: readonly number[] };
 
-export const COLUMN_SHIFT = 65_536;
+const SHIFT = 65_536;
+
+/**
+ * A posting's counts in one number: (length × 2^16 + content) × 2^16 + tags, exact below 2^53 (a
+ * learning's counts are under 2^16, its length far under 2^21: MAX_CONTENT_CHARS). One array of numbers
+ * rather than two: at 100,000 learnings the second cost 15 MB of heap.
+ */
+export function packed(length: number, content: number, tags: number): number {
+  return (length * SHIFT + content) * SHIFT + tags;
+}
+
+/** A posting's counts unpacked: its count in the content, in the tags, and the learning's length. */
+export function unpacked(counts: number): { content: number; tags: number; length: number } {
+  const tags = counts % SHIFT;
+  const rest = (counts - tags) / SHIFT;
+  const content = rest % SHIFT;
+  return { content, tags, length: (rest - content) / SHIFT };
+}
 
 export class LearningIndex {
   private readonly docs = new Map<number, IndexedLearning & { gen: number }>();
@@ -79,8 +96,8 @@ export class LearningIndex {
     let length = 0;
     for (const n of content.values()) length += n;
     for (const n of tags.values()) length += n;
-    for (const [token, n] of content) this.post(token, learning.seq, n * COLUMN_SHIFT + (tags.get(token) ?? 0), length, gen);
-    for (const [token, n] of tags) if (!content.has(token)) this.post(token, learning.seq, n, length, gen);
+    for (const [token, n] of content) this.post(token, learning.seq, packed(length, n, tags.get(token) ?? 0), gen);
+    for (const [token, n] of tags) if (!content.has(token)) this.post(token, learning.seq, packed(length, 0, n), gen);
     this.tokens += length;
     this.docs.set(learning.seq, shaped(learning, length, gen));
   }
@@ -97,14 +114,13 @@ export class LearningIndex {
     this.docs.delete(seq);
   }
 
-  private post(token: string, seq: number, count: number, length: number, gen: number): void {
+  private post(token: string, seq: number, counts: number, gen: number): void {
     const p = this.postings.get(token);
     if (p) {
       p.seqs.push(seq);
-      p.counts.push(count);
-      p.lengths.push(length);
+      p.counts.push(counts);
       p.gens.push(gen);
-    } else this.postings.set(token, { seqs: [seq], counts: [count], lengths: [length], gens: [gen], stale: 0 });
+    } else this.postings.set(token, { seqs: [seq], counts: [counts], gens: [gen], stale: 0 });
   }
 
   /** The token's dead entries dropped. */
@@ -114,11 +130,10 @@ export class LearningIndex {
       if (this.docs.get(p.seqs[i]!)?.gen !== p.gens[i]) continue;
       p.seqs[kept] = p.seqs[i]!;
       p.counts[kept] = p.counts[i]!;
-      p.lengths[kept] = p.lengths[i]!;
       p.gens[kept] = p.gens[i]!;
       kept++;
     }
-    p.seqs.length = p.counts.length = p.lengths.length = p.gens.length = kept;
+    p.seqs.length = p.counts.length = p.gens.length = kept;
     p.stale = 0;
     if (!kept) this.postings.delete(token);
   }
@@ -147,7 +162,7 @@ function shaped(l: Omit<IndexedLearning, "length" | "createdMs">, length: number
   };
 }
 
-const NO_OCCURRENCES: Occurrences = { seqs: [], counts: [], lengths: [] };
+const NO_OCCURRENCES: Occurrences = { seqs: [], counts: [] };
 
 function countTokens(text: string): Map<string, number> {
   const counts = new Map<string, number>();
