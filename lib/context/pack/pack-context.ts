@@ -140,24 +140,33 @@ const lineCost = (line: string, count: (t: string) => number): Cost => ({ tokens
 function fixedLines(draft: SectionDraft, count: (t: string) => number): (kept: number) => Cost {
   const total = draft.items.length + (draft.unlisted ?? 0);
   const costs: Cost[] = [];
-  return (kept) =>
-    (costs[kept] ??= [draft.header(kept), draft.footer || undefined, kept < total ? draft.omitted?.(total - kept) : undefined].reduce<Cost>((sum, line) => {
-      if (line === undefined) return sum;
+  return (kept) => {
+    const known = costs[kept];
+    if (known) return known;
+    const lines = [draft.header(kept), ...(draft.footer ? [draft.footer] : [])];
+    if (kept < total && draft.omitted) lines.push(draft.omitted(total - kept));
+    const cost = { tokens: 0, chars: 0 };
+    for (const line of lines) {
       const c = lineCost(line, count);
-      return { tokens: sum.tokens + c.tokens, chars: sum.chars + c.chars };
-    }, { tokens: 0, chars: 0 }));
+      cost.tokens += c.tokens;
+      cost.chars += c.chars;
+    }
+    return (costs[kept] = cost);
+  };
 }
+
+/** What a line that cannot fit costs. */
+const CANNOT_FIT: Cost = { tokens: Infinity, chars: Infinity };
 
 /**
  * Item `i`'s cost, or an infinite one when it cannot fit in `room` tokens even at the fewest it may
  * have: first by the section's own bound (the line unrendered), then by the line's runs (fewestTokens),
- * before its exact count. Most candidates are past the budget, so most are never rendered or counted.
+ * before its exact count. Most candidates are past the budget, and most of those are never rendered or counted.
  */
 function itemCost(draft: SectionDraft, i: number, room: number, count: (t: string) => number): Cost {
-  const cannot = { tokens: Infinity, chars: Infinity };
-  if (draft.fewest && draft.fewest(i) + 1 > room) return cannot;
+  if (draft.fewest && draft.fewest(i) + 1 > room) return CANNOT_FIT;
   const line = draft.items.at(i)!;
-  return fewestTokens(line) + 1 > room ? cannot : lineCost(line, count);
+  return fewestTokens(line) + 1 > room ? CANNOT_FIT : lineCost(line, count);
 }
 
 function report(drafts: SectionDraft[], placed: Placed[], count: (t: string) => number): SectionReport[] {
