@@ -9,13 +9,16 @@
  * A delimiter a text could forge to step out of its quote: the wrappers hosts put around injected
  * context, the headings Baton itself writes, the markers of `baton pickup`. `defuse` keeps the text
  * readable while breaking the exact string. Extend the list when a host or Baton adds a new one;
- * every pattern must be global (`g`).
+ * every pattern must be global (`g`), and `holds` a string every match of it holds: a text without that
+ * string is not scanned (most are not: a learning's line is defused per context, test/unit/fence.test.ts
+ * checks the strings against the patterns).
  */
-export const FORGEABLE_DELIMITERS: { name: string; pattern: RegExp; defuse: (match: string) => string }[] = [
+export const FORGEABLE_DELIMITERS: { name: string; holds: string; pattern: RegExp; defuse: (match: string) => string }[] = [
   {
     // `</system-reminder>` and its kin: Claude Code's reminders, Gemini CLI's `<hook_context>`,
     // `<system_reminder>`, tool and function wrappers. Angle brackets become look-alikes.
     name: "host wrapper tags",
+    holds: "<",
     pattern: /<\s*\/?\s*[\w:.-]*(?:system|reminder|hook|context|instruction|prompt|tool|function|assistant|human|user|invoke|parameter)[\w:.-]*(?:\s[^<>]*)?\/?\s*>/gi,
     defuse: (m) => m.replace(/</g, "‹").replace(/>/g, "›"),
   },
@@ -24,6 +27,7 @@ export const FORGEABLE_DELIMITERS: { name: string; pattern: RegExp; defuse: (mat
     // they stand once the text is quoted or folded onto one line. Other headings cost nothing to keep:
     // they are quoted like every line. A new section's title belongs here too.
     name: "Baton's section headings",
+    holds: "#",
     pattern:
       /#{1,6}(?=[ \t]+(?:Identity|Baton setup|Active task|Last handoff|This session before|Relevant learnings|Recent learnings|Learnings relevant|Pending proposals|Session state)\b)/gi,
     defuse: (m) => m.replace(/#/g, "\\#"),
@@ -31,18 +35,21 @@ export const FORGEABLE_DELIMITERS: { name: string; pattern: RegExp; defuse: (mat
   {
     // `=== Injected Files ===`, `=== Session Content ===` (pickup, spx) and setext underlines.
     name: "=== markers",
+    holds: "===",
     pattern: /={3,}/g,
     defuse: () => "= =",
   },
   {
     // Pickup's `--- path ---` file headers.
     name: "--- path --- headers",
+    holds: "---",
     pattern: /-{3,}(?=[ \t]+\S[^\n]*?[ \t]+-{3,})|(?<=\S[ \t]+)-{3,}/g,
     defuse: () => "- -",
   },
   {
     // Pickup's own notes: `[Warning: File not found: …]`, `[Truncated at …]`.
     name: "pickup notes",
+    holds: "[",
     pattern: /\[(?=(?:Warning|Truncated)\b)/g,
     defuse: () => "(",
   },
@@ -51,7 +58,7 @@ export const FORGEABLE_DELIMITERS: { name: string; pattern: RegExp; defuse: (mat
 /** The text with every forgeable delimiter defused. Pure and deterministic: same text, same result. */
 export function defuse(text: string): string {
   let out = text;
-  for (const d of FORGEABLE_DELIMITERS) out = out.replace(d.pattern, d.defuse);
+  for (const d of FORGEABLE_DELIMITERS) if (out.includes(d.holds)) out = out.replace(d.pattern, d.defuse);
   return out;
 }
 

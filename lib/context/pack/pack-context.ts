@@ -13,7 +13,7 @@ type Placed = { draft: SectionDraft; kept: number[] };
 
 function render(draft: SectionDraft, kept: number[]): string {
   const left = draft.items.length - kept.length + (draft.unlisted ?? 0);
-  const lines = [draft.header(kept.length), ...kept.map((i) => draft.items[i]!)];
+  const lines = [draft.header(kept.length), ...kept.map((i) => draft.items.at(i)!)];
   if (left > 0 && draft.omitted) lines.push(draft.omitted(left));
   if (draft.footer) lines.push(draft.footer);
   return lines.join("\n");
@@ -98,34 +98,27 @@ function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count:
   const placed: Placed[] = [];
   let tokens = 0;
   let chars = 0;
-  const lineTokens = (line: string) => count(line) + 1;
   for (const draft of drafts) {
     const sepTokens = placed.length ? 1 : 0;
     const sepChars = placed.length ? SEPARATOR.length : 0;
-    const total = draft.items.length + (draft.unlisted ?? 0);
-    // Fixed lines: the header, the footer, and the "N more" line when anything is left out.
-    const fixed = (kept: number) => {
-      const lines = [draft.header(kept), ...(draft.footer ? [draft.footer] : [])];
-      if (kept < total && draft.omitted) lines.push(draft.omitted(total - kept));
-      return { tokens: lines.reduce((t, l) => t + lineTokens(l), 0), chars: lines.reduce((c, l) => c + l.length + 1, 0) };
-    };
+    const fixed = fixedLines(draft, count);
     const kept: number[] = [];
     let itemTokens = 0;
     let itemChars = 0;
-    for (const [i, item] of draft.items.entries()) {
-      const c = itemChars + item.length + 1;
+    for (let i = 0; i < draft.items.length; i++) {
       const f = fixed(kept.length + 1);
-      // A line that cannot fit even at the fewest tokens it may have is passed over uncounted: the
-      // learnings section renders every candidate, and most of them are past the budget.
-      const cannot = tokens + sepTokens + itemTokens + fewestTokens(item) + 1 + f.tokens > budget;
-      const t = cannot ? Infinity : itemTokens + lineTokens(item);
-      if (tokens + sepTokens + t + f.tokens > budget || chars + sepChars + c + f.chars > maxChars) {
+      const roomTokens = budget - (tokens + sepTokens + itemTokens + f.tokens);
+      const roomChars = maxChars - (chars + sepChars + itemChars + f.chars);
+      // Every line costs at least its newline: with no room for that, no later item fits either.
+      if (roomTokens < 1 || roomChars < 1) break;
+      const cost = itemCost(draft, i, roomTokens, count);
+      if (cost.tokens > roomTokens || cost.chars > roomChars) {
         if (draft.fillFrom !== undefined && i >= draft.fillFrom) continue;
         break;
       }
       kept.push(i);
-      itemTokens = t;
-      itemChars = c;
+      itemTokens += cost.tokens;
+      itemChars += cost.chars;
     }
     const f = fixed(kept.length);
     if (kept.length === 0 && (draft.items.length > 0 || tokens + sepTokens + f.tokens > budget || chars + sepChars + f.chars > maxChars)) continue;
@@ -134,6 +127,46 @@ function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count:
     placed.push({ draft, kept });
   }
   return placed;
+}
+
+/** A line's cost: its tokens and characters, each plus one for its newline. */
+type Cost = { tokens: number; chars: number };
+const lineCost = (line: string, count: (t: string) => number): Cost => ({ tokens: count(line) + 1, chars: line.length + 1 });
+
+/**
+ * The cost of a section's fixed lines with `kept` items listed: the header, the footer, and the "N more"
+ * line when anything is left out. Rendered once per number kept, however many items are tried at it.
+ */
+function fixedLines(draft: SectionDraft, count: (t: string) => number): (kept: number) => Cost {
+  const total = draft.items.length + (draft.unlisted ?? 0);
+  const costs: Cost[] = [];
+  return (kept) => {
+    const known = costs[kept];
+    if (known) return known;
+    const lines = [draft.header(kept), ...(draft.footer ? [draft.footer] : [])];
+    if (kept < total && draft.omitted) lines.push(draft.omitted(total - kept));
+    const cost = { tokens: 0, chars: 0 };
+    for (const line of lines) {
+      const c = lineCost(line, count);
+      cost.tokens += c.tokens;
+      cost.chars += c.chars;
+    }
+    return (costs[kept] = cost);
+  };
+}
+
+/** What a line that cannot fit costs. */
+const CANNOT_FIT: Cost = { tokens: Infinity, chars: Infinity };
+
+/**
+ * Item `i`'s cost, or an infinite one when it cannot fit in `room` tokens even at the fewest it may
+ * have: first by the section's own bound (the line unrendered), then by the line's runs (fewestTokens),
+ * before its exact count. Most candidates are past the budget, and most of those are never rendered or counted.
+ */
+function itemCost(draft: SectionDraft, i: number, room: number, count: (t: string) => number): Cost {
+  if (draft.fewest && draft.fewest(i) + 1 > room) return CANNOT_FIT;
+  const line = draft.items.at(i)!;
+  return fewestTokens(line) + 1 > room ? CANNOT_FIT : lineCost(line, count);
 }
 
 function report(drafts: SectionDraft[], placed: Placed[], count: (t: string) => number): SectionReport[] {

@@ -5,6 +5,19 @@ import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { normaliseRemote } from "../project/match-project";
 import { proposalIndexLine } from "./proposal-index";
 import { relativeTime, staleAge } from "./relative-time";
+import { nonSpaceRuns } from "./tokenizer";
+
+/**
+ * A section's items as the packer reads them: a list of lines (an array does), or lines rendered when
+ * first read (renderedOnDemand), since a budget shows only some of the candidates.
+ */
+export type Items = { readonly length: number; at(index: number): string | undefined };
+
+/** `length` lines, each rendered by `line` the first time it is read and remembered. */
+export function renderedOnDemand(length: number, line: (index: number) => string): Items {
+  const lines: (string | undefined)[] = new Array<string | undefined>(length);
+  return { length, at: (i) => (i >= 0 && i < length ? (lines[i] ??= line(i)) : undefined) };
+}
 
 /**
  * A section before packing: a header, then items the packer keeps from the top while they fit, and
@@ -14,7 +27,12 @@ export type SectionDraft = {
   name: SectionName;
   /** Given how many items were kept. */
   header: (shown: number) => string;
-  items: string[];
+  items: Items;
+  /**
+   * A number of tokens item `index`'s line has at least (never more than `fewestTokens` of the line),
+   * known without rendering it: the packer passes over a line this says cannot fit unrendered.
+   */
+  fewest?: (index: number) => number;
   /** The line that replaces `n` items left out. */
   omitted?: (n: number) => string;
   /** A line that stays with the section whenever any of it is shown. */
@@ -143,6 +161,15 @@ export function learningLine(l: ContextLearning, now: Date): string {
 }
 
 /**
+ * A number of tokens a learning's line has at least, from its content alone: the line's runs of
+ * non-whitespace (fewestTokens) are "-", "[kind]" and at least the content's own, since folding
+ * whitespace keeps runs and defusing only ever swaps or splits characters inside a run (fence.ts).
+ */
+export function learningLineFewest(l: ContextLearning): number {
+  return 2 + nonSpaceRuns(l.content);
+}
+
+/**
  * Pinned learnings first, then the ranked ones. The packer keeps items from the top, so pinned ones
  * go last to a tight budget; those left out are named with where to unpin them, never dropped silently.
  * After the pinned ones, a learning too long for what is left gives its place to the next ones that fit
@@ -158,7 +185,8 @@ function learnings(data: ContextData): SectionDraft | null {
   return {
     name: "learnings",
     header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)}${pinned ? `, ${Math.min(shown, pinned)} pinned` : ""})`,
-    items: data.learnings.map((l) => learningLine(l, data.now)),
+    items: renderedOnDemand(data.learnings.length, (i) => learningLine(data.learnings[i]!, data.now)),
+    fewest: (i) => learningLineFewest(data.learnings[i]!),
     omitted: (n) => {
       const left = Math.max(0, pinned - (data.learnings.length - n));
       return [left ? `${notFit(left)}.` : "", n > left ? `${n - left} more learnings: \`baton learnings\`` : ""].filter(Boolean).join(" ");

@@ -70,6 +70,30 @@ export function countTokensByLine(text: string): number {
 }
 
 /**
+ * Whether a UTF-16 code unit is whitespace as the pre-tokenizer's `\s` reads it (ECMAScript's
+ * WhiteSpace and LineTerminator: tab to carriage return, space, no-break and ideographic spaces, the
+ * Zs spaces, the line and paragraph separators, U+FEFF). No code point outside the BMP is whitespace,
+ * so a surrogate is not (test/unit/token-count.test.ts checks every code unit against /\s/u).
+ */
+function isWhitespace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/** How many runs of non-whitespace a text has (what `text.match(/\S+/gu).length` says, without the array). */
+export function nonSpaceRuns(text: string): number {
+  let runs = 0;
+  let inRun = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isWhitespace(text.charCodeAt(i));
+    if (!space && !inRun) runs++;
+    inRun = !space;
+  }
+  return runs;
+}
+
+/**
  * A number of tokens the text has at least, without running BPE: its runs of non-whitespace (a text
  * with a line break counts as one). No piece of o200k's pre-tokenizer holds two such runs (a piece is a
  * word, a number or punctuation, with at most one character in front, or whitespace alone; only
@@ -78,6 +102,6 @@ export function countTokensByLine(text: string): number {
  * says cannot fit without counting it (test/unit/token-count.test.ts checks the bound).
  */
 export function fewestTokens(text: string): number {
-  if (/[\r\n]/.test(text)) return text ? 1 : 0;
-  return text.match(/\S+/gu)?.length ?? 0;
+  if (text.includes("\n") || text.includes("\r")) return 1;
+  return nonSpaceRuns(text);
 }
