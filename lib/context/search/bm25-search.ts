@@ -21,26 +21,81 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
   if ("match" in params) phrases = wordsOf(params.match);
   else {
     const words = params.terms.map(([term]) => term);
-    for (const word of words) counted.set(word, hitsOf(word).seqs.length);
+    for (const word of words) counted.set(word, hitsOf(word).slots.length);
     phrases = selectTerms(words, counted, storeSize, params.selection).slice(0, params.maxTerms ?? Infinity);
   }
   const chosen = ftsExpression(phrases);
   if (chosen === null) return { candidates: [], counted, chosen, scores: new Map() };
 
-  const own = bm25(index, phrases.map(hitsOf), params.tagWeight);
-  const scored = params.scored === undefined ? own : addScores(own, params.scored);
-  // FTS5 hands on its best FTS_WINDOW matches of everyone's learnings; the scope is applied to those.
-  const best = scored.size <= FTS_WINDOW ? scored : new Map([...scored].sort((a, b) => a[1] - b[1] || b[0] - a[0]).slice(0, FTS_WINDOW));
-  const { userId, projectId } = params;
-  const found: { l: IndexedLearning; score: number }[] = [];
-  best.forEach((score, seq) => {
-    const l = index.get(seq);
-    if (l?.rankable && ((l.projectId === null && l.userId === userId) || (projectId != null && l.projectId === projectId))) found.push({ l, score });
-  });
-  const top = atMost(found, params.limit);
-  top.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
-  const candidates = top.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
-  return { candidates, counted, chosen, scores: params.scores ? best : new Map() };
+  const sum = new Sum(index);
+  try {
+    bm25(sum, index, phrases.map(hitsOf), params.tagWeight);
+    if (params.scored !== undefined) sum.addScored(params.scored);
+    // FTS5 hands on its best FTS_WINDOW matches of everyone's learnings; the scope is applied to those.
+    const best = sum.best(FTS_WINDOW);
+    const { userId, projectId } = params;
+    const found: { l: IndexedLearning; score: number }[] = [];
+    for (const { l, score } of best) {
+      if (l?.rankable && ((l.projectId === null && l.userId === userId) || (projectId != null && l.projectId === projectId))) found.push({ l, score });
+    }
+    const top = atMost(found, params.limit);
+    top.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
+    const candidates = top.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
+    return { candidates, counted, chosen, scores: params.scores ? new Map(best.map((m) => [m.seq, m.score])) : new Map() };
+  } finally {
+    sum.clear();
+  }
+}
+
+/** The scratch array every search sums its scores in, by slot: searches run one at a time (no await), and each leaves it all zero. */
+let scratch = new Float64Array(1024);
+
+/** A match: its seq, its score, and the learning when the index holds it (a feedback's scores from a statement may name one it does not). */
+type Match = { seq: number; score: number; l: IndexedLearning | undefined };
+
+/**
+ * Scores summed by slot in the scratch array, with the slots touched in the order first touched. Every
+ * score added is negative (never 0), so 0 marks a slot not touched yet.
+ */
+class Sum {
+  private readonly acc: Float64Array;
+  private readonly touched: number[] = [];
+  /** Scores added for seqs the index does not hold (they take places in FTS5's window all the same). */
+  private readonly elsewhere = new Map<number, number>();
+
+  constructor(private readonly index: LearningIndex) {
+    if (scratch.length < index.capacity) scratch = new Float64Array(Math.max(index.capacity, scratch.length * 2));
+    this.acc = scratch;
+  }
+
+  add(slot: number, score: number): void {
+    if (this.acc[slot] === 0) this.touched.push(slot);
+    this.acc[slot]! += score;
+  }
+
+  /** The feedback's search: the hints' scores added to its own for the same learnings, as searchRead sums them. */
+  addScored(scored: MatchScores): void {
+    const pairs: Iterable<[number, number]> = typeof scored === "string" ? (JSON.parse(scored) as [number, number][]) : scored;
+    for (const [seq, score] of pairs) {
+      const slot = this.index.slot(seq);
+      if (slot === undefined) this.elsewhere.set(seq, (this.elsewhere.get(seq) ?? 0) + score);
+      else this.add(slot, score);
+    }
+  }
+
+  /** The best `window` matches (lowest score, then highest seq, as FTS5 orders them), or all when no more. */
+  best(window: number): Match[] {
+    const all: Match[] = this.touched.map((slot) => {
+      const l = this.index.at(slot)!;
+      return { seq: l.seq, score: this.acc[slot]!, l };
+    });
+    for (const [seq, score] of this.elsewhere) all.push({ seq, score, l: undefined });
+    return all.length <= window ? all : all.sort((a, b) => a.score - b.score || b.seq - a.seq).slice(0, window);
+  }
+
+  clear(): void {
+    for (const slot of this.touched) this.acc[slot] = 0;
+  }
 }
 
 /**
@@ -60,22 +115,21 @@ function atMost<T extends { score: number }>(found: T[], limit: number): T[] {
 
 /** In how many learnings a word (a phrase: FTS5 may read it as several tokens) occurs: wordCountsRead's count, exact. */
 export function documentFrequencies(index: LearningIndex, words: string[]): Map<string, number> {
-  return new Map(words.map((w) => [w, phraseHits(index, w).seqs.length]));
+  return new Map(words.map((w) => [w, phraseHits(index, w).slots.length]));
 }
 
 const K1 = 1.2;
 const B = 0.75;
 
 /**
- * Each matching learning's BM25 score (negative, best lowest, as FTS5 answers it), by seq. Summed
+ * Each matching learning's BM25 score (negative, best lowest, as FTS5 answers it), into `sum`. Summed
  * phrase by phrase in the expression's order, as FTS5 sums them, so the scores are FTS5's to the bit.
  */
-function bm25(index: LearningIndex, phrases: Occurrences[], tagWeight: number): Map<number, number> {
+function bm25(sum: Sum, index: LearningIndex, phrases: Occurrences[], tagWeight: number): void {
   const rows = index.size;
   const avgdl = index.totalTokens / rows;
-  const scores = new Map<number, number>();
-  for (const { seqs, counts } of phrases) {
-    const n = seqs.length;
+  for (const { slots, counts } of phrases) {
+    const n = slots.length;
     let idf = Math.log((rows - n + 0.5) / (n + 0.5));
     if (idf <= 0) idf = 1e-6;
     for (let i = 0; i < n; i++) {
@@ -84,12 +138,10 @@ function bm25(index: LearningIndex, phrases: Occurrences[], tagWeight: number): 
       let freq = 0;
       for (let k = content; k > 0; k--) freq += 1.0;
       for (let k = tags; k > 0; k--) freq += tagWeight;
-      const seq = seqs[i]!;
-      // FTS5 negates the sum; subtracting each term gives the same bits (IEEE rounding is symmetric in sign).
-      scores.set(seq, (scores.get(seq) ?? 0) - idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * length) / avgdl))));
+      // FTS5 negates the sum; adding each term negated gives the same bits (IEEE rounding is symmetric in sign).
+      sum.add(slots[i]!, -(idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * length) / avgdl)))));
     }
   }
-  return scores;
 }
 
 /** The learnings a phrase (one word of the hints, which FTS5 may read as several tokens) occurs in. */
@@ -99,25 +151,25 @@ function phraseHits(index: LearningIndex, word: string): Occurrences {
   if (tokens.length === 1) return index.occurrences(tokens[0]!);
   // Several tokens ("snake_case"): the learnings with all of them (the rarest token's, kept where the
   // others occur too), then counted where they stand in a row.
-  const lists = tokens.map((t) => index.occurrences(t).seqs).sort((a, b) => a.length - b.length);
+  const lists = tokens.map((t) => index.occurrences(t).slots).sort((a, b) => a.length - b.length);
   let withAll: readonly number[] = lists[0]!;
   for (const other of lists.slice(1)) {
     if (!withAll.length) break;
     const has = new Set(other);
-    withAll = withAll.filter((seq) => has.has(seq));
+    withAll = withAll.filter((slot) => has.has(slot));
   }
-  const hits = { seqs: [] as number[], counts: [] as number[] };
-  for (const seq of withAll) {
-    const l = index.get(seq)!;
+  const hits = { slots: [] as number[], counts: [] as number[] };
+  for (const slot of withAll) {
+    const l = index.at(slot)!;
     const [content, tags] = [runs(ftsTokens(l.content), tokens), runs(ftsTokens(l.tags), tokens)];
     if (!content && !tags) continue;
-    hits.seqs.push(seq);
+    hits.slots.push(slot);
     hits.counts.push(packed(l.length, content, tags));
   }
   return hits;
 }
 
-const NO_HITS: Occurrences = { seqs: [], counts: [] };
+const NO_HITS: Occurrences = { slots: [], counts: [] };
 
 /** How many times `phrase` occurs in `tokens` as consecutive tokens. */
 function runs(tokens: string[], phrase: string[]): number {
@@ -131,14 +183,6 @@ function wordsOf(expression: string): string[] {
   const words = expression.split(" OR ").map((phrase) => /^"([^"]*)"$/.exec(phrase)?.[1]);
   if (words.some((w) => w === undefined)) throw new Error(`not an expression of quoted words: ${expression}`);
   return words as string[];
-}
-
-/** The feedback's scores with the hints' added for the same learnings (and the hints' other matches), as searchRead's sum. */
-function addScores(own: Map<number, number>, scored: MatchScores): Map<number, number> {
-  const sum = new Map(own);
-  const pairs: Iterable<[number, number]> = typeof scored === "string" ? (JSON.parse(scored) as [number, number][]) : scored;
-  for (const [seq, score] of pairs) sum.set(seq, (sum.get(seq) ?? 0) + score);
-  return sum;
 }
 
 function candidateOf(l: IndexedLearning, score: number): LearningCandidateRow {

@@ -25,14 +25,14 @@ export type IndexedLearning = LearningCandidateRow & {
  * since is dead, left in place when the learning changes (`stale` counts them) and dropped the next time
  * the token is read, so a change costs its own tokens, not the length of every list they are in.
  */
-type Postings = Occurrences & { seqs: number[]; counts: number[]; gens: number[]; stale: number };
+type Postings = Occurrences & { slots: number[]; counts: number[]; gens: number[]; stale: number };
 
 /**
  * The learnings a token (or a phrase: lib/context/search/bm25-search.ts) occurs in, each once, as arrays
- * read by position: its seq, and its count in each column with the learning's length (BM25's document
- * length, carried here so scoring reads no learning), packed in one number (`packed`, `unpacked`).
+ * read by position: its slot (`at`), and its count in each column with the learning's length (BM25's
+ * document length, carried here so scoring reads no learning), packed in one number (`packed`, `unpacked`).
  */
-export type Occurrences = { readonly seqs: readonly number[]; readonly counts: readonly number[] };
+export type Occurrences = { readonly slots: readonly number[]; readonly counts: readonly number[] };
 
 const SHIFT = 65_536;
 
@@ -53,8 +53,16 @@ export function unpacked(counts: number): { content: number; tags: number; lengt
   return { content, tags, length: (rest - content) / SHIFT };
 }
 
+type Doc = IndexedLearning & { gen: number };
+
+/**
+ * Each learning has a slot, a small number kept while it is held (reused once it is gone), so a search
+ * scores into an array by slot and reads a learning by position, not through a map by seq.
+ */
 export class LearningIndex {
-  private readonly docs = new Map<number, IndexedLearning & { gen: number }>();
+  private readonly slots: (Doc | undefined)[] = [];
+  private readonly slotOf = new Map<number, number>();
+  private readonly free: number[] = [];
   private readonly postings = new Map<string, Postings>();
   private tokens = 0;
   private gen = 0;
@@ -62,7 +70,12 @@ export class LearningIndex {
   changed = 0;
 
   get size(): number {
-    return this.docs.size;
+    return this.slotOf.size;
+  }
+
+  /** One more than the highest slot: what an array by slot must hold. */
+  get capacity(): number {
+    return this.slots.length;
   }
 
   /** Tokens in all learnings, both columns (FTS5's total size). */
@@ -71,7 +84,18 @@ export class LearningIndex {
   }
 
   get(seq: number): IndexedLearning | undefined {
-    return this.docs.get(seq);
+    const slot = this.slotOf.get(seq);
+    return slot === undefined ? undefined : this.slots[slot];
+  }
+
+  /** The learning in a slot (undefined: none now). */
+  at(slot: number): IndexedLearning | undefined {
+    return this.slots[slot];
+  }
+
+  /** A held learning's slot. */
+  slot(seq: number): number | undefined {
+    return this.slotOf.get(seq);
   }
 
   /** The learnings `token` occurs in (empty: none). */
@@ -84,56 +108,62 @@ export class LearningIndex {
 
   /** A learning added, or put in place of the one it was (its words read again only when its text changed). */
   put(learning: Omit<IndexedLearning, "length" | "createdMs">): void {
-    const old = this.docs.get(learning.seq);
-    if (old && old.content === learning.content && old.tags === learning.tags) {
-      this.docs.set(learning.seq, shaped(learning, old.length, old.gen));
+    const at = this.slotOf.get(learning.seq);
+    const old = at === undefined ? undefined : this.slots[at];
+    if (at !== undefined && old && old.content === learning.content && old.tags === learning.tags) {
+      this.slots[at] = shaped(learning, old.length, old.gen);
       return;
     }
     this.remove(learning.seq);
     const gen = ++this.gen;
+    const slot = this.free.pop() ?? this.slots.length;
     const content = countTokens(learning.content);
     const tags = countTokens(learning.tags);
     let length = 0;
     for (const n of content.values()) length += n;
     for (const n of tags.values()) length += n;
-    for (const [token, n] of content) this.post(token, learning.seq, packed(length, n, tags.get(token) ?? 0), gen);
-    for (const [token, n] of tags) if (!content.has(token)) this.post(token, learning.seq, packed(length, 0, n), gen);
+    for (const [token, n] of content) this.post(token, slot, packed(length, n, tags.get(token) ?? 0), gen);
+    for (const [token, n] of tags) if (!content.has(token)) this.post(token, slot, packed(length, 0, n), gen);
     this.tokens += length;
-    this.docs.set(learning.seq, shaped(learning, length, gen));
+    this.slots[slot] = shaped(learning, length, gen);
+    this.slotOf.set(learning.seq, slot);
   }
 
   /** A learning gone (deleted): its entries die and its length leaves the statistics. */
   remove(seq: number): void {
-    const doc = this.docs.get(seq);
-    if (!doc) return;
+    const slot = this.slotOf.get(seq);
+    const doc = slot === undefined ? undefined : this.slots[slot];
+    if (slot === undefined || !doc) return;
     for (const token of new Set([...ftsTokens(doc.content), ...ftsTokens(doc.tags)])) {
       const p = this.postings.get(token);
       if (p) p.stale++;
     }
     this.tokens -= doc.length;
-    this.docs.delete(seq);
+    this.slots[slot] = undefined;
+    this.slotOf.delete(seq);
+    this.free.push(slot);
   }
 
-  private post(token: string, seq: number, counts: number, gen: number): void {
+  private post(token: string, slot: number, counts: number, gen: number): void {
     const p = this.postings.get(token);
     if (p) {
-      p.seqs.push(seq);
+      p.slots.push(slot);
       p.counts.push(counts);
       p.gens.push(gen);
-    } else this.postings.set(token, { seqs: [seq], counts: [counts], gens: [gen], stale: 0 });
+    } else this.postings.set(token, { slots: [slot], counts: [counts], gens: [gen], stale: 0 });
   }
 
-  /** The token's dead entries dropped. */
+  /** The token's dead entries dropped: a slot now empty, or holding a learning put since (generations are never reused). */
   private compact(token: string, p: Postings): void {
     let kept = 0;
-    for (let i = 0; i < p.seqs.length; i++) {
-      if (this.docs.get(p.seqs[i]!)?.gen !== p.gens[i]) continue;
-      p.seqs[kept] = p.seqs[i]!;
+    for (let i = 0; i < p.slots.length; i++) {
+      if (this.slots[p.slots[i]!]?.gen !== p.gens[i]) continue;
+      p.slots[kept] = p.slots[i]!;
       p.counts[kept] = p.counts[i]!;
       p.gens[kept] = p.gens[i]!;
       kept++;
     }
-    p.seqs.length = p.counts.length = p.gens.length = kept;
+    p.slots.length = p.counts.length = p.gens.length = kept;
     p.stale = 0;
     if (!kept) this.postings.delete(token);
   }
@@ -143,7 +173,7 @@ export class LearningIndex {
  * One literal of one shape for every learning (not a spread of the row a driver made): the search reads
  * these fields for hundreds of learnings a context, and V8 reads one shape's fields fastest.
  */
-function shaped(l: Omit<IndexedLearning, "length" | "createdMs">, length: number, gen: number): IndexedLearning & { gen: number } {
+function shaped(l: Omit<IndexedLearning, "length" | "createdMs">, length: number, gen: number): Doc {
   return {
     id: l.id,
     seq: l.seq,
@@ -162,7 +192,7 @@ function shaped(l: Omit<IndexedLearning, "length" | "createdMs">, length: number
   };
 }
 
-const NO_OCCURRENCES: Occurrences = { seqs: [], counts: [] };
+const NO_OCCURRENCES: Occurrences = { slots: [], counts: [] };
 
 function countTokens(text: string): Map<string, number> {
   const counts = new Map<string, number>();
