@@ -25,6 +25,7 @@ type Statement = ReturnType<Connection["prepare"]>;
 type Prepared = { statement: Statement; columns: string[]; types: string[]; shape: object };
 
 const READING = /^\s*(select|with)\b/i;
+const SCHEMA_CHANGED = Symbol("schema changed");
 const VALUES = Symbol("values");
 
 /** What a cached client did so far: statements kept, reads answered from a kept one, batches sent to the client. */
@@ -81,6 +82,16 @@ class KeptReads {
 
   /** A batch's answers, or undefined when the client must run it. */
   batch(statements: InStatement[]): ResultSet[] | undefined {
+    const answered = this.tryBatch(statements);
+    // Another connection changed the schema (a migration) since the kept statements were prepared:
+    // once more on a connection opened now; a second change in between is left to the client.
+    if (answered !== SCHEMA_CHANGED) return answered;
+    this.drop();
+    const again = this.tryBatch(statements);
+    return again === SCHEMA_CHANGED ? this.toClient() : again;
+  }
+
+  private tryBatch(statements: InStatement[]): ResultSet[] | undefined | typeof SCHEMA_CHANGED {
     const texts = statements.map(sqlOf);
     if (this.closed || !texts.every((t) => READING.test(t) && !this.writers.get(t))) return this.toClient();
     let current = "";
@@ -98,8 +109,7 @@ class KeptReads {
       // another connection changed the schema (a migration), the kept statements are the old one's.
       if (this.schemaNow() !== this.schema) {
         db.exec("ROLLBACK");
-        this.drop();
-        return this.batch(statements);
+        return SCHEMA_CHANGED;
       }
       const results = statements.map((s, i) => run(this.prepare(db, (current = texts[i]!)), argsOf(s)));
       db.exec("COMMIT");
