@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { etagOf } from "@/lib/context/serve/etag";
+import { etagOf } from "@/lib/api/etag";
 
 /** The ETag as Web Crypto gave it before: a client's stored tag still matches after an upgrade. */
 async function webCryptoTag(body: string): Promise<string> {

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { contextVersion, metaRead } from "../../db/queries/context";
 import { readWithTokenCheck } from "../read/checked-reads";
 import { packContext, type BuiltContext } from "../pack/build-context";
-import { etagOf } from "./etag";
+import { etagOf } from "../../api/etag";
 import { RevalidatingCache } from "../../process/bounded-cache";
 import type { ContextQuery } from "../context-query";
 import { gatherContext } from "../gather/gather-context";
