@@ -1,5 +1,5 @@
-import type { Client } from "@libsql/client";
 import type { Db } from "./client";
+import { clientOf } from "./client-of";
 
 /**
  * Whether reads are answered from a file on this machine (an embedded database or an embedded
@@ -7,7 +7,6 @@ import type { Db } from "./client";
  * nothing; on a server, the other way round. The context's reads choose by it.
  */
 export function readsLocally(db: Db): boolean {
-  // drizzle keeps the client it was given as $client.
-  const client = (db as unknown as { $client?: Client & { readsLocally?: boolean } }).$client;
+  const client = clientOf(db);
   return client?.protocol === "file" || client?.readsLocally === true;
 }

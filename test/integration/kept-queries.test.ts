@@ -1,7 +1,8 @@
 import { createClient, type Client } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/client";
+import { openDatabase, type Db } from "@/lib/db/client";
+import { statementCacheStats } from "@/lib/db/statement-cache";
 import { migrate } from "@/lib/db/migrate";
 import { readAll } from "@/lib/db/queries/batch-reads";
 import { handoffRead, metaRead } from "@/lib/db/queries/context";
@@ -13,7 +14,7 @@ import { ROOT, tempDir } from "../support/server";
 /**
  * The reads every context makes are built once per database, their values placeholders
  * (lib/db/queries/batch-reads.ts keptQuery): each call must answer for its own values, not for the
- * first call's, in every shape, in one batch with others and on another database.
+ * first call's, in every shape, in one batch with others, and through the statement cache of a file.
  */
 
 const tmp = tempDir("baton-kept-queries-");
@@ -85,16 +86,18 @@ describe("kept queries", () => {
     expect(r.later.map((c) => c.learning?.id)).toEqual(["l2"]);
   });
 
-  it("are built for each database on its own", async () => {
-    const other = createClient({ url: `file:${tmp.dir}/other.db` });
+  it("answer the same through the kept statements a file database reads with (openDatabase), call after call", async () => {
+    const cached = openDatabase(`file:${tmp.dir}/kept.db`);
     try {
-      await migrate(other, `${ROOT}/drizzle`);
-      const otherDb = drizzle(other, { schema }) as unknown as Db;
-      const r = await readAll(otherDb, { meta: metaRead(otherDb), changes: changedLearningsRead(otherDb, 0) });
-      expect(r.meta.storeSize).toBe(0);
-      expect(r.changes).toEqual([]);
+      expect(statementCacheStats(cached.client)).toBeDefined();
+      for (const [user, session] of [["u1", "s1"], ["u2", "s2"], ["u1", "s1"]] as const) {
+        const r = await readAll(cached.db, { mark: contextMarkRead(cached.db, { userId: user }), h: handoffRead(cached.db, { projectId: "p1", userId: user, branch: "feat/b", sessionId: session }) });
+        expect(r.mark.lastSessionId).toBe(session);
+        expect(r.h?.markdown).toBe(`handoff h${user === "u1" ? 1 : 2}`);
+      }
+      expect(statementCacheStats(cached.client)!.reused).toBeGreaterThan(0);
     } finally {
-      other.close();
+      cached.client.close();
     }
   });
 });

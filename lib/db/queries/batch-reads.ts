@@ -1,7 +1,8 @@
-import type { Client, InArgs, InStatement } from "@libsql/client";
+import type { InArgs, InStatement } from "@libsql/client";
 import { fillPlaceholders } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../client";
+import { clientOf } from "../client-of";
 
 /** A query drizzle built, taken apart as drizzle's own batch takes it: its statement, and how its rows become its result. */
 type Built = { sql: string; params: unknown[]; map: (response: unknown) => unknown };
@@ -23,14 +24,16 @@ export function read<Q extends BatchItem<"sqlite">, T = Awaited<Q>>(query: Q | K
 /**
  * A query built once for each database, what varies in it a `sql.placeholder`: drizzle writes a query's
  * SQL from its parts on every call, which for a context's first batch cost more than SQLite's run of it
- * (BENCHMARKS.md, issue 25). For the reads every context makes; `values` fills the placeholders.
+ * (BENCHMARKS.md, issue 25). For the reads every context makes; `values` fills the placeholders (copied:
+ * the read answers for the values given now). A query is taken apart as drizzle's own batch does it
+ * (`_prepare`, `getQuery`, `mapResult`): test/integration/kept-queries.test.ts fails if drizzle changes them.
  */
 export function keptQuery<Q extends BatchItem<"sqlite">>(build: (db: Db) => Q): (db: Db, values?: Record<string, unknown>) => Kept<Q> {
   const built = new WeakMap<Db, Built>();
   return (db, values) => {
     let kept = built.get(db);
     if (!kept) built.set(db, (kept = builtOf(build(db))));
-    return { kept, values: values ?? {} };
+    return { kept, values: { ...values } };
   };
 }
 
@@ -59,7 +62,7 @@ export async function readAll<R extends Record<string, Read<unknown> | undefined
     const { sql, params } = built[i]!;
     return { sql, args: ("kept" in r.query ? fillPlaceholders(params, r.query.values) : params) as InArgs };
   });
-  const results = await (db as unknown as { $client: Client }).$client.batch(statements);
+  const results = await clientOf(db).batch(statements);
   named.forEach(([name, r], i) => (out[name] = r.decode(built[i]!.map(results[i]))));
   return out as Results<R>;
 }

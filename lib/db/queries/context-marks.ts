@@ -19,9 +19,9 @@ const markColumns = {
   setupNoteAt: contextMarks.setupNoteAt,
 };
 
-/** One user's marks, by key, as one read of a batch (a context's first). */
 const markQuery = keptQuery((db: Db) => db.select(markColumns).from(contextMarks).where(eq(contextMarks.userId, sql.placeholder("userId"))));
 
+/** One user's marks, by key, as one read of a batch (a context's first). */
 export function contextMarkRead(db: Db, params: { userId: string }) {
   return read(markQuery(db, params), (rows): ContextMark => rows[0] ?? NO_MARK);
 }

@@ -31,11 +31,6 @@ import {
 // What GET /api/context reads, as batch items (lib/db/queries/batch-reads.ts): one per section's data,
 // each scoped to the user or the project, all sent together.
 
-/**
- * The state's version (drizzle/0003_context_version.sql's triggers move it), the vector table's width,
- * how many learnings the store holds (everyone's: the counts kept at write time), and the last change
- * to the learnings (learning_changes' newest id: what the in-memory search index must have applied).
- */
 const metaQuery = keptQuery((db) => {
   const keys = ["context_version", "embedding_dimensions"];
   const meta = db.select({ key: appMeta.key, value: appMeta.value }).from(appMeta).where(inArray(appMeta.key, keys));
@@ -44,6 +39,11 @@ const metaQuery = keptQuery((db) => {
   return meta.unionAll(size).unionAll(changed);
 });
 
+/**
+ * The state's version (drizzle/0003_context_version.sql's triggers move it), the vector table's width,
+ * how many learnings the store holds (everyone's: the counts kept at write time), and the last change
+ * to the learnings (learning_changes' newest id: what the in-memory search index must have applied).
+ */
 export function metaRead(db: Db) {
   return read(metaQuery(db), (rows) => {
     const value = (key: string) => rows.find((r) => r.key === key)?.value;
@@ -109,11 +109,6 @@ type HandoffRow = { markdown: string; branch: string | null; author: string; age
 const OWN = 2;
 const ON_BRANCH = 1;
 
-/**
- * The handoff a context shows, in one statement: after a compaction (`sessionId` given), the
- * session's own checkpoint (the handoff its PreCompact hook posted under its id) says what it was in
- * the middle of; otherwise, and when it has none, the latest handoff of the branch, else of the project.
- */
 /** handoffRead's statement, one for each of its shapes: with the session's own, the branch's, both, neither. */
 const handoffQueries = [false, true].map((bySession) =>
   [false, true].map((byBranch) =>
@@ -133,8 +128,14 @@ const handoffQueries = [false, true].map((bySession) =>
   ),
 );
 
+/**
+ * The handoff a context shows, in one statement: after a compaction (`sessionId` given), the
+ * session's own checkpoint (the handoff its PreCompact hook posted under its id) says what it was in
+ * the middle of; otherwise, and when it has none, the latest handoff of the branch, else of the project.
+ */
 export function handoffRead(db: Db, params: { projectId: string; userId: string; branch: string | null; sessionId: string | null }) {
-  const query = handoffQueries[params.sessionId ? 1 : 0]![params.branch ? 1 : 0]!(db, params);
+  const [bySession, byBranch] = [params.sessionId ? 1 : 0, params.branch ? 1 : 0];
+  const query = handoffQueries[bySession]![byBranch]!(db, params);
   return read(query, (rows) => {
     const row = rows[0];
     if (!row) return undefined;

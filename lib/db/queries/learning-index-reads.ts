@@ -31,10 +31,6 @@ export function indexedLearningsRead(db: Db, after: number, limit: number) {
   return read(db.select(indexedColumns).from(learnings).where(gt(learnings.seq, after)).orderBy(asc(learnings.seq)).limit(limit));
 }
 
-/**
- * The learnings changed after change `after`, oldest change first (at most `limit`): the row as it is
- * now, or null when it is gone.
- */
 const changesQuery = keptQuery((db: Db) =>
   db
     .select({ change: learningChanges.id, changedSeq: learningChanges.seq, learning: indexedColumns })
@@ -45,6 +41,10 @@ const changesQuery = keptQuery((db: Db) =>
     .limit(sql.placeholder("limit")),
 );
 
+/**
+ * The learnings changed after change `after`, oldest change first (at most `limit`): the row as it is
+ * now, or null when it is gone.
+ */
 export function changedLearningsRead(db: Db, after: number, limit = -1) {
   return read(
     changesQuery(db, { after, limit }),
