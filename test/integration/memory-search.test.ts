@@ -95,7 +95,7 @@ describe("the learnings' search in memory", () => {
   it("chooses the words, finds and scores the candidates as the FTS5 statement does", async () => {
     const { index, storeSize } = await current();
     await fc.assert(
-      fc.asyncProperty(hint, fc.constantFrom(...selections), owners, fc.constantFrom(5, 30, 1000), fc.constantFrom(START_TAG_WEIGHT, 0.5, 0.3), async (terms, selection, owner, limit, tagWeight) => {
+      fc.asyncProperty(hint, fc.constantFrom(...selections), owners, fc.constantFrom(5, 30, 1000), fc.constantFrom(START_TAG_WEIGHT, 0.5, 0.3, 0), async (terms, selection, owner, limit, tagWeight) => {
         const params: SearchParams = { ...owner, limit, tagWeight, terms: terms.map((t) => [t, null]), knownAt: null, selection, scores: true };
         const [memory, statement] = [searchInMemory(index, params, storeSize), await bySql(params)];
         expectSame(memory, statement);
@@ -208,5 +208,17 @@ describe("the learnings' search in memory", () => {
     expect(reloaded.size).toBe(Number((await client.execute("SELECT count(*) AS n FROM learnings")).rows[0]!.n));
     const params: SearchParams = { userId: "u1", projectId: "p1", limit: 1000, tagWeight: START_TAG_WEIGHT, terms: VOCABULARY.slice(0, 6).map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
     expectSame(searchInMemory(reloaded, params, storeSize), await bySql(params));
+  });
+
+  it("scores a learning the words match in its tags alone once, at a tags weight of 0, as the statement does", async () => {
+    await client.execute({
+      sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES ('tags-only', 'u1', 'p1', 'pattern', 'nothing searched for here', 'test', 1, 'zeta omega', 7, 7)",
+      args: [],
+    });
+    const { index, storeSize } = await current();
+    const params: SearchParams = { userId: "u1", projectId: "p1", limit: 10, tagWeight: 0, match: '"zeta" OR "omega"', scores: true };
+    const memory = searchInMemory(index, params, storeSize);
+    expect(memory.candidates.map((c) => c.id)).toEqual(["tags-only"]);
+    expectSame(memory, await bySql(params));
   });
 });

@@ -10,7 +10,7 @@
  * context, the headings Baton itself writes, the markers of `baton pickup`. `defuse` keeps the text
  * readable while breaking the exact string. Extend the list when a host or Baton adds a new one;
  * every pattern must be global (`g`), and `holds` a string every match of it holds: a text without that
- * string is not scanned (most are not: a learning's line is defused per context, test/unit/fence.test.ts
+ * string is not scanned (most are not: a learning's line is defused per context, test/unit/pack-scans.test.ts
  * checks the strings against the patterns).
  */
 export const FORGEABLE_DELIMITERS: { name: string; holds: string; pattern: RegExp; defuse: (match: string) => string }[] = [

@@ -73,7 +73,7 @@ export function countTokensByLine(text: string): number {
  * Whether a UTF-16 code unit is whitespace as the pre-tokenizer's `\s` reads it (ECMAScript's
  * WhiteSpace and LineTerminator: tab to carriage return, space, no-break and ideographic spaces, the
  * Zs spaces, the line and paragraph separators, U+FEFF). No code point outside the BMP is whitespace,
- * so a surrogate is not (test/unit/token-count.test.ts checks every code unit against /\s/u).
+ * so a surrogate is not (test/unit/pack-scans.test.ts checks every code unit against /\s/u).
  */
 function isWhitespace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);

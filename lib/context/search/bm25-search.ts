@@ -1,6 +1,7 @@
 import { FTS_WINDOW, type LearningCandidateRow, type MatchScores, type SearchParams, type Searched } from "../../db/queries/context-candidates";
 import { ftsExpression } from "../../learnings/fts-query";
 import { selectTerms } from "../hints/hint-query";
+import { processWide } from "../../process/process-state";
 import { ftsTokens } from "./fts-tokens";
 import { packed, unpacked, type IndexedLearning, type LearningIndex, type Occurrences } from "./learning-index";
 
@@ -33,11 +34,8 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
     if (params.scored !== undefined) sum.addScored(params.scored);
     // FTS5 hands on its best FTS_WINDOW matches of everyone's learnings; the scope is applied to those.
     const best = sum.best(FTS_WINDOW);
-    const { userId, projectId } = params;
     const found: { l: IndexedLearning; score: number }[] = [];
-    for (const { l, score } of best) {
-      if (l?.rankable && ((l.projectId === null && l.userId === userId) || (projectId != null && l.projectId === projectId))) found.push({ l, score });
-    }
+    for (const { l, score } of best) if (l && inScope(l, params)) found.push({ l, score });
     const top = atMost(found, params.limit);
     top.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
     const candidates = top.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
@@ -47,30 +45,44 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
   }
 }
 
-/** The scratch array every search sums its scores in, by slot: searches run one at a time (no await), and each leaves it all zero. */
-let scratch = new Float64Array(1024);
+/** What the candidate queries' scope and rankable() let a context rank: the owner's personal learnings and the project's, neither pinned nor superseded. */
+function inScope(l: IndexedLearning, { userId, projectId }: { userId: string; projectId?: string | null }): boolean {
+  return l.rankable && ((l.projectId === null && l.userId === userId) || (projectId != null && l.projectId === projectId));
+}
+
+/**
+ * The arrays every search sums its scores in, by slot, and marks the slots it touched: searches run one
+ * at a time (no await), and each leaves them cleared.
+ */
+const scratch = processWide("search scratch", () => ({ scores: new Float64Array(1024), touched: new Uint8Array(1024) }));
 
 /** A match: its seq, its score, and the learning when the index holds it (a feedback's scores from a statement may name one it does not). */
 type Match = { seq: number; score: number; l: IndexedLearning | undefined };
 
-/**
- * Scores summed by slot in the scratch array, with the slots touched in the order first touched. Every
- * score added is negative (never 0), so 0 marks a slot not touched yet.
- */
+/** Scores summed by slot in the scratch arrays, with the slots touched in the order first touched. */
 class Sum {
   private readonly acc: Float64Array;
+  private readonly marks: Uint8Array;
   private readonly touched: number[] = [];
   /** Scores added for seqs the index does not hold (they take places in FTS5's window all the same). */
   private readonly elsewhere = new Map<number, number>();
 
   constructor(private readonly index: LearningIndex) {
-    if (scratch.length < index.capacity) scratch = new Float64Array(Math.max(index.capacity, scratch.length * 2));
-    this.acc = scratch;
+    if (scratch.scores.length < index.capacity) {
+      const size = Math.max(index.capacity, scratch.scores.length * 2);
+      [scratch.scores, scratch.touched] = [new Float64Array(size), new Uint8Array(size)];
+    }
+    [this.acc, this.marks] = [scratch.scores, scratch.touched];
   }
 
+  /** A score added to a slot's; the first one taken as it is (a sum from 0 would turn FTS5's -0 into +0). */
   add(slot: number, score: number): void {
-    if (this.acc[slot] === 0) this.touched.push(slot);
-    this.acc[slot]! += score;
+    if (this.marks[slot]) this.acc[slot]! += score;
+    else {
+      this.marks[slot] = 1;
+      this.acc[slot] = score;
+      this.touched.push(slot);
+    }
   }
 
   /** The feedback's search: the hints' scores added to its own for the same learnings, as searchRead sums them. */
@@ -94,7 +106,7 @@ class Sum {
   }
 
   clear(): void {
-    for (const slot of this.touched) this.acc[slot] = 0;
+    for (const slot of this.touched) this.marks[slot] = 0;
   }
 }
 
@@ -105,6 +117,7 @@ class Sum {
  * numeric sort of their scores.
  */
 function atMost<T extends { score: number }>(found: T[], limit: number): T[] {
+  if (limit <= 0) return [];
   if (found.length <= limit) return found;
   const scores = new Float64Array(found.length);
   for (let i = 0; i < found.length; i++) scores[i] = found[i]!.score;
@@ -138,7 +151,8 @@ function bm25(sum: Sum, index: LearningIndex, phrases: Occurrences[], tagWeight:
       let freq = 0;
       for (let k = content; k > 0; k--) freq += 1.0;
       for (let k = tags; k > 0; k--) freq += tagWeight;
-      // FTS5 negates the sum; adding each term negated gives the same bits (IEEE rounding is symmetric in sign).
+      // FTS5 negates the sum; adding each term negated gives the same bits (IEEE rounding is symmetric in
+      // sign; the first term is taken as it is, so a zero term stays -0 as FTS5's -1.0 × 0).
       sum.add(slots[i]!, -(idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * length) / avgdl)))));
     }
   }

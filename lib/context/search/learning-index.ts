@@ -36,13 +36,17 @@ export type Occurrences = { readonly slots: readonly number[]; readonly counts: 
 
 const SHIFT = 65_536;
 
+/** The longest length a posting holds: with two 16-bit counts, 2^53 in all (a double's exact integers). */
+export const MAX_PACKED_LENGTH = 2 ** 21 - 1;
+
 /**
- * A posting's counts in one number: (length × 2^16 + content) × 2^16 + tags, exact below 2^53 (a
- * learning's counts are under 2^16, its length far under 2^21: MAX_CONTENT_CHARS). One array of numbers
- * rather than two: at 100,000 learnings the second cost 15 MB of heap.
+ * A posting's counts in one number: (length × 2^16 + content) × 2^16 + tags. One array of numbers rather
+ * than two: at 100,000 learnings the second cost 15 MB of heap. Within the API's limits a learning is far
+ * inside the bounds (MAX_CONTENT_CHARS, MAX_TAGS × MAX_TAG_CHARS: a token is a character at least); a row
+ * written around them is held at the bounds, its score then FTS5's only nearly.
  */
 export function packed(length: number, content: number, tags: number): number {
-  return (length * SHIFT + content) * SHIFT + tags;
+  return (Math.min(length, MAX_PACKED_LENGTH) * SHIFT + Math.min(content, SHIFT - 1)) * SHIFT + Math.min(tags, SHIFT - 1);
 }
 
 /** A posting's counts unpacked: its count in the content, in the tags, and the learning's length. */
