@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { runCli } from "../support/cli";
@@ -19,7 +19,7 @@ async function cli(args: string[]) {
 }
 
 async function countRows(table: string): Promise<number> {
-  const db = createClient({ url: databaseUrl });
+  const db = sideClient(databaseUrl);
   const rows = await db.execute(`SELECT count(*) AS n FROM ${table}`);
   db.close();
   return Number(rows.rows[0]!.n);
@@ -70,7 +70,7 @@ describe("authentication", () => {
     expect(res.status).toBe(200);
     expect(res.json.items.map((p: { slug: string }) => p.slug)).toEqual(["api", "web"]);
     expect(res.json.items[0]).toEqual({ slug: "api", name: "API", role: "owner", injectionPaused: false, createdAt: expect.any(String) });
-    const db = createClient({ url: databaseUrl });
+    const db = sideClient(databaseUrl);
     const lastUsed = async () => (await db.execute("SELECT last_used_at FROM api_tokens WHERE name = 'ana laptop'")).rows[0]!.last_used_at;
     const took = await within(3_000, async () => (await lastUsed()) !== null);
     db.close();
@@ -78,7 +78,7 @@ describe("authentication", () => {
   });
 
   it("stores tokens hashed, never in the clear", async () => {
-    const db = createClient({ url: databaseUrl });
+    const db = sideClient(databaseUrl);
     const rows = await db.execute("SELECT token_hash, display_prefix FROM api_tokens");
     db.close();
     for (const row of rows.rows) {

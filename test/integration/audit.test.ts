@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { describe, expect, it } from "vitest";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { sessionPrincipal } from "@/lib/auth/principal";
@@ -71,7 +71,7 @@ describe("the audit trail", () => {
       db.client.close();
     }
     // dee leaves: the account is deleted, the trail keeps who it was.
-    const raw = createClient({ url: world.databaseUrl });
+    const raw = sideClient(world.databaseUrl);
     await raw.execute("PRAGMA foreign_keys = ON");
     await raw.execute({ sql: "DELETE FROM users WHERE email = ?", args: [emailOf("dee")] });
     raw.close();

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/server";
 import { testWorld } from "../support/world";
@@ -41,7 +41,7 @@ const stopInput = (extra: Record<string, unknown> = {}) =>
 
 /** Every value of every table (FTS shadow tables included), as one string. */
 async function everyStoredValue(): Promise<string> {
-  const db = createClient({ url: world.databaseUrl });
+  const db = sideClient(world.databaseUrl);
   try {
     const tables = await db.execute("SELECT name FROM sqlite_master WHERE type = 'table'");
     const out: string[] = [];

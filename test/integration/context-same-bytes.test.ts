@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "@/lib/context/pack/tokenizer";
 import { apiClient, type ApiClient } from "../support/api";
@@ -36,7 +36,7 @@ const WORDS = "token refresh race cookie ledger webhook retry deploy staging cac
 
 /** Contexts in the served log: the buffered bookkeeping writes the log and the marks in one transaction. */
 async function contextsLogged(): Promise<number> {
-  const db = createClient({ url: databaseUrl });
+  const db = sideClient(databaseUrl);
   try {
     return Number((await db.execute("SELECT count(*) AS n FROM context_log")).rows[0]!.n);
   } finally {

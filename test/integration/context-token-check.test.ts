@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
@@ -18,7 +18,7 @@ const tmp = tempDir("baton-token-check-");
 const databaseUrl = `file:${tmp.dir}/baton.db`;
 let server: RunningServer;
 const sql = async (query: string, args: string[] = []) => {
-  const db = createClient({ url: databaseUrl });
+  const db = sideClient(databaseUrl);
   try {
     return (await db.execute({ sql: query, args })).rows;
   } finally {

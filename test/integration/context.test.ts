@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ const { databaseUrl, tokens, as } = world;
 
 /** Contexts in the served log that were served from `ms` on (the log is written behind, about a second later). */
 async function loggedSince(ms: number): Promise<number> {
-  const db = createClient({ url: databaseUrl });
+  const db = sideClient(databaseUrl);
   try {
     return Number((await db.execute({ sql: "SELECT count(*) AS n FROM context_log WHERE created_at >= ?", args: [ms] })).rows[0]!.n);
   } finally {
@@ -150,7 +150,7 @@ describe("GET /api/context", () => {
     // The bookkeeping is buffered and written about a second after the response: poll for it. The
     // earlier tests' entries may land meanwhile; they were served before `since`.
     await expect.poll(() => loggedSince(since), { timeout: 15_000 }).toBe(1);
-    const db = createClient({ url: databaseUrl });
+    const db = sideClient(databaseUrl);
     const injected = await db.execute("SELECT last_injected_at FROM learnings WHERE content LIKE 'Run database migrations%'");
     db.close();
     expect(injected.rows[0]!.last_injected_at).not.toBeNull();

@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
@@ -15,7 +15,7 @@ let anaPlain: ReturnType<typeof apiClient>;
 const TARGET = "Session cookies expire after 24 hours of inactivity; refresh them in middleware";
 
 async function vectorCount(): Promise<number> {
-  const db = createClient({ url: databaseUrl });
+  const db = sideClient(databaseUrl);
   try {
     return Number((await db.execute("SELECT count(*) AS n FROM learning_vectors")).rows[0]!.n);
   } catch {

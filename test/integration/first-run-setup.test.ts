@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { networkInterfaces } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { send, submitPageForm } from "../support/page-form";
@@ -22,7 +22,7 @@ async function freshServer(name: string, listen?: string): Promise<RunningServer
 }
 
 async function users(server: RunningServer): Promise<string[]> {
-  const db = createClient({ url: server.databaseUrl });
+  const db = sideClient(server.databaseUrl);
   try {
     return (await db.execute("SELECT email FROM users")).rows.map((r) => String(r.email));
   } finally {

@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { createHash } from "node:crypto";
 import http from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -171,7 +171,7 @@ const BOOKKEEPING_COLUMNS = new Set(["last_used_at", "last_injected_at"]);
 
 /** A hash of every stored row (or only cy's and beta's), bookkeeping aside. */
 async function checksum(only?: { user: string; project: string }): Promise<Record<string, string>> {
-  const db = createClient({ url: world.databaseUrl });
+  const db = sideClient(world.databaseUrl);
   try {
     const tables = await db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%'");
     const sums: Record<string, string> = {};

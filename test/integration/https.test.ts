@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,7 +95,7 @@ describe("Baton's own TLS", () => {
 describe("graceful shutdown of Baton's own TLS server", () => {
   it("on SIGTERM writes the buffered bookkeeping and rate-limit counts, then exits 143 as `next start` does", async () => {
     const second = await startServer({ databaseUrl, tls });
-    const db = createClient({ url: databaseUrl });
+    const db = sideClient(databaseUrl);
     const count = async (sql: string) => Number((await db.execute(sql)).rows[0]!.n);
     try {
       const logged = await count("SELECT count(*) AS n FROM context_log");

@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +36,7 @@ function seedOf(n: number, options: { prefix?: string; proposals?: number; tiny?
 }
 
 async function query(sql: string, args: (string | number)[] = []) {
-  const db = createClient({ url: databaseUrl });
+  const db = sideClient(databaseUrl);
   try {
     return (await db.execute({ sql, args })).rows;
   } finally {

@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "../support/side-db";
 import { existsSync, statSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { refusedStart, startServer, tempDir } from "../support/server";
@@ -25,7 +25,7 @@ describe("server start", () => {
       const applied = lines.map((m) => (m![1] === "none pending" ? 0 : Number(m![2])));
       expect(applied.sort((x, y) => x - y)).toEqual([0, total]);
       expect(total).toBeGreaterThan(0);
-      const db = createClient({ url: databaseUrl });
+      const db = sideClient(databaseUrl);
       const rows = await db.execute("SELECT count(*) AS n FROM __drizzle_migrations");
       const mode = await db.execute("PRAGMA journal_mode");
       db.close();

@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "./side-db";
 import { startServer, tempDir, type RunningServer } from "./server";
 import { startSqld, type Sqld } from "./sqld";
 
@@ -58,7 +58,7 @@ export async function startCluster(shape: ShapeName, env: Record<string, string>
   }
   const [a, b] = await Promise.all(urls.map((u) => startServer({ databaseUrl: u.DATABASE_URL!, env: { ...common, ...u } })));
   const sql = async (query: string, args: (string | number)[] = []) => {
-    const db = createClient({ url: adminUrl });
+    const db = sideClient(adminUrl);
     try {
       return (await db.execute({ sql: query, args })).rows as unknown as Record<string, unknown>[];
     } finally {

@@ -1,4 +1,4 @@
-import { createClient } from "@libsql/client";
+import { sideClient } from "./side-db";
 import { expect } from "vitest";
 import { apiClient } from "./api";
 import { runCli } from "./cli";
@@ -41,7 +41,7 @@ export const WRITE_BEHIND_TABLES = ["rate_limit_counts", "context_log", "session
 
 /** Counts rows of every table but the write-behind ones: a snapshot to compare before and after a refused write. */
 export async function tableCounts(databaseUrl: string): Promise<Record<string, number>> {
-  const db = createClient({ url: databaseUrl });
+  const db = sideClient(databaseUrl);
   const tables = await db.execute(
     `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%' AND name NOT IN (${WRITE_BEHIND_TABLES.map((t) => `'${t}'`).join(", ")})`,
   );

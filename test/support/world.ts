@@ -1,4 +1,5 @@
-import { createClient, type InValue } from "@libsql/client";
+import type { InValue } from "@libsql/client";
+import { sideClient } from "./side-db";
 import { afterAll, beforeAll } from "vitest";
 import type { ProjectRole, TokenScope } from "../../lib/rules";
 import { apiClient, type ApiClient } from "./api";
@@ -95,11 +96,8 @@ export class World {
 
   /** Reads the database file directly, for what the API does not show. */
   sql = async (query: string, args: InValue[] = []) => {
-    const db = createClient({ url: this.databaseUrl });
+    const db = sideClient(this.databaseUrl);
     try {
-      // The server writes its bookkeeping about once a second: wait for its lock as the server's own
-      // connections do, rather than fail with SQLITE_BUSY.
-      if (this.databaseUrl.startsWith("file:")) await db.execute("PRAGMA busy_timeout = 5000");
       return (await db.execute({ sql: query, args })).rows;
     } finally {
       db.close();
