@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { BoundedCache } from "../process/bounded-cache";
 import { read } from "../db/queries/batch-reads";
-import { asBookkeeping } from "../db/replica-client";
+import { asBookkeeping } from "../db/bookkeeping";
 import { findTokenByHash, tokenByHashQuery, tokenOfRows, touchTokens, type TokenPrincipal } from "../db/queries/tokens";
 import { processWide } from "../process/process-state";
 import { writeBehind } from "../process/write-behind";

@@ -4,6 +4,7 @@ import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getConfig, type Config } from "../config";
+import { withBookkeepingThread } from "./bookkeeping";
 import { openReplica } from "./replica-client";
 import { withStatementCache } from "./statement-cache";
 import * as schema from "./schema";
@@ -57,8 +58,10 @@ export function openDatabase(url: string, authToken?: string, timeoutMs = DEFAUL
   // timeout: the busy timeout of every pooled connection (the default, 0, fails at once when another
   // process holds the write lock).
   const opened = local ? createClient({ url, timeout: BUSY_TIMEOUT_MS }) : createClient({ url, authToken, fetch: fetchWithTimeout(timeoutMs) });
-  // Reads on a file run from prepared statements kept (lib/db/statement-cache.ts).
-  const client = file ? withStatementCache(opened, path.resolve(filePath(url)), BUSY_TIMEOUT_MS) : opened;
+  // Reads on a file run from prepared statements kept (lib/db/statement-cache.ts), bookkeeping is
+  // written by a thread of its own (lib/db/bookkeeping.ts).
+  const at = path.resolve(filePath(url));
+  const client = file ? withBookkeepingThread(withStatementCache(opened, at, BUSY_TIMEOUT_MS), at, BUSY_TIMEOUT_MS) : opened;
   return { client, db: drizzle(client, { schema }) };
 }
 

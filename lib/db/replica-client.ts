@@ -1,7 +1,7 @@
 import "server-only";
 import { createClient, type Client, type InArgs, type InStatement, type ResultSet, type Transaction, type TransactionMode } from "@libsql/client";
-import { AsyncLocalStorage } from "node:async_hooks";
 import { Worker } from "node:worker_threads";
+import { inBookkeeping } from "./bookkeeping";
 
 /**
  * An embedded replica (libSQL's edge shape): reads from a local file kept in sync with a primary,
@@ -26,16 +26,6 @@ export type ReplicaOptions = {
   timeoutMs: number;
   fetch: (request: Request) => Promise<Response>;
 };
-
-const bookkeepingScope = new AsyncLocalStorage<true>();
-
-/**
- * Runs writes no read depends on (served-context bookkeeping: never read into a context), so an
- * embedded replica does not make the next read wait for a sync to read them back.
- */
-export function asBookkeeping<T>(work: () => Promise<T>): Promise<T> {
-  return bookkeepingScope.run(true, work);
-}
 
 type SyncReply = { id: number; ok: boolean; message?: string };
 
@@ -196,7 +186,7 @@ class ReplicaClient implements Client {
       return result;
     } finally {
       // Even a failed write may have reached the primary.
-      if (!bookkeepingScope.getStore()) this.writes++;
+      if (!inBookkeeping()) this.writes++;
     }
   }
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteRaw } from "drizzle-orm/sqlite-core/query-builders/raw";
 import type { Db, DbOrTx } from "../client";
-import { asBookkeeping } from "../replica-client";
+import { asBookkeeping } from "../bookkeeping";
 import { isAgentName } from "../../rules";
 import { keptQuery, read } from "./batch-reads";
 import { byKind } from "./learning-counts";

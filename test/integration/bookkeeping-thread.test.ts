@@ -1,0 +1,102 @@
+import { LibsqlError } from "@libsql/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asBookkeeping } from "@/lib/db/bookkeeping";
+import { openDatabase, type Db } from "@/lib/db/client";
+import { clientOf } from "@/lib/db/client-of";
+import { migrate } from "@/lib/db/migrate";
+import { injectedUpdates, recordServedBatch } from "@/lib/db/queries/context";
+import { ROOT, tempDir } from "../support/server";
+import { sideClient } from "../support/side-db";
+
+/**
+ * Bookkeeping on an embedded file is written by a thread of its own (lib/db/bookkeeping.ts): libSQL
+ * runs a file's statements synchronously, so written on the event loop a large flush, or one waiting
+ * for another process's write lock, held every request with it.
+ */
+
+const tmp = tempDir("baton-bookkeeping-");
+const url = `file:${tmp.dir}/baton.db`;
+let db: Db;
+let close: () => void;
+
+beforeAll(async () => {
+  const handle = openDatabase(url);
+  db = handle.db;
+  close = () => handle.client.close();
+  await migrate(handle.client, `${ROOT}/drizzle`);
+  await handle.client.batch(
+    [
+      "INSERT INTO users (id, name, email, created_at, updated_at) VALUES ('u1', 'u1', 'u1@example.com', 0, 0)",
+      "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'p1', 'p1', 'u1', 0, 0)",
+      ...Array.from({ length: 50 }, (_, i) => `INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES ('l${i}', 'u1', 'p1', 'fact', 'learning ${i}', 'test', 1, '', 0, 0)`),
+    ],
+    "write",
+  );
+});
+
+afterAll(() => {
+  close();
+  tmp.remove();
+});
+
+const day = (n: number) => new Date(Date.UTC(2026, 10, n, 12));
+const injectedDays = async () => (await sideClient(url).execute("SELECT id, last_injected_at AS at FROM learnings WHERE last_injected_at IS NOT NULL ORDER BY id")).rows.map((r) => [r.id, r.at]);
+const served = (at: Date, ids: string[]) => ({ userId: "u1", projectId: "p1", tokenId: null, source: "session-start" as const, budget: 700, tokenEstimate: 100, learningsShown: ids.length, learningIds: ids, at, sessionId: null });
+
+describe("bookkeeping on an embedded file", () => {
+  it("is written, and answers what a write answers", async () => {
+    await recordServedBatch(db, [served(day(3), ["l1", "l2"]), served(day(3), ["l2", "l3"])]);
+    expect(await injectedDays()).toEqual(["l1", "l2", "l3"].map((id) => [id, day(3).getTime()]));
+    const [update] = injectedUpdates(db, [{ userId: "u1", projectId: "p1", ids: new Set(["l4", "l5", "l1"]), at: day(4) }]);
+    const [result] = await asBookkeeping(() => db.batch([update!]));
+    // l1 was marked on day 3, so all three are marked on day 4.
+    expect(result).toMatchObject({ rowsAffected: 3, rows: [] });
+    const log = await sideClient(url).execute("SELECT count(*) AS n FROM context_log");
+    expect(log.rows[0]!.n).toBe(2);
+  });
+
+  it("waits for another connection's write lock off the event loop, and lands once it is released", async () => {
+    const holder = sideClient(url);
+    const lock = await holder.transaction("write");
+    await lock.execute("UPDATE learnings SET updated_at = 1 WHERE id = 'l49'");
+    let settled: string | null = null;
+    const write = recordServedBatch(db, [served(day(5), ["l10", "l11"])]).then(
+      () => (settled = "written"),
+      (error: Error) => (settled = `failed: ${error.message}`),
+    );
+    // Written on the event loop, the write would hold this thread until the busy timeout and fail:
+    // this timer could not fire first, and the write could never see the lock released.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(settled).toBeNull();
+    const readWhileLocked = await db.run("SELECT count(*) FROM learnings");
+    expect(readWhileLocked.rows.length).toBe(1);
+    await lock.commit();
+    holder.close();
+    await write;
+    expect(settled).toBe("written");
+    expect((await injectedDays()).filter(([id]) => id === "l10" || id === "l11")).toEqual([
+      ["l10", day(5).getTime()],
+      ["l11", day(5).getTime()],
+    ]);
+  });
+
+  it("fails a batch the database refuses with the database's error, and writes nothing of it", async () => {
+    const error = await asBookkeeping(() => clientOf(db).batch(["UPDATE learnings SET last_injected_at = 1 WHERE id = 'l20'", "UPDATE no_such_table SET x = 1"], "write")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LibsqlError);
+    expect((error as LibsqlError).code).toMatch(/^SQLITE_ERROR/);
+    expect((error as Error).message).toMatch(/no such table/);
+    expect((await injectedDays()).some(([id]) => id === "l20")).toBe(false);
+  });
+
+  it("runs what is not bookkeeping on the client as before", async () => {
+    await clientOf(db).execute("UPDATE learnings SET last_injected_at = 7 WHERE id = 'l30'");
+    expect((await injectedDays()).find(([id]) => id === "l30")).toEqual(["l30", 7]);
+  });
+
+  it("refuses bookkeeping once the client is closed", async () => {
+    const other = openDatabase(url);
+    other.client.close();
+    const error = await asBookkeeping(() => other.client.execute("UPDATE learnings SET last_injected_at = 1 WHERE id = 'l40'")).catch((e: unknown) => e);
+    expect((error as LibsqlError).code).toBe("CLIENT_CLOSED");
+  });
+});
