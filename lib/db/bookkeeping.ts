@@ -1,13 +1,14 @@
 import "server-only";
-import { LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type TransactionMode } from "@libsql/client";
+import { LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Row, type TransactionMode, type Value } from "@libsql/client";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { processWide } from "../process/process-state";
 
 /**
- * Bookkeeping: writes no read waits for (the served-context log and last-injected days, tokens' last
- * use), made behind the requests (lib/process/write-behind.ts) and marked by running inside
- * `asBookkeeping`.
+ * Bookkeeping: the writes made behind the requests (lib/process/write-behind.ts: the served-context log
+ * and last-injected days, tokens' last use, rate-limit counts), which no later read waits for (what a
+ * batch reads back, it reads in the batch), marked by running inside `asBookkeeping`.
  *
  * On an embedded file, libSQL runs a statement as a synchronous native call: a bookkeeping batch held
  * the event loop, and with it every request, for as long as it took to write (at 100k learnings, a
@@ -17,7 +18,9 @@ import { Worker } from "node:worker_threads";
  * through a write). On a libSQL server a write is already a request the event loop waits for, and an
  * embedded replica sends its writes to the primary (lib/db/replica-client.ts): both stay as they are.
  */
-const bookkeepingScope = new AsyncLocalStorage<true>();
+// One for the process: the routes that mark bookkeeping and the database handle that reads the mark may be
+// bundled apart, each with its own copy of this module (lib/process/process-state.ts).
+const bookkeepingScope = processWide("bookkeeping scope", () => new AsyncLocalStorage<true>());
 
 /** Runs `work` as bookkeeping: see above, and lib/db/replica-client.ts (no sync waited for to read it back). */
 export function asBookkeeping<T>(work: () => Promise<T>): Promise<T> {
@@ -29,17 +32,19 @@ export function inBookkeeping(): boolean {
 }
 
 type Request = { id: number; statements: InStatement[]; mode: TransactionMode };
-type Reply = { id: number; results?: { rowsAffected: number; lastInsertRowid: bigint | undefined }[]; error?: { message: string; code: string; rawCode?: number } };
+/** A result set as it crosses to the main thread: its rows as arrays of values. */
+type Answer = { columns: string[]; columnTypes: string[]; rows: Value[][]; rowsAffected: number; lastInsertRowid: bigint | undefined };
+type Reply = { id: number; results?: Answer[]; error?: { message: string; code: string; rawCode?: number } };
 
-// Runs in the worker: one client on the file, one batch at a time, answering only what a write answers.
+// Runs in the worker: one client on the file, one batch at a time.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { createClient } = require("@libsql/client");
 const client = createClient({ url: workerData.url, timeout: workerData.timeoutMs });
+const answer = (r) => ({ columns: r.columns, columnTypes: r.columnTypes, rows: r.rows.map((row) => Array.prototype.slice.call(row)), rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid });
 parentPort.on("message", async ({ id, statements, mode }) => {
   try {
-    const results = await client.batch(statements, mode);
-    parentPort.postMessage({ id, results: results.map((r) => ({ rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid })) });
+    parentPort.postMessage({ id, results: (await client.batch(statements, mode)).map(answer) });
   } catch (error) {
     parentPort.postMessage({ id, error: { message: String((error && error.message) || error), code: String((error && error.code) || "UNKNOWN"), rawCode: error && error.rawCode } });
   }
@@ -99,7 +104,7 @@ class WriterThread {
     if (!this.waiting.size) this.worker?.unref();
     if (!waiter) return;
     if (reply.error) waiter.reject(new LibsqlError(reply.error.message, reply.error.code, undefined, reply.error.rawCode));
-    else waiter.resolve((reply.results ?? []).map(written));
+    else waiter.resolve((reply.results ?? []).map(resultSet));
   }
 
   private failAll(error: Error): void {
@@ -109,15 +114,25 @@ class WriterThread {
   }
 }
 
-/** A write's answer: no rows, what it changed. */
-function written(r: { rowsAffected: number; lastInsertRowid: bigint | undefined }): ResultSet {
-  return { columns: [], columnTypes: [], rows: [], rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid, toJSON: () => ({ columns: [], columnTypes: [], rows: [], rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid?.toString() ?? null }) };
+/** The result set the client would have answered: rows as libSQL builds them (indexed values, named enumerable columns). */
+function resultSet(a: Answer): ResultSet {
+  const rows = a.rows.map((values) => {
+    const row = {} as Row;
+    Object.defineProperty(row, "length", { value: values.length });
+    values.forEach((value, i) => {
+      Object.defineProperty(row, i, { value });
+      const column = a.columns[i]!;
+      if (!Object.hasOwn(row, column)) Object.defineProperty(row, column, { value, enumerable: true, configurable: true, writable: true });
+    });
+    return row;
+  });
+  const json = () => ({ columns: a.columns, columnTypes: a.columnTypes, rows, rowsAffected: a.rowsAffected, lastInsertRowid: a.lastInsertRowid?.toString() ?? null });
+  return { columns: a.columns, columnTypes: a.columnTypes, rows, rowsAffected: a.rowsAffected, lastInsertRowid: a.lastInsertRowid, toJSON: json };
 }
 
 /**
  * `client` on the database file `file`, with bookkeeping (batches and statements run inside
- * asBookkeeping) written by the writer thread, with the same busy timeout. Its answers carry no rows:
- * bookkeeping reads nothing back.
+ * asBookkeeping) written by the writer thread, with the same busy timeout and the same answers.
  */
 export function withBookkeepingThread(client: Client, file: string, timeoutMs: number): Client {
   const thread = new WriterThread(pathToFileURL(file).href, timeoutMs);

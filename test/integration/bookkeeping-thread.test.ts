@@ -5,6 +5,7 @@ import { openDatabase, type Db } from "@/lib/db/client";
 import { clientOf } from "@/lib/db/client-of";
 import { migrate } from "@/lib/db/migrate";
 import { injectedUpdates, recordServedBatch } from "@/lib/db/queries/context";
+import { addWindowCounts } from "@/lib/db/queries/rate-limits";
 import { ROOT, tempDir } from "../support/server";
 import { sideClient } from "../support/side-db";
 
@@ -53,6 +54,19 @@ describe("bookkeeping on an embedded file", () => {
     expect(result).toMatchObject({ rowsAffected: 3, rows: [] });
     const log = await sideClient(url).execute("SELECT count(*) AS n FROM context_log");
     expect(log.rows[0]!.n).toBe(2);
+  });
+
+  it("answers what a batch reads back as the client would", async () => {
+    const query = "SELECT id, content, seq, created_at AS at, NULL AS empty FROM learnings WHERE id IN ('l1', 'l2') ORDER BY id";
+    const direct = await clientOf(db).execute(query);
+    const threaded = await asBookkeeping(() => clientOf(db).execute(query));
+    expect(threaded.columns).toEqual(direct.columns);
+    expect(threaded.rows).toEqual(direct.rows);
+    expect(threaded.rows.map((r) => [Object.keys(r), r.length, r[0], r[2]])).toEqual(direct.rows.map((r) => [Object.keys(r), r.length, r[0], r[2]]));
+    // The rate limiter's upsert reads each token's total back in its batch.
+    const add = (count: number) => asBookkeeping(() => addWindowCounts(db, { counts: [{ tokenId: "t1", windowStart: 120_000, count }, { tokenId: "t2", windowStart: 120_000, count: 1 }], pruneBefore: 60_000 }));
+    expect(await add(2)).toEqual([{ tokenId: "t1", windowStart: 120_000, count: 2 }, { tokenId: "t2", windowStart: 120_000, count: 1 }]);
+    expect(await add(3)).toEqual([{ tokenId: "t1", windowStart: 120_000, count: 5 }, { tokenId: "t2", windowStart: 120_000, count: 2 }]);
   });
 
   it("waits for another connection's write lock off the event loop, and lands once it is released", async () => {

@@ -1,10 +1,10 @@
 import type { InValue } from "@libsql/client";
-import { sideClient } from "./side-db";
 import { afterAll, beforeAll } from "vitest";
 import type { ProjectRole, TokenScope } from "../../lib/rules";
 import { apiClient, type ApiClient } from "./api";
 import { createProject, createUserWithToken, joinProject } from "./fixtures";
 import { startServer, tempDir, type RunningServer } from "./server";
+import { sideClient } from "./side-db";
 
 /**
  * Who exists in a test world. Users are `<name>@example.com`, each made by the real admin CLI with a
