@@ -34,43 +34,54 @@ export function inBookkeeping(): boolean {
 type Request = { id: number; statements: InStatement[]; mode: TransactionMode };
 /** A result set as it crosses to the main thread: its rows as arrays of values. */
 type Answer = { columns: string[]; columnTypes: string[]; rows: Value[][]; rowsAffected: number; lastInsertRowid: bigint | undefined };
-type Reply = { id: number; results?: Answer[]; error?: { message: string; code: string; rawCode?: number } };
+type Failure = { message: string; code: string; extendedCode?: string; rawCode?: number };
+type Reply = { id: number; results?: Answer[]; error?: Failure };
 
 // Runs in the worker: one client on the file, one batch at a time.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const { createClient } = require("@libsql/client");
+const { createClient } = require("node:module").createRequire(workerData.from)("@libsql/client");
 const client = createClient({ url: workerData.url, timeout: workerData.timeoutMs });
 const answer = (r) => ({ columns: r.columns, columnTypes: r.columnTypes, rows: r.rows.map((row) => Array.prototype.slice.call(row)), rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid });
 parentPort.on("message", async ({ id, statements, mode }) => {
   try {
     parentPort.postMessage({ id, results: (await client.batch(statements, mode)).map(answer) });
-  } catch (error) {
-    parentPort.postMessage({ id, error: { message: String((error && error.message) || error), code: String((error && error.code) || "UNKNOWN"), rawCode: error && error.rawCode } });
+  } catch (e) {
+    const code = String((e && e.code) || "UNKNOWN");
+    const message = String((e && e.message) || e);
+    // LibsqlError puts its code before its message; the server's LibsqlError will again.
+    const bare = message.startsWith(code + ": ") ? message.slice(code.length + 2) : message;
+    parentPort.postMessage({ id, error: { message: bare, code, extendedCode: e && e.extendedCode, rawCode: e && e.rawCode } });
   }
 });
 `;
+
+const closedError = () => new LibsqlError("The client is closed", "CLIENT_CLOSED");
 
 class WriterThread {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (results: ResultSet[]) => void; reject: (error: Error) => void }>();
   private closed = false;
+  /** Set when the thread failed (its module would not load, it ran out of memory): bookkeeping then runs on the client. */
+  failed = false;
 
-  constructor(
-    private readonly url: string,
-    private readonly timeoutMs: number,
-  ) {}
+  constructor(private readonly workerData: { url: string; timeoutMs: number; from: string }) {}
 
   batch(statements: InStatement[], mode: TransactionMode): Promise<ResultSet[]> {
-    if (this.closed) return Promise.reject(new LibsqlError("The client is closed", "CLIENT_CLOSED"));
+    if (this.closed) return Promise.reject(closedError());
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       // A write under way keeps the process alive (graceful shutdown waits for it); an idle thread does not.
       if (this.waiting.size === 1) worker.ref();
-      worker.postMessage({ id, statements, mode } satisfies Request);
+      try {
+        worker.postMessage({ id, statements, mode } satisfies Request);
+      } catch (error) {
+        this.settled(id);
+        reject(error as Error);
+      }
     });
   }
 
@@ -78,18 +89,21 @@ class WriterThread {
     this.closed = true;
     void this.worker?.terminate();
     this.worker = null;
-    this.failAll(new LibsqlError("The client is closed", "CLIENT_CLOSED"));
+    this.failAll(closedError());
   }
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { url: this.url, timeoutMs: this.timeoutMs } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.workerData });
     worker.unref();
     worker.on("message", (reply: Reply) => this.answer(reply));
-    // A thread that dies (its module failed to load, it ran out of memory) fails what it held; the next write starts another.
     const lost = (error: Error) => {
       if (this.worker !== worker) return;
       this.worker = null;
+      if (!this.closed) {
+        this.failed = true;
+        console.error("baton: the bookkeeping writer thread failed; bookkeeping is written on the main thread from now on", error);
+      }
       this.failAll(error);
     };
     worker.on("error", lost);
@@ -100,11 +114,16 @@ class WriterThread {
 
   private answer(reply: Reply): void {
     const waiter = this.waiting.get(reply.id);
-    this.waiting.delete(reply.id);
-    if (!this.waiting.size) this.worker?.unref();
+    this.settled(reply.id);
     if (!waiter) return;
-    if (reply.error) waiter.reject(new LibsqlError(reply.error.message, reply.error.code, undefined, reply.error.rawCode));
+    const e = reply.error;
+    if (e) waiter.reject(new LibsqlError(e.message, e.code, e.extendedCode, e.rawCode));
     else waiter.resolve((reply.results ?? []).map(resultSet));
+  }
+
+  private settled(id: number): void {
+    this.waiting.delete(id);
+    if (!this.waiting.size) this.worker?.unref();
   }
 
   private failAll(error: Error): void {
@@ -132,19 +151,23 @@ function resultSet(a: Answer): ResultSet {
 
 /**
  * `client` on the database file `file`, with bookkeeping (batches and statements run inside
- * asBookkeeping) written by the writer thread, with the same busy timeout and the same answers.
+ * asBookkeeping) written by the writer thread, with the same busy timeout and the same answers; on the
+ * client itself once the thread has failed. `from`: the module @libsql/client is resolved from, as
+ * from this one (a thread made from source resolves bare names from the working directory; and
+ * Next.js's bundler puts its own module numbers in place of a resolve made here).
  */
-export function withBookkeepingThread(client: Client, file: string, timeoutMs: number): Client {
-  const thread = new WriterThread(pathToFileURL(file).href, timeoutMs);
+export function withBookkeepingThread(client: Client, file: string, timeoutMs: number, from = import.meta.url): Client {
+  const thread = new WriterThread({ url: pathToFileURL(file).href, timeoutMs, from });
+  const threaded = () => inBookkeeping() && !thread.failed;
   return new Proxy(client, {
     get(target, property) {
       if (property === "batch")
         return (statements: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) =>
-          inBookkeeping() ? thread.batch(statements.map(asStatement), mode ?? "deferred") : target.batch(statements, mode);
+          threaded() ? thread.batch(statements.map(asStatement), mode ?? "deferred") : target.batch(statements, mode);
       if (property === "execute")
         return async (statement: InStatement | string, args?: InArgs) => {
           const s = asStatement(typeof statement === "string" ? [statement, args] : statement);
-          return inBookkeeping() ? (await thread.batch([s], "deferred"))[0]! : target.execute(s);
+          return threaded() ? (await thread.batch([s], "deferred"))[0]! : target.execute(s);
         };
       if (property === "close")
         return () => {

@@ -61,7 +61,7 @@ export function openDatabase(url: string, authToken?: string, timeoutMs = DEFAUL
   // Reads on a file run from prepared statements kept (lib/db/statement-cache.ts), bookkeeping is
   // written by a thread of its own (lib/db/bookkeeping.ts).
   const at = path.resolve(filePath(url));
-  const client = file ? withBookkeepingThread(withStatementCache(opened, at, BUSY_TIMEOUT_MS), at, BUSY_TIMEOUT_MS) : opened;
+  const client = file ? withStatementCache(withBookkeepingThread(opened, at, BUSY_TIMEOUT_MS), at, BUSY_TIMEOUT_MS) : opened;
   return { client, db: drizzle(client, { schema }) };
 }
 

@@ -1,6 +1,6 @@
-import { LibsqlError } from "@libsql/client";
+import { createClient, LibsqlError } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asBookkeeping } from "@/lib/db/bookkeeping";
+import { asBookkeeping, withBookkeepingThread } from "@/lib/db/bookkeeping";
 import { openDatabase, type Db } from "@/lib/db/client";
 import { clientOf } from "@/lib/db/client-of";
 import { migrate } from "@/lib/db/migrate";
@@ -41,7 +41,15 @@ afterAll(() => {
 });
 
 const day = (n: number) => new Date(Date.UTC(2026, 10, n, 12));
-const injectedDays = async () => (await sideClient(url).execute("SELECT id, last_injected_at AS at FROM learnings WHERE last_injected_at IS NOT NULL ORDER BY id")).rows.map((r) => [r.id, r.at]);
+const rowsOf = async (query: string) => {
+  const side = sideClient(url);
+  try {
+    return (await side.execute(query)).rows;
+  } finally {
+    side.close();
+  }
+};
+const injectedDays = async () => (await rowsOf("SELECT id, last_injected_at AS at FROM learnings WHERE last_injected_at IS NOT NULL ORDER BY id")).map((r) => [r.id, r.at]);
 const served = (at: Date, ids: string[]) => ({ userId: "u1", projectId: "p1", tokenId: null, source: "session-start" as const, budget: 700, tokenEstimate: 100, learningsShown: ids.length, learningIds: ids, at, sessionId: null });
 
 describe("bookkeeping on an embedded file", () => {
@@ -52,17 +60,17 @@ describe("bookkeeping on an embedded file", () => {
     const [result] = await asBookkeeping(() => db.batch([update!]));
     // l1 was marked on day 3, so all three are marked on day 4.
     expect(result).toMatchObject({ rowsAffected: 3, rows: [] });
-    const log = await sideClient(url).execute("SELECT count(*) AS n FROM context_log");
-    expect(log.rows[0]!.n).toBe(2);
+    expect((await rowsOf("SELECT count(*) AS n FROM context_log"))[0]!.n).toBe(2);
   });
 
   it("answers what a batch reads back as the client would", async () => {
-    const query = "SELECT id, content, seq, created_at AS at, NULL AS empty FROM learnings WHERE id IN ('l1', 'l2') ORDER BY id";
-    const direct = await clientOf(db).execute(query);
-    const threaded = await asBookkeeping(() => clientOf(db).execute(query));
+    const update = (ids: string) => `UPDATE learnings SET updated_at = updated_at WHERE id IN (${ids}) RETURNING id, content, seq, created_at AS at, NULL AS empty`;
+    const direct = await clientOf(db).execute(update("'l1'"));
+    const threaded = await asBookkeeping(() => clientOf(db).execute(update("'l1'")));
     expect(threaded.columns).toEqual(direct.columns);
     expect(threaded.rows).toEqual(direct.rows);
-    expect(threaded.rows.map((r) => [Object.keys(r), r.length, r[0], r[2]])).toEqual(direct.rows.map((r) => [Object.keys(r), r.length, r[0], r[2]]));
+    expect(threaded.rows.map((r) => [Object.keys(r), r.length, r[0], r[2], r[4]])).toEqual(direct.rows.map((r) => [Object.keys(r), r.length, r[0], r[2], r[4]]));
+    expect(threaded.rowsAffected).toBe(direct.rowsAffected);
     // The rate limiter's upsert reads each token's total back in its batch.
     const add = (count: number) => asBookkeeping(() => addWindowCounts(db, { counts: [{ tokenId: "t1", windowStart: 120_000, count }, { tokenId: "t2", windowStart: 120_000, count: 1 }], pruneBefore: 60_000 }));
     expect(await add(2)).toEqual([{ tokenId: "t1", windowStart: 120_000, count: 2 }, { tokenId: "t2", windowStart: 120_000, count: 1 }]);
@@ -95,16 +103,36 @@ describe("bookkeeping on an embedded file", () => {
   });
 
   it("fails a batch the database refuses with the database's error, and writes nothing of it", async () => {
-    const error = await asBookkeeping(() => clientOf(db).batch(["UPDATE learnings SET last_injected_at = 1 WHERE id = 'l20'", "UPDATE no_such_table SET x = 1"], "write")).catch((e: unknown) => e);
+    const batch = ["UPDATE learnings SET last_injected_at = 1 WHERE id = 'l20'", "UPDATE no_such_table SET x = 1"];
+    const direct = (await clientOf(db).batch(batch, "write").catch((e: unknown) => e)) as LibsqlError;
+    const error = (await asBookkeeping(() => clientOf(db).batch(batch, "write")).catch((e: unknown) => e)) as LibsqlError;
     expect(error).toBeInstanceOf(LibsqlError);
-    expect((error as LibsqlError).code).toMatch(/^SQLITE_ERROR/);
-    expect((error as Error).message).toMatch(/no such table/);
+    expect([error.code, error.message]).toEqual([direct.code, direct.message]);
+    expect(error.message).toMatch(/no such table/);
     expect((await injectedDays()).some(([id]) => id === "l20")).toBe(false);
   });
 
   it("runs what is not bookkeeping on the client as before", async () => {
     await clientOf(db).execute("UPDATE learnings SET last_injected_at = 7 WHERE id = 'l30'");
     expect((await injectedDays()).find(([id]) => id === "l30")).toEqual(["l30", 7]);
+  });
+
+  it("is written on the client itself once the thread has failed", async () => {
+    const plain = createClient({ url, timeout: 5000 });
+    const client = withBookkeepingThread(plain, `${tmp.dir}/baton.db`, 5000, `file://${tmp.dir}/nowhere.js`);
+    const logged = console.error;
+    const said: unknown[] = [];
+    console.error = (...args: unknown[]) => said.push(args[0]);
+    try {
+      const first = await asBookkeeping(() => client.execute("UPDATE learnings SET last_injected_at = 11 WHERE id = 'l31'")).catch((e: Error) => e);
+      expect(first).toBeInstanceOf(Error);
+      expect(said).toEqual([expect.stringMatching(/bookkeeping writer thread failed/)]);
+      await asBookkeeping(() => client.execute("UPDATE learnings SET last_injected_at = 12 WHERE id = 'l32'"));
+      expect((await injectedDays()).find(([id]) => id === "l32")).toEqual(["l32", 12]);
+    } finally {
+      console.error = logged;
+      client.close();
+    }
   });
 
   it("refuses bookkeeping once the client is closed", async () => {
