@@ -37,17 +37,24 @@ export function meanLoad(loads: Load[]): Load {
   return { rps: avg("rps"), p50: avg("p50"), p99: avg("p99"), errors: avg("errors"), non2xx: avg("non2xx"), completed: avg("completed") };
 }
 
-/** One keep-alive connection: `get(path)` resolves with the status, the body and the time it took, in ms. */
+/**
+ * Which path the server says each context took: where its learnings were searched (x-baton-search:
+ * memory, sql, none) and whether it came from the response cache (x-baton-cache: hit), counted.
+ */
+export type Paths = Map<string, number>;
+
+/** One keep-alive connection: `get(path)` resolves with the status, the body, the time it took in ms, and the path headers. */
 export function oneConnection(base: string, token: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const get = (path: string): Promise<{ status: number; body: string; ms: number }> =>
+  const get = (path: string): Promise<{ status: number; body: string; ms: number; paths: string[] }> =>
     new Promise((resolve, reject) => {
       const started = performance.now();
       const req = request(base + path, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (d: string) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started }));
+        const header = (name: string) => (typeof res.headers[name] === "string" ? [`${name.replace("x-baton-", "")} ${res.headers[name]}`] : []);
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started, paths: [...header("x-baton-search"), ...header("x-baton-cache")] }));
         res.on("error", reject);
       });
       req.on("error", reject);
@@ -72,19 +79,24 @@ export async function sequential(
   token: string,
   next: () => string,
   options: { seconds: number; minSamples: number; capSeconds: number; warmUp: number },
+  paths?: Paths,
 ): Promise<number[]> {
   const client = oneConnection(base, token);
   try {
     const ask = async () => {
       const res = await client.get(next());
       if (res.status !== 200) throw new Error(`${next.name || "request"} answered ${res.status}: ${res.body.slice(0, 200)}`);
-      return res.ms;
+      return res;
     };
     for (let i = 0; i < options.warmUp; i++) await ask();
     const times: number[] = [];
     const started = performance.now();
     const elapsed = () => (performance.now() - started) / 1000;
-    while ((elapsed() < options.seconds || times.length < options.minSamples) && elapsed() < options.capSeconds) times.push(await ask());
+    while ((elapsed() < options.seconds || times.length < options.minSamples) && elapsed() < options.capSeconds) {
+      const res = await ask();
+      times.push(res.ms);
+      for (const p of res.paths) paths?.set(p, (paths.get(p) ?? 0) + 1);
+    }
     return times;
   } finally {
     client.close();

@@ -1,5 +1,6 @@
 import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
+import type { SearchPath } from "../../db/queries/context-candidates";
 import type { MemberProject } from "../../db/queries/projects";
 import type { SessionTopic } from "../../db/queries/session-served";
 import { startCandidates } from "./candidate-limit";
@@ -42,7 +43,7 @@ export async function gatherContext(
   principal: Principal,
   q: ContextQuery,
   env: { now: Date; dashboardUrl: string; embedQuery?: (text: string) => Promise<number[] | null> },
-): Promise<{ data: ContextData; project: MemberProject | null; version: string | null; terms: SessionTopic }> {
+): Promise<{ data: ContextData; project: MemberProject | null; version: string | null; terms: SessionTopic; searched: SearchPath | null }> {
   const limit = startCandidates(q.budget);
   const reads = await readContext(db, principal, q, limit);
   const { project, seed, sections } = reads;
@@ -60,6 +61,7 @@ export async function gatherContext(
     project,
     version: reads.version,
     terms,
+    searched: reads.searched,
     data: {
       now: env.now,
       dashboardUrl: env.dashboardUrl,

@@ -1,6 +1,6 @@
 import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
-import type { LearningCandidateRow } from "../../db/queries/context-candidates";
+import type { LearningCandidateRow, SearchPath } from "../../db/queries/context-candidates";
 import type { ContextMark } from "../../db/queries/context-marks";
 import type { MemberProject } from "../../db/queries/projects";
 import { readsLocally } from "../../db/reads-locally";
@@ -32,6 +32,8 @@ export type ContextReads = {
   mark: ContextMark;
   /** The state's version every read saw; null when it moved between rounds. */
   version: string | null;
+  /** Where the matches were searched: "sql" when any of its searches was a statement; null: none searched. */
+  searched: SearchPath | null;
 };
 
 /**
@@ -73,9 +75,12 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
  * would read (the feedback's), it is answered from the index at the state the batch before read.
  */
 async function readBatch(db: Db, { principal, q, limit }: ReadRequest, reads: PlannedReads, index: LearningIndex | null, last: BatchResults["meta"] | undefined): Promise<BatchResults> {
-  if (!index || !reads.search) return readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, reads));
+  if (!index || !reads.search) {
+    const results = await readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, reads));
+    return results.search ? { ...results, search: { ...results.search, via: "sql" } } : results;
+  }
   // Only the feedback's search is left, and the index holds the state the last batch read: no batch at all.
-  if (last && searchOnly(reads) && index.changed >= last.learningsChanged) return searchedAt(last, searchInMemory(index, searchParams(reads.search, limit), last.storeSize));
+  if (last && searchOnly(reads) && index.changed >= last.learningsChanged) return searchedAt(last, { ...searchInMemory(index, searchParams(reads.search, limit), last.storeSize), via: "memory" });
   const after = index.changed;
   const batch = { ...batchOf(db, principal, q, limit, { ...reads, search: undefined }), changes: indexChangesRead(db, index) };
   const { changes, ...results } = await readWithTokenCheck(db, principal, batch);
@@ -96,5 +101,7 @@ function finish(k: Known, request: ReadRequest, caches: ContextCaches, key: stri
   if (version !== null) caches.snapshots.set(key, { version, project: k.project, seed: k.seed!.value, sections: k.sections! });
   const { project, matches, recent, vectorWidth, mark } = k;
   const sections = { ...k.sections!, handoff: k.handoff?.value };
-  return { project, seed: k.seed!.value, sections, hints: hintsNow(k, request), matches: matches!, recent: recent!, vectorWidth, mark, version };
+  const paths = [k.first?.searched.via, k.second?.via];
+  const searched = paths.includes("sql") ? "sql" : paths.includes("memory") ? "memory" : null;
+  return { project, seed: k.seed!.value, sections, hints: hintsNow(k, request), matches: matches!, recent: recent!, vectorWidth, mark, version, searched };
 }

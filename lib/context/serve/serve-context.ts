@@ -8,6 +8,7 @@ import { RevalidatingCache } from "../../process/bounded-cache";
 import type { ContextQuery } from "../context-query";
 import { gatherContext } from "../gather/gather-context";
 import { recordServed } from "./served-log";
+import type { SearchPath } from "../../db/queries/context-candidates";
 import type { MemberProject } from "../../db/queries/projects";
 import type { SessionTopic } from "../../db/queries/session-served";
 import { countTokensByLine } from "../pack/tokenizer";
@@ -27,6 +28,8 @@ export type ServedContext = {
   shownLearningIds: string[];
   /** Whether this answer came from the cache (sent as the x-baton-cache header). */
   cached: boolean;
+  /** Where its learnings were searched (sent as the x-baton-search header: memory, sql or none). */
+  searched: SearchPath | null;
   /** The project's owners paused injection: the context is empty and nothing is recorded as served. */
   paused: boolean;
 };
@@ -127,7 +130,7 @@ const unserved = (principal: Principal, q: ContextQuery, now: number) => ({
 });
 
 async function render(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }, now: Date): Promise<Rendered> {
-  const { data, project, version, terms } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
+  const { data, project, version, terms, searched } = await gatherContext(db, principal, q, { now, dashboardUrl: env.dashboardUrl, embedQuery: queryEmbedder() });
   const paused = project?.injectionPaused === true;
   const { built, shownLearningIds } = paused
     ? { built: pausedContext(q.budget), shownLearningIds: [] }
@@ -153,6 +156,7 @@ async function render(db: Db, principal: Principal, q: ContextQuery, env: { dash
     terms,
     shownLearningIds,
     cached: false,
+    searched,
     paused,
   };
   return { served, version };

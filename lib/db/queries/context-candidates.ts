@@ -106,7 +106,10 @@ export type TermSelection = { maxShare: number; minCutoff: number; maxMatches: n
  * chose (null: none), and when asked every match's [seq, BM25 score] (not only the candidates'), as the
  * JSON array the feedback's search takes back (one value, however many matches: no row each).
  */
-export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null; scores: MatchScores };
+export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null; scores: MatchScores; via?: SearchPath };
+
+/** Where a search ran: in the learnings' index in memory (lib/context/search), or as a statement (FTS5). */
+export type SearchPath = "memory" | "sql";
 
 /** Every match's BM25 score by seq: as the JSON array of [seq, score] pairs a statement answers and takes, or a map (searched in memory). */
 export type MatchScores = string | ReadonlyMap<number, number>;
