@@ -66,7 +66,7 @@ describe("a context's reads say where they searched", () => {
     tmp.remove();
   });
 
-  it("sql before the index is in memory, memory once it is, null with nothing to search for", async () => {
+  it("sql before the index is in memory, memory once it is, null with no word to search for", async () => {
     const read = (q: Record<string, string>) => readContext(db, sessionPrincipal("u1"), contextQuerySchema.parse({ project: "alpha", ...q }), 20);
     // The first context starts loading the index and searches with statements meanwhile.
     const first = await read({ q: "flamingo deploys" });
@@ -77,5 +77,9 @@ describe("a context's reads say where they searched", () => {
     expect(next.searched).toBe("memory");
     expect(next.matches.map((m) => m.id)).toEqual(first.matches.map((m) => m.id));
     expect((await read({})).searched).toBeNull();
+    // A word no learning holds is not searched for: the recent ones are listed, and the path says so.
+    const unknown = await read({ q: "zebra", sessionId: "unknown" });
+    expect(unknown.searched).toBeNull();
+    expect(unknown.matches).toEqual([]);
   });
 });

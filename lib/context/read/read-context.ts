@@ -32,7 +32,7 @@ export type ContextReads = {
   mark: ContextMark;
   /** The state's version every read saw; null when it moved between rounds. */
   version: string | null;
-  /** Where the matches were searched: "sql" when any of its searches was a statement; null: none searched. */
+  /** Where the matches were searched: "sql" when any of its searches was a statement; null: nothing searched for (no word, or none rare enough). */
   searched: SearchPath | null;
 };
 
@@ -101,7 +101,8 @@ function finish(k: Known, request: ReadRequest, caches: ContextCaches, key: stri
   if (version !== null) caches.snapshots.set(key, { version, project: k.project, seed: k.seed!.value, sections: k.sections! });
   const { project, matches, recent, vectorWidth, mark } = k;
   const sections = { ...k.sections!, handoff: k.handoff?.value };
-  const paths = [k.first?.searched.via, k.second?.via];
+  // A search that chose no word (each too common) ranked nothing: the context lists the recent ones.
+  const paths = [k.first?.searched, k.second].flatMap((s) => (s && s.chosen !== null ? [s.via] : []));
   const searched = paths.includes("sql") ? "sql" : paths.includes("memory") ? "memory" : null;
   return { project, seed: k.seed!.value, sections, hints: hintsNow(k, request), matches: matches!, recent: recent!, vectorWidth, mark, version, searched };
 }
