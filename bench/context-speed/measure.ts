@@ -41,12 +41,12 @@ export function meanLoad(loads: Load[]): Load {
  * Which path the server says each context took: where its learnings were searched (x-baton-search:
  * memory, sql, none) and whether it came from the response cache (x-baton-cache: hit), counted.
  */
-export type Paths = Map<string, number>;
+export type ServerSaid = Map<string, number>;
 
 /** One keep-alive connection: `get(path)` resolves with the status, the body, the time it took in ms, and the path headers. */
 export function oneConnection(base: string, token: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const get = (path: string): Promise<{ status: number; body: string; ms: number; paths: string[] }> =>
+  const get = (path: string): Promise<{ status: number; body: string; ms: number; said: string[] }> =>
     new Promise((resolve, reject) => {
       const started = performance.now();
       const req = request(base + path, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
@@ -54,7 +54,7 @@ export function oneConnection(base: string, token: string) {
         res.setEncoding("utf8");
         res.on("data", (d: string) => (body += d));
         const header = (name: string) => (typeof res.headers[name] === "string" ? [`${name.replace("x-baton-", "")} ${res.headers[name]}`] : []);
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started, paths: [...header("x-baton-search"), ...header("x-baton-cache")] }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started, said: [...header("x-baton-search"), ...header("x-baton-cache")] }));
         res.on("error", reject);
       });
       req.on("error", reject);
@@ -79,7 +79,7 @@ export async function sequential(
   token: string,
   next: () => string,
   options: { seconds: number; minSamples: number; capSeconds: number; warmUp: number },
-  paths?: Paths,
+  said?: ServerSaid,
 ): Promise<number[]> {
   const client = oneConnection(base, token);
   try {
@@ -95,7 +95,7 @@ export async function sequential(
     while ((elapsed() < options.seconds || times.length < options.minSamples) && elapsed() < options.capSeconds) {
       const res = await ask();
       times.push(res.ms);
-      for (const p of res.paths) paths?.set(p, (paths.get(p) ?? 0) + 1);
+      for (const p of res.said) said?.set(p, (said.get(p) ?? 0) + 1);
     }
     return times;
   } finally {

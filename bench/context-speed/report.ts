@@ -26,8 +26,8 @@ export const searchText = (s: SearchShare) =>
   `${(s.share * 100).toFixed(0).padStart(3)}% ${f(s.rowsPerWord, 0, 5)}${s.share < MIN_SEARCH_SHARE ? " NOT COUNTING" : ""}`;
 
 /** "search memory 1411 (100%), cache miss 1411 (100%)": what the server said of each context measured. */
-const pathsText = (paths: Map<string, number>, total: number) =>
-  [...paths].sort(([a], [b]) => a.localeCompare(b)).map(([path, n]) => `${path} ${n} (${((n / total) * 100).toFixed(0)}%)`).join(", ") || "— (the server named no path)";
+const saidText = (said: Map<string, number>, total: number) =>
+  [...said].sort(([a], [b]) => a.localeCompare(b)).map(([path, n]) => `${path} ${n} (${((n / total) * 100).toFixed(0)}%)`).join(", ") || "— (the server named no path)";
 
 /** The one-connection p50: the median of the runs' p50s. */
 const singleP50 = (r: Row) => median(r.singleP50s);
@@ -52,7 +52,7 @@ function printTables(rows: Row[], o: Options): void {
   }
   console.log("(prompt: GET /api/context/prompt as the prompt hook asks it, after the contexts; cached: the old figure, one question repeated and answered from the response cache)");
   console.log("\nThe path the one-connection contexts took, as the server told it (x-baton-search: memory, sql or none; x-baton-cache: hit or miss):");
-  for (const r of rows) console.log(`${r.shape.padEnd(8)} | ${f(r.size, 0, 9)} | ${pathsText(r.singlePaths, r.single.samples)}`);
+  for (const r of rows) console.log(`${r.shape.padEnd(8)} | ${f(r.size, 0, 9)} | ${saidText(r.serverSaid, r.single.samples)}`);
   if (rows.some((r) => r.uncached.completed === 0)) console.log("(—: no request completed within the run; a longer --duration measures it)");
   const remote = rows.filter((r) => r.remote);
   if (!remote.length) return;

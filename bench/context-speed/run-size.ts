@@ -1,7 +1,7 @@
 import type { RunningServer } from "../../test/support/server";
 import { startDelayProxy } from "../delay-proxy";
 import { hookQueries, promptQueries, REPEATED_QUERY, storeNamedLearnings } from "./hook-query";
-import { latencyOf, load, meanLoad, sequential, type Latency, type Load, type Paths } from "./measure";
+import { latencyOf, load, meanLoad, sequential, type Latency, type Load, type ServerSaid } from "./measure";
 import { measureRemote, type Remote } from "./remote";
 import { recording, searchShare, type SearchShare } from "./search-share";
 import { seededStore, withServer, type Shape, type Store } from "./stores";
@@ -28,7 +28,7 @@ export type Row = {
   healthP50s: number[];
   singleSearch: SearchShare;
   /** What the server said of the one-connection contexts: where each searched, and whether it was cached (x-baton-search, x-baton-cache). */
-  singlePaths: Paths;
+  serverSaid: ServerSaid;
   /** The prompt stage (GET /api/context/prompt as the prompt hook asks it), one connection, after the contexts. */
   prompt: Latency;
   /** sqld only: through a proxy that delays every round trip by `delayMs` and counts them. */
@@ -78,10 +78,10 @@ async function measureLocal(server: RunningServer, store: Store, size: number, o
   const singlePaths = recording(hookQueries(size + 1));
   const singleRuns: number[][] = [];
   const healthRuns: number[][] = [];
-  const paths: Paths = new Map();
+  const said: ServerSaid = new Map();
   for (let run = 0; run < SINGLE_RUNS; run++) {
     healthRuns.push(await sequential(server.url, token, () => "/api/health", one));
-    singleRuns.push(await sequential(server.url, token, singlePaths.next, one, paths));
+    singleRuns.push(await sequential(server.url, token, singlePaths.next, one, said));
   }
   // Worked out before the named learnings are stored, on the store the contexts were asked of.
   const search = await searchShare(store.databaseUrl, uncachedPaths.sent);
@@ -100,7 +100,7 @@ async function measureLocal(server: RunningServer, store: Store, size: number, o
     cached,
     cachedRatio: cached.rps / h.rps,
     single: latencyOf(singleRuns.flat()),
-    singlePaths: paths,
+    serverSaid: said,
     singleP50s: singleRuns.map((t) => latencyOf(t).p50),
     healthP50s: healthRuns.map((t) => latencyOf(t).p50),
     singleSearch,

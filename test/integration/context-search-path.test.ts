@@ -18,7 +18,7 @@ import { testWorld } from "../support/world";
 const world = testWorld({ users: ["ana"], projects: { alpha: "ana" }, members: [], tokens: {} });
 
 describe("x-baton-search", () => {
-  it("memory once the index is loaded, none without a word to search for", async () => {
+  it("memory once the index is loaded, none without a word to search for, nothing on a kept answer", async () => {
     const ana = world.as("ana");
     for (const content of ["Flamingo deploys run at noon", "The flamingo cache is warmed by cron"]) {
       expect((await ana("POST", "/api/learnings", { kind: "pattern", content, project: "alpha", confirmed: true })).status).toBe(201);
@@ -36,6 +36,9 @@ describe("x-baton-search", () => {
     const plain = await ana("GET", "/api/context?project=alpha&format=text");
     expect(plain.status).toBe(200);
     expect(plain.headers.get("x-baton-search")).toBe("none");
+    // A kept answer searched nothing: it says it was kept, and no path.
+    const again = await ana("GET", "/api/context?project=alpha&format=text");
+    expect([again.headers.get("x-baton-cache"), again.headers.get("x-baton-search"), again.text]).toEqual(["hit", null, plain.text]);
   });
 });
 

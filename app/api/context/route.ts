@@ -18,8 +18,9 @@ export const GET = guard("read", async ({ request, db, principal }) => {
     "cache-control": "private, no-cache",
     vary: "authorization, cookie",
     "x-baton-cache": served.cached ? "hit" : "miss",
-    // Where the learnings were searched: in memory, by SQL (FTS5), or not at all (no hint word rare enough: the recent ones).
-    "x-baton-search": served.searched ?? "none",
+    // On a miss, where this answer's learnings were searched: in memory, by SQL (FTS5), or not at all (no
+    // hint word rare enough: the recent ones). A kept answer searched nothing.
+    ...(served.cached ? {} : { "x-baton-search": served.searched ?? "none" }),
   };
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === served.etag)) {

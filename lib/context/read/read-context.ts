@@ -101,8 +101,10 @@ function finish(k: Known, request: ReadRequest, caches: ContextCaches, key: stri
   if (version !== null) caches.snapshots.set(key, { version, project: k.project, seed: k.seed!.value, sections: k.sections! });
   const { project, matches, recent, vectorWidth, mark } = k;
   const sections = { ...k.sections!, handoff: k.handoff?.value };
-  // A search that chose no word (each too common) ranked nothing: the context lists the recent ones.
-  const paths = [k.first?.searched, k.second].flatMap((s) => (s && s.chosen !== null ? [s.via] : []));
+  const hints = hintsNow(k, request);
+  // A search that chose no word (each too common) ranked nothing, nor did one made for words the hints
+  // turned out not to have (an assumed task title): the context lists the recent ones.
+  const paths = hints.terms.length ? [k.first?.searched, k.second].flatMap((s) => (s && s.chosen !== null ? [s.via] : [])) : [];
   const searched = paths.includes("sql") ? "sql" : paths.includes("memory") ? "memory" : null;
-  return { project, seed: k.seed!.value, sections, hints: hintsNow(k, request), matches: matches!, recent: recent!, vectorWidth, mark, version, searched };
+  return { project, seed: k.seed!.value, sections, hints, matches: matches!, recent: recent!, vectorWidth, mark, version, searched };
 }

@@ -156,7 +156,7 @@ async function render(db: Db, principal: Principal, q: ContextQuery, env: { dash
     terms,
     shownLearningIds,
     cached: false,
-    searched,
+    searched: paused ? null : searched,
     paused,
   };
   return { served, version };
