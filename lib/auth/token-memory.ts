@@ -1,7 +1,6 @@
 import type { Db } from "../db/client";
 import { BoundedCache } from "../process/bounded-cache";
 import { read } from "../db/queries/batch-reads";
-import { asBookkeeping } from "../db/bookkeeping";
 import { findTokenByHash, tokenByHashQuery, tokenOfRows, touchTokens, type TokenPrincipal } from "../db/queries/tokens";
 import { processWide } from "../process/process-state";
 import { writeBehind } from "../process/write-behind";
@@ -115,6 +114,6 @@ const touches = (db: Db) =>
       flushEvery: TOUCH_FLUSH_MS,
       maxItems: MAX_TOKENS,
       // A token used twice in the batch (looked up afresh each time) is written once, at its latest use.
-      write: (batch) => asBookkeeping(() => touchTokens(db, { touches: [...new Map(batch)], minAgeMs: TOUCH_EVERY_MS })),
+      write: (batch) => touchTokens(db, { touches: [...new Map(batch)], minAgeMs: TOUCH_EVERY_MS }),
     }),
   );

@@ -1,14 +1,14 @@
 import "server-only";
-import { LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Row, type TransactionMode, type Value } from "@libsql/client";
-import { AsyncLocalStorage } from "node:async_hooks";
+import { LibsqlError, type Client, type InStatement, type ResultSet, type Row, type TransactionMode, type Value } from "@libsql/client";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { processWide } from "../process/process-state";
+import { inBookkeeping } from "../process/write-behind";
+import { overriding } from "./client-proxy";
 
 /**
  * Bookkeeping: the writes made behind the requests (lib/process/write-behind.ts: the served-context log
  * and last-injected days, tokens' last use, rate-limit counts), which no later read waits for (what a
- * batch reads back, it reads in the batch), marked by running inside `asBookkeeping`.
+ * batch reads back, it reads in the batch); write-behind runs each batch `asBookkeeping`.
  *
  * On an embedded file, libSQL runs a statement as a synchronous native call: a bookkeeping batch held
  * the event loop, and with it every request, for as long as it took to write (at 100k learnings, a
@@ -18,18 +18,6 @@ import { processWide } from "../process/process-state";
  * through a write). On a libSQL server a write is already a request the event loop waits for, and an
  * embedded replica sends its writes to the primary (lib/db/replica-client.ts): both stay as they are.
  */
-// One for the process: the routes that mark bookkeeping and the database handle that reads the mark may be
-// bundled apart, each with its own copy of this module (lib/process/process-state.ts).
-const bookkeepingScope = processWide("bookkeeping scope", () => new AsyncLocalStorage<true>());
-
-/** Runs `work` as bookkeeping: see above, and lib/db/replica-client.ts (no sync waited for to read it back). */
-export function asBookkeeping<T>(work: () => Promise<T>): Promise<T> {
-  return bookkeepingScope.run(true, work);
-}
-
-export function inBookkeeping(): boolean {
-  return bookkeepingScope.getStore() === true;
-}
 
 type Request = { id: number; statements: InStatement[]; mode: TransactionMode };
 /** A result set as it crosses to the main thread: its rows as arrays of values. */
@@ -159,29 +147,12 @@ function resultSet(a: Answer): ResultSet {
 export function withBookkeepingThread(client: Client, file: string, timeoutMs: number, from = import.meta.url): Client {
   const thread = new WriterThread({ url: pathToFileURL(file).href, timeoutMs, from });
   const threaded = () => inBookkeeping() && !thread.failed;
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === "batch")
-        return (statements: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) =>
-          threaded() ? thread.batch(statements.map(asStatement), mode ?? "deferred") : target.batch(statements, mode);
-      if (property === "execute")
-        return async (statement: InStatement | string, args?: InArgs) => {
-          const s = asStatement(typeof statement === "string" ? [statement, args] : statement);
-          return threaded() ? (await thread.batch([s], "deferred"))[0]! : target.execute(s);
-        };
-      if (property === "close")
-        return () => {
-          thread.close();
-          target.close();
-        };
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === "function" ? value.bind(target) : value;
+  return overriding(client, {
+    batch: (statements, mode) => (threaded() ? thread.batch(statements, mode ?? "deferred") : client.batch(statements, mode)),
+    execute: async (statement) => (threaded() ? (await thread.batch([statement], "deferred"))[0]! : client.execute(statement)),
+    close: () => {
+      thread.close();
+      client.close();
     },
   });
-}
-
-function asStatement(s: InStatement | [string, InArgs?]): InStatement {
-  if (typeof s === "string") return s;
-  if (Array.isArray(s)) return s[1] === undefined ? s[0] : { sql: s[0], args: s[1] };
-  return s;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { createClient, type Client, type InArgs, type InStatement, type ResultSet, type Transaction, type TransactionMode } from "@libsql/client";
 import { Worker } from "node:worker_threads";
-import { inBookkeeping } from "./bookkeeping";
+import { inBookkeeping } from "../process/write-behind";
 
 /**
  * An embedded replica (libSQL's edge shape): reads from a local file kept in sync with a primary,

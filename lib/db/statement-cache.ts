@@ -1,6 +1,7 @@
-import type { Client, InArgs, InStatement, ResultSet, Row } from "@libsql/client";
+import type { Client, InStatement, ResultSet, Row } from "@libsql/client";
 import Database from "libsql";
 import { BoundedCache } from "../process/bounded-cache";
+import { overriding } from "./client-proxy";
 
 /**
  * Reads on an embedded database file with their statements prepared once. `@libsql/client` prepares
@@ -40,23 +41,12 @@ export function statementCacheStats(client: Client): StatementCacheStats | undef
 
 export function withStatementCache(client: Client, file: string, timeoutMs: number): Client {
   const reads = new KeptReads(file, timeoutMs);
-  const cached = new Proxy(client, {
-    get(target, property) {
-      if (property === "batch")
-        return async (statements: InStatement[], mode?: string) =>
-          (mode === undefined || mode === "deferred" || mode === "read" ? reads.batch(statements) : reads.toClient()) ?? target.batch(statements, mode as never);
-      if (property === "execute")
-        return async (statement: InStatement | string, args?: InArgs) => {
-          const s: InStatement = typeof statement === "string" ? (args === undefined ? statement : { sql: statement, args }) : statement;
-          return reads.batch([s])?.[0] ?? target.execute(s);
-        };
-      if (property === "close")
-        return () => {
-          reads.close();
-          target.close();
-        };
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === "function" ? value.bind(target) : value;
+  const cached = overriding(client, {
+    batch: async (statements, mode) => (mode === undefined || mode === "deferred" || mode === "read" ? reads.batch(statements) : reads.toClient()) ?? client.batch(statements, mode),
+    execute: async (statement) => reads.batch([statement])?.[0] ?? client.execute(statement),
+    close: () => {
+      reads.close();
+      client.close();
     },
   });
   stats.set(cached, reads.counts);

@@ -1,4 +1,23 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { onShutdown } from "./on-shutdown";
+import { processWide } from "./process-state";
+
+// One for the process: the buffers that mark their writes and the database handle that reads the mark
+// may be bundled apart, each with its own copy of this module (process-state.ts).
+const bookkeepingScope = processWide("bookkeeping scope", () => new AsyncLocalStorage<true>());
+
+/**
+ * Runs `work` as bookkeeping, as every write-behind batch runs: a write no later read waits for. A file
+ * database writes it on a thread of its own (lib/db/bookkeeping.ts); an embedded replica does not make
+ * the next read wait for a sync to read it back (lib/db/replica-client.ts).
+ */
+export function asBookkeeping<T>(work: () => Promise<T>): Promise<T> {
+  return bookkeepingScope.run(true, work);
+}
+
+export function inBookkeeping(): boolean {
+  return bookkeepingScope.getStore() === true;
+}
 
 /**
  * Bookkeeping that requests add and nothing waits for (the served-context log, tokens' last use,
@@ -23,7 +42,7 @@ export function writeBehind<T>({ name, flushEvery, maxItems, write }: { name: st
   async function writeBatch(batch: T[], lost: number): Promise<void> {
     if (lost) console.error(`baton: dropped ${lost} of ${name}: the database was slower than the requests`);
     try {
-      await write(batch);
+      await asBookkeeping(() => write(batch));
     } catch (error) {
       console.error(`baton: could not write ${name}`, error);
     }

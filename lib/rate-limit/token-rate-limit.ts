@@ -1,7 +1,6 @@
 import "server-only";
 import { ApiError } from "../api/errors";
 import { getConfig } from "../config";
-import { asBookkeeping } from "../db/bookkeeping";
 import type { Db } from "../db/client";
 import { addWindowCounts } from "../db/queries/rate-limits";
 import { processWide } from "../process/process-state";
@@ -9,7 +8,7 @@ import { RateLimiter } from "./rate-limiter";
 
 /** The process's limiter, made on first use with its one database handle (lib/db/client.ts getDb). */
 const limiter = (db: Db) =>
-  processWide("rate limiter", () => new RateLimiter(getConfig().rateLimit, (counts, pruneBefore) => asBookkeeping(() => addWindowCounts(db, { counts, pruneBefore }))));
+  processWide("rate limiter", () => new RateLimiter(getConfig().rateLimit, (counts, pruneBefore) => addWindowCounts(db, { counts, pruneBefore })));
 
 /**
  * Counts a request of an API token against BATON_RATE_LIMIT requests a minute (shared by every

@@ -1,12 +1,13 @@
 import { createClient, LibsqlError } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asBookkeeping, withBookkeepingThread } from "@/lib/db/bookkeeping";
+import { withBookkeepingThread } from "@/lib/db/bookkeeping";
+import { asBookkeeping } from "@/lib/process/write-behind";
 import { openDatabase, type Db } from "@/lib/db/client";
 import { clientOf } from "@/lib/db/client-of";
-import { migrate } from "@/lib/db/migrate";
 import { injectedUpdates, recordServedBatch } from "@/lib/db/queries/context";
 import { addWindowCounts } from "@/lib/db/queries/rate-limits";
-import { ROOT, tempDir } from "../support/server";
+import { migratedDatabase, learningRow } from "../support/migrated-db";
+import { tempDir } from "../support/server";
 import { sideClient } from "../support/side-db";
 
 /**
@@ -21,18 +22,7 @@ let db: Db;
 let close: () => void;
 
 beforeAll(async () => {
-  const handle = openDatabase(url);
-  db = handle.db;
-  close = () => handle.client.close();
-  await migrate(handle.client, `${ROOT}/drizzle`);
-  await handle.client.batch(
-    [
-      "INSERT INTO users (id, name, email, created_at, updated_at) VALUES ('u1', 'u1', 'u1@example.com', 0, 0)",
-      "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'p1', 'p1', 'u1', 0, 0)",
-      ...Array.from({ length: 50 }, (_, i) => `INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES ('l${i}', 'u1', 'p1', 'fact', 'learning ${i}', 'test', 1, '', 0, 0)`),
-    ],
-    "write",
-  );
+  ({ db, close } = await migratedDatabase(url, { rows: Array.from({ length: 50 }, (_, i) => learningRow(`l${i}`, `learning ${i}`)) }));
 });
 
 afterAll(() => {
@@ -54,7 +44,7 @@ const served = (at: Date, ids: string[]) => ({ userId: "u1", projectId: "p1", to
 
 describe("bookkeeping on an embedded file", () => {
   it("is written, and answers what a write answers", async () => {
-    await recordServedBatch(db, [served(day(3), ["l1", "l2"]), served(day(3), ["l2", "l3"])]);
+    await asBookkeeping(() => recordServedBatch(db, [served(day(3), ["l1", "l2"]), served(day(3), ["l2", "l3"])]));
     expect(await injectedDays()).toEqual(["l1", "l2", "l3"].map((id) => [id, day(3).getTime()]));
     const [update] = injectedUpdates(db, [{ userId: "u1", projectId: "p1", ids: new Set(["l4", "l5", "l1"]), at: day(4) }]);
     const [result] = await asBookkeeping(() => db.batch([update!]));
@@ -82,7 +72,7 @@ describe("bookkeeping on an embedded file", () => {
     const lock = await holder.transaction("write");
     await lock.execute("UPDATE learnings SET updated_at = 1 WHERE id = 'l49'");
     let settled: string | null = null;
-    const write = recordServedBatch(db, [served(day(5), ["l10", "l11"])]).then(
+    const write = asBookkeeping(() => recordServedBatch(db, [served(day(5), ["l10", "l11"])])).then(
       () => (settled = "written"),
       (error: Error) => (settled = `failed: ${error.message}`),
     );

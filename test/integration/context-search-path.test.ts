@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionPrincipal } from "@/lib/auth/principal";
-import { openDatabase, type Db } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
+import type { Db } from "@/lib/db/client";
 import { contextQuerySchema } from "@/lib/context/context-query";
 import { readContext } from "@/lib/context/read/read-context";
 import { searchIndexAt } from "@/lib/context/search/index-sync";
 import { within } from "../support/cluster";
-import { ROOT, tempDir } from "../support/server";
+import { migratedDatabase, learningRow } from "../support/migrated-db";
+import { tempDir } from "../support/server";
 import { testWorld } from "../support/world";
 
 /**
@@ -48,21 +48,8 @@ describe("a context's reads say where they searched", () => {
   let close: () => void;
 
   beforeAll(async () => {
-    const handle = openDatabase(`file:${tmp.dir}/baton.db`);
-    db = handle.db;
-    close = () => handle.client.close();
-    await migrate(handle.client, `${ROOT}/drizzle`);
-    await handle.client.batch(
-      [
-        "INSERT INTO users (id, name, email, created_at, updated_at) VALUES ('u1', 'u1', 'u1@example.com', 0, 0)",
-        "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'alpha', 'alpha', 'u1', 0, 0)",
-        "INSERT INTO project_members (project_id, user_id, role, created_at) VALUES ('p1', 'u1', 'owner', 0)",
-        ...["Flamingo deploys run at noon", "The flamingo cache is warmed by cron", "Release notes go in CHANGELOG.md"].map(
-          (content, i) => `INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES ('l${i}', 'u1', 'p1', 'pattern', '${content}', 'test', 1, '', ${i}, ${i})`,
-        ),
-      ],
-      "write",
-    );
+    const rows = ["Flamingo deploys run at noon", "The flamingo cache is warmed by cron", "Release notes go in CHANGELOG.md"].map((content, i) => learningRow(`l${i}`, content, i));
+    ({ db, close } = await migratedDatabase(`file:${tmp.dir}/baton.db`, { slug: "alpha", rows }));
   });
   afterAll(() => {
     close();

@@ -75,12 +75,9 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
  * would read (the feedback's), it is answered from the index at the state the batch before read.
  */
 async function readBatch(db: Db, { principal, q, limit }: ReadRequest, reads: PlannedReads, index: LearningIndex | null, last: BatchResults["meta"] | undefined): Promise<BatchResults> {
-  if (!index || !reads.search) {
-    const results = await readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, reads));
-    return results.search ? { ...results, search: { ...results.search, via: "sql" } } : results;
-  }
+  if (!index || !reads.search) return readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, reads));
   // Only the feedback's search is left, and the index holds the state the last batch read: no batch at all.
-  if (last && searchOnly(reads) && index.changed >= last.learningsChanged) return searchedAt(last, { ...searchInMemory(index, searchParams(reads.search, limit), last.storeSize), via: "memory" });
+  if (last && searchOnly(reads) && index.changed >= last.learningsChanged) return searchedAt(last, searchInMemory(index, searchParams(reads.search, limit), last.storeSize));
   const after = index.changed;
   const batch = { ...batchOf(db, principal, q, limit, { ...reads, search: undefined }), changes: indexChangesRead(db, index) };
   const { changes, ...results } = await readWithTokenCheck(db, principal, batch);

@@ -26,7 +26,7 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
     phrases = selectTerms(words, counted, storeSize, params.selection).slice(0, params.maxTerms ?? Infinity);
   }
   const chosen = ftsExpression(phrases);
-  if (chosen === null) return { candidates: [], counted, chosen, scores: new Map() };
+  if (chosen === null) return { candidates: [], counted, chosen, scores: new Map(), via: "memory" };
 
   const sum = new Sum(index);
   try {
@@ -39,7 +39,7 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
     const top = atMost(found, params.limit);
     top.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
     const candidates = top.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
-    return { candidates, counted, chosen, scores: params.scores ? new Map(best.map((m) => [m.seq, m.score])) : new Map() };
+    return { candidates, counted, chosen, scores: params.scores ? new Map(best.map((m) => [m.seq, m.score])) : new Map(), via: "memory" };
   } finally {
     sum.clear();
   }

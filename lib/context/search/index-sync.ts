@@ -110,7 +110,7 @@ export async function searchIndexAt(db: Db, changed: number): Promise<LearningIn
  */
 export async function searchAt(db: Db, params: SearchParams, at: { learningsChanged: number; storeSize: number }, changes: { after: number; read: LearningChanges } | undefined): Promise<Searched> {
   const index = changes && indexAt(db, changes.after, changes.read, at.learningsChanged);
-  return index ? { ...searchInMemory(index, params, at.storeSize), via: "memory" } : { ...(await readAll(db, { found: searchRead(db, params) })).found, via: "sql" };
+  return index ? searchInMemory(index, params, at.storeSize) : (await readAll(db, { found: searchRead(db, params) })).found;
 }
 
 /** One load or catch-up at a time per database: contexts wait for one under way, unless it runs in the background. */

@@ -218,6 +218,7 @@ export function searchRead(db: Db, params: SearchParams) {
     counted: new Map(rows.filter((r) => r.what === 1).map((r) => [r.id, Number(r.score)])),
     chosen: rows.find((r) => r.what === 2)?.id ?? null,
     scores: rows.find((r) => r.what === 3)?.id ?? "[]",
+    via: "sql",
   }));
 }
 

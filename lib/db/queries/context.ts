@@ -1,7 +1,6 @@
 import { and, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteRaw } from "drizzle-orm/sqlite-core/query-builders/raw";
 import type { Db, DbOrTx } from "../client";
-import { asBookkeeping } from "../bookkeeping";
 import { isAgentName } from "../../rules";
 import { keptQuery, read } from "./batch-reads";
 import { byKind } from "./learning-counts";
@@ -199,9 +198,10 @@ export async function recordServedBatch(
     groups.set(key, group);
   }
   const [first, ...rest] = [...(served.length ? [logInsert(db, served)] : []), ...sessionServedWrites(db, entries, new Date()), ...injectedUpdates(db, [...groups.values()]), ...marks];
-  // An embedded replica need not sync before its next read: the log is never read into a context, and
+  // Written behind, as bookkeeping (lib/process/write-behind.ts). An embedded replica need not sync
+  // before its next read: the log is never read into a context, and
   // the marks are, but the instance that served them remembers them meanwhile (lib/context/gather/marks.ts).
-  await asBookkeeping(() => db.batch([first!, ...rest]));
+  await db.batch([first!, ...rest]);
 }
 
 export type ServedGroup = { userId: string; projectId: string | null; ids: Set<string>; at: Date };
