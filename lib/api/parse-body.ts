@@ -1,11 +1,13 @@
 import type { z } from "zod";
 import { ApiError } from "./errors";
+import { parseJsonBody } from "./json-body";
 
 const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 
 /**
  * Reads a JSON body within a byte limit and parses it with a zod schema. Over the limit → 413; not
- * JSON → 415 or 400; wrong shape → 400 with the zod issues. A route whose body may be left out says
+ * JSON → 415 or 400; a NUL in it → 400, a lone surrogate read as U+FFFD (lib/api/json-body.ts); wrong
+ * shape → 400 with the zod issues. A route whose body may be left out says
  * `optional`: an empty body (no bytes, or blanks) is then `undefined` for the schema, whatever
  * Content-Type came with it, since clients send JSON's type on every request, with or without a body.
  */
@@ -22,19 +24,19 @@ export async function parseBody<S extends z.ZodType>(
   const text = await readLimited(request, maxBytes);
   if (options.optional && text.trim() === "") return schema.parse(undefined);
   if (!isJson) throw unsupportedType();
-  let json: unknown;
-  let hasNul = false;
+  let body: ReturnType<typeof parseJsonBody>;
   try {
-    json = JSON.parse(text, (key, value: unknown) => {
-      if ((typeof value === "string" && value.includes("\0")) || key.includes("\0")) hasNul = true;
-      return value;
-    });
+    body = parseJsonBody(text);
   } catch {
     throw new ApiError("bad_request", "The body is not valid JSON.");
   }
-  // SQLite text ends at a NUL: a stored document would come back silently cut. Refuse it outright.
-  if (hasNul) throw new ApiError("bad_request", "The body contains a NUL character (\\u0000), which Baton cannot store.");
-  return schema.parse(json);
+  if (body.hasNul) throw nulRefused();
+  return schema.parse(body.value);
+}
+
+/** A body with NUL in it: SQLite text ends at a NUL, so a stored document would come back silently cut. */
+export function nulRefused(): ApiError {
+  return new ApiError("bad_request", "The body contains a NUL character (\\u0000), which Baton cannot store.");
 }
 
 function unsupportedType(): ApiError {

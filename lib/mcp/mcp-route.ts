@@ -1,6 +1,8 @@
 import "server-only";
 import { readRequestBody } from "@modelcontextprotocol/server";
 import { ApiError, handleApiError } from "../api/errors";
+import { parseJsonBody } from "../api/json-body";
+import { nulRefused } from "../api/parse-body";
 import { originFromHeaders } from "../api/origin-from-headers";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
@@ -11,29 +13,25 @@ import { createMcpServerHandler } from "./create-mcp-server";
 
 /**
  * A POST body read within BATON_MAX_BODY_BYTES, as every API route reads one, handed on as a fresh
- * request. NUL is refused as the API refuses it: libSQL would cut stored text at it without a word.
+ * request, read as the API reads a body (lib/api/json-body.ts): NUL refused, lone surrogates made U+FFFD.
+ * Text that is not JSON goes on as it is, for the MCP handler to answer with its parse error.
  */
 async function withBodyLimit(request: Request, maxBytes: number): Promise<Request> {
   if (request.method !== "POST") return request;
   const body = await readRequestBody(request, maxBytes);
   if (body.tooLarge) throw new ApiError("payload_too_large", `The body is larger than the limit of ${maxBytes} bytes.`);
-  if (body.text.includes("\\u0000") && hasNul(body.text)) {
-    throw new ApiError("bad_request", "The body contains a NUL character (\\u0000), which Baton cannot store.");
+  let text = body.text;
+  // Both come into JSON text only as escapes (decoded UTF-8 holds neither): most bodies are not parsed twice.
+  if (text.includes("\\u")) {
+    try {
+      const read = parseJsonBody(text);
+      if (read.hasNul) throw nulRefused();
+      if (read.repaired) text = JSON.stringify(read.value);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+    }
   }
-  return new Request(request.url, { method: "POST", headers: request.headers, body: body.text, signal: request.signal });
-}
-
-function hasNul(text: string): boolean {
-  let found = false;
-  try {
-    JSON.parse(text, (key, value: unknown) => {
-      if ((typeof value === "string" && value.includes("\0")) || key.includes("\0")) found = true;
-      return value;
-    });
-  } catch {
-    // Not JSON: the MCP handler answers with a parse error.
-  }
-  return found;
+  return new Request(request.url, { method: "POST", headers: request.headers, body: text, signal: request.signal });
 }
 
 /**

@@ -1,0 +1,39 @@
+/**
+ * A request's JSON text read as Baton stores it. Two things JSON allows and storage does not:
+ * - NUL (`\u0000`): SQLite text ends at it, so a stored document would come back silently cut; the body
+ *   is refused (`hasNul`).
+ * - a lone surrogate (`"\ud83d"` with no second half, what cutting an emoji in two by UTF-16 length
+ *   leaves): a libSQL server (sqld, Turso) refuses the whole statement, and a file stores U+FFFD. Every
+ *   such string, and key, is read with U+FFFD in its place, as UTF-8 cannot hold it either, so both
+ *   stores keep the same text (`repaired` says one was).
+ * Throws SyntaxError when the text is not JSON.
+ */
+export function parseJsonBody(text: string): { value: unknown; hasNul: boolean; repaired: boolean } {
+  let hasNul = false;
+  let repaired = false;
+  const value: unknown = JSON.parse(text, (key, value: unknown) => {
+    if (key.includes("\0")) hasNul = true;
+    if (typeof value === "string") {
+      if (value.includes("\0")) hasNul = true;
+      if (LONE_SURROGATE.test(value)) {
+        repaired = true;
+        return wellFormed(value);
+      }
+      return value;
+    }
+    if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).some((k) => LONE_SURROGATE.test(k))) {
+      repaired = true;
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), v]));
+    }
+    return value;
+  });
+  return { value, hasNul, repaired };
+}
+
+/** A high surrogate without its low half after it, or a low one without its high half before it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** `text` with each lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, which ES2023's types lack). */
+export function wellFormed(text: string): string {
+  return text.replace(new RegExp(LONE_SURROGATE.source, "g"), "\ufffd");
+}
