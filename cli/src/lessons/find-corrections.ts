@@ -1,6 +1,7 @@
 import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut, evidenceOf, type Line } from "./session-lines";
+import { cut } from "../text/cut";
+import { evidenceOf, type Line } from "./session-lines";
 import { explicitAt } from "./find-explicit";
 import { mainStep } from "./find-failures";
 import { offersChoice } from "./find-statements";

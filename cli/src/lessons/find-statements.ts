@@ -1,7 +1,8 @@
 import type { Session } from "../agents/session";
 import { explicitAt } from "./find-explicit";
 import type { Lesson } from "./lesson";
-import { cut, evidenceOf, retracted, standing, type Line } from "./session-lines";
+import { cut } from "../text/cut";
+import { evidenceOf, retracted, standing, type Line } from "./session-lines";
 import { weigh } from "./support";
 
 import { ACK, ASIDE, ASSENTS, GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";

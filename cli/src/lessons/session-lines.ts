@@ -1,5 +1,6 @@
 import type { Session } from "../agents/session";
 import { MAX_EVIDENCE_CHARS, MAX_EVIDENCE_LINES, type EvidenceLine } from "../../../lib/rules";
+import { cut, oneLine } from "../text/cut";
 import { DENIES, RETRACT, SAME_AGAIN } from "./wording";
 
 /**
@@ -9,8 +10,6 @@ import { DENIES, RETRACT, SAME_AGAIN } from "./wording";
 export type Line = { turn: number; at: string | null; who: "user" | "assistant"; text: string; sentences: string[] };
 
 
-export const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
-export const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
 
 /** Sentences of prose: code blocks, inline code's dots, list markers and quoted lines left out. */
 export function sentences(text: string): string[] {

@@ -1,7 +1,8 @@
 import type { Session } from "../agents/session";
 import type { WrittenSummary } from "../transcript/build-handoff";
 import type { Lesson } from "../lessons/lesson";
-import { cut, evidenceOf, oneLine } from "../lessons/session-lines";
+import { evidenceOf } from "../lessons/session-lines";
+import { cut, oneLine } from "../text/cut";
 import { AGENT_LABELS } from "../../../lib/rules";
 import { askAgent, askEndpoint } from "./ask-model";
 import { sessionText } from "./session-text";

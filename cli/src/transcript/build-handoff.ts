@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Session, SessionEvent } from "../agents/session";
+import { cut, oneLine } from "../text/cut";
 
 /**
  * An extractive handoff: what was asked, what was done, files touched, open ends, taken from the
@@ -14,8 +15,6 @@ const MAX_OPEN_ENDS = 10;
 const DONE_BUDGET = 1500;
 const OPEN_END = /\b(todo|to do|next step|not yet|still (need|to|has|have|missing|failing)|remaining|follow[- ]up|left to|open question|unresolved|blocked|fixme)\b/i;
 
-const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
 
 function relative(file: string, cwd: string | null): string {
   if (!cwd || !path.isAbsolute(file)) return file;
