@@ -1,8 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/pack/build-context";
-import { countTokens, countTokensByLine, fewestTokens, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/pack/tokenizer";
-import { contextData, contextOptions } from "../support/context-data";
+import type { ContextLearning } from "@/lib/context/context-types";
+import { learningLine, learningLineParts, lineHeadCache, LINE_HEAD_CAPACITY } from "@/lib/context/pack/render-sections";
+import { countTokens, countTokensByLine, cutBetween, fewestTokens, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/pack/tokenizer";
+import { contextData, contextNow, contextOptions } from "../support/context-data";
 
 // Characters the pre-tokenizer treats differently: letters of several cases and scripts, digits,
 // punctuation, "/" (which may follow a newline inside one piece), every kind of whitespace, newlines.
@@ -62,5 +64,39 @@ describe("countTokensByLine", () => {
   it("remembers at most PIECE_COUNT_CAPACITY pieces however many it has seen", () => {
     for (let i = 0; i < PIECE_COUNT_CAPACITY + 500; i++) countTokensByLine(`- [pattern] line number ${i}\nand its neighbour ${i}`);
     expect(pieceCountCache().size).toBe(PIECE_COUNT_CAPACITY);
+  });
+});
+
+describe("a learning's line in two parts", () => {
+  const learning = (content: string, kind: ContextLearning["kind"] = "pattern"): ContextLearning => ({ id: "l1", kind, content, confirmed: false, relevance: 0.83, writtenAt: contextNow });
+
+  it("keeps the head by content: the same string each time it is listed, made anew for another kind", () => {
+    const content = "Run `make gen` before (re)building the client";
+    const [head, facts] = learningLineParts(learning(content), contextNow);
+    expect([head, facts]).toEqual(["- [pattern] Run `make gen` before (re)building the client", " (0.83, unconfirmed)"]);
+    expect(learningLine(learning(content), contextNow)).toBe(head + facts);
+    // The same string object, not only an equal one: its hash and its count are then looked up, not made.
+    expect(Object.is(learningLineParts(learning([...content].join("")), contextNow)[0], head)).toBe(true);
+    expect(learningLineParts(learning(content, "insight"), contextNow)[0]).toBe("- [insight] Run `make gen` before (re)building the client");
+  });
+
+  it("counts a line as its head plus its facts only where o200k cuts between them", () => {
+    expect(cutBetween("- [pattern] a", " (0.83)")).toBe(true);
+    expect(cutBetween("- [pattern] a ", " (0.83)")).toBe(false);
+    expect(cutBetween("- [pattern] a", "")).toBe(false);
+    expect(cutBetween("- [pattern] a\nb", " (0.83)")).toBe(false);
+    // Where it says so, the sum is the count, on texts built to meet at every kind of character.
+    fc.assert(
+      fc.property(fc.oneof(line, word, fc.string({ unit: "grapheme", maxLength: 40 })), fc.oneof(word, fc.string({ unit: "grapheme", maxLength: 20 })), (head, rest) => {
+        const tail = ` (${rest}`;
+        if (cutBetween(head, tail)) expect(countTokens(head) + countTokens(tail)).toBe(countTokens(head + tail));
+      }),
+      { numRuns: 3000, seed: 26 },
+    );
+  });
+
+  it("remembers at most LINE_HEAD_CAPACITY heads however many learnings it has listed", () => {
+    for (let i = 0; i < LINE_HEAD_CAPACITY + 500; i++) learningLineParts(learning(`learning ${i}`), contextNow);
+    expect(lineHeadCache().size).toBe(LINE_HEAD_CAPACITY);
   });
 });

@@ -1,6 +1,6 @@
 import type { SectionName, SectionReport } from "../context-types";
 import type { SectionDraft } from "./render-sections";
-import { fewestTokens } from "./tokenizer";
+import { cutBetween, fewestTokens } from "./tokenizer";
 
 export type PackLimits = { budget: number; maxChars: number; count: (text: string) => number };
 /** `kept`: for each section shown, the indices of the items it lists, in order. */
@@ -11,16 +11,29 @@ const SEPARATOR = "\n\n";
 /** A section placed, with the indices of the items it keeps. */
 type Placed = { draft: SectionDraft; kept: number[] };
 
-function render(draft: SectionDraft, kept: number[]): string {
+/** A line of the text: as it reads, or as an item's two parts (Items.parts). */
+type Line = string | readonly [head: string, tail: string];
+const textOf = (line: Line) => (typeof line === "string" ? line : line[0] + line[1]);
+
+/** A section's lines with `kept` items listed: its header, the items, the "N more" line, the footer. */
+function sectionLines(draft: SectionDraft, kept: number[]): Line[] {
   const left = draft.items.length - kept.length + (draft.unlisted ?? 0);
-  const lines = [draft.header(kept.length), ...kept.map((i) => draft.items.at(i)!)];
+  const lines: Line[] = [draft.header(kept.length), ...kept.map((i) => draft.items.parts?.(i) ?? draft.items.at(i)!)];
   if (left > 0 && draft.omitted) lines.push(draft.omitted(left));
   if (draft.footer) lines.push(draft.footer);
-  return lines.join("\n");
+  return lines;
 }
 
-function assemble(placed: Placed[]): string {
-  return placed.map((p) => render(p.draft, p.kept)).join(SEPARATOR);
+/** The text's lines: the placed sections with a blank line between (SEPARATOR), then the closing note. */
+function textLines(placed: Placed[], note: string): Line[] {
+  const lines: Line[] = [];
+  for (const p of placed) {
+    if (lines.length) lines.push("");
+    lines.push(...sectionLines(p.draft, p.kept));
+  }
+  // An empty body is left out, as [body, note].filter(Boolean) leaves it out.
+  const body = lines.length && lines.map(textOf).join("\n") !== "" ? lines : [];
+  return note ? [...body, ...(body.length ? [""] : []), note] : body;
 }
 
 const DROPPED_NAMES: Record<SectionName, (n: number) => string> = {
@@ -71,9 +84,9 @@ export function packSections(drafts: SectionDraft[], limits: PackLimits): PackRe
     while (budget > 0 && maxChars > 0) {
       const placed = greedy(drafts, budget, maxChars, count);
       const dropped = drafts.filter((d) => !placed.some((p) => p.draft === d));
-      const body = assemble(placed);
-      const text = [body, droppedNote(dropped, tier)].filter(Boolean).join(SEPARATOR);
-      const tokens = limits.count(text);
+      const lines = textLines(placed, droppedNote(dropped, tier));
+      const text = lines.map(textOf).join("\n");
+      const tokens = countLines(lines, limits.count);
       if (tokens <= limits.budget && text.length <= limits.maxChars) {
         return { text, tokenEstimate: tokens, sections: report(drafts, placed, count), kept: Object.fromEntries(placed.map((p) => [p.draft.name, p.kept])) };
       }
@@ -131,7 +144,44 @@ function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count:
 
 /** A line's cost: its tokens and characters, each plus one for its newline. */
 type Cost = { tokens: number; chars: number };
-const lineCost = (line: string, count: (t: string) => number): Cost => ({ tokens: count(line) + 1, chars: line.length + 1 });
+const lineCost = (line: Line, count: (t: string) => number): Cost =>
+  typeof line === "string" ? { tokens: count(line) + 1, chars: line.length + 1 } : { tokens: countParts(line, count) + 1, chars: line[0].length + line[1].length + 1 };
+
+/** An item's two parts counted apart where the count of the line is their sum, else the line. */
+function countParts([head, tail]: readonly [string, string], count: (t: string) => number): number {
+  return cutBetween(head, tail) ? count(head) + count(tail) : count(head + tail);
+}
+
+/**
+ * Whether a newline before this line is a place o200k always cuts the text (tokenizer.ts cutsAfter): the
+ * line starts with anything but whitespace or "/".
+ */
+function startsPiece(line: Line): boolean {
+  const first = (typeof line === "string" ? line : line[0])[0];
+  return first !== undefined && first !== "/" && !/\s/u.test(first);
+}
+
+/**
+ * The exact count of `lines` joined by newlines (what `count` gives the joined text), summed over the
+ * runs o200k cuts the text into: a run is a line and the lines after it up to the next that starts a
+ * piece, each with its newline. A run of an item's two parts and blank lines is counted as the head
+ * and the rest, so a learning's head is counted once however often it is listed.
+ */
+function countLines(lines: Line[], count: (t: string) => number): number {
+  let total = 0;
+  for (let i = 0; i < lines.length; ) {
+    let j = i + 1;
+    while (j < lines.length && !startsPiece(lines[j]!)) j++;
+    const newlines = "\n".repeat(j - i - 1 + (j < lines.length ? 1 : 0));
+    const first = lines[i]!;
+    const blanksAfter = lines.slice(i + 1, j).every((l) => l === "");
+    // The newlines after the tail change nothing at the cut between head and tail.
+    if (typeof first !== "string" && blanksAfter && cutBetween(first[0], first[1])) total += count(first[0]) + count(first[1] + newlines);
+    else total += count(lines.slice(i, j).map(textOf).join("\n") + (j < lines.length ? "\n" : ""));
+    i = j;
+  }
+  return total;
+}
 
 /**
  * The cost of a section's fixed lines with `kept` items listed: the header, the footer, and the "N more"
@@ -166,7 +216,7 @@ const CANNOT_FIT: Cost = { tokens: Infinity, chars: Infinity };
 function itemCost(draft: SectionDraft, i: number, room: number, count: (t: string) => number): Cost {
   if (draft.fewest && draft.fewest(i) + 1 > room) return CANNOT_FIT;
   const line = draft.items.at(i)!;
-  return fewestTokens(line) + 1 > room ? CANNOT_FIT : lineCost(line, count);
+  return fewestTokens(line) + 1 > room ? CANNOT_FIT : lineCost(draft.items.parts?.(i) ?? line, count);
 }
 
 function report(drafts: SectionDraft[], placed: Placed[], count: (t: string) => number): SectionReport[] {
@@ -175,7 +225,7 @@ function report(drafts: SectionDraft[], placed: Placed[], count: (t: string) => 
     const p = byName.get(draft.name);
     const total = draft.items.length + (draft.unlisted ?? 0);
     return p
-      ? { name: draft.name, tokens: count(render(draft, p.kept)), included: true, omitted: total - p.kept.length }
+      ? { name: draft.name, tokens: countLines(sectionLines(draft, p.kept), count), included: true, omitted: total - p.kept.length }
       : { name: draft.name, tokens: 0, included: false, omitted: total };
   });
 }

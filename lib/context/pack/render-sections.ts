@@ -6,17 +6,48 @@ import { normaliseRemote } from "../project/match-project";
 import { proposalIndexLine } from "./proposal-index";
 import { relativeTime, staleAge } from "./relative-time";
 import { nonSpaceRuns } from "./tokenizer";
+import { BoundedCache } from "../../process/bounded-cache";
+import { processWide } from "../../process/process-state";
 
 /**
  * A section's items as the packer reads them: a list of lines (an array does), or lines rendered when
  * first read (renderedOnDemand), since a budget shows only some of the candidates.
  */
-export type Items = { readonly length: number; at(index: number): string | undefined };
+export type Items = {
+  readonly length: number;
+  at(index: number): string | undefined;
+  /**
+   * Item `index`'s line as the two parts it was made of (their concatenation is `at(index)`): a part that
+   * recurs from context to context and a part made for this one. The packer counts the two apart where
+   * o200k's count of the line is their sum (tokenizer.ts cutBetween).
+   */
+  parts?(index: number): readonly [head: string, tail: string] | undefined;
+};
 
 /** `length` lines, each rendered by `line` the first time it is read and remembered. */
 export function renderedOnDemand(length: number, line: (index: number) => string): Items {
   const lines: (string | undefined)[] = new Array<string | undefined>(length);
   return { length, at: (i) => (i >= 0 && i < length ? (lines[i] ??= line(i)) : undefined) };
+}
+
+/** Learnings as a section's items: each line rendered when first read, as its head and its facts (Items.parts). */
+export function learningItems(learnings: readonly ContextLearning[], now: Date): Items {
+  return joinedOnDemand(learnings.length, (i) => learningLineParts(learnings[i]!, now));
+}
+
+/** `length` lines made of two parts each, rendered when first read and remembered (Items.parts). */
+function joinedOnDemand(length: number, parts: (index: number) => readonly [string, string]): Items {
+  const made: (readonly [string, string] | undefined)[] = new Array<readonly [string, string] | undefined>(length);
+  const lines: (string | undefined)[] = new Array<string | undefined>(length);
+  const partsAt = (i: number) => (i >= 0 && i < length ? (made[i] ??= parts(i)) : undefined);
+  return {
+    length,
+    parts: partsAt,
+    at: (i) => {
+      const p = partsAt(i);
+      return p && (lines[i] ??= p[0] + p[1]);
+    },
+  };
 }
 
 /**
@@ -155,9 +186,30 @@ export function writtenBy(writer: { name: string | null } | undefined, at: Date 
  * the same way.
  */
 export function learningLine(l: ContextLearning, now: Date): string {
+  const [head, facts] = learningLineParts(l, now);
+  return head + facts;
+}
+
+/** Learnings' heads an instance keeps: a few hundred contexts' worth, as the token counts of lines. */
+export const LINE_HEAD_CAPACITY = 20_000;
+const heads = processWide("learning line heads", () => new BoundedCache<string, { kind: string; head: string }>(LINE_HEAD_CAPACITY));
+
+/** The kept heads, for the test that they stay bounded. */
+export function lineHeadCache(): BoundedCache<string, { kind: string; head: string }> {
+  return heads;
+}
+
+/**
+ * A learning's line as its head, `- [kind] content` (defused), and its facts, ` (0.83, by bo)` or "".
+ * The head is kept by content: a learning listed again gets the same string, so defusing it and
+ * counting its tokens are done once, not in every context it is listed in.
+ */
+export function learningLineParts(l: ContextLearning, now: Date): readonly [head: string, facts: string] {
   const writer = writtenBy(l.writer, l.writtenAt, now);
   const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed", ...writer].filter(Boolean);
-  return `- [${l.kind}] ${defuseLine(l.content)}${facts.length ? ` (${facts.join(", ")})` : ""}`;
+  let known = heads.get(l.content);
+  if (known?.kind !== l.kind) heads.set(l.content, (known = { kind: l.kind, head: `- [${l.kind}] ${defuseLine(l.content)}` }));
+  return [known.head, facts.length ? ` (${facts.join(", ")})` : ""];
 }
 
 /**
@@ -185,7 +237,7 @@ function learnings(data: ContextData): SectionDraft | null {
   return {
     name: "learnings",
     header: (shown) => `## ${title} (${shown}/${learningsTotal(data.learningCounts)}${pinned ? `, ${Math.min(shown, pinned)} pinned` : ""})`,
-    items: renderedOnDemand(data.learnings.length, (i) => learningLine(data.learnings[i]!, data.now)),
+    items: learningItems(data.learnings, data.now),
     fewest: (i) => learningLineFewest(data.learnings[i]!),
     omitted: (n) => {
       const left = Math.max(0, pinned - (data.learnings.length - n));

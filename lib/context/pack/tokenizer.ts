@@ -50,7 +50,21 @@ function countLine(line: string): number {
     total += countPiece(line.slice(start, i));
     start = i;
   }
-  return total + countPiece(line.slice(start));
+  // A line with no cut is looked up as it is: a line kept from context to context (a learning's head)
+  // is then the same string each time, whose hash the map already knows.
+  return total + countPiece(start === 0 ? line : line.slice(start));
+}
+
+/**
+ * Whether o200k's count of `head + tail` is always the count of `head` plus the count of `tail`: the
+ * tail starts with " (" and the head ends in anything but whitespace (countLine's cut), and neither holds
+ * a line break. A learning's line is its head (`- [kind] content`, the same from context to context) and
+ * its facts (` (0.83, by bo)`, new with every query): so split, the head is counted once.
+ */
+export function cutBetween(head: string, tail: string): boolean {
+  if (!head || !tail.startsWith(" (")) return false;
+  if (/\s/u.test(head[head.length - 1]!)) return false;
+  return !head.includes("\n") && !head.includes("\r") && !tail.includes("\n") && !tail.includes("\r");
 }
 
 /**

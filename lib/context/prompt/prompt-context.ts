@@ -11,7 +11,7 @@ import { packSections } from "../pack/pack-context";
 import type { PromptQuery } from "./prompt-query";
 import { promptCounts, promptMatch, promptWords, readPromptCandidates, relevantUnseen } from "./prompt-learnings";
 import { indexAt, indexChangesRead, searchIndex } from "../search/index-sync";
-import { learningLine, type SectionDraft } from "../pack/render-sections";
+import { learningItems, type SectionDraft } from "../pack/render-sections";
 import { compactedSince, recentlyServed } from "../cache/recent-sessions";
 import { recordServed } from "../serve/served-log";
 import { countTokens } from "../pack/tokenizer";
@@ -31,7 +31,7 @@ export function buildPromptContext(learnings: ContextLearning[], limits: { budge
   const draft: SectionDraft = {
     name: "learnings",
     header: (shown) => `## Learnings relevant to this prompt (${shown} not given earlier in this session)`,
-    items: learnings.map((l) => learningLine(l, limits.now)),
+    items: learningItems(learnings, limits.now),
     omitted: (n) => `${n} more relevant ${n === 1 ? "learning" : "learnings"}: \`baton learnings\``,
   };
   const packed = packSections(learnings.length ? [draft] : [], { ...limits, count });
