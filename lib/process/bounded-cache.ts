@@ -6,6 +6,14 @@
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; stamp: number }>();
   private stamp = 0;
+  /**
+   * Where the oldest entry is: an iterator over the keys, kept from one eviction to the next. Map keeps
+   * a deleted entry's place as a hole until it rebuilds its table, and a new iterator starts at the first
+   * place: asking one for the oldest key at every eviction walked every hole the deletions had left in
+   * front (30 µs an insertion in a full cache of 20,000). Everything before this one's place has been
+   * deleted (evicted here, or deleted and inserted again at the end), so its next key is the oldest.
+   */
+  private oldest: Iterator<K> | undefined;
 
   constructor(readonly capacity: number) {}
 
@@ -21,7 +29,14 @@ export class BoundedCache<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, { value, stamp: ++this.stamp });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size > this.capacity) this.evictOldest();
+  }
+
+  private evictOldest(): void {
+    let next = (this.oldest ??= this.entries.keys()).next();
+    // An iterator that reached the end stays there, whatever is added after: start again.
+    if (next.done) next = (this.oldest = this.entries.keys()).next();
+    if (!next.done) this.entries.delete(next.value);
   }
 
   delete(key: K): void {
@@ -35,6 +50,7 @@ export class BoundedCache<K, V> {
 
   clear(): void {
     this.entries.clear();
+    this.oldest = undefined;
   }
 
   get size(): number {

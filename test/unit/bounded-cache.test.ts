@@ -1,7 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BoundedCache, VersionedCache } from "@/lib/process/bounded-cache";
 import { CACHE_LIMITS, contextCaches } from "@/lib/context/read/caches";
 import { responseCache, RESPONSE_CACHE_LIMIT } from "@/lib/context/serve/serve-context";
+import { FreshIteratorCache } from "../support/fresh-iterator-cache";
 
 describe("the context engine's caches", () => {
   it("an LRU keeps at most its capacity, dropping the least recently used", () => {
@@ -14,6 +16,42 @@ describe("the context engine's caches", () => {
     expect(cache.get("a")).toBe(97);
     for (let i = 0; i < 100; i++) cache.set(`k${i}`, i);
     expect(cache.size).toBe(3);
+  });
+
+  it("evicts exactly as a cache that looks for the oldest entry afresh each time, through any mix of uses", () => {
+    const key = fc.integer({ min: 0, max: 40 }).map((n) => `k${n}`);
+    const op = fc.oneof(
+      fc.record({ op: fc.constant("get" as const), key }),
+      fc.record({ op: fc.constant("set" as const), key, value: fc.nat() }),
+      fc.record({ op: fc.constant("delete" as const), key }),
+      fc.record({ op: fc.constant("deleteWhere" as const), below: fc.nat({ max: 50 }) }),
+      fc.record({ op: fc.constant("clear" as const) }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(op, { maxLength: 400 }), (capacity, ops) => {
+        const cache = new BoundedCache<string, number>(capacity);
+        const plain = new FreshIteratorCache<string, number>(capacity);
+        for (const o of ops) {
+          if (o.op === "get") expect(cache.get(o.key)).toBe(plain.get(o.key));
+          else if (o.op === "set") {
+            cache.set(o.key, o.value);
+            plain.set(o.key, o.value);
+          } else if (o.op === "delete") {
+            cache.delete(o.key);
+            plain.entries.delete(o.key);
+          } else if (o.op === "deleteWhere") {
+            cache.deleteWhere((v) => v < o.below);
+            for (const [k, e] of plain.entries) if (e.value < o.below) plain.entries.delete(k);
+          } else {
+            cache.clear();
+            plain.entries.clear();
+          }
+          expect(cache.size).toBe(plain.entries.size);
+        }
+        for (const k of [...plain.entries.keys()]) expect(cache.get(k)).toBe(plain.get(k));
+      }),
+      { numRuns: 500, seed: 27 },
+    );
   });
 
   it("deletes every entry whose value matches (a revoked token under each of its hashes)", () => {
