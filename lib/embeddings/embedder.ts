@@ -2,6 +2,8 @@
  * A client of any OpenAI-compatible embeddings API (OpenAI, Ollama, LM Studio, vLLM, LocalAI …):
  * POST {model, input: string[]} → {data: [{index, embedding}]}. Web-standard fetch only.
  */
+import { BoundedCache } from "../process/bounded-cache";
+
 export type Embedder = {
   model: string;
   embed(texts: string[], options?: { timeoutMs?: number }): Promise<number[][]>;
@@ -37,7 +39,7 @@ export function createEmbedder(config: { url: string; model: string; apiKey: str
  * than one timeout a minute — and never fails it.
  */
 export function createQueryEmbedder(embedder: Embedder, options = { timeoutMs: 1500, cooldownMs: 60_000, cacheSize: 500 }) {
-  const cache = new Map<string, number[]>();
+  const cache = new BoundedCache<string, number[]>(options.cacheSize);
   let downUntil = 0;
   return async (text: string): Promise<number[] | null> => {
     const hit = cache.get(text);
@@ -46,7 +48,6 @@ export function createQueryEmbedder(embedder: Embedder, options = { timeoutMs: 1
     try {
       const [vector] = await embedder.embed([text], { timeoutMs: options.timeoutMs });
       cache.set(text, vector!);
-      if (cache.size > options.cacheSize) cache.delete(cache.keys().next().value!);
       return vector!;
     } catch (error) {
       downUntil = Date.now() + options.cooldownMs;
