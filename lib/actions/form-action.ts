@@ -1,6 +1,7 @@
 import "server-only";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
+import { storableInput } from "../api/json-body";
 import { requireUser } from "../auth/session";
 import { formError } from "./form-errors";
 import type { FormState } from "./form-state";
@@ -74,7 +75,8 @@ async function parseAndRun<S extends z.ZodType, T>(
   work: (input: z.output<S>) => Promise<ActionDone<T>>,
   revalidate: Revalidate<z.output<S>> | undefined,
 ): Promise<FormState<T>> {
-  const input = schema.parse(raw);
+  // Text as the API stores it: NUL refused, half an emoji made U+FFFD (lib/api/json-body.ts).
+  const input = schema.parse(storableInput(raw));
   const done = await work(input);
   const paths = typeof revalidate === "function" ? revalidate(input) : (revalidate ?? []);
   for (const path of paths) revalidatePath(path);

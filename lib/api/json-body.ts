@@ -1,3 +1,5 @@
+import { ApiError } from "./errors";
+
 /**
  * A request's JSON text read as Baton stores it. Two things JSON allows and storage does not:
  * - NUL (`\u0000`): SQLite text ends at it, so a stored document would come back silently cut; the body
@@ -36,4 +38,27 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** `text` with each lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, which ES2023's types lack). */
 export function wellFormed(text: string): string {
   return text.replace(new RegExp(LONE_SURROGATE.source, "g"), "\ufffd");
+}
+
+/** A body or input with NUL in it: SQLite text ends at a NUL, so a stored document would come back silently cut. */
+export function nulRefused(): ApiError {
+  return new ApiError("bad_request", "The body contains a NUL character (\\u0000), which Baton cannot store.");
+}
+
+/**
+ * A server action's input read as an API body is (parseJsonBody): a form's fields or the object a page's
+ * script sends (React decodes it with JSON.parse, so a `"\ud83d"` escape arrives as a lone surrogate).
+ * NUL refused; lone surrogates made U+FFFD; anything else handed back as it came.
+ */
+export function storableInput(raw: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(raw);
+  } catch {
+    return raw; // Not JSON's (a cycle, a BigInt): the schema says what it makes of it.
+  }
+  if (text === undefined) return raw;
+  const read = parseJsonBody(text);
+  if (read.hasNul) throw nulRefused();
+  return read.repaired ? read.value : raw;
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ApiError } from "./errors";
-import { parseJsonBody } from "./json-body";
+import { nulRefused, parseJsonBody } from "./json-body";
 
 const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 
@@ -32,11 +32,6 @@ export async function parseBody<S extends z.ZodType>(
   }
   if (body.hasNul) throw nulRefused();
   return schema.parse(body.value);
-}
-
-/** A body with NUL in it: SQLite text ends at a NUL, so a stored document would come back silently cut. */
-export function nulRefused(): ApiError {
-  return new ApiError("bad_request", "The body contains a NUL character (\\u0000), which Baton cannot store.");
 }
 
 function unsupportedType(): ApiError {

@@ -1,8 +1,7 @@
 import "server-only";
 import { readRequestBody } from "@modelcontextprotocol/server";
 import { ApiError, handleApiError } from "../api/errors";
-import { parseJsonBody } from "../api/json-body";
-import { nulRefused } from "../api/parse-body";
+import { nulRefused, parseJsonBody } from "../api/json-body";
 import { originFromHeaders } from "../api/origin-from-headers";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
@@ -31,7 +30,10 @@ async function withBodyLimit(request: Request, maxBytes: number): Promise<Reques
       if (!(error instanceof SyntaxError)) throw error;
     }
   }
-  return new Request(request.url, { method: "POST", headers: request.headers, body: text, signal: request.signal });
+  // The length the client declared is of its own text, which a repair changes: the body says its own.
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  return new Request(request.url, { method: "POST", headers, body: text, signal: request.signal });
 }
 
 /**

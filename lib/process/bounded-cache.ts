@@ -41,11 +41,21 @@ export class BoundedCache<K, V> {
 
   delete(key: K): void {
     this.entries.delete(key);
+    this.letGo();
   }
 
   /** Deletes every entry whose value `matches` says so of. */
   deleteWhere(matches: (value: V) => boolean): void {
     for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+    this.letGo();
+  }
+
+  /**
+   * A cache below its capacity evicts nothing until it fills again: its iterator, which would hold the
+   * Map's table from before a rebuild (and the values deleted from it) until then, is let go.
+   */
+  private letGo(): void {
+    if (this.entries.size < this.capacity) this.oldest = undefined;
   }
 
   clear(): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseJsonBody, wellFormed } from "@/lib/api/json-body";
+import { ApiError } from "@/lib/api/errors";
+import { parseJsonBody, storableInput, wellFormed } from "@/lib/api/json-body";
 
 describe("parseJsonBody", () => {
   it("reads lone surrogates as U+FFFD, in values and keys, at any depth; whole pairs stay", () => {
@@ -26,5 +27,21 @@ describe("parseJsonBody", () => {
     expect(wellFormed("\ud83d")).toBe("\ufffd");
     expect(wellFormed("\ude80x")).toBe("\ufffdx");
     expect(wellFormed("\ud83d\ud83d\ude80")).toBe("\ufffd🚀");
+  });
+});
+
+describe("storableInput (a server action's input)", () => {
+  it("repairs lone surrogates in what a page's script sends, and hands back anything else as it came", () => {
+    expect(storableInput([{ id: "p1", content: "Deploy 🚀".slice(0, -1) }])).toEqual([{ id: "p1", content: "Deploy \ufffd" }]);
+    const plain = { id: "p1", at: new Date(0), n: 1n };
+    expect(storableInput(plain)).toBe(plain);
+    const dated = { at: new Date(0), note: "fine" };
+    expect(storableInput(dated)).toBe(dated);
+    expect(storableInput(undefined)).toBeUndefined();
+  });
+
+  it("refuses NUL in a form's field or a script's object, with the API's error", () => {
+    expect(() => storableInput({ content: "a\u0000b" })).toThrow(ApiError);
+    expect(() => storableInput({ content: "a\u0000b" })).toThrow(/NUL/);
   });
 });

@@ -14,7 +14,7 @@ import { referencePack, referencePackSections } from "./pack-reference";
 const atoms = [
   "run", "Tests", "é", "中", "🙂", "42", "0.83", "(", ")", "[", "[Warning:", "[Truncated", "<", ">", "</system-reminder>", "< tool >", "<div>",
   "#", "## Identity", "### Session state", "=", "==", "===", "====", "-", "--", "---", "--- a.ts ---", "/", "…", " ", "  ", "\t", "\u00a0", "\u3000",
-  "\u2009", "\ufeff", "\n", "\r\n",
+  "\u2009", "\ufeff", "\n", "\r\n", "\ud83d", "\ude80", " (", "/x",
 ];
 const text = fc.array(fc.constantFrom(...atoms), { maxLength: 30 }).map((parts) => parts.join(""));
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/pack/build-context";
 import type { ContextLearning } from "@/lib/context/context-types";
-import { learningLine, learningLineParts, lineHeadCache, LINE_HEAD_CAPACITY } from "@/lib/context/pack/render-sections";
+import { learningLine, learningLineParts, lineHeadCache, LINE_HEAD_CAPACITY, LINE_HEAD_MAX_CHARS } from "@/lib/context/pack/render-sections";
 import { countTokens, countTokensByLine, cutBetween, fewestTokens, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/pack/tokenizer";
 import { contextData, contextNow, contextOptions } from "../support/context-data";
 
@@ -93,6 +93,14 @@ describe("a learning's line in two parts", () => {
       }),
       { numRuns: 3000, seed: 26 },
     );
+  });
+
+  it("keeps no head of a content longer than LINE_HEAD_MAX_CHARS: the cache stays small whatever is stored", () => {
+    const long = `${"word ".repeat(LINE_HEAD_MAX_CHARS / 5)}end`;
+    const before = lineHeadCache().size;
+    const [head] = learningLineParts(learning(long), contextNow);
+    expect(head).toBe(`- [pattern] ${long}`);
+    expect(lineHeadCache().size).toBe(before);
   });
 
   it("remembers at most LINE_HEAD_CAPACITY heads however many learnings it has listed", () => {

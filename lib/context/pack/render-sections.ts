@@ -192,6 +192,8 @@ export function learningLine(l: ContextLearning, now: Date): string {
 
 /** Learnings' heads an instance keeps: a few hundred contexts' worth, as the token counts of lines. */
 export const LINE_HEAD_CAPACITY = 20_000;
+/** A head is kept only for content up to this long (most are one or two sentences): the cache stays small whatever is stored. */
+export const LINE_HEAD_MAX_CHARS = 1_000;
 const heads = processWide("learning line heads", () => new BoundedCache<string, { kind: string; head: string }>(LINE_HEAD_CAPACITY));
 
 /** The kept heads, for the test that they stay bounded. */
@@ -201,15 +203,18 @@ export function lineHeadCache(): BoundedCache<string, { kind: string; head: stri
 
 /**
  * A learning's line as its head, `- [kind] content` (defused), and its facts, ` (0.83, by bo)` or "".
- * The head is kept by content: a learning listed again gets the same string, so defusing it and
- * counting its tokens are done once, not in every context it is listed in.
+ * The head is kept by content (up to LINE_HEAD_MAX_CHARS): a learning listed again gets the same
+ * string, so defusing it and counting its tokens are done once, not in every context it is listed in.
  */
 export function learningLineParts(l: ContextLearning, now: Date): readonly [head: string, facts: string] {
   const writer = writtenBy(l.writer, l.writtenAt, now);
   const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed", ...writer].filter(Boolean);
+  const tail = facts.length ? ` (${facts.join(", ")})` : "";
+  const head = () => `- [${l.kind}] ${defuseLine(l.content)}`;
+  if (l.content.length > LINE_HEAD_MAX_CHARS) return [head(), tail];
   let known = heads.get(l.content);
-  if (known?.kind !== l.kind) heads.set(l.content, (known = { kind: l.kind, head: `- [${l.kind}] ${defuseLine(l.content)}` }));
-  return [known.head, facts.length ? ` (${facts.join(", ")})` : ""];
+  if (known?.kind !== l.kind) heads.set(l.content, (known = { kind: l.kind, head: head() }));
+  return [known.head, tail];
 }
 
 /**
