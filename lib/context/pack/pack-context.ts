@@ -32,7 +32,8 @@ function textLines(placed: Placed[], note: string): Line[] {
     lines.push(...sectionLines(p.draft, p.kept));
   }
   // An empty body is left out, as [body, note].filter(Boolean) leaves it out.
-  const body = lines.length && lines.map(textOf).join("\n") !== "" ? lines : [];
+  // Lines join to "" only when there is one and it is "".
+  const body = lines.length === 1 && textOf(lines[0]!) === "" ? [] : lines;
   return note ? [...body, ...(body.length ? [""] : []), note] : body;
 }
 
