@@ -1,7 +1,8 @@
 import type { SectionName, SectionReport } from "../context-types";
 import type { SectionDraft } from "./render-sections";
-import { cutBetween, fewestTokens } from "./tokenizer";
+import { cutBetween, fewestTokens, startsPiece } from "./tokenizer";
 
+/** `count` is o200k's exact count (countTokens, or countTokensByLine): the packer sums it over the places o200k always cuts a text. */
 export type PackLimits = { budget: number; maxChars: number; count: (text: string) => number };
 /** `kept`: for each section shown, the indices of the items it lists, in order. */
 export type PackResult = { text: string; tokenEstimate: number; sections: SectionReport[]; kept: Partial<Record<SectionName, number[]>> };
@@ -153,14 +154,8 @@ function countParts([head, tail]: readonly [string, string], count: (t: string) 
   return cutBetween(head, tail) ? count(head) + count(tail) : count(head + tail);
 }
 
-/**
- * Whether a newline before this line is a place o200k always cuts the text (tokenizer.ts cutsAfter): the
- * line starts with anything but whitespace or "/".
- */
-function startsPiece(line: Line): boolean {
-  const first = (typeof line === "string" ? line : line[0])[0];
-  return first !== undefined && first !== "/" && !/\s/u.test(first);
-}
+/** Whether a newline before this line is a place o200k always cuts the text (tokenizer.ts startsPiece). */
+const startsRun = (line: Line) => startsPiece((typeof line === "string" ? line : line[0])[0]);
 
 /**
  * The exact count of `lines` joined by newlines (what `count` gives the joined text), summed over the
@@ -172,7 +167,7 @@ function countLines(lines: Line[], count: (t: string) => number): number {
   let total = 0;
   for (let i = 0; i < lines.length; ) {
     let j = i + 1;
-    while (j < lines.length && !startsPiece(lines[j]!)) j++;
+    while (j < lines.length && !startsRun(lines[j]!)) j++;
     const newlines = "\n".repeat(j - i - 1 + (j < lines.length ? 1 : 0));
     const first = lines[i]!;
     const blanksAfter = lines.slice(i + 1, j).every((l) => l === "");

@@ -25,7 +25,11 @@ export function pieceCountCache(): BoundedCache<string, number> {
  * within pieces, so the count of a text is the sum of the counts of its parts cut at those places.
  */
 function cutsAfter(text: string, newline: number): boolean {
-  const next = text[newline + 1];
+  return startsPiece(text[newline + 1]);
+}
+
+/** Whether a newline followed by this character (undefined: none) is such a place. */
+export function startsPiece(next: string | undefined): boolean {
   return next !== undefined && next !== "/" && !/\s/u.test(next);
 }
 
