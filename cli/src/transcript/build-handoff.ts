@@ -15,7 +15,6 @@ const MAX_OPEN_ENDS = 10;
 const DONE_BUDGET = 1500;
 const OPEN_END = /\b(todo|to do|next step|not yet|still (need|to|has|have|missing|failing)|remaining|follow[- ]up|left to|open question|unresolved|blocked|fixme)\b/i;
 
-
 function relative(file: string, cwd: string | null): string {
   if (!cwd || !path.isAbsolute(file)) return file;
   const rel = path.relative(cwd, file);
