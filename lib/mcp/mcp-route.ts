@@ -27,7 +27,8 @@ async function withBodyLimit(request: Request, maxBytes: number): Promise<Reques
       if (read.hasNul) throw nulRefused();
       if (read.repaired) text = JSON.stringify(read.value);
     } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
+      // Not JSON (or nested past what a reviver can walk): the MCP handler answers it as it would.
+      if (error instanceof ApiError) throw error;
     }
   }
   // The length the client declared is of its own text, which a repair changes: the body says its own.

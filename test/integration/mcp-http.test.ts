@@ -81,6 +81,10 @@ describe("HTTP edge: before any MCP handling", () => {
     expect((await big.json()).error.code).toBe("payload_too_large");
     const nul = await post({ authorization: `Bearer ${world.tokens.ana}` }, call({ kind: "insight", content: "cut\u0000here" }));
     expect(nul.status).toBe(400);
+    // Nested deeper than a reviver can walk, with an escape in it: the handler's own answer, never a 500.
+    const nested = `${"[".repeat(8000)}"\\u0041"${"]".repeat(8000)}`;
+    const deep = await post({ authorization: `Bearer ${world.tokens.ana}` }, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"propose_learning","arguments":{"kind":"insight","content":${nested}}}}`);
+    expect(deep.status).toBeLessThan(500);
     expect(await tableCounts(world.databaseUrl)).toEqual(before);
   });
 
