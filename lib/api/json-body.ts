@@ -51,14 +51,15 @@ export function nulRefused(): ApiError {
  * NUL refused; lone surrogates made U+FFFD; anything else handed back as it came.
  */
 export function storableInput(raw: unknown): unknown {
-  let text: string | undefined;
+  let read: ReturnType<typeof parseJsonBody>;
   try {
-    text = JSON.stringify(raw);
+    const text = JSON.stringify(raw);
+    if (text === undefined) return raw;
+    read = parseJsonBody(text);
   } catch {
-    return raw; // Not JSON's (a cycle, a BigInt): the schema says what it makes of it.
+    // Not JSON's (a cycle, a BigInt), or nested past what a reviver can walk: the schema says what it makes of it.
+    return raw;
   }
-  if (text === undefined) return raw;
-  const read = parseJsonBody(text);
   if (read.hasNul) throw nulRefused();
   return read.repaired ? read.value : raw;
 }

@@ -38,6 +38,10 @@ describe("storableInput (a server action's input)", () => {
     const dated = { at: new Date(0), note: "fine" };
     expect(storableInput(dated)).toBe(dated);
     expect(storableInput(undefined)).toBeUndefined();
+    // Nested deeper than a reviver walks: handed back for the schema to refuse, not thrown.
+    let deep: unknown = "x";
+    for (let i = 0; i < 3_000; i++) deep = [deep];
+    expect(storableInput(deep)).toBe(deep);
   });
 
   it("refuses NUL in a form's field or a script's object, with the API's error", () => {
