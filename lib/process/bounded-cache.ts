@@ -4,7 +4,7 @@
  * without bound however many users, projects, words, lines or statements pass through an instance.
  */
 export class BoundedCache<K, V> {
-  private readonly entries = new Map<K, { value: V; stamp: number }>();
+  protected readonly entries = new Map<K, { value: V; stamp: number }>();
   private stamp = 0;
   /**
    * Where the oldest entry is: an iterator over the keys, kept from one eviction to the next. Map keeps
@@ -32,7 +32,7 @@ export class BoundedCache<K, V> {
     if (this.entries.size > this.capacity) this.evictOldest();
   }
 
-  private evictOldest(): void {
+  protected evictOldest(): void {
     let next = (this.oldest ??= this.entries.keys()).next();
     // An iterator that reached the end stays there, whatever is added after: start again.
     if (next.done) next = (this.oldest = this.entries.keys()).next();

@@ -88,7 +88,7 @@ export function packSections(drafts: SectionDraft[], limits: PackLimits): PackRe
       const dropped = drafts.filter((d) => !placed.some((p) => p.draft === d));
       const lines = textLines(placed, droppedNote(dropped, tier));
       const text = lines.map(textOf).join("\n");
-      const tokens = countLines(lines, limits.count);
+      const tokens = countLines(lines, count);
       if (tokens <= limits.budget && text.length <= limits.maxChars) {
         return { text, tokenEstimate: tokens, sections: report(drafts, placed, count), kept: Object.fromEntries(placed.map((p) => [p.draft.name, p.kept])) };
       }
@@ -168,11 +168,11 @@ function countLines(lines: Line[], count: (t: string) => number): number {
   for (let i = 0; i < lines.length; ) {
     let j = i + 1;
     while (j < lines.length && !startsRun(lines[j]!)) j++;
-    const newlines = "\n".repeat(j - i - 1 + (j < lines.length ? 1 : 0));
     const first = lines[i]!;
-    const blanksAfter = lines.slice(i + 1, j).every((l) => l === "");
+    let blanksAfter = true;
+    for (let k = i + 1; k < j && blanksAfter; k++) blanksAfter = lines[k] === "";
     // The newlines after the tail change nothing at the cut between head and tail.
-    if (typeof first !== "string" && blanksAfter && cutBetween(first[0], first[1])) total += count(first[0]) + count(first[1] + newlines);
+    if (typeof first !== "string" && blanksAfter && cutBetween(first[0], first[1])) total += count(first[0]) + count(first[1] + "\n".repeat(j - i - 1 + (j < lines.length ? 1 : 0)));
     else total += count(lines.slice(i, j).map(textOf).join("\n") + (j < lines.length ? "\n" : ""));
     i = j;
   }

@@ -14,7 +14,7 @@ import { indexAt, indexChangesRead, searchIndex } from "../search/index-sync";
 import { learningItems, type SectionDraft } from "../pack/render-sections";
 import { compactedSince, recentlyServed } from "../cache/recent-sessions";
 import { recordServed } from "../serve/served-log";
-import { countTokens } from "../pack/tokenizer";
+import { countTokensByLine } from "../pack/tokenizer";
 
 /** What the prompt stage answers: the context (empty when nothing new is relevant) and what it holds. */
 export type PromptContext = {
@@ -76,7 +76,7 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   const limit = promptCandidates(q.budget);
   const found = await readPromptCandidates(db, owner, matched, { limit, seen: served.size, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth, index });
   const relevant = relevantUnseen(found, matched.minScore, { limit, exclude: served, reader: owner.userId, sessionMinScore: matched.session?.minScore });
-  const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokens);
+  const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokensByLine);
   if (!built.shown.length) return empty;
   const learningIds = built.shown.map((l) => l.id);
   recordServed(db, {
