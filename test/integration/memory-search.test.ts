@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { readAll } from "@/lib/db/queries/batch-reads";
-import { searchRead, type SearchParams, type Searched, type TermSelection } from "@/lib/db/queries/context-candidates";
+import { FTS_WINDOW, searchRead, type SearchParams, type Searched, type TermSelection } from "@/lib/db/queries/context-candidates";
 import { metaRead } from "@/lib/db/queries/context";
 import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
@@ -103,8 +103,10 @@ describe("the learnings' search in memory", () => {
         for (const [term, n] of statement.counted) if (n <= Math.max(selection.minCutoff, storeSize * selection.maxShare)) expect(memory.counted.get(term)).toBe(n);
         // The scores of every match (the hints' search hands them to the feedback's).
         const pairs = JSON.parse(statement.scores as string) as [number, number][];
-        expect(new Set((memory.scores as Map<number, number>).keys())).toEqual(new Set(pairs.map(([seq]) => seq)));
-        for (const [seq, score] of pairs) expect((memory.scores as Map<number, number>).get(seq)).toBeCloseTo(score, 12);
+        const scores = new Map(memory.scores as Iterable<[number, number]>);
+        expect(scores.size).toBe(pairs.length);
+        expect(new Set(scores.keys())).toEqual(new Set(pairs.map(([seq]) => seq)));
+        for (const [seq, score] of pairs) expect(scores.get(seq)).toBeCloseTo(score, 12);
       }),
       { numRuns: 200, seed: 25 },
     );
@@ -122,7 +124,10 @@ describe("the learnings' search in memory", () => {
         const extra = feedbackTerms(statement.candidates, terms);
         if (!extra.length) return;
         const feedback = { ...owner, limit, tagWeight: START_TAG_WEIGHT, terms: extra.map((t): [string, null] => [t, null]), knownAt: null, maxTerms: FEEDBACK_TERMS, selection: TERM_SELECTION };
-        expectSame(searchInMemory(index, { ...feedback, scored: memory.scores }, storeSize), await bySql({ ...feedback, scored: statement.scores }));
+        const bySlot = searchInMemory(index, { ...feedback, scored: memory.scores }, storeSize);
+        expectSame(bySlot, await bySql({ ...feedback, scored: statement.scores }));
+        // The same scores as a statement answers them (by seq, JSON) add up the same.
+        expectSame(searchInMemory(index, { ...feedback, scored: statement.scores }, storeSize), bySlot);
       }),
       { numRuns: 150, seed: 26 },
     );
@@ -208,6 +213,45 @@ describe("the learnings' search in memory", () => {
     expect(reloaded.size).toBe(Number((await client.execute("SELECT count(*) AS n FROM learnings")).rows[0]!.n));
     const params: SearchParams = { userId: "u1", projectId: "p1", limit: 1000, tagWeight: START_TAG_WEIGHT, terms: VOCABULARY.slice(0, 6).map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
     expectSame(searchInMemory(reloaded, params, storeSize), await bySql(params));
+  });
+
+  it("adds the hints' scores by seq once a change has given one of their learnings' slots to another", async () => {
+    const { index, storeSize } = await current();
+    const owner = { userId: "u1", projectId: "p1" };
+    const hints = searchInMemory(index, { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"ledger"', scores: true }, storeSize);
+    const asStatement = JSON.stringify([...hints.scores]);
+    const gone = hints.candidates[0]!;
+    const slot = index.slot(gone.seq);
+    // The hints' best match deleted and a learning the hints do not match written: it takes the freed slot.
+    await client.batch(
+      [
+        { sql: "DELETE FROM learnings WHERE id = ?", args: [gone.id] },
+        { sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES ('in-its-slot', 'u1', 'p1', 'pattern', 'canary nothing else', 'test', 1, '', 8, 8)", args: [] },
+      ],
+      "write",
+    );
+    const after = await current();
+    expect(after.index).toBe(index);
+    expect(index.slot(Number((await client.execute("SELECT seq FROM learnings WHERE id = 'in-its-slot'")).rows[0]!.seq))).toBe(slot);
+    expect(JSON.stringify([...hints.scores])).toBe(asStatement);
+    const feedback: SearchParams = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"canary"', scored: hints.scores };
+    const memory = searchInMemory(index, feedback, after.storeSize);
+    expectSame(memory, await bySql({ ...feedback, scored: asStatement }));
+    // Scored for "canary" alone, not with the deleted learning's score for "ledger".
+    const own = searchInMemory(index, { ...feedback, scored: "[]" }, after.storeSize).candidates.find((c) => c.id === "in-its-slot")!;
+    expect(memory.candidates.find((c) => c.id === "in-its-slot")!.score).toBe(own.score);
+  });
+
+  it("keeps FTS5's window of the best matches when more learnings match, and adds the hints' window alone", async () => {
+    const { index, storeSize } = await current();
+    const owner = { userId: "u2", projectId: "p1" };
+    const first: SearchParams = { ...owner, limit: 50, tagWeight: START_TAG_WEIGHT, match: VOCABULARY.slice(0, 8).map((w) => `"${w}"`).join(" OR "), scores: true };
+    const [memory, statement] = [searchInMemory(index, first, storeSize), await bySql(first)];
+    expectSame(memory, statement);
+    expect([...memory.scores].length).toBe(FTS_WINDOW);
+    expect((JSON.parse(statement.scores as string) as unknown[]).length).toBe(FTS_WINDOW);
+    const feedback: SearchParams = { ...owner, limit: 50, tagWeight: START_TAG_WEIGHT, match: '"vault" OR "lock"' };
+    expectSame(searchInMemory(index, { ...feedback, scored: memory.scores }, storeSize), await bySql({ ...feedback, scored: statement.scores }));
   });
 
   it("scores a learning the words match in its tags alone once, at a tags weight of 0, as the statement does", async () => {

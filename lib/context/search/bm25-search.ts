@@ -26,24 +26,29 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
     phrases = selectTerms(words, counted, storeSize, params.selection).slice(0, params.maxTerms ?? Infinity);
   }
   const chosen = ftsExpression(phrases);
-  if (chosen === null) return { candidates: [], counted, chosen, scores: new Map(), via: "memory" };
+  if (chosen === null) return { candidates: [], counted, chosen, scores: NO_SCORES, via: "memory" };
 
   const sum = new Sum(index);
   try {
     bm25(sum, index, phrases.map(hitsOf), params.tagWeight);
     if (params.scored !== undefined) sum.addScored(params.scored);
     // FTS5 hands on its best FTS_WINDOW matches of everyone's learnings; the scope is applied to those.
-    const best = sum.best(FTS_WINDOW);
-    const found: { l: IndexedLearning; score: number }[] = [];
-    for (const { l, score } of best) if (l && inScope(l, params)) found.push({ l, score });
-    const top = atMost(found, params.limit);
+    const window = sum.window(FTS_WINDOW);
+    const { slots, scores } = window;
+    const kept: number[] = [];
+    for (let i = 0; i < slots.length; i++) if (inScope(index.at(slots[i]!)!, params)) kept.push(i);
+    const threshold = limitScore(kept, scores, params.limit);
+    const top: { l: IndexedLearning; score: number }[] = [];
+    for (const i of kept) if (scores[i]! <= threshold) top.push({ l: index.at(slots[i]!)!, score: scores[i]! });
     top.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
     const candidates = top.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
-    return { candidates, counted, chosen, scores: params.scores ? new Map(best.map((m) => [m.seq, m.score])) : new Map(), via: "memory" };
+    return { candidates, counted, chosen, scores: params.scores ? window : NO_SCORES, via: "memory" };
   } finally {
     sum.clear();
   }
 }
+
+const NO_SCORES: MatchScores = [];
 
 /** What the candidate queries' scope and rankable() let a context rank: the owner's personal learnings and the project's, neither pinned nor superseded. */
 function inScope(l: IndexedLearning, { userId, projectId }: { userId: string; projectId?: string | null }): boolean {
@@ -55,9 +60,6 @@ function inScope(l: IndexedLearning, { userId, projectId }: { userId: string; pr
  * at a time (no await), and each leaves them cleared.
  */
 const scratch = processWide("search scratch", () => ({ scores: new Float64Array(1024), touched: new Uint8Array(1024) }));
-
-/** A match: its seq, its score, and the learning when the index holds it (a feedback's scores from a statement may name one it does not). */
-type Match = { seq: number; score: number; l: IndexedLearning | undefined };
 
 /** Scores summed by slot in the scratch arrays, with the slots touched in the order first touched. */
 class Sum {
@@ -87,22 +89,50 @@ class Sum {
 
   /** The feedback's search: the hints' scores added to its own for the same learnings, as searchRead sums them. */
   addScored(scored: MatchScores): void {
-    const pairs: Iterable<[number, number]> = typeof scored === "string" ? (JSON.parse(scored) as [number, number][]) : scored;
+    if (scored instanceof WindowScores && scored.readable(this.index)) {
+      // The hints' window of this index as it still is: its slots name the same learnings.
+      for (let i = 0; i < scored.slots.length; i++) this.add(scored.slots[i]!, scored.scores[i]!);
+      for (const [seq, score] of scored.elsewhere) this.addElsewhere(seq, score);
+      return;
+    }
+    const pairs: Iterable<readonly [number, number]> = typeof scored === "string" ? (JSON.parse(scored) as [number, number][]) : scored;
     for (const [seq, score] of pairs) {
       const slot = this.index.slot(seq);
-      if (slot === undefined) this.elsewhere.set(seq, (this.elsewhere.get(seq) ?? 0) + score);
+      if (slot === undefined) this.addElsewhere(seq, score);
       else this.add(slot, score);
     }
   }
 
-  /** The best `window` matches (lowest score, then highest seq, as FTS5 orders them), or all when no more. */
-  best(window: number): Match[] {
-    const all: Match[] = this.touched.map((slot) => {
-      const l = this.index.at(slot)!;
-      return { seq: l.seq, score: this.acc[slot]!, l };
-    });
-    for (const [seq, score] of this.elsewhere) all.push({ seq, score, l: undefined });
-    return all.length <= window ? all : all.sort((a, b) => a.score - b.score || b.seq - a.seq).slice(0, window);
+  private addElsewhere(seq: number, score: number): void {
+    this.elsewhere.set(seq, (this.elsewhere.get(seq) ?? 0) + score);
+  }
+
+  /**
+   * The best `window` matches (lowest score, then highest seq, as FTS5 orders them), or all when no more:
+   * those the index holds by slot, in no particular order, and the others by seq.
+   */
+  window(window: number): WindowScores {
+    const n = this.touched.length;
+    if (n + this.elsewhere.size <= window) {
+      const [seqs, scores] = [new Float64Array(n), new Float64Array(n)];
+      for (let i = 0; i < n; i++) {
+        const slot = this.touched[i]!;
+        seqs[i] = this.index.at(slot)!.seq;
+        scores[i] = this.acc[slot]!;
+      }
+      return new WindowScores(this.index, this.touched, seqs, scores, [...this.elsewhere]);
+    }
+    const all: { seq: number; score: number; slot: number }[] = this.touched.map((slot) => ({ seq: this.index.at(slot)!.seq, score: this.acc[slot]!, slot }));
+    for (const [seq, score] of this.elsewhere) all.push({ seq, score, slot: -1 });
+    const best = all.sort((a, b) => a.score - b.score || b.seq - a.seq).slice(0, window);
+    const held = best.filter((m) => m.slot >= 0);
+    return new WindowScores(
+      this.index,
+      held.map((m) => m.slot),
+      Float64Array.from(held, (m) => m.seq),
+      Float64Array.from(held, (m) => m.score),
+      best.filter((m) => m.slot < 0).map((m) => [m.seq, m.score] as const),
+    );
   }
 
   clear(): void {
@@ -111,19 +141,48 @@ class Sum {
 }
 
 /**
- * The matches that can be among the best `limit` (lowest score first): those scoring at most the
- * limit-th lowest score. Every one of the best `limit` is among them, and only ties at that score are
- * more, so sorting these instead of all gives the same first `limit`; most matches are cut by one
- * numeric sort of their scores.
+ * A search's window of matches with their scores (MatchScores: iterated, [seq, score] pairs): those the
+ * index holds by slot too, so the feedback's search adds them to its own without looking a seq up; others
+ * (the scores a statement gave, of learnings the index does not hold) by seq. Its slots are read as
+ * such only by a search on the same index with no slot emptied or given since (`readable`): a change may
+ * give a slot to another learning.
  */
-function atMost<T extends { score: number }>(found: T[], limit: number): T[] {
-  if (limit <= 0) return [];
-  if (found.length <= limit) return found;
-  const scores = new Float64Array(found.length);
-  for (let i = 0; i < found.length; i++) scores[i] = found[i]!.score;
-  scores.sort();
-  const threshold = scores[limit - 1]!;
-  return found.filter((f) => f.score <= threshold);
+export class WindowScores implements Iterable<readonly [number, number]> {
+  private readonly layout: number;
+
+  constructor(
+    private readonly index: LearningIndex,
+    readonly slots: readonly number[],
+    private readonly seqs: Float64Array,
+    readonly scores: Float64Array,
+    readonly elsewhere: readonly (readonly [number, number])[],
+  ) {
+    this.layout = index.layout;
+  }
+
+  /** Whether its slots name in `index` the learnings they named when it was made. */
+  readable(index: LearningIndex): boolean {
+    return index === this.index && index.layout === this.layout;
+  }
+
+  *[Symbol.iterator](): Iterator<readonly [number, number]> {
+    for (let i = 0; i < this.seqs.length; i++) yield [this.seqs[i]!, this.scores[i]!];
+    yield* this.elsewhere;
+  }
+}
+
+/**
+ * The score the best `limit` of the `kept` matches score at most (lowest first): the limit-th lowest.
+ * Every one of the best `limit` scores at most that, and only ties at it are more, so sorting those
+ * instead of all gives the same first `limit`; most matches are cut by one numeric sort of the scores.
+ */
+function limitScore(kept: readonly number[], scores: Float64Array, limit: number): number {
+  if (limit <= 0) return -Infinity;
+  if (kept.length <= limit) return Infinity;
+  const sorted = new Float64Array(kept.length);
+  for (let i = 0; i < kept.length; i++) sorted[i] = scores[kept[i]!]!;
+  sorted.sort();
+  return sorted[limit - 1]!;
 }
 
 /** In how many learnings a word (a phrase: FTS5 may read it as several tokens) occurs: wordCountsRead's count, exact. */

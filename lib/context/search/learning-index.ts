@@ -70,6 +70,7 @@ export class LearningIndex {
   private readonly postings = new Map<string, Postings>();
   private tokens = 0;
   private gen = 0;
+  private moves = 0;
   /** The newest learning_changes id applied. */
   changed = 0;
 
@@ -80,6 +81,14 @@ export class LearningIndex {
   /** One more than the highest slot: what an array by slot must hold. */
   get capacity(): number {
     return this.slots.length;
+  }
+
+  /**
+   * Moves whenever a slot is emptied or given to a learning: a slot read at one layout names the same
+   * learning at that layout only.
+   */
+  get layout(): number {
+    return this.moves;
   }
 
   /** Tokens in all learnings, both columns (FTS5's total size). */
@@ -131,6 +140,7 @@ export class LearningIndex {
     this.tokens += length;
     this.slots[slot] = shaped(learning, length, gen);
     this.slotOf.set(learning.seq, slot);
+    this.moves++;
   }
 
   /** A learning gone (deleted): its entries die and its length leaves the statistics. */
@@ -146,6 +156,7 @@ export class LearningIndex {
     this.slots[slot] = undefined;
     this.slotOf.delete(seq);
     this.free.push(slot);
+    this.moves++;
   }
 
   private post(token: string, slot: number, counts: number, gen: number): void {

@@ -111,8 +111,8 @@ export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string
 /** Where a search ran: in the learnings' index in memory (lib/context/search), or as a statement (FTS5). */
 export type SearchPath = "memory" | "sql";
 
-/** Every match's BM25 score by seq: as the JSON array of [seq, score] pairs a statement answers and takes, or a map (searched in memory). */
-export type MatchScores = string | ReadonlyMap<number, number>;
+/** Every match's BM25 score by seq: as the JSON array of [seq, score] pairs a statement answers and takes, or the pairs themselves (searched in memory: lib/context/search/bm25-search.ts WindowScores). */
+export type MatchScores = string | Iterable<readonly [number, number]>;
 
 export type SearchParams = Owner & {
   limit: number;
