@@ -115,6 +115,18 @@ describe("packing with lines rendered on demand", () => {
     expect([...rendered].filter((i) => i % 2)).toEqual([]);
   });
 
+  it("packs learnings with no facts (recent, confirmed, the reader's own) at every budget as the old packer did", () => {
+    const ls: ContextLearning[] = Array.from({ length: 12 }, (_, i) => ({ id: `l${i}`, kind: "pattern", content: `Recent learning ${i} (see ${"x".repeat(i)})`, confirmed: true, relevance: null }));
+    const d = contextData({ learnings: ls, learningsRanked: false, handoff: null, proposals: [], proposalCount: 0 });
+    for (let budget = 1; budget <= 260; budget++) {
+      const options = contextOptions({ budget });
+      const before = referencePack(d, options, countTokens);
+      const { built } = packContext(d, options, countTokensByLine);
+      expect(built.context).toBe(before.text);
+      expect(built.tokenEstimate).toBe(before.tokenEstimate);
+    }
+  });
+
   it("stops at a budget filled to the token: no later item is even bounded", () => {
     const asked: number[] = [];
     const items = ["- a", "- b", "- c", "- d", "- e"];

@@ -1,5 +1,5 @@
 import type { SectionName, SectionReport } from "../context-types";
-import type { SectionDraft } from "./render-sections";
+import type { LineParts, SectionDraft } from "./render-sections";
 import { cutBetween, fewestTokens, startsPiece } from "./tokenizer";
 
 /** `count` is o200k's exact count (countTokens, or countTokensByLine): the packer sums it over the places o200k always cuts a text. */
@@ -13,7 +13,7 @@ const SEPARATOR = "\n\n";
 type Placed = { draft: SectionDraft; kept: number[] };
 
 /** A line of the text: as it reads, or as an item's two parts (Items.parts). */
-type Line = string | readonly [head: string, tail: string];
+type Line = string | LineParts;
 const textOf = (line: Line) => (typeof line === "string" ? line : line[0] + line[1]);
 
 /** A section's lines with `kept` items listed: its header, the items, the "N more" line, the footer. */
@@ -149,9 +149,10 @@ type Cost = { tokens: number; chars: number };
 const lineCost = (line: Line, count: (t: string) => number): Cost =>
   typeof line === "string" ? { tokens: count(line) + 1, chars: line.length + 1 } : { tokens: countParts(line, count) + 1, chars: line[0].length + line[1].length + 1 };
 
-/** An item's two parts counted apart where the count of the line is their sum, else the line. */
-function countParts([head, tail]: readonly [string, string], count: (t: string) => number): number {
-  return cutBetween(head, tail) ? count(head) + count(tail) : count(head + tail);
+/** An item's two parts counted apart where the count of the line is their sum (the head's count known or counted), else the line. */
+function countParts([head, tail, headTokens]: LineParts, count: (t: string) => number): number {
+  if (!tail) return headTokens ?? count(head);
+  return cutBetween(head, tail) ? (headTokens ?? count(head)) + count(tail) : count(head + tail);
 }
 
 /** Whether a newline before this line is a place o200k always cuts the text (tokenizer.ts startsPiece). */
@@ -172,7 +173,7 @@ function countLines(lines: Line[], count: (t: string) => number): number {
     let blanksAfter = true;
     for (let k = i + 1; k < j && blanksAfter; k++) blanksAfter = lines[k] === "";
     // The newlines after the tail change nothing at the cut between head and tail.
-    if (typeof first !== "string" && blanksAfter && cutBetween(first[0], first[1])) total += count(first[0]) + count(first[1] + "\n".repeat(j - i - 1 + (j < lines.length ? 1 : 0)));
+    if (typeof first !== "string" && blanksAfter && cutBetween(first[0], first[1])) total += (first[2] ?? count(first[0])) + count(first[1] + "\n".repeat(j - i - 1 + (j < lines.length ? 1 : 0)));
     else total += count(lines.slice(i, j).map(textOf).join("\n") + (j < lines.length ? "\n" : ""));
     i = j;
   }

@@ -5,7 +5,7 @@ import { learningCountsLine, learningsTotal } from "./learning-counts";
 import { normaliseRemote } from "../project/match-project";
 import { proposalIndexLine } from "./proposal-index";
 import { relativeTime, staleAge } from "./relative-time";
-import { nonSpaceRuns } from "./tokenizer";
+import { countTokens, nonSpaceRuns } from "./tokenizer";
 import { BoundedCache } from "../../process/bounded-cache";
 import { processWide } from "../../process/process-state";
 
@@ -21,8 +21,11 @@ export type Items = {
    * recurs from context to context and a part made for this one. The packer counts the two apart where
    * o200k's count of the line is their sum (tokenizer.ts cutBetween).
    */
-  parts?(index: number): readonly [head: string, tail: string] | undefined;
+  parts?(index: number): LineParts | undefined;
 };
+
+/** A line as its head and its tail, with the head's o200k count when it is known already (counted once, when the head was made). */
+export type LineParts = readonly [head: string, tail: string, headTokens?: number];
 
 /** `length` lines, each rendered by `line` the first time it is read and remembered. */
 export function renderedOnDemand(length: number, line: (index: number) => string): Items {
@@ -36,8 +39,8 @@ export function learningItems(learnings: readonly ContextLearning[], now: Date):
 }
 
 /** `length` lines made of two parts each, rendered when first read and remembered (Items.parts). */
-function joinedOnDemand(length: number, parts: (index: number) => readonly [string, string]): Items {
-  const made: (readonly [string, string] | undefined)[] = new Array<readonly [string, string] | undefined>(length);
+function joinedOnDemand(length: number, parts: (index: number) => LineParts): Items {
+  const made: (LineParts | undefined)[] = new Array<LineParts | undefined>(length);
   const lines: (string | undefined)[] = new Array<string | undefined>(length);
   const partsAt = (i: number) => (i >= 0 && i < length ? (made[i] ??= parts(i)) : undefined);
   return {
@@ -194,27 +197,32 @@ export function learningLine(l: ContextLearning, now: Date): string {
 export const LINE_HEAD_CAPACITY = 20_000;
 /** A head is kept only for content up to this long (most are one or two sentences): the cache stays small whatever is stored. */
 export const LINE_HEAD_MAX_CHARS = 1_000;
-const heads = processWide("learning line heads", () => new BoundedCache<string, { kind: string; head: string }>(LINE_HEAD_CAPACITY));
+type KeptHead = { kind: string; head: string; tokens: number };
+const heads = processWide("learning line heads", () => new BoundedCache<string, KeptHead>(LINE_HEAD_CAPACITY));
 
 /** The kept heads, for the test that they stay bounded. */
-export function lineHeadCache(): BoundedCache<string, { kind: string; head: string }> {
+export function lineHeadCache(): BoundedCache<string, KeptHead> {
   return heads;
 }
 
 /**
  * A learning's line as its head, `- [kind] content` (defused), and its facts, ` (0.83, by bo)` or "".
- * The head is kept by content (up to LINE_HEAD_MAX_CHARS): a learning listed again gets the same
- * string, so defusing it and counting its tokens are done once, not in every context it is listed in.
+ * The head is kept by content (up to LINE_HEAD_MAX_CHARS) with its o200k count: a learning listed
+ * again gets the same string and count, so defusing and counting it are done once, not in every
+ * context it is listed in.
  */
-export function learningLineParts(l: ContextLearning, now: Date): readonly [head: string, facts: string] {
+export function learningLineParts(l: ContextLearning, now: Date): LineParts {
   const writer = writtenBy(l.writer, l.writtenAt, now);
   const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed", ...writer].filter(Boolean);
   const tail = facts.length ? ` (${facts.join(", ")})` : "";
   const head = () => `- [${l.kind}] ${defuseLine(l.content)}`;
   if (l.content.length > LINE_HEAD_MAX_CHARS) return [head(), tail];
   let known = heads.get(l.content);
-  if (known?.kind !== l.kind) heads.set(l.content, (known = { kind: l.kind, head: head() }));
-  return [known.head, tail];
+  if (known?.kind !== l.kind) {
+    const made = head();
+    heads.set(l.content, (known = { kind: l.kind, head: made, tokens: countTokens(made) }));
+  }
+  return [known.head, tail, known.tokens];
 }
 
 /**
