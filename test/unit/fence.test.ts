@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/pack/build-context";
 import { defuse, fenced, quoteLines } from "@/lib/context/pack/fence";
-import { learningLine } from "@/lib/context/pack/render-sections";
+import { learningLine } from "@/lib/context/pack/learning-line";
 import { countTokens } from "@/lib/context/pack/tokenizer";
 import { contextData, contextNow, contextOptions, hoursAgo } from "../support/context-data";
 

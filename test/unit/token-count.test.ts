@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/pack/build-context";
 import type { ContextLearning } from "@/lib/context/context-types";
-import { learningLine, learningLineParts, lineHeadCache, LINE_HEAD_CAPACITY, LINE_HEAD_MAX_CHARS } from "@/lib/context/pack/render-sections";
+import { learningLine, learningLineParts, lineHeadCache, LINE_HEAD_CAPACITY, LINE_HEAD_MAX_CHARS } from "@/lib/context/pack/learning-line";
 import { countTokens, countTokensByLine, cutBetween, fewestTokens, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/pack/tokenizer";
 import { contextData, contextNow, contextOptions } from "../support/context-data";
 

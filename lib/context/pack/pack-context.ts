@@ -1,5 +1,6 @@
 import type { SectionName, SectionReport } from "../context-types";
-import type { LineParts, SectionDraft } from "./render-sections";
+import type { LineParts } from "./learning-line";
+import type { SectionDraft } from "./render-sections";
 import { cutBetween, fewestTokens, startsPiece } from "./tokenizer";
 
 /** `count` is o200k's exact count (countTokens, or countTokensByLine): the packer sums it over the places o200k always cuts a text. */

@@ -3,7 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { producedByFields } from "../../api/zod-fields";
 import { defuseLine } from "../../context/pack/fence";
-import { writtenBy } from "../../context/pack/render-sections";
+import { writtenBy } from "../../context/pack/learning-line";
 import type { LearningRow } from "../../db/queries/learnings";
 import { learningOut } from "../../learnings/learning-schemas";
 import { editLearning, listLearnings } from "../../learnings/learnings";

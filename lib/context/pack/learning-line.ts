@@ -1,0 +1,97 @@
+import type { ContextLearning } from "../context-types";
+import { BoundedCache } from "../../process/bounded-cache";
+import { processWide } from "../../process/process-state";
+import { byline, defuseLine } from "./fence";
+import { staleAge } from "./relative-time";
+import type { Items } from "./render-sections";
+import { countTokens, nonSpaceRuns } from "./tokenizer";
+
+// How a context (and the prompt stage, and MCP) lists a learning: its line, and the line as the packer
+// reads it (its head, kept and counted once, and its facts).
+
+/** A line as its head and its tail, with the head's o200k count when it is known already (counted once, when the head was made). */
+export type LineParts = readonly [head: string, tail: string, headTokens?: number];
+
+/** Learnings as a section's items: each line rendered when first read, as its head and its facts (Items.parts). */
+export function learningItems(learnings: readonly ContextLearning[], now: Date): Items {
+  return joinedOnDemand(learnings.length, (i) => learningLineParts(learnings[i]!, now));
+}
+
+/** `length` lines made of two parts each, rendered when first read and remembered (Items.parts). */
+function joinedOnDemand(length: number, parts: (index: number) => LineParts): Items {
+  const made: (LineParts | undefined)[] = new Array<LineParts | undefined>(length);
+  const lines: (string | undefined)[] = new Array<string | undefined>(length);
+  const partsAt = (i: number) => (i >= 0 && i < length ? (made[i] ??= parts(i)) : undefined);
+  return {
+    length,
+    parts: partsAt,
+    at: (i) => {
+      const p = partsAt(i);
+      return p && (lines[i] ??= p[0] + p[1]);
+    },
+  };
+}
+
+/**
+ * A learning's facts about who wrote it and when, compact: a teammate's name (`by bo`; undefined for the
+ * reader's own) and its age once it is stale (`5mo`). The context's, the prompt stage's, MCP's.
+ */
+export function writtenBy(writer: { name: string | null } | undefined, at: Date | undefined, now: Date): string[] {
+  // Names come from people: defused, and a blank one is no name.
+  const by = writer ? byline(writer.name ? defuseLine(writer.name) || null : null) : null;
+  const age = at ? staleAge(at, now) : null;
+  return [by, age].filter((fact): fact is string => fact !== null);
+}
+
+/**
+ * A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`, a teammate's
+ * with who wrote it (`…, by bo`), and a stale one with its age (`…, 5mo`). Also the prompt stage's. Its
+ * content is one line after the list marker, with forgeable delimiters defused, so a learning cannot
+ * start a line (or a section) of its own; the writer's name comes from a person too, so it is defused
+ * the same way.
+ */
+export function learningLine(l: ContextLearning, now: Date): string {
+  const [head, facts] = learningLineParts(l, now);
+  return head + facts;
+}
+
+/** Learnings' heads an instance keeps: a few hundred contexts' worth, as the token counts of lines. */
+export const LINE_HEAD_CAPACITY = 20_000;
+/** A head is kept only for content up to this long (most are one or two sentences): the cache stays small whatever is stored. */
+export const LINE_HEAD_MAX_CHARS = 1_000;
+type KeptHead = { kind: string; head: string; tokens: number };
+const heads = processWide("learning line heads", () => new BoundedCache<string, KeptHead>(LINE_HEAD_CAPACITY));
+
+/** The kept heads, for the test that they stay bounded. */
+export function lineHeadCache(): BoundedCache<string, KeptHead> {
+  return heads;
+}
+
+/**
+ * A learning's line as its head, `- [kind] content` (defused), and its facts, ` (0.83, by bo)` or "".
+ * The head is kept by content (up to LINE_HEAD_MAX_CHARS) with its o200k count: a learning listed
+ * again gets the same string and count, so defusing and counting it are done once, not in every
+ * context it is listed in.
+ */
+export function learningLineParts(l: ContextLearning, now: Date): LineParts {
+  const writer = writtenBy(l.writer, l.writtenAt, now);
+  const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed", ...writer].filter(Boolean);
+  const tail = facts.length ? ` (${facts.join(", ")})` : "";
+  const head = () => `- [${l.kind}] ${defuseLine(l.content)}`;
+  if (l.content.length > LINE_HEAD_MAX_CHARS) return [head(), tail];
+  let known = heads.get(l.content);
+  if (known?.kind !== l.kind) {
+    const made = head();
+    heads.set(l.content, (known = { kind: l.kind, head: made, tokens: countTokens(made) }));
+  }
+  return [known.head, tail, known.tokens];
+}
+
+/**
+ * A number of tokens a learning's line has at least, from its content alone: the line's runs of
+ * non-whitespace (fewestTokens) are "-", "[kind]" and at least the content's own, since folding
+ * whitespace keeps runs and defusing only ever swaps or splits characters inside a run (fence.ts).
+ */
+export function learningLineFewest(l: ContextLearning): number {
+  return 2 + nonSpaceRuns(l.content);
+}
