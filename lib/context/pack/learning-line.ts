@@ -4,17 +4,23 @@ import { processWide } from "../../process/process-state";
 import { byline, defuseLine } from "./fence";
 import { staleAge } from "./relative-time";
 import type { Items } from "./render-sections";
-import { countTokens, nonSpaceRuns } from "./tokenizer";
+import { countTokens, countTokensByLine, nonSpaceRuns } from "./tokenizer";
 
 // How a context (and the prompt stage, and MCP) lists a learning: its line, and the line as the packer
 // reads it (its head, kept and counted once, and its facts).
 
-/** A line as its head and its tail, with the head's o200k count when it is known already (counted once, when the head was made). */
-export type LineParts = readonly [head: string, tail: string, headTokens?: number];
+/**
+ * A line as its head and its tail, with their o200k counts when known already: the head's counted once,
+ * when it was made; the tail's from the counts of lines an instance remembers.
+ */
+export type LineParts = readonly [head: string, tail: string, headTokens?: number, tailTokens?: number];
 
-/** Learnings as a section's items: each line rendered when first read, as its head and its facts (Items.parts). */
+/** Learnings as a section's items: each line rendered when first read, as its head and its facts, counted (Items.parts). */
 export function learningItems(learnings: readonly ContextLearning[], now: Date): Items {
-  return joinedOnDemand(learnings.length, (i) => learningLineParts(learnings[i]!, now));
+  return joinedOnDemand(learnings.length, (i) => {
+    const [head, tail, headTokens] = learningLineParts(learnings[i]!, now);
+    return [head, tail, headTokens, countTokensByLine(tail)];
+  });
 }
 
 /** `length` lines made of two parts each, rendered when first read and remembered (Items.parts). */

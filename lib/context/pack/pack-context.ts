@@ -150,10 +150,10 @@ type Cost = { tokens: number; chars: number };
 const lineCost = (line: Line, count: (t: string) => number): Cost =>
   typeof line === "string" ? { tokens: count(line) + 1, chars: line.length + 1 } : { tokens: countParts(line, count) + 1, chars: line[0].length + line[1].length + 1 };
 
-/** An item's two parts counted apart where the count of the line is their sum (the head's count known or counted), else the line. */
-function countParts([head, tail, headTokens]: LineParts, count: (t: string) => number): number {
+/** An item's two parts counted apart where the count of the line is their sum (each part's count known or counted), else the line. */
+function countParts([head, tail, headTokens, tailTokens]: LineParts, count: (t: string) => number): number {
   if (!tail) return headTokens ?? count(head);
-  return cutBetween(head, tail) ? (headTokens ?? count(head)) + count(tail) : count(head + tail);
+  return cutBetween(head, tail) ? (headTokens ?? count(head)) + (tailTokens ?? count(tail)) : count(head + tail);
 }
 
 /** Whether a newline before this line is a place o200k always cuts the text (tokenizer.ts startsPiece). */
@@ -213,8 +213,11 @@ const CANNOT_FIT: Cost = { tokens: Infinity, chars: Infinity };
  */
 function itemCost(draft: SectionDraft, i: number, room: number, count: (t: string) => number): Cost {
   if (draft.fewest && draft.fewest(i) + 1 > room) return CANNOT_FIT;
+  const parts = draft.items.parts?.(i);
+  // Parts whose counts are known cost no count: no bound would save one.
+  if (parts && parts[2] !== undefined && parts[3] !== undefined) return lineCost(parts, count);
   const line = draft.items.at(i)!;
-  return fewestTokens(line) + 1 > room ? CANNOT_FIT : lineCost(draft.items.parts?.(i) ?? line, count);
+  return fewestTokens(line) + 1 > room ? CANNOT_FIT : lineCost(parts ?? line, count);
 }
 
 function report(drafts: SectionDraft[], placed: Placed[], count: (t: string) => number): SectionReport[] {
