@@ -177,6 +177,16 @@ describe("the learnings' search in memory", () => {
       }),
       { numRuns: 100, seed: 27 },
     );
+    // Each learning whose scope changed (superseded, pinned, made personal, given to another owner) searched
+    // for by its own words, for each owner: found where the statement finds it, and only there.
+    for (const id of ["l5", "l6", "l7", "l14"]) {
+      const content = String((await client.execute({ sql: "SELECT content FROM learnings WHERE id = ?", args: [id] })).rows[0]!.content);
+      const match = [...new Set(content.split(/[ ,]+/))].map((w) => `"${w}"`).join(" OR ");
+      for (const owner of [{ userId: "u1", projectId: "p1" }, { userId: "u2", projectId: "p1" }, { userId: "u1", projectId: null }, { userId: "u2", projectId: null }]) {
+        const params: SearchParams = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match };
+        expectSame(searchInMemory(index, params, storeSize), await bySql(params));
+      }
+    }
     const rows = (await client.execute("SELECT count(*) AS n, sum(length(content)) AS c FROM learnings")).rows[0]!;
     expect(index.size).toBe(Number(rows.n));
     const renamed = searchInMemory(index, { userId: "u1", projectId: "p1", limit: 1000, tagWeight: 1, match: '"ledger"' }, storeSize);

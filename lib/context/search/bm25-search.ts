@@ -35,8 +35,9 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
     // FTS5 hands on its best FTS_WINDOW matches of everyone's learnings; the scope is applied to those.
     const window = sum.window(FTS_WINDOW);
     const { slots, scores } = window;
+    const [owner, project] = [index.keyOf(params.userId), params.projectId == null ? undefined : index.keyOf(params.projectId)];
     const kept: number[] = [];
-    for (let i = 0; i < slots.length; i++) if (inScope(index.at(slots[i]!)!, params)) kept.push(i);
+    for (let i = 0; i < slots.length; i++) if (index.inScope(slots[i]!, owner, project)) kept.push(i);
     const threshold = limitScore(kept, scores, params.limit);
     const top: { l: IndexedLearning; score: number }[] = [];
     for (const i of kept) if (scores[i]! <= threshold) top.push({ l: index.at(slots[i]!)!, score: scores[i]! });
@@ -49,11 +50,6 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
 }
 
 const NO_SCORES: MatchScores = [];
-
-/** What the candidate queries' scope and rankable() let a context rank: the owner's personal learnings and the project's, neither pinned nor superseded. */
-function inScope(l: IndexedLearning, { userId, projectId }: { userId: string; projectId?: string | null }): boolean {
-  return l.rankable && ((l.projectId === null && l.userId === userId) || (projectId != null && l.projectId === projectId));
-}
 
 /**
  * The arrays every search sums its scores in, by slot, and marks the slots it touched: searches run one
@@ -117,12 +113,12 @@ class Sum {
       const [seqs, scores] = [new Float64Array(n), new Float64Array(n)];
       for (let i = 0; i < n; i++) {
         const slot = this.touched[i]!;
-        seqs[i] = this.index.at(slot)!.seq;
+        seqs[i] = this.index.seqAt(slot);
         scores[i] = this.acc[slot]!;
       }
       return new WindowScores(this.index, this.touched, seqs, scores, [...this.elsewhere]);
     }
-    const all: { seq: number; score: number; slot: number }[] = this.touched.map((slot) => ({ seq: this.index.at(slot)!.seq, score: this.acc[slot]!, slot }));
+    const all: { seq: number; score: number; slot: number }[] = this.touched.map((slot) => ({ seq: this.index.seqAt(slot), score: this.acc[slot]!, slot }));
     for (const [seq, score] of this.elsewhere) all.push({ seq, score, slot: -1 });
     const best = all.sort((a, b) => a.score - b.score || b.seq - a.seq).slice(0, window);
     const held = best.filter((m) => m.slot >= 0);

@@ -65,6 +65,15 @@ type Doc = IndexedLearning & { gen: number };
  */
 export class LearningIndex {
   private readonly slots: (Doc | undefined)[] = [];
+  /**
+   * By slot, what a search reads of every match, apart from the learnings' objects (which lie all over
+   * the heap): its seq, and its scope as small numbers (`keyOf`): the project's (0: personal; -1: not
+   * rankable, never in a scope) and the owner's.
+   */
+  private readonly seqs: number[] = [];
+  private readonly projects: number[] = [];
+  private readonly owners: number[] = [];
+  private readonly keys = new Map<string, number>();
   private readonly slotOf = new Map<number, number>();
   private readonly free: number[] = [];
   private readonly postings = new Map<string, Postings>();
@@ -106,6 +115,26 @@ export class LearningIndex {
     return this.slots[slot];
   }
 
+  /** The seq of the learning in a slot that holds one. */
+  seqAt(slot: number): number {
+    return this.seqs[slot]!;
+  }
+
+  /** A user's or a project's id as the scope by slot holds it (undefined: no learning held has it). */
+  keyOf(id: string): number | undefined {
+    return this.keys.get(id);
+  }
+
+  /**
+   * Whether the learning in a slot is one a context of this user (`owner`, keyOf) and project (`project`,
+   * keyOf; undefined: none) may rank, as the candidate queries' scope and rankable() say: neither pinned
+   * nor superseded, and the owner's personal learning or the project's.
+   */
+  inScope(slot: number, owner: number | undefined, project: number | undefined): boolean {
+    const p = this.projects[slot]!;
+    return (p === 0 && this.owners[slot] === owner) || (p > 0 && p === project);
+  }
+
   /** A held learning's slot. */
   slot(seq: number): number | undefined {
     return this.slotOf.get(seq);
@@ -125,6 +154,7 @@ export class LearningIndex {
     const old = at === undefined ? undefined : this.slots[at];
     if (at !== undefined && old && old.content === learning.content && old.tags === learning.tags) {
       this.slots[at] = shaped(learning, old.length, old.gen);
+      this.scope(at, learning);
       return;
     }
     this.remove(learning.seq);
@@ -140,6 +170,8 @@ export class LearningIndex {
     this.tokens += length;
     this.slots[slot] = shaped(learning, length, gen);
     this.slotOf.set(learning.seq, slot);
+    this.seqs[slot] = learning.seq;
+    this.scope(slot, learning);
     this.moves++;
   }
 
@@ -157,6 +189,18 @@ export class LearningIndex {
     this.slotOf.delete(seq);
     this.free.push(slot);
     this.moves++;
+  }
+
+  private scope(slot: number, l: Pick<IndexedLearning, "rankable" | "projectId" | "userId">): void {
+    this.projects[slot] = !l.rankable ? -1 : l.projectId === null ? 0 : this.key(l.projectId);
+    this.owners[slot] = this.key(l.userId);
+  }
+
+  /** An id's key (from 1), given the first time it is seen: kept while the index is (one per user and project whose learnings it held). */
+  private key(id: string): number {
+    let key = this.keys.get(id);
+    if (key === undefined) this.keys.set(id, (key = this.keys.size + 1));
+    return key;
   }
 
   private post(token: string, slot: number, counts: number, gen: number): void {
