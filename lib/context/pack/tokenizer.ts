@@ -47,6 +47,9 @@ function countPiece(piece: string): number {
  * is counted once and only its facts again.
  */
 function countLine(line: string): number {
+  // A line seen whole before (a section's header: "## Relevant learnings (57/10000)") is one lookup.
+  const whole = pieceCounts.get(line);
+  if (whole !== undefined) return whole;
   let total = 0;
   let start = 0;
   for (let i = line.indexOf(" (", 1); i !== -1; i = line.indexOf(" (", i + 2)) {
@@ -56,7 +59,10 @@ function countLine(line: string): number {
   }
   // A line with no cut is looked up as it is: a line kept from context to context (a learning's head)
   // is then the same string each time, whose hash the map already knows.
-  return total + countPiece(start === 0 ? line : line.slice(start));
+  if (start === 0) return countPiece(line);
+  total += countPiece(line.slice(start));
+  pieceCounts.set(line, total);
+  return total;
 }
 
 /**
