@@ -65,6 +65,9 @@ afterAll(() => {
   tmp.remove();
 });
 
+/** Learnings written with an id, owner, project and content of a test's own (confirmed, no tags, created at 3). */
+const insert = (rows: [id: string, owner: string, project: string | null, content: string][]) =>
+  client.batch(rows.map(([id, owner, project, content]) => ({ sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES (?, ?, ?, 'pattern', ?, 'test', 1, '', 3, 3)", args: [id, owner, project, content] })), "write");
 const meta = async () => (await readAll(db, { m: metaRead(db) })).m;
 const bySql = async (params: SearchParams) => (await readAll(db, { r: searchRead(db, params) })).r;
 
@@ -134,6 +137,9 @@ describe("the learnings' search in memory", () => {
   });
 
   it("follows every change to the learnings, from this process or another, and a writer's new name", async () => {
+    // Learnings whose scope the writes below change, each with a word of its own, held by the index first.
+    const scoped = { given: ["u1", null, "quokka"], superseded: ["u1", "p1", "narwhal"], pinned: ["u2", null, "axolotl"], personal: ["u1", "p1", "pangolin"], joined: ["u3", null, "okapi"] } as const;
+    await insert(Object.entries(scoped).map(([id, [owner, project, word]]) => [`scope-${id}`, owner, project, `${word} ledger`]));
     await current();
     const writes: InStatement[] = [];
     for (let i = 0; i < 40; i++) writes.push(learningInsert());
@@ -154,6 +160,11 @@ describe("the learnings' search in memory", () => {
       { sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, tags, created_at, updated_at) VALUES ('g1', 'u9', 'p1', 'pattern', 'ledger canary vault', 'test', '', 1, 1), ('g2', 'u1', 'p9', 'pattern', 'ledger canary vault', 'test', '', 1, 1)", args: [] },
       { sql: "DELETE FROM users WHERE id = 'u9'", args: [] },
       { sql: "DELETE FROM projects WHERE id = 'p9'", args: [] },
+      { sql: "UPDATE learnings SET user_id = 'u2' WHERE id = 'scope-given'", args: [] },
+      { sql: "UPDATE learnings SET superseded_at = 9 WHERE id = 'scope-superseded'", args: [] },
+      { sql: "UPDATE learnings SET pinned = 1 WHERE id = 'scope-pinned'", args: [] },
+      { sql: "UPDATE learnings SET project_id = NULL WHERE id = 'scope-personal'", args: [] },
+      { sql: "UPDATE learnings SET project_id = 'p1' WHERE id = 'scope-joined'", args: [] },
     );
     // Another process's writes: through a client of its own, not this one.
     const other = createClient({ url: `file:${tmp.dir}/memory.db` });
@@ -177,16 +188,19 @@ describe("the learnings' search in memory", () => {
       }),
       { numRuns: 100, seed: 27 },
     );
-    // Each learning whose scope changed (superseded, pinned, made personal, given to another owner) searched
-    // for by its own words, for each owner: found where the statement finds it, and only there.
-    for (const id of ["l5", "l6", "l7", "l14"]) {
-      const content = String((await client.execute({ sql: "SELECT content FROM learnings WHERE id = ?", args: [id] })).rows[0]!.content);
-      const match = [...new Set(content.split(/[ ,]+/))].map((w) => `"${w}"`).join(" OR ");
-      for (const owner of [{ userId: "u1", projectId: "p1" }, { userId: "u2", projectId: "p1" }, { userId: "u1", projectId: null }, { userId: "u2", projectId: null }]) {
-        const params: SearchParams = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match };
-        expectSame(searchInMemory(index, params, storeSize), await bySql(params));
+    // Each learning whose scope changed (given to another owner, superseded, pinned, made personal, moved
+    // into a project) searched for by its own word, as each user in each scope: found where the statement
+    // finds it, and only there.
+    const seen = new Set<string>();
+    for (const [id, [, , word]] of Object.entries(scoped))
+      for (const [userId, projectId] of USERS.flatMap((u) => [[u, "p1"] as const, [u, null] as const])) {
+        const params: SearchParams = { userId, projectId, limit: 1000, tagWeight: START_TAG_WEIGHT, match: `"${word}"` };
+        const memory = searchInMemory(index, params, storeSize);
+        expectSame(memory, await bySql(params));
+        if (memory.candidates.length) seen.add(`${id} ${userId} ${projectId}`);
       }
-    }
+    // Where each is now: the given one its new owner's alone, the superseded and the pinned nobody's to rank.
+    expect([...seen].sort()).toEqual(["given u2 null", "given u2 p1", "joined u1 p1", "joined u2 p1", "joined u3 p1", "personal u1 null", "personal u1 p1"]);
     const rows = (await client.execute("SELECT count(*) AS n, sum(length(content)) AS c FROM learnings")).rows[0]!;
     expect(index.size).toBe(Number(rows.n));
     const renamed = searchInMemory(index, { userId: "u1", projectId: "p1", limit: 1000, tagWeight: 1, match: '"ledger"' }, storeSize);
@@ -233,13 +247,8 @@ describe("the learnings' search in memory", () => {
     const gone = hints.candidates[0]!;
     const slot = index.slot(gone.seq);
     // The hints' best match deleted and a learning the hints do not match written: it takes the freed slot.
-    await client.batch(
-      [
-        { sql: "DELETE FROM learnings WHERE id = ?", args: [gone.id] },
-        { sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES ('in-its-slot', 'u1', 'p1', 'pattern', 'canary nothing else', 'test', 1, '', 8, 8)", args: [] },
-      ],
-      "write",
-    );
+    await client.execute({ sql: "DELETE FROM learnings WHERE id = ?", args: [gone.id] });
+    await insert([["in-its-slot", "u1", "p1", "canary nothing else"]]);
     const after = await current();
     expect(after.index).toBe(index);
     expect(index.slot(Number((await client.execute("SELECT seq FROM learnings WHERE id = 'in-its-slot'")).rows[0]!.seq))).toBe(slot);
@@ -252,15 +261,21 @@ describe("the learnings' search in memory", () => {
     expect(memory.candidates.find((c) => c.id === "in-its-slot")!.score).toBe(own.score);
   });
 
-  it("keeps FTS5's window of the best matches when more learnings match, and adds the hints' window alone", async () => {
+  it("keeps FTS5's window of the best matches when more learnings match, cut among equal scores where FTS5 cuts", async () => {
+    // More learnings than the window with the same words, so the same score: which stay is the tie-break's
+    // doing alone. Every tenth is u1's own, so the cut decides which of those u1's context may rank.
+    const tied = FTS_WINDOW + 150;
+    await insert(Array.from({ length: tied }, (_, i) => [`tied-${i}`, i % 10 ? "u3" : "u1", null, "wombat"]));
     const { index, storeSize } = await current();
-    const owner = { userId: "u2", projectId: "p1" };
-    const first: SearchParams = { ...owner, limit: 50, tagWeight: START_TAG_WEIGHT, match: VOCABULARY.slice(0, 8).map((w) => `"${w}"`).join(" OR "), scores: true };
-    const [memory, statement] = [searchInMemory(index, first, storeSize), await bySql(first)];
+    const hints: SearchParams = { userId: "u1", projectId: null, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"wombat"', scores: true };
+    const [memory, statement] = [searchInMemory(index, hints, storeSize), await bySql(hints)];
     expectSame(memory, statement);
-    expect([...memory.scores].length).toBe(FTS_WINDOW);
-    expect((JSON.parse(statement.scores as string) as unknown[]).length).toBe(FTS_WINDOW);
-    const feedback: SearchParams = { ...owner, limit: 50, tagWeight: START_TAG_WEIGHT, match: '"vault" OR "lock"' };
+    const window = (scores: Iterable<readonly [number, number]>) => [...scores].map(([seq]) => seq).sort((a, b) => a - b);
+    expect(window(memory.scores as Iterable<[number, number]>)).toEqual(window(JSON.parse(statement.scores as string) as [number, number][]));
+    expect(window(memory.scores as Iterable<[number, number]>).length).toBe(FTS_WINDOW);
+    // Some of u1's were cut: the candidates are those the window kept.
+    expect(memory.candidates.length).toBeLessThan(tied / 10);
+    const feedback: SearchParams = { userId: "u1", projectId: null, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"wombat" OR "ledger"' };
     expectSame(searchInMemory(index, { ...feedback, scored: memory.scores }, storeSize), await bySql({ ...feedback, scored: statement.scores }));
   });
 

@@ -6,8 +6,8 @@ import { staleAge } from "./relative-time";
 import type { Items } from "./render-sections";
 import { countTokens, countTokensByLine, nonSpaceRuns } from "./tokenizer";
 
-// How a context (and the prompt stage, and MCP) lists a learning: its line, and the line as the packer
-// reads it (its head, kept and counted once, and its facts).
+// How a context and the prompt stage list a learning: its line, and the line as the packer reads it (its
+// head, kept and counted once, and its facts). MCP's list of learnings names writers as these do (writtenBy).
 
 /**
  * A line as its head and its tail, with their o200k counts when known already: the head's counted once,

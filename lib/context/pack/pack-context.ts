@@ -208,13 +208,15 @@ const CANNOT_FIT: Cost = { tokens: Infinity, chars: Infinity };
 
 /**
  * Item `i`'s cost, or an infinite one when it cannot fit in `room` tokens even at the fewest it may
- * have: first by the section's own bound (the line unrendered), then by the line's runs (fewestTokens),
- * before its exact count. Most candidates are past the budget, and most of those are never rendered or counted.
+ * have: first by the section's own bound (the line unrendered), then, for a line whose parts' counts are
+ * not both known already, by the line's runs (fewestTokens) before its exact count. Most candidates are
+ * past the budget, and most of those are never rendered or counted.
  */
 function itemCost(draft: SectionDraft, i: number, room: number, count: (t: string) => number): Cost {
   if (draft.fewest && draft.fewest(i) + 1 > room) return CANNOT_FIT;
   const parts = draft.items.parts?.(i);
-  // Parts whose counts are known cost no count: no bound would save one.
+  // Parts counted already (a learning's line) are costed from their counts: a bound would save nothing
+  // but when they cannot be counted apart (cutBetween), and the answer is the same either way.
   if (parts && parts[2] !== undefined && parts[3] !== undefined) return lineCost(parts, count);
   const line = draft.items.at(i)!;
   return fewestTokens(line) + 1 > room ? CANNOT_FIT : lineCost(parts ?? line, count);

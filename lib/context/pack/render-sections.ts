@@ -22,7 +22,6 @@ export type Items = {
   parts?(index: number): LineParts | undefined;
 };
 
-
 /** `length` lines, each rendered by `line` the first time it is read and remembered. */
 export function renderedOnDemand(length: number, line: (index: number) => string): Items {
   const lines: (string | undefined)[] = new Array<string | undefined>(length);

@@ -57,10 +57,9 @@ function countLine(line: string): number {
     total += countPiece(line.slice(start, i));
     start = i;
   }
-  // A line with no cut is looked up as it is: a line kept from context to context (a learning's head)
-  // is then the same string each time, whose hash the map already knows.
-  if (start === 0) return countPiece(line);
-  total += countPiece(line.slice(start));
+  // A line with no cut is one piece, counted now (it was looked up above).
+  if (start === 0) total = countTokens(line);
+  else total += countPiece(line.slice(start));
   pieceCounts.set(line, total);
   return total;
 }

@@ -40,7 +40,7 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, store
     for (let i = 0; i < slots.length; i++) if (index.inScope(slots[i]!, owner, project)) kept.push(i);
     const threshold = limitScore(kept, scores, params.limit);
     const top: { l: IndexedLearning; score: number }[] = [];
-    for (const i of kept) if (scores[i]! <= threshold) top.push({ l: index.at(slots[i]!)!, score: scores[i]! });
+    if (params.limit > 0) for (const i of kept) if (threshold === undefined || scores[i]! <= threshold) top.push({ l: index.at(slots[i]!)!, score: scores[i]! });
     top.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
     const candidates = top.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
     return { candidates, counted, chosen, scores: params.scores ? window : NO_SCORES, via: "memory" };
@@ -168,13 +168,13 @@ export class WindowScores implements Iterable<readonly [number, number]> {
 }
 
 /**
- * The score the best `limit` of the `kept` matches score at most (lowest first): the limit-th lowest.
- * Every one of the best `limit` scores at most that, and only ties at it are more, so sorting those
- * instead of all gives the same first `limit`; most matches are cut by one numeric sort of the scores.
+ * The score the best `limit` of the `kept` matches score at most (lowest first): the limit-th lowest
+ * (undefined: no more than `limit` are kept, all of them are). Every one of the best `limit` scores at
+ * most that, and only ties at it are more, so sorting those instead of all gives the same first `limit`;
+ * most matches are cut by one numeric sort of the scores.
  */
-function limitScore(kept: readonly number[], scores: Float64Array, limit: number): number {
-  if (limit <= 0) return -Infinity;
-  if (kept.length <= limit) return Infinity;
+function limitScore(kept: readonly number[], scores: Float64Array, limit: number): number | undefined {
+  if (kept.length <= limit) return undefined;
   const sorted = new Float64Array(kept.length);
   for (let i = 0; i < kept.length; i++) sorted[i] = scores[kept[i]!]!;
   sorted.sort();
