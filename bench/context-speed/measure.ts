@@ -1,5 +1,9 @@
 import autocannon from "autocannon";
 import { Agent, request } from "node:http";
+import { createGunzip, createInflate } from "node:zlib";
+
+/** What Node's fetch (the hooks', the CLI's) sends with every request besides the token: it asks for gzip. */
+export const FETCH_HEADERS = { "accept-encoding": "gzip, deflate" };
 
 /** Latencies are NaN when no request completed within the run (a shape slower than `seconds`). */
 export type Load = { rps: number; p50: number; p99: number; errors: number; non2xx: number; completed: number };
@@ -18,7 +22,7 @@ export async function load(base: string, token: string, path: string | (() => st
     url: base + first,
     connections,
     duration: seconds,
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: `Bearer ${token}`, ...FETCH_HEADERS },
     ...(typeof path === "string" ? {} : { requests: [{ setupRequest: (req) => ({ ...req, path: path() }) }] }),
   });
   const completed = result["2xx"] + result.non2xx;
@@ -49,13 +53,16 @@ export function oneConnection(base: string, token: string) {
   const get = (path: string): Promise<{ status: number; body: string; ms: number; said: string[] }> =>
     new Promise((resolve, reject) => {
       const started = performance.now();
-      const req = request(base + path, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const req = request(base + path, { agent, headers: { authorization: `Bearer ${token}`, ...FETCH_HEADERS } }, (res) => {
+        // A compressed answer is read as fetch reads it: decompressed, in the time measured.
+        const encoding = res.headers["content-encoding"];
+        const stream = encoding === "gzip" ? res.pipe(createGunzip()) : encoding === "deflate" ? res.pipe(createInflate()) : res;
         let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (body += d));
+        stream.setEncoding("utf8");
+        stream.on("data", (d: string) => (body += d));
         const header = (name: string) => (typeof res.headers[name] === "string" ? [`${name.replace("x-baton-", "")} ${res.headers[name]}`] : []);
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started, said: [...header("x-baton-search"), ...header("x-baton-cache")] }));
-        res.on("error", reject);
+        stream.on("end", () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started, said: [...header("x-baton-search"), ...header("x-baton-cache")] }));
+        stream.on("error", reject);
       });
       req.on("error", reject);
       req.end();

@@ -33,7 +33,7 @@ const saidText = (said: Map<string, number>, total: number) =>
 const singleP50 = (r: Row) => median(r.singleP50s);
 
 function printTables(rows: Row[], o: Options): void {
-  console.log(`\nGET /api/context as hooks ask it (new sessionId, branch, cwd and commit subjects each request, format=claude, source=startup)`);
+  console.log(`\nGET /api/context as hooks ask it (new sessionId, branch, cwd and commit subjects each request, format=claude, source=startup; accept-encoding as Node's fetch sends it)`);
   console.log(`against GET /api/health in the same run; autocannon 10 connections, ${o.duration} s x ${o.rounds} rounds each; built server`);
   console.log(`searched: share of those contexts ranked by a search (< ${MIN_SEARCH_SHARE * 100}%: the figure does not count), rows matched per searched word\n`);
   console.log("shape    | learnings | health rps | uncached rps   p50   p99 | /health | searched  rows/word");

@@ -42,6 +42,18 @@ beforeAll(async () => {
 });
 
 describe("GET /api/context", () => {
+  it("answers the hooks' fetch (which asks for gzip) uncompressed, while pages stay compressed", async () => {
+    // The hooks' fetch is Node's, as this test's: it sends accept-encoding: gzip, deflate by itself.
+    for (const path of ["/api/context?project=web&format=claude&q=auth+tokens", "/api/context/prompt?project=web&sessionId=gz-1&q=how+are+auth+tokens+hashed"]) {
+      const res = await ana("GET", path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-encoding")).toBeNull();
+      expect(res.headers.get("cache-control")).toMatch(/, no-transform$/);
+    }
+    const page = await fetch(`${world.server.url}/login`, { headers: { "accept-encoding": "gzip" } });
+    expect([page.status, page.headers.get("content-encoding")]).toEqual([200, "gzip"]);
+  });
+
   it("serves every section in order, within budget, counted by the real tokenizer", async () => {
     const res = await ana("GET", "/api/context?project=web&branch=main&q=auth+tokens");
     expect(res.status).toBe(200);

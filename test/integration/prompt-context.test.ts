@@ -112,7 +112,7 @@ describe("GET /api/context/prompt", () => {
   it("format=claude is the UserPromptSubmit hook's JSON", async () => {
     const res = await ana("GET", promptUrl({ sessionId: "s-claude", project: "alpha", q: "verify stripe webhooks raw body", format: "claude" }));
     expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(res.json.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
     expect(res.json.hookSpecificOutput.additionalContext).toContain(`- [pattern] ${WEBHOOK}`);
   });

@@ -1,3 +1,4 @@
+import { hookCacheControl } from "@/lib/api/hook-cache-control";
 import { originFromHeaders } from "@/lib/api/origin-from-headers";
 import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
@@ -15,7 +16,7 @@ export const GET = guard("read", async ({ request, db, principal }) => {
   const served = await serveContext(db, principal, q, { dashboardUrl: originFromHeaders(request.headers, getConfig().baseUrl) });
   const headers = {
     etag: served.etag,
-    "cache-control": "private, no-cache",
+    "cache-control": hookCacheControl("private, no-cache"),
     vary: "authorization, cookie",
     "x-baton-cache": served.cached ? "hit" : "miss",
     // On a miss, where this answer's learnings were searched: in memory, by SQL (FTS5), or not at all (no

@@ -1,3 +1,4 @@
+import { hookCacheControl } from "@/lib/api/hook-cache-control";
 import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
 import { promptBody, promptContext } from "@/lib/context/prompt/prompt-context";
@@ -11,5 +12,5 @@ import { promptQuerySchema } from "@/lib/context/prompt/prompt-query";
 export const GET = guard("read", async ({ request, db, principal }) => {
   const q = parseQuery(request, promptQuerySchema);
   const { body, contentType } = promptBody(await promptContext(db, principal, q), q.format);
-  return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store", vary: "authorization, cookie" } });
+  return new Response(body, { headers: { "content-type": contentType, "cache-control": hookCacheControl("no-store"), vary: "authorization, cookie" } });
 }, { checkTokenInReads: true });
