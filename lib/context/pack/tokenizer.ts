@@ -30,7 +30,7 @@ function cutsAfter(text: string, newline: number): boolean {
 
 /** Whether a newline followed by this character (undefined: none) is such a place. */
 export function startsPiece(next: string | undefined): boolean {
-  return next !== undefined && next !== "/" && !/\s/u.test(next);
+  return next !== undefined && next !== "/" && !isWhitespace(next.charCodeAt(0));
 }
 
 function countPiece(piece: string): number {
@@ -53,7 +53,7 @@ function countLine(line: string): number {
   let total = 0;
   let start = 0;
   for (let i = line.indexOf(" (", 1); i !== -1; i = line.indexOf(" (", i + 2)) {
-    if (/\s/u.test(line[i - 1]!)) continue;
+    if (isWhitespace(line.charCodeAt(i - 1))) continue;
     total += countPiece(line.slice(start, i));
     start = i;
   }
@@ -72,7 +72,7 @@ function countLine(line: string): number {
  */
 export function cutBetween(head: string, tail: string): boolean {
   if (!head || !tail.startsWith(" (")) return false;
-  if (/\s/u.test(head[head.length - 1]!)) return false;
+  if (isWhitespace(head.charCodeAt(head.length - 1))) return false;
   return !head.includes("\n") && !head.includes("\r") && !tail.includes("\n") && !tail.includes("\r");
 }
 
