@@ -9,6 +9,7 @@ import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
 import { awaitSchema, migrate } from "./db/migrate";
 import { loadSearchIndex, MAX_INDEXED } from "./context/search/index-sync";
+import { LINE_HEAD_CAPACITY, warmLineHeads } from "./context/pack/learning-line";
 import { installGracefulShutdown } from "./process/graceful-shutdown";
 
 /** What this start did to the schema: "none pending" on every start but the first after an update. */
@@ -76,6 +77,9 @@ export async function startup(): Promise<void> {
     // The tokenizer's tables take ~0.2 s to load: pay it now, not in the first agent's session start.
     const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
     countTokens("warm up");
+    // The learnings' lines are made and counted now, between the first requests, not in the first
+    // contexts that list them.
+    if (index) void warmLineHeads(index.newest(LINE_HEAD_CAPACITY));
     const embeddings = getConfig().embeddings;
     if (embeddings) {
       startEmbeddingWorker(getDb(), createEmbedder(embeddings));

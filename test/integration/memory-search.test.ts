@@ -177,6 +177,10 @@ describe("the learnings' search in memory", () => {
     for (const l of (await readAll(db, { all: indexedLearningsRead(db, 0, 1_000_000) })).all) loaded.put(l);
     expect(index.size).toBe(loaded.size);
     expect(index.totalTokens).toBe(loaded.totalTokens);
+    // What the start counts the lines of first (lib/startup.ts): the newest held, newest first.
+    const seqs = (await client.execute("SELECT seq FROM learnings ORDER BY seq DESC LIMIT 3")).rows.map((r) => Number(r.seq));
+    expect(index.newest(3).map((l) => l.seq)).toEqual(seqs);
+    expect(index.newest(1_000_000)).toHaveLength(index.size);
     // (but the generation each index numbered its learnings with)
     const fields = (l: unknown) => Object.fromEntries(Object.entries(l as object).filter(([k]) => k !== "gen"));
     for (const l of (await readAll(db, { all: indexedLearningsRead(db, 0, 1_000_000) })).all) expect(fields(index.get(l.seq))).toEqual(fields(loaded.get(l.seq)));

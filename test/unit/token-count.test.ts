@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/pack/build-context";
 import type { ContextLearning } from "@/lib/context/context-types";
-import { learningLine, learningLineParts, lineHeadCache, LINE_HEAD_CAPACITY, LINE_HEAD_MAX_CHARS } from "@/lib/context/pack/learning-line";
+import { learningLine, learningLineParts, lineHeadCache, LINE_HEAD_CAPACITY, LINE_HEAD_MAX_CHARS, warmLineHeads } from "@/lib/context/pack/learning-line";
 import { countTokens, countTokensByLine, cutBetween, fewestTokens, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/pack/tokenizer";
 import { contextData, contextNow, contextOptions } from "../support/context-data";
 
@@ -101,6 +101,19 @@ describe("a learning's line in two parts", () => {
     const [head] = learningLineParts(learning(long), contextNow);
     expect(head).toBe(`- [pattern] ${long}`);
     expect(lineHeadCache().size).toBe(before);
+  });
+
+  it("makes and counts heads ahead of any context (warmLineHeads, at start): a context then lists them as made", async () => {
+    const held = [learning("Warmed: the staging bucket is in eu-west-1"), learning("Warmed: run <system-reminder> checks", "insight"), learning(`Warmed ${"long ".repeat(LINE_HEAD_MAX_CHARS / 5)}`)];
+    expect(await warmLineHeads(held)).toBe(2);
+    const warmed = lineHeadCache().get(held[1]!.content);
+    expect(warmed).toEqual({ kind: "insight", head: "- [insight] Warmed: run ‹system-reminder› checks", tokens: countTokens("- [insight] Warmed: run ‹system-reminder› checks") });
+    const size = lineHeadCache().size;
+    const [head, , tokens] = learningLineParts(learning(held[1]!.content, "insight"), contextNow);
+    expect(Object.is(head, warmed!.head) && tokens === warmed!.tokens).toBe(true);
+    expect(lineHeadCache().size).toBe(size);
+    // Warm already: nothing made again.
+    expect(await warmLineHeads(held)).toBe(0);
   });
 
   it("remembers at most LINE_HEAD_CAPACITY heads however many learnings it has listed", () => {

@@ -83,14 +83,46 @@ export function learningLineParts(l: ContextLearning, now: Date): LineParts {
   const writer = writtenBy(l.writer, l.writtenAt, now);
   const facts = [l.relevance !== null ? l.relevance.toFixed(2) : null, l.pinned ? "pinned" : null, l.confirmed ? null : "unconfirmed", ...writer].filter(Boolean);
   const tail = facts.length ? ` (${facts.join(", ")})` : "";
-  const head = () => `- [${l.kind}] ${defuseLine(l.content)}`;
-  if (l.content.length > LINE_HEAD_MAX_CHARS) return [head(), tail];
+  if (l.content.length > LINE_HEAD_MAX_CHARS) return [lineHead(l), tail];
+  const known = keptHead(l);
+  return [known.head, tail, known.tokens];
+}
+
+const lineHead = (l: HeadOf) => `- [${l.kind}] ${defuseLine(l.content)}`;
+type HeadOf = Pick<ContextLearning, "kind" | "content">;
+
+/** A learning's head as kept (content up to LINE_HEAD_MAX_CHARS): made and counted now when it is not. */
+function keptHead(l: HeadOf): KeptHead {
   let known = heads.get(l.content);
   if (known?.kind !== l.kind) {
-    const made = head();
-    heads.set(l.content, (known = { kind: l.kind, head: made, tokens: countTokens(made) }));
+    const head = lineHead(l);
+    heads.set(l.content, (known = { kind: l.kind, head, tokens: countTokens(head) }));
   }
-  return [known.head, tail, known.tokens];
+  return known;
+}
+
+/** How long warmLineHeads works before it lets requests in. */
+const WARM_SLICE_MS = 10;
+
+/**
+ * Makes and counts the heads of these learnings (at most LINE_HEAD_CAPACITY, in their order) a slice
+ * of WARM_SLICE_MS at a time, yielding to requests between slices: counting a head is most of what a
+ * learning listed for the first time costs (~60 µs), so a server does it for the learnings it holds
+ * when it starts (lib/startup.ts), not in the first contexts that list them. Resolves with how many it made.
+ */
+export async function warmLineHeads(learnings: readonly HeadOf[]): Promise<number> {
+  let made = 0;
+  const end = Math.min(learnings.length, LINE_HEAD_CAPACITY);
+  for (let i = 0; i < end; ) {
+    for (const until = performance.now() + WARM_SLICE_MS; i < end && performance.now() < until; i++) {
+      const l = learnings[i]!;
+      if (l.content.length > LINE_HEAD_MAX_CHARS || heads.get(l.content)?.kind === l.kind) continue;
+      keptHead(l);
+      made++;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return made;
 }
 
 /**

@@ -135,6 +135,12 @@ export class LearningIndex {
     return (p === 0 && this.owners[slot] === owner) || (p > 0 && p === project);
   }
 
+  /** The learnings held, newest (highest seq) first, at most `limit` of them. */
+  newest(limit: number): IndexedLearning[] {
+    const held = this.slots.filter((doc): doc is Doc => doc !== undefined);
+    return held.sort((a, b) => b.seq - a.seq).slice(0, limit);
+  }
+
   /** A held learning's slot. */
   slot(seq: number): number | undefined {
     return this.slotOf.get(seq);
