@@ -37,12 +37,32 @@ export type RunningServer = {
   stop: () => Promise<void>;
 };
 
+/** How many ports startServer tries: a free port found may be taken by another test's server before this one listens on it. */
+const PORT_ATTEMPTS = 3;
+
 /**
  * Starts the real built server (`next start`, the same as production) in its own process group on a
- * free port, and waits until /api/health answers. Needs `npm run build` first.
+ * free port, and waits until /api/health answers. Needs `npm run build` first. A port found free may be
+ * taken by a server another test starts at the same moment: the server then fails to listen
+ * (EADDRINUSE) and is started again on another port, and until it says it listens (its own "Ready" line)
+ * an answer on the port may be that other server's, so none is trusted before.
  */
 export async function startServer(options: { databaseUrl: string; env?: Record<string, string>; listen?: string; tls?: TestTls; nodeArgs?: string[] }): Promise<RunningServer> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+/** What a server prints once it listens: `next start`'s, and Baton's HTTPS server's (scripts/https-server.mjs). */
+const LISTENING = /✓ Ready in|baton: serving HTTPS at/;
+
+async function startOn(port: number, options: Parameters<typeof startServer>[0]): Promise<RunningServer> {
   // `listen: "0.0.0.0"` as `npm start` does, for a request that must come from another address.
   const listen = options.listen ?? "127.0.0.1";
   const { tls } = options;
@@ -76,11 +96,14 @@ export async function startServer(options: { databaseUrl: string; env?: Record<s
   };
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      if (/EADDRINUSE/.test(output)) throw new PortTaken(`port ${port} taken`);
+      throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    }
     try {
-      if (tls ? (await send(port, "/api/health", { ca: tls.ca })).status === 200 : (await fetch(`${url}/api/health`)).ok) break;
+      if (LISTENING.test(output) && (tls ? (await send(port, "/api/health", { ca: tls.ca })).status === 200 : (await fetch(`${url}/api/health`)).ok)) break;
     } catch {
-      // not listening yet
+      // not answering yet
     }
     if (Date.now() > deadline) {
       await stop();
