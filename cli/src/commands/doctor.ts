@@ -1,10 +1,10 @@
+import { homeFolder } from "../config/home";
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { AGENTS } from "../agents/agents";
 import { onPath } from "../agents/find-agent";
 import { projectHints } from "../config/derive-project";
 import { git } from "../config/git-info";
-import { loadConfig, type BatonConfig } from "../config/load-config";
+import { configFileName, loadConfig, type BatonConfig } from "../config/load-config";
 import { EXIT } from "../exit-codes";
 import { apiClient, errorMessage, Unreachable } from "../http/api-client";
 import { parseOptions } from "../output/parse-options";
@@ -31,14 +31,14 @@ const DOCTOR_TIMEOUT_MS = 5000;
 
 async function checkServer(config: BatonConfig): Promise<ServerCheck> {
   const check: ServerCheck = { url: config.url, reachable: false, version: null, answering: false, project: null, problem: null, exit: EXIT.ok };
-  if (!config.url) return { ...check, problem: `no server configured: run \`baton login --url <server>\`, or set BATON_URL and BATON_TOKEN, or url and token in ${config.userConfigFile}`, exit: EXIT.usage };
+  if (!config.url) return { ...check, problem: `no server configured: run \`baton login --url <server>\`, or set BATON_URL and BATON_TOKEN, or url and token in ${configFileName(config.userConfigFile)}`, exit: EXIT.usage };
   const call = apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: DOCTOR_TIMEOUT_MS });
   try {
     const health = await call("GET", "/api/health");
     check.reachable = true;
     check.version = (health.json as { version?: string } | undefined)?.version ?? null;
     if (health.status !== 200) return { ...check, problem: `${config.url}/api/health answered ${health.status}: ${errorMessage(health)}`, exit: EXIT.failure };
-    if (!config.token) return { ...check, problem: `no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN, or token in ${config.userConfigFile}`, exit: EXIT.usage };
+    if (!config.token) return { ...check, problem: `no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN, or token in ${configFileName(config.userConfigFile)}`, exit: EXIT.usage };
     // The question the hooks ask first: which project a session here belongs to.
     const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], config.cwd, 3000) : null;
     const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd: config.cwd });
@@ -54,7 +54,8 @@ async function checkServer(config: BatonConfig): Promise<ServerCheck> {
 
 /** For each agent on this machine: whether Baton's hooks and MCP entry are in its configuration, per scope. */
 async function checkAgents(config: BatonConfig): Promise<AgentCheck[]> {
-  const home = homedir();
+  const home = homeFolder();
+  if (!home) return [];
   const checks: AgentCheck[] = [];
   for (const agent of AGENT_NAMES) {
     const installer = await AGENTS[agent].installer();

@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
+import { homeFolder, NO_HOME } from "../config/home";
 import { AGENTS } from "../agents/agents";
 import type { InstallContext, InstallPlan } from "../agents/agent";
 import { onPath } from "../agents/find-agent";
@@ -36,7 +36,14 @@ export function installContext(values: { url?: string; command?: string; scope?:
   const scope = values.scope ?? scopes[0]!;
   if (scope !== "user" && scope !== "repo") throw new CliError(`--scope is user or repo, not "${scope}".`, EXIT.usage);
   if (!scopes.includes(scope)) throw new CliError(`this agent's Baton setup goes in its ${scopes.join(" or ")} configuration, not ${scope}.`, EXIT.usage);
-  return { command: values.command?.trim() || defaultCommand(), url, scope, home: homedir(), root: config.repoRoot ?? config.cwd };
+  return { command: values.command?.trim() || defaultCommand(), url, scope, home: homeOrStop(), root: config.repoRoot ?? config.cwd };
+}
+
+/** The home folder the agents' user configuration is under; none (an empty or relative HOME) stops the install. */
+function homeOrStop(): string {
+  const home = homeFolder();
+  if (!home) throw new CliError(`${NO_HOME}: the agents' configuration is under it.`, EXIT.usage);
+  return home;
 }
 
 /** The installer's plan for `agent`; a config that cannot be merged stops everything before anything is written. */

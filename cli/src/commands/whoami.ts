@@ -1,3 +1,4 @@
+import { configFileName } from "../config/load-config";
 import { requireServer } from "../config/server-context";
 import { EXIT } from "../exit-codes";
 import { expectOk } from "../http/api-client";
@@ -15,7 +16,7 @@ export async function runWhoami(args: string[]): Promise<number> {
   parseOptions(args, {});
   const { call, url, config } = requireServer();
   const me = expectOk<Me>(await call("GET", "/api/me"), `${url} did not take the token`);
-  const from = config.tokenFrom === "env" ? "BATON_TOKEN" : config.userConfigFile;
+  const from = config.tokenFrom === "env" ? "BATON_TOKEN" : configFileName(config.userConfigFile);
   printResult({ url, ...me, tokenFrom: from }, () => {
     const lines = [`${me.user.name} <${me.user.email}> at ${url}`];
     if (me.token) {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
+import { homeFolder, userFolder } from "./home";
 import { CONTEXT_MODES, type ContextMode } from "../../../lib/rules";
 
 // Read by the hooks at every session start: node built-ins only, no schema library.
@@ -43,8 +43,8 @@ export type BatonConfig = {
   cwd: string;
   /** The directory holding `.git`, or null outside a repository. */
   repoRoot: string | null;
-  /** Where the values came from, for messages. */
-  userConfigFile: string;
+  /** Where the values came from, for messages (configFileName); null: no home folder, so no user config file. */
+  userConfigFile: string | null;
   repoConfigFile: string | null;
   /** Unreadable or invalid configuration files: reported by commands, ignored by hooks. */
   warnings: string[];
@@ -74,13 +74,18 @@ const str = (v: unknown): string | null => (typeof v === "string" && v.trim() ? 
 /** A path as a user writes it in a config file: `~/…` is their home folder. */
 function homePath(file: string | null): string | null {
   if (!file) return null;
-  return file === "~" || file.startsWith("~/") ? path.join(homedir(), file.slice(1)) : path.resolve(file);
+  if (file !== "~" && !file.startsWith("~/")) return path.resolve(file);
+  const home = homeFolder();
+  return home ? path.join(home, file.slice(1)) : null;
 }
 
-/** `$XDG_CONFIG_HOME/baton/config.json`, else `~/.config/baton/config.json` (HOME respected). */
-export function userConfigPath(): string {
-  const base = str(process.env.XDG_CONFIG_HOME) ?? path.join(homedir(), ".config");
-  return path.join(base, "baton", "config.json");
+/** The user's config file as messages name it. */
+export const configFileName = (file: string | null) => file ?? "~/.config/baton/config.json (once HOME is set: there is no home folder)";
+
+/** `$XDG_CONFIG_HOME/baton/config.json`, else `~/.config/baton/config.json` (HOME respected); null with no home folder (config/home.ts). */
+export function userConfigPath(): string | null {
+  const base = userFolder("XDG_CONFIG_HOME", ".config");
+  return base && path.join(base, "baton", "config.json");
 }
 
 /**
@@ -132,7 +137,7 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
   const warnings: string[] = [];
   const env = process.env;
   const userConfigFile = userConfigPath();
-  const user = readJson(userConfigFile, warnings);
+  const user = userConfigFile ? readJson(userConfigFile, warnings) : {};
   const { repoRoot, repoConfigFile } = findRepo(cwd);
   const repo = repoConfigFile ? readJson(repoConfigFile, warnings) : {};
 

@@ -3,7 +3,7 @@ import { ApiFailure, apiClient, expectOk, type ApiCall, type ApiResponse } from 
 import { note } from "../output/print";
 import { isSlug, projectHints } from "./derive-project";
 import { git } from "./git-info";
-import { loadConfig, type BatonConfig } from "./load-config";
+import { configFileName, loadConfig, type BatonConfig } from "./load-config";
 
 /** Commands (not hooks) wait longer than the hooks' 2 s: an import can be large. */
 const COMMAND_TIMEOUT_MS = 60_000;
@@ -15,9 +15,9 @@ export function requireServer(cwd = process.cwd()): ServerContext {
   const config = loadConfig(cwd);
   for (const warning of config.warnings) note(warning);
   if (!config.url) {
-    throw new CliError(`no Baton server configured: run \`baton login --url <server>\`, or set BATON_URL (and BATON_TOKEN), or url and token in ${config.userConfigFile}.`, EXIT.usage);
+    throw new CliError(`no Baton server configured: run \`baton login --url <server>\`, or set BATON_URL (and BATON_TOKEN), or url and token in ${configFileName(config.userConfigFile)}.`, EXIT.usage);
   }
-  if (!config.token) throw new CliError(`no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN, or token in ${config.userConfigFile}.`, EXIT.usage);
+  if (!config.token) throw new CliError(`no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN, or token in ${configFileName(config.userConfigFile)}.`, EXIT.usage);
   return { config, url: config.url, token: config.token, call: apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: Math.max(config.timeoutMs, COMMAND_TIMEOUT_MS) }) };
 }
 

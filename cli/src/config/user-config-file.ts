@@ -2,10 +2,17 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSyn
 import path from "node:path";
 import { CliError, EXIT } from "../exit-codes";
 import { userConfigPath } from "./load-config";
+import { NO_HOME } from "./home";
 
 /** The file holds a token: readable and writable by its owner alone, as install.sh leaves it too. */
 const PRIVATE_FILE = 0o600;
 const PRIVATE_DIR = 0o700;
+
+/** The user's config file, or a clear error when there is none to write (no home folder, config/home.ts). */
+function writable(file: string | null): string {
+  if (!file) throw new CliError(`${NO_HOME} (or XDG_CONFIG_HOME), so the config file has a place: ~/.config/baton/config.json.`, EXIT.usage);
+  return file;
+}
 
 function readObject(file: string): Record<string, unknown> {
   if (!existsSync(file)) return {};
@@ -21,7 +28,8 @@ function readObject(file: string): Record<string, unknown> {
 }
 
 /** Throws, saying why, when the user's config file could not be updated (not a JSON object): checked before a token is made for it. */
-export function checkUserConfig(file = userConfigPath()): void {
+export function checkUserConfig(given: string | null = userConfigPath()): void {
+  const file = writable(given);
   readObject(existsSync(file) ? realpathSync(file) : file);
 }
 
@@ -30,7 +38,8 @@ export function checkUserConfig(file = userConfigPath()): void {
  * temporary file and renamed over it, so a crash never leaves half a file; a symlinked file (dotfiles)
  * is written where the link points. Mode 0600 whatever the file had: it holds a token.
  */
-export function updateUserConfig(changes: Record<string, string | undefined>, file = userConfigPath()): string {
+export function updateUserConfig(changes: Record<string, string | undefined>, given: string | null = userConfigPath()): string {
+  const file = writable(given);
   const target = existsSync(file) ? realpathSync(file) : file;
   const config = readObject(target);
   for (const [key, value] of Object.entries(changes)) {

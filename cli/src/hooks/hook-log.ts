@@ -1,11 +1,18 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
+import { NO_HOME, userFolder } from "../config/home";
 
-/** `$XDG_CACHE_HOME/baton`, else `~/.cache/baton`: the spool, the hook log, what was sent. */
+/** `$XDG_CACHE_HOME/baton`, else `~/.cache/baton`: the spool, the hook log, what was sent; null with no home folder (config/home.ts). */
+export function cacheDirIfAny(): string | null {
+  const base = userFolder("XDG_CACHE_HOME", ".cache");
+  return base && path.join(base, "baton");
+}
+
+/** The cache folder (cacheDirIfAny); with no home folder it throws, and nothing is kept. */
 export function cacheDir(): string {
-  const xdg = process.env.XDG_CACHE_HOME?.trim();
-  return path.join(xdg ? xdg : path.join(homedir(), ".cache"), "baton");
+  const dir = cacheDirIfAny();
+  if (!dir) throw new Error(NO_HOME);
+  return dir;
 }
 
 const MAX_LOG = 256 * 1024;

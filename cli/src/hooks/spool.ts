@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import path from "node:path";
 import { Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import type { Redacted } from "../../../lib/secrets/redact-secrets";
-import { cacheDir, hookLog } from "./hook-log";
+import { cacheDir, cacheDirIfAny, hookLog } from "./hook-log";
 
 /**
  * Requests the server could not take yet, one JSON file each, sent again by the next hook run. The
@@ -90,9 +90,12 @@ const MIN_REQUEST_MS = 50;
  * that will never succeed, which is logged), and put back otherwise. The first failure to reach the
  * server ends the flush: the rest would fail the same way.
  */
-export async function flushSpool(call: ApiCall, deadline: number, dir = spoolDir()): Promise<FlushResult> {
+export async function flushSpool(call: ApiCall, deadline: number, dir?: string): Promise<FlushResult> {
   const result: FlushResult = { sent: 0, dropped: 0, kept: 0, stoppedBy: null };
-  const files = pendingSpool(dir);
+  // No home folder (config/home.ts): no spool was ever written, nothing to send.
+  const where = dir ?? (cacheDirIfAny() && spoolDir());
+  if (!where) return result;
+  const files = pendingSpool(where);
   for (let i = 0; i < files.length; i++) {
     const remaining = deadline - Date.now();
     const outcome = remaining < MIN_REQUEST_MS ? { stoppedBy: "time" } : await sendFile(call, files[i]!, remaining);

@@ -1,4 +1,4 @@
-import { homedir } from "node:os";
+import { homeFolder } from "../../config/home";
 import type { TranscriptReader } from "../agent";
 import { jsonLines, obj, readTail, str } from "../read-tail";
 import { emptySession, toolCall, type FileChange, type Session, type ToolCall } from "../session";
@@ -110,7 +110,7 @@ export function parseCopilotTranscript(jsonl: string): Session {
 export const copilotTranscript: TranscriptReader = {
   read(facts, { maxBytes, onError }) {
     // Only agentStop and preCompact name the file; sessionEnd gives the session id, and Copilot keeps its log under it.
-    const file = facts.transcriptPath ?? sessionEventsFile(homedir(), facts.sessionId);
+    const file = facts.transcriptPath ?? (homeFolder() ? sessionEventsFile(homeFolder()!, facts.sessionId) : null);
     const text = readTail(file, maxBytes, onError);
     return text === null ? null : parseCopilotTranscript(text);
   },

@@ -1,5 +1,5 @@
+import { homeFolder } from "../../config/home";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 import type { HookFacts, TranscriptReader } from "../agent";
 import { jsonLines, obj, readTail, str } from "../read-tail";
@@ -230,7 +230,7 @@ export function findGeminiTranscript(sessionId: string, home: string): string | 
 
 export const geminiTranscript: TranscriptReader = {
   read(facts: HookFacts, { maxBytes, onError }) {
-    const file = facts.transcriptPath ?? (facts.sessionId ? findGeminiTranscript(facts.sessionId, homedir()) : null);
+    const file = facts.transcriptPath ?? (facts.sessionId && homeFolder() ? findGeminiTranscript(facts.sessionId, homeFolder()!) : null);
     const text = readTail(file, maxBytes, onError);
     if (text === null || !file) return null;
     const session = parseGeminiTranscript(text);

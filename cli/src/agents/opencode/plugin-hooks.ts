@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { cacheDir } from "../../hooks/hook-log";
 import path from "node:path";
 
 // How Baton's opencode plugin (plugin.ts) runs the CLI's hooks: opencode has no command hooks, so the
@@ -29,8 +29,7 @@ export type PluginHookInput = {
 
 /** `$XDG_CACHE_HOME/baton/opencode`, else `~/.cache/baton/opencode`: the session files the plugin writes for the hooks. */
 export function pluginDir(): string {
-  const xdg = process.env.XDG_CACHE_HOME?.trim();
-  return path.join(xdg ? xdg : path.join(homedir(), ".cache"), "baton", "opencode");
+  return path.join(cacheDir(), "opencode");
 }
 
 /** Writes `text` to `file` whole or not at all: a detached worker may read it at any moment. */
