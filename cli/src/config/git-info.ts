@@ -19,6 +19,22 @@ export function currentBranch(cwd: string, timeoutMs = 800): Promise<string | nu
   return git(["symbolic-ref", "--short", "-q", "HEAD"], cwd, timeoutMs);
 }
 
+/**
+ * A remote's URL without the credentials it may carry: `https://x-access-token:ghp_…@github.com/acme/web`
+ * is `https://github.com/acme/web` (a token may also stand alone as the user name, and a raw "@" in a
+ * password ends at the host's). An scp-like `git@host:acme/web` keeps its user, which is no secret. A
+ * remote is sent as a hint in query strings and documents: the token in it must stay on this machine.
+ */
+export function withoutCredentials(remote: string): string {
+  return remote.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, "$1");
+}
+
+/** origin's URL without credentials (withoutCredentials), or null when there is none or git cannot say. */
+export async function originUrl(cwd: string, timeoutMs = 800): Promise<string | null> {
+  const remote = await git(["remote", "get-url", "origin"], cwd, timeoutMs);
+  return remote && withoutCredentials(remote);
+}
+
 export type GitHints = { branch: string | null; remote: string | null; subjects: string[] };
 
 /** Outside a repository there is nothing to ask git. */
@@ -28,7 +44,7 @@ export const NO_GIT_HINTS: GitHints = { branch: null, remote: null, subjects: []
 export async function gitHints(cwd: string, timeoutMs = 800, commits = 3): Promise<GitHints> {
   const [branch, remote, log] = await Promise.all([
     currentBranch(cwd, timeoutMs),
-    git(["remote", "get-url", "origin"], cwd, timeoutMs),
+    originUrl(cwd, timeoutMs),
     git(["log", `-${commits}`, "--format=%s"], cwd, timeoutMs),
   ]);
   return { branch, remote, subjects: log ? log.split("\n").map((s) => s.trim()).filter(Boolean) : [] };

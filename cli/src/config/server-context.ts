@@ -2,7 +2,7 @@ import { CliError, EXIT } from "../exit-codes";
 import { ApiFailure, apiClient, expectOk, type ApiCall, type ApiResponse } from "../http/api-client";
 import { note } from "../output/print";
 import { isSlug, projectHints } from "./derive-project";
-import { git } from "./git-info";
+import { originUrl } from "./git-info";
 import { configFileName, loadConfig, type BatonConfig } from "./load-config";
 
 /** Commands (not hooks) wait longer than the hooks' 2 s: an import can be large. */
@@ -36,7 +36,7 @@ export async function resolveProject(ctx: ServerContext, flag: string | undefine
     return { slug: flag, from: "named" };
   }
   if (config.project) return { slug: config.project, from: "named" };
-  const remote = config.repoRoot ? await git(["remote", "get-url", "origin"], config.cwd, 3000) : null;
+  const remote = config.repoRoot ? await originUrl(config.cwd, 3000) : null;
   const hints = projectHints({ configured: null, remote, repoRoot: config.repoRoot, cwd: config.cwd });
   const res = await call("GET", `/api/context/project?${new URLSearchParams(hints)}`);
   const { project } = expectOk<{ project: { slug: string } | null }>(res, "cannot tell the project");

@@ -1,7 +1,7 @@
 import { AGENTS } from "../agents/agents";
 import type { HookFacts } from "../agents/agent";
 import { projectHints } from "../config/derive-project";
-import { currentBranch, git } from "../config/git-info";
+import { currentBranch, originUrl } from "../config/git-info";
 import { apiClient, type ApiCall } from "../http/api-client";
 import type { AgentName } from "../../../lib/rules";
 import { buildHandoff } from "../transcript/build-handoff";
@@ -63,7 +63,7 @@ export async function runPreCompact(agentName: AgentName): Promise<void> {
   const markdown = await checkpointOf(agent.name, facts, sessionId, cwd);
   // The server files the checkpoint where the session started; the remote is a hint for when that start
   // never reached it, not asked when a project is configured.
-  const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : git(["remote", "get-url", "origin"], cwd, GIT_MS)]) : [null, null];
+  const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : originUrl(cwd, GIT_MS)]) : [null, null];
   if (markdown) {
     const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
     const call = apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: limitMs });

@@ -1,6 +1,6 @@
 import type { HookFacts } from "../agents/agent";
 import { projectHints } from "../config/derive-project";
-import { git } from "../config/git-info";
+import { originUrl } from "../config/git-info";
 import type { BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, type ApiResponse } from "../http/api-client";
 import { PROMPT_HINT_CHARS, type AgentName } from "../../../lib/rules";
@@ -77,7 +77,7 @@ export async function runPrompt(agentName: AgentName): Promise<void> {
   if (!request) return answerOnce("");
   // The server answers for the project the session started in; the hints matter only when that start
   // never reached it, and then a configured project decides without the remote.
-  const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
+  const remote = config.repoRoot && !config.project ? await originUrl(cwd, Math.max(100, (deadline - Date.now()) / 2)) : null;
   const project = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
   const call = apiClient({ url: request.url, token: request.token, caFile: config.caFile, timeoutMs: limitMs });
   try {
