@@ -73,7 +73,14 @@ async function runHook(args: string[]): Promise<number> {
   reportVersionMismatchTo("hook-log");
   const [event, ...given] = args;
   const load = event === undefined ? undefined : HOOKS.get(event);
-  if (!load) throw new CliError(`unknown hook "${event ?? ""}": use session-start, prompt, pre-compact, session-end or stop.`, EXIT.usage);
+  if (!load) {
+    const problem = `unknown hook "${event ?? ""}": use session-start, prompt, pre-compact, session-end or stop.`;
+    // A person at a terminal is told. An agent is not failed: Claude Code reads exit 2 as "block this
+    // prompt", and an event the CLI does not know comes from a plugin or settings newer than the CLI.
+    if (process.stdin.isTTY) throw new CliError(problem, EXIT.usage);
+    await logHookProblem(problem);
+    return EXIT.ok;
+  }
   const { agent, rest, unknown } = hookAgent(given);
   if (hooksAreOff(process.env)) return EXIT.ok;
   try {
@@ -83,14 +90,19 @@ async function runHook(args: string[]): Promise<number> {
   } catch (error) {
     const message = (error as Error)?.message ?? String(error);
     if (event === "session-start" && unknown === null) process.stdout.write((await AGENTS[agent].hook()).output("session-start", unavailableText(`error: ${message}`.slice(0, 200))));
-    try {
-      const { hookLog } = await import("./hooks/hook-log");
-      hookLog(`${event}: ${(error as Error)?.stack ?? String(error)}`);
-    } catch {
-      // nothing more to do
-    }
+    await logHookProblem(`${event}: ${(error as Error)?.stack ?? String(error)}`);
   }
   return EXIT.ok;
+}
+
+/** A hook's problem, in hook.log: hooks have nobody to tell. */
+async function logHookProblem(line: string): Promise<void> {
+  try {
+    const { hookLog } = await import("./hooks/hook-log");
+    hookLog(line);
+  } catch {
+    // nothing more to do
+  }
 }
 
 async function main(argv: string[]): Promise<number> {

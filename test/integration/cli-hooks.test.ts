@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
@@ -195,6 +195,15 @@ describe("baton hook session-start never fails the agent", () => {
     expect(text).toMatch(/^Baton: context unavailable \(/);
     expect(text).toMatch(context());
     expect(text.split("\n")).toHaveLength(1);
+  });
+
+  it("an event this CLI does not know (a newer plugin's) → exit 0, nothing printed, the reason in hook.log", async () => {
+    const where = path.join(tmp.dir, "home-unknown-event");
+    for (const event of ["notification", "SessionStart", ""]) {
+      const result = await runBaton(["hook", event], { cwd: repo, env: homeEnv(where), input: "{}" });
+      expect([result.code, result.stdout, result.stderr]).toEqual([0, "", ""]);
+    }
+    expect(readFileSync(path.join(where, ".cache", "baton", "hook.log"), "utf8")).toMatch(/unknown hook "notification"/);
   });
 
   it("takes the time limit from the user's config.json", async () => {
