@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildContext } from "@/lib/context/pack/build-context";
 import type { ContextLearning } from "@/lib/context/context-types";
 import { learningLine, learningLineParts, lineHeadCache, LINE_HEAD_CAPACITY, LINE_HEAD_MAX_CHARS, warmLineHeads } from "@/lib/context/pack/learning-line";
-import { countTokens, countTokensByLine, cutBetween, fewestTokens, pieceCountCache, PIECE_COUNT_CAPACITY } from "@/lib/context/pack/tokenizer";
+import { countTokens, countTokensByLine, cutBetween, fewestTokens, MAX_COUNTED_RUN, PIECE_MAX_CHARS, pieceCountCache, PIECE_COUNT_CAPACITY, tooLongToCount } from "@/lib/context/pack/tokenizer";
 import { contextData, contextNow, contextOptions } from "../support/context-data";
 
 // Characters the pre-tokenizer treats differently: letters of several cases and scripts, digits,
@@ -119,5 +119,21 @@ describe("a learning's line in two parts", () => {
   it("remembers at most LINE_HEAD_CAPACITY heads however many learnings it has listed", () => {
     for (let i = 0; i < LINE_HEAD_CAPACITY + 500; i++) learningLineParts(learning(`learning ${i}`), contextNow);
     expect(lineHeadCache().size).toBe(LINE_HEAD_CAPACITY);
+  });
+});
+
+describe("lines too long to count", () => {
+  it("are those with a run of letters, whitespace or symbols past MAX_COUNTED_RUN; digits, base64 and prose never are", () => {
+    const run = (c: string, n = MAX_COUNTED_RUN + 1) => c.repeat(n);
+    for (const long of [run("a"), run("é"), run("Ж"), run(" "), run("="), `> ${run("q")} tail`]) expect(tooLongToCount(long)).toBe(true);
+    const base64 = Buffer.from(Array.from({ length: 6_000 }, (_, i) => (i * 2654435761) >>> 24)).toString("base64");
+    for (const fine of [run("a", MAX_COUNTED_RUN), run("7", 50_000), base64, "word ".repeat(5_000), run("ab1", 2_000)]) expect(tooLongToCount(fine)).toBe(false);
+  });
+
+  it("a line longer than PIECE_MAX_CHARS is counted but not remembered: the cache's memory stays bounded", () => {
+    const long = "lorem ipsum dolor ".repeat(PIECE_MAX_CHARS / 10);
+    expect(countTokensByLine(`${long}\nshort line`)).toBe(countTokens(`${long}\nshort line`));
+    expect(pieceCountCache().get(`${long}\n`)).toBeUndefined();
+    expect(pieceCountCache().get("short line")).toBe(countTokens("short line"));
   });
 });

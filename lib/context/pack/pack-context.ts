@@ -1,7 +1,7 @@
 import type { SectionName, SectionReport } from "../context-types";
 import type { LineParts } from "./learning-line";
 import type { SectionDraft } from "./render-sections";
-import { cutBetween, fewestTokens, startsPiece } from "./tokenizer";
+import { cutBetween, fewestTokens, startsPiece, tooLongToCount } from "./tokenizer";
 
 /** `count` is o200k's exact count (countTokens, or countTokensByLine): the packer sums it over the places o200k always cuts a text. */
 export type PackLimits = { budget: number; maxChars: number; count: (text: string) => number };
@@ -127,7 +127,7 @@ function greedy(drafts: SectionDraft[], budget: number, maxChars: number, count:
       const roomChars = maxChars - (chars + sepChars + itemChars + f.chars);
       // Every line costs at least its newline: with no room for that, no later item fits either.
       if (roomTokens < 1 || roomChars < 1) break;
-      const cost = itemCost(draft, i, roomTokens, count);
+      const cost = itemCost(draft, i, { tokens: roomTokens, chars: roomChars }, count);
       if (cost.tokens > roomTokens || cost.chars > roomChars) {
         if (draft.fillFrom !== undefined && i >= draft.fillFrom) continue;
         break;
@@ -207,19 +207,22 @@ function fixedLines(draft: SectionDraft, count: (t: string) => number): (kept: n
 const CANNOT_FIT: Cost = { tokens: Infinity, chars: Infinity };
 
 /**
- * Item `i`'s cost, or an infinite one when it cannot fit in `room` tokens even at the fewest it may
+ * Item `i`'s cost, or an infinite one when it cannot fit in `room` even at the fewest tokens it may
  * have: first by the section's own bound (the line unrendered), then, for a line whose parts' counts are
- * not both known already, by the line's runs (fewestTokens) before its exact count. Most candidates are
- * past the budget, and most of those are never rendered or counted.
+ * not both known already, by its characters and its runs (fewestTokens) before its exact count. Most
+ * candidates are past the budget, and most of those are never rendered or counted. A line BPE cannot
+ * count in time (tokenizer.ts tooLongToCount: a "word" of a thousand letters) is never shown: a team
+ * member's text must not hold the server up (one 160 KB line of a handoff took 37 s to count).
  */
-function itemCost(draft: SectionDraft, i: number, room: number, count: (t: string) => number): Cost {
-  if (draft.fewest && draft.fewest(i) + 1 > room) return CANNOT_FIT;
+function itemCost(draft: SectionDraft, i: number, room: Cost, count: (t: string) => number): Cost {
+  if (draft.fewest && draft.fewest(i) + 1 > room.tokens) return CANNOT_FIT;
   const parts = draft.items.parts?.(i);
   // Parts counted already (a learning's line) are costed from their counts: a bound would save nothing
   // but when they cannot be counted apart (cutBetween), and the answer is the same either way.
   if (parts && parts[2] !== undefined && parts[3] !== undefined) return lineCost(parts, count);
   const line = draft.items.at(i)!;
-  return fewestTokens(line) + 1 > room ? CANNOT_FIT : lineCost(parts ?? line, count);
+  if (line.length + 1 > room.chars || fewestTokens(line) + 1 > room.tokens || tooLongToCount(line)) return CANNOT_FIT;
+  return lineCost(parts ?? line, count);
 }
 
 function report(drafts: SectionDraft[], placed: Placed[], count: (t: string) => number): SectionReport[] {
