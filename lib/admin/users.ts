@@ -39,9 +39,14 @@ export async function isAdmin(db: Db, userId: string): Promise<boolean> {
   return access?.role === "admin" && !access.disabled;
 }
 
-/** Refuses anyone but an active admin, with the 404 of a missing route. */
+/**
+ * Refuses anyone but an active admin, with the 404 of a missing route; and an admin's token limited to
+ * some projects, which speaks for those projects only (as it cannot create one or answer an invitation):
+ * never for every account on the server.
+ */
 export async function requireAdmin(db: Db, principal: Principal): Promise<void> {
   if (!(await isAdmin(db, principal.userId))) throw new ApiError("not_found", NOT_AN_ADMIN);
+  if (principal.projectIds) throw new ApiError("forbidden", "This token is limited to some projects and cannot manage the server's accounts.");
 }
 
 export const listUsersQuerySchema = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });

@@ -21,7 +21,7 @@ const world = testWorld({
   users: ["ana", "bo", "cy", "dee", "eve"],
   projects: { web: "ana" },
   members: [{ project: "web", user: "bo", role: "member" }],
-  tokens: {},
+  tokens: { anaWebOnly: { user: "ana", projects: ["web"] } },
   env: { BATON_SMTP_URL: smtp.url("mailer", "s3cret"), BATON_SMTP_FROM: "Baton <baton@example.com>" },
   tempPrefix: "baton-admin-users-",
 });
@@ -86,6 +86,23 @@ describe("who is an admin", () => {
     const home = await (await fetch(world.server.url, { headers: { cookie } })).text();
     expect(home).not.toContain('href="/admin"');
     expect((await world.sql("SELECT disabled_at, role FROM users WHERE id = ?", [cyId]))[0]).toMatchObject({ disabled_at: null, role: "member" });
+  });
+
+  it("an admin's token limited to some projects manages no account: 403 on every admin route", async () => {
+    const boId = await idOf("bo");
+    const attempts = [
+      () => world.as("anaWebOnly")("GET", "/api/admin/users"),
+      () => world.as("anaWebOnly")("PATCH", `/api/admin/users/${boId}`, { role: "admin" }),
+      () => world.as("anaWebOnly")("PATCH", `/api/admin/users/${boId}`, { disabled: true }),
+      () => world.as("anaWebOnly")("POST", `/api/admin/users/${boId}/reset-link`),
+    ];
+    for (const attempt of attempts) {
+      const res = await attempt();
+      expect(res.status, res.text).toBe(403);
+      expect(res.json.error.message).toMatch(/limited to some projects/);
+    }
+    expect((await world.sql("SELECT disabled_at, role FROM users WHERE id = ?", [boId]))[0]).toMatchObject({ disabled_at: null, role: "member" });
+    expect(await world.sql("SELECT count(*) AS n FROM password_resets", [])).toEqual([{ n: 0 }]);
   });
 
   it("a member posting the admin page's actions (read from an admin's page) is refused on the server", async () => {
