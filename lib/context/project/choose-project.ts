@@ -86,8 +86,18 @@ export function sessionProject(read: SessionRead, principal: Principal, q: Sessi
 
 type SessionRead = { session?: SessionStart; choices?: ProjectChoice[] };
 
-/** The user's own record of the session's start: this instance's memory first, else the table (both keyed by user and session id). */
-const knownStart = (read: SessionRead, principal: Principal, q: SessionProjectHints) => (q.sessionId ? startedIn(principal.userId, q.sessionId) : undefined) ?? read.session;
+/**
+ * The user's own record of the session's start: this instance's memory first (the table is written up
+ * to a second later), else the table (both keyed by user and session id). Where the table holds the
+ * same start, its answer is taken: it is read with the user's membership now, and someone who has left
+ * the project since gets nothing of it (the memory holds the project as it was at the start).
+ */
+function knownStart(read: SessionRead, principal: Principal, q: SessionProjectHints): SessionStart | undefined {
+  const remembered = q.sessionId ? startedIn(principal.userId, q.sessionId) : undefined;
+  const stored = read.session;
+  if (remembered && stored && (stored.storedProject ?? null) === (remembered.project?.id ?? null)) return stored;
+  return remembered ?? stored;
+}
 
 const allowed = (principal: Principal, project: MemberProject) => !principal.projectIds || principal.projectIds.includes(project.id);
 

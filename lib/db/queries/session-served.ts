@@ -70,7 +70,8 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
 }
 
 /** What a session's start recorded of it: its project (null: personal) and the words it searched for. */
-export type SessionStart = { project: MemberProject | null; terms: SessionTopic };
+/** `storedProject`: the project id the table holds for it (set only when read from the table), whether or not the user is still its member. */
+export type SessionStart = { project: MemberProject | null; terms: SessionTopic; storedProject?: string | null };
 
 export const NO_TOPIC: SessionTopic = { words: [], related: [] };
 
@@ -90,8 +91,9 @@ export function sessionProjectRead(db: Db, params: { userId: string; sessionId: 
     const row = rows[0];
     if (!row) return undefined;
     const terms = row.terms ?? NO_TOPIC;
-    if (!row.projectId || !row.member || !row.id) return { project: null, terms };
-    return { project: { id: row.id, slug: row.slug!, name: row.name!, role: row.role!, injectionPaused: row.injectionPaused!, createdAt: row.createdAt! }, terms };
+    const storedProject = row.projectId;
+    if (!row.projectId || !row.member || !row.id) return { project: null, terms, storedProject };
+    return { project: { id: row.id, slug: row.slug!, name: row.name!, role: row.role!, injectionPaused: row.injectionPaused!, createdAt: row.createdAt! }, terms, storedProject };
   });
 }
 
