@@ -244,3 +244,18 @@ describe("lesson extraction quality (bench/lessons.ts)", () => {
     expect(heldOut.falses.length).toBeLessThanOrEqual(4);
   });
 });
+
+describe("a long session", () => {
+  // Each of the agent's lines reads only the tools' output since the last thing said: a session of
+  // thousands of events used to make every line copy and test all the events before it (cubic: 7.6 s
+  // for 3,900 events, over a minute for 9,000), and a worker per turn piled up. This is no speed figure:
+  // a linear pass takes a fraction of a second, the old one far longer than the limit.
+  it("of 9,000 events is read in one pass, within the test's time limit", { timeout: 15_000 }, () => {
+    const events = Array.from({ length: 3_000 }, (_, i) => [
+      user(`please look at step ${i}: the build prints a warning about the cache`, i % 60),
+      agent(`The cache warning at step ${i} comes from the stale lockfile; the build still passes.`, i % 60),
+      shell(`npm run build -- --step ${i}`, i % 7 === 0, `step ${i}: warning: cache is stale`, i % 60),
+    ]).flat();
+    expect(lessons(...events).length).toBeLessThanOrEqual(MAX_PROPOSALS_PER_SESSION);
+  });
+});

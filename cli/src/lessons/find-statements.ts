@@ -210,11 +210,14 @@ export function findFacts(session: Session, lines: Line[]): Lesson[] {
     }
     // What the tools since the last thing said printed; a claim the agent's next words take back is no finding.
     if (line.turn === 0 || retracted(lines, line)) continue;
-    const outputs = session.events
-      .slice(0, line.turn)
-      .reverse()
-      .filter((_, k, all) => all.slice(0, k).every((e) => e.kind === "tool"))
-      .flatMap((e) => (e.kind === "tool" ? [`${e.command ?? ""}\n${e.output ?? ""}`] : []));
+    // (Walked back from the line to the first event that is not a tool's: a session of thousands of
+    // events made every line copy and test all before it, minutes of a worker's time.)
+    const outputs: string[] = [];
+    for (let k = line.turn - 1; k >= 0; k--) {
+      const e = session.events[k]!;
+      if (e.kind !== "tool") break;
+      outputs.push(`${e.command ?? ""}\n${e.output ?? ""}`);
+    }
     if (!outputs.length) continue;
     const printed = outputs.join("\n").toLowerCase();
     const best = standing(line)
