@@ -97,3 +97,30 @@ describe("the spool", () => {
     expect(readdirSync(dir).every((name) => name.endsWith(".json"))).toBe(true);
   });
 });
+
+describe("the spool stays bounded with no server to flush it", () => {
+  const handoff = (sessionId: string, markdown: string) =>
+    redactValue(new SecretRedactor(), { method: "POST" as const, path: "/api/handoffs", body: { markdown, sessionId }, what: `the handoff of session ${sessionId}`, replaces: `handoff ${sessionId}` });
+
+  it("keeps one handoff per session, the newest: a Stop hook after every turn spools one each turn", () => {
+    for (let turn = 1; turn <= 10; turn++) writeSpool(handoff("s1", `turn ${turn}`), dir);
+    writeSpool(handoff("s2", "other session"), dir);
+    writeSpool(request("proposals"), dir);
+    const left = pendingSpool(dir).map((f) => JSON.parse(readFileSync(f, "utf8")) as { body: { markdown?: string } });
+    expect(left.map((r) => r.body.markdown ?? "proposal")).toEqual(["turn 10", "other session", "proposal"]);
+  });
+
+  it("drops what has waited past 14 days at the next write and the next flush, whatever the server says", async () => {
+    writeSpool(request("old"), dir);
+    const [file] = pendingSpool(dir);
+    const aged = path.join(dir, `${String(Date.now() - 15 * 86_400_000).padStart(14, "0")}${path.basename(file!).slice(14)}`);
+    renameSync(file!, aged);
+    writeSpool(request("new"), dir);
+    expect(pendingSpool(dir).map((f) => path.basename(f))).toEqual([path.basename(pendingSpool(dir)[0]!)]);
+    expect(JSON.parse(readFileSync(pendingSpool(dir)[0]!, "utf8")).what).toBe("new");
+    // And a flush against a server that is down gives up on it too.
+    renameSync(pendingSpool(dir)[0]!, aged);
+    expect(await flushSpool(fakeServer(() => "down").call, Date.now() + 5000, dir)).toMatchObject({ sent: 0, kept: 0 });
+    expect(readdirSync(dir).filter((n) => n.endsWith(".json"))).toEqual([]);
+  });
+});

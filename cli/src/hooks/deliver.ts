@@ -66,5 +66,6 @@ export function handoffRequest(markdown: string, hints: ProjectHints, sessionId:
     path: "/api/handoffs",
     body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}), ...hints, ...producedBy(by) },
     what: `the handoff of session ${sessionId ?? "(no id)"}`,
+    ...(sessionId ? { replaces: `handoff ${sessionId}` } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
@@ -9,7 +9,19 @@ import { cacheDir, cacheDirIfAny, hookLog } from "./hook-log";
  * Requests the server could not take yet, one JSON file each, sent again by the next hook run. The
  * token and URL are not stored: the file is sent with whatever configuration is current then.
  */
-export type SpooledRequest = { method: "POST" | "PUT"; path: string; body: unknown; what: string; createdAt: string };
+export type SpooledRequest = {
+  method: "POST" | "PUT";
+  path: string;
+  body: unknown;
+  what: string;
+  createdAt: string;
+  /**
+   * What the request replaces: an older spooled request with the same key is old news once this one is
+   * spooled, and is deleted (a session's handoff: the server keeps the newest of a session anyway, and a
+   * Stop hook after every turn would spool one each turn).
+   */
+  replaces?: string;
+};
 
 /** Files older than this are given up on (logged), so a permanently refused request cannot pile up. */
 const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
@@ -28,12 +40,30 @@ let written = 0;
  */
 export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt">>, dir = spoolDir()): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const name = `${Date.now().toString().padStart(14, "0")}-${String(written++).padStart(6, "0")}-${process.pid}-${randomBytes(4).toString("hex")}.json`;
+  const key = request.replaces === undefined ? "" : `-k${createHash("sha256").update(request.replaces).digest("hex").slice(0, 16)}`;
+  const name = `${Date.now().toString().padStart(14, "0")}-${String(written++).padStart(6, "0")}-${process.pid}-${randomBytes(4).toString("hex")}${key}.json`;
   const file = path.join(dir, name);
   const tmp = `${file}.tmp`;
   writeFileSync(tmp, JSON.stringify({ ...request, createdAt: new Date().toISOString() }), { mode: 0o600 });
   renameSync(tmp, file);
+  // What this one replaces (waiting, not being sent), and what has waited too long, go now: the spool
+  // stays bounded when nothing ever flushes it (no server configured, or one down for weeks).
+  for (const other of pendingSpool(dir)) {
+    if (tooOldByName(other)) drop(other, `given up after ${MAX_AGE_MS / 86_400_000} days`);
+    else if (key && other !== file && other.endsWith(`${key}.json`)) drop(other, `replaced by ${name}`);
+  }
   return file;
+}
+
+/** A spooled file's age from its name (written first in it, in ms), past MAX_AGE_MS. */
+function tooOldByName(file: string): boolean {
+  const written = Number(path.basename(file).slice(0, 14));
+  return Number.isFinite(written) && Date.now() - written > MAX_AGE_MS;
+}
+
+function drop(file: string, why: string): void {
+  hookLog(`spool: dropped ${path.basename(file)}: ${why}`);
+  safeUnlink(file);
 }
 
 const alive = (pid: number) => {
@@ -95,7 +125,7 @@ export async function flushSpool(call: ApiCall, deadline: number, dir?: string):
   // No home folder (config/home.ts): no spool was ever written, nothing to send.
   const where = dir ?? (cacheDirIfAny() && spoolDir());
   if (!where) return result;
-  const files = pendingSpool(where);
+  const files = pendingSpool(where).filter((file) => !tooOldByName(file) || (drop(file, `given up after ${MAX_AGE_MS / 86_400_000} days`), false));
   for (let i = 0; i < files.length; i++) {
     const remaining = deadline - Date.now();
     const outcome = remaining < MIN_REQUEST_MS ? { stoppedBy: "time" } : await sendFile(call, files[i]!, remaining);
