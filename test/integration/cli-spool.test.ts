@@ -69,7 +69,8 @@ describe("baton hook session-end", () => {
     await waitFor("the worker to spool", () => jobsLeft(home) === 0 && /session-end worker \(SessionEnd\): sent 0, spooled 4/.test(hookLog(home)));
     const files = spoolFiles(home);
     expect(files).toHaveLength(4);
-    expect(files.every((f) => /^\d{14}-\d{6}-\d+-[0-9a-f]{8}\.json$/.test(f))).toBe(true);
+    // (A session's handoff carries a key, which the next one of the session replaces.)
+    expect(files.every((f) => /^\d{14}-\d{6}-\d+-[0-9a-f]{8}(-k[0-9a-f]{16})?\.json$/.test(f))).toBe(true);
     const requests = files.map((f) => JSON.parse(readFileSync(path.join(home, ".cache", "baton", "spool", f), "utf8")));
     // The handoff carries the hints, not a project: the server files it when it gets it.
     expect(requests[0]).toMatchObject({ method: "POST", path: "/api/handoffs", body: { sessionId, branch: "feat/revoke", guess: "web", cwd: repo } });

@@ -49,16 +49,21 @@ export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt">>,
   // What this one replaces (waiting, not being sent), and what has waited too long, go now: the spool
   // stays bounded when nothing ever flushes it (no server configured, or one down for weeks).
   for (const other of pendingSpool(dir)) {
-    if (tooOldByName(other)) drop(other, `given up after ${MAX_AGE_MS / 86_400_000} days`);
+    if (waitedTooLong(other)) drop(other, `given up after ${MAX_AGE_MS / 86_400_000} days`);
     else if (key && other !== file && other.endsWith(`${key}.json`)) drop(other, `replaced by ${name}`);
   }
   return file;
 }
 
-/** A spooled file's age from its name (written first in it, in ms), past MAX_AGE_MS. */
-function tooOldByName(file: string): boolean {
-  const written = Number(path.basename(file).slice(0, 14));
-  return Number.isFinite(written) && Date.now() - written > MAX_AGE_MS;
+/** Whether a spooled file has waited past MAX_AGE_MS: by the time it says it was spooled, else its file's. */
+function waitedTooLong(file: string): boolean {
+  try {
+    const created = Date.parse((JSON.parse(readFileSync(file, "utf8")) as Partial<SpooledRequest>).createdAt ?? "");
+    return Date.now() - (Number.isNaN(created) ? statSync(file).mtimeMs : created) > MAX_AGE_MS;
+  } catch {
+    // unreadable (sent meanwhile, or not JSON: the flush drops it)
+    return false;
+  }
 }
 
 function drop(file: string, why: string): void {
@@ -125,7 +130,7 @@ export async function flushSpool(call: ApiCall, deadline: number, dir?: string):
   // No home folder (config/home.ts): no spool was ever written, nothing to send.
   const where = dir ?? (cacheDirIfAny() && spoolDir());
   if (!where) return result;
-  const files = pendingSpool(where).filter((file) => !tooOldByName(file) || (drop(file, `given up after ${MAX_AGE_MS / 86_400_000} days`), false));
+  const files = pendingSpool(where).filter((file) => !waitedTooLong(file) || (drop(file, `given up after ${MAX_AGE_MS / 86_400_000} days`), false));
   for (let i = 0; i < files.length; i++) {
     const remaining = deadline - Date.now();
     const outcome = remaining < MIN_REQUEST_MS ? { stoppedBy: "time" } : await sendFile(call, files[i]!, remaining);
