@@ -7,6 +7,7 @@ import { documentFrequencies } from "../db/queries/learning-counts";
 import { findLearning, supersedeLearnings, updateLearning, type LearningRow } from "../db/queries/learnings";
 import { keepLearnings, keepPair, keptPairsAmong, listFlaggedLearnings, listLearningsByIds, listNewestLearnings, listStaleLearnings, pairKey, windowMatches } from "../db/queries/tidy";
 import { requireProject } from "../projects/projects";
+import { MAX_TAGS } from "../rules";
 import { contentWords, similarWordsScore } from "../proposals/near-duplicate";
 import { rarest } from "../proposals/similar-learnings";
 import { compareFeatures, textFeatures } from "./contradictions";
@@ -164,7 +165,8 @@ export async function replaceInQueue(db: Db, principal: Principal, slug: string,
   await db.transaction(async (tx) => {
     const marked = await supersedeLearnings(tx, { userId: principal.userId, projectId: project.id, ids: [drop], by: keep, at: new Date() });
     if (!marked.length) throw new ApiError("conflict", "That learning is already superseded.");
-    const tags = [...new Set([...kept.tags, ...dropped.tags])];
+    // The kept one's tags first, then the other's, as many as a learning may have (MAX_TAGS).
+    const tags = [...new Set([...kept.tags, ...dropped.tags])].slice(0, MAX_TAGS);
     if (how === "merge" && tags.length > kept.tags.length) {
       await updateLearning(tx, { id: keep, userId: principal.userId, projectIds: [project.id], patch: { tags } });
     }

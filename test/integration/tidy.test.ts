@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_TAGS } from "@/lib/rules";
 import { testWorld } from "../support/world";
 
 // Issue 27 item 3 on a made-up history, through the real server: alpha (ana owns it, bo a member, vi
@@ -107,5 +108,19 @@ describe("the tidy-up queue", () => {
     const trail = (await as("ana")("GET", "/api/projects/alpha/audit")).json.items as { action: string; subject: { id: string }; detail: string }[];
     expect(trail.find((e) => e.action === "keep")).toMatchObject({ detail: expect.stringContaining("kept beside “") });
     expect((await as("bo")("POST", "/api/projects/alpha/tidy/keep", { ids: [ids.portOld, ids.portOld] })).status).toBe(400);
+  });
+  it("a merge gives the kept learning the other's tags up to MAX_TAGS, its own first, so it can be saved as it is", async () => {
+    const make = async (content: string, prefix: string) => {
+      const tags = Array.from({ length: MAX_TAGS }, (_, i) => `${prefix}${i}`);
+      const res = await as("ana")("POST", "/api/learnings", { kind: "pattern", project: "alpha", content, tags });
+      expect(res.status, res.text).toBe(201);
+      return res.json.learning.id as string;
+    };
+    const keep = await make("Merged tags: the kept learning has a full set of its own", "own");
+    const drop = await make("Merged tags: the dropped learning brings a full set too", "other");
+    expect((await as("ana")("POST", "/api/projects/alpha/tidy/replace", { keep, drop, how: "merge" })).status).toBe(200);
+    const kept = (await as("ana")("GET", `/api/learnings/${keep}`)).json.learning as { tags: string[] };
+    expect(kept.tags).toEqual(Array.from({ length: MAX_TAGS }, (_, i) => `own${i}`));
+    expect((await as("ana")("PATCH", `/api/learnings/${keep}`, { tags: kept.tags })).status).toBe(200);
   });
 });
