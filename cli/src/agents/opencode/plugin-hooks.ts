@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { cacheDir } from "../../hooks/hook-log";
 import path from "node:path";
 
@@ -32,8 +32,34 @@ export function pluginDir(): string {
   return path.join(cacheDir(), "opencode");
 }
 
+/**
+ * How long the plugin's session files are kept: long enough for every hook and worker they were written
+ * for, which read them within minutes. A session resumed later is written again from its messages.
+ */
+export const PLUGIN_FILES_KEEP_MS = 24 * 3600 * 1000;
+let pruned = false;
+
+/** Deletes the plugin's files older than PLUGIN_FILES_KEEP_MS, once per opencode process: a copy of every session's messages would otherwise stay on disk for good. */
+function pruneOldFiles(dir: string): void {
+  if (pruned) return;
+  pruned = true;
+  try {
+    for (const name of readdirSync(dir)) {
+      const file = path.join(dir, name);
+      try {
+        if (Date.now() - statSync(file).mtimeMs > PLUGIN_FILES_KEEP_MS) unlinkSync(file);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // no folder yet
+  }
+}
+
 /** Writes `text` to `file` whole or not at all: a detached worker may read it at any moment. */
 export function writeAtomically(file: string, text: string): void {
+  pruneOldFiles(path.dirname(file));
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
   renameSync(`${file}.tmp`, file);
