@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../support/server";
+import { runProcess } from "../support/run-process";
+import { ROOT, tempDir } from "../support/server";
 import { fixture, makeRepo, runBaton } from "../fixtures/cli/cli-env";
 
 // The user's home folder is where the CLI finds the user's config and keeps its cache: an empty or
@@ -59,6 +60,17 @@ describe("a HOME that is no folder", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("from the env's server");
     expect(seen.map((s) => s.authorization)).toEqual(["Bearer the-envs-token"]);
+    expect(readdirSync(repo).sort()).toEqual([".config", ".git"]);
+  });
+
+  it("the Claude Code plugin's launcher neither reads nor writes in the folder it runs in", async () => {
+    seen.length = 0;
+    for (const event of ["session-start", "session-end"]) {
+      const run = await runProcess(process.execPath, [path.join(ROOT, "plugins/baton/bin/baton.mjs"), "hook", event], { cwd: repo, env: env(""), input: input(event) });
+      expect(run.code, run.stderr).toBe(0);
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(seen).toEqual([]);
     expect(readdirSync(repo).sort()).toEqual([".config", ".git"]);
   });
 

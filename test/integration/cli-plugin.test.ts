@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createServer } from "node:http";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -94,6 +95,34 @@ describe("the plugin's launcher (bin/baton.mjs)", () => {
       const mcp = await launch(["mcp"], env);
       expect(mcp.code).toBe(5);
       expect(mcp.stderr).toContain(says);
+    }
+  });
+
+  it("a session's end before the CLI is fetched returns at once; the fetch and the hook go on in the background, and the handoff arrives", async () => {
+    // The server hands out its CLI after 3 s, as a slow link would; everything else at once.
+    const slow = createServer(async (req, res) => {
+      if (req.url === "/cli/baton.mjs") await new Promise((r) => setTimeout(r, 3000));
+      const upstream = await fetch(world.server.url + req.url, { method: req.method, headers: { ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), "content-type": "application/json" }, body: req.method === "GET" ? undefined : await new Response(req as unknown as ReadableStream).text() });
+      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" });
+      res.end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    try {
+      const data = path.join(tmp.dir, "data-slow");
+      const env = homeEnv(path.join(tmp.dir, "home-slow"), { CLAUDE_PLUGIN_DATA: data, BATON_URL: `http://127.0.0.1:${(slow.address() as { port: number }).port}`, BATON_TOKEN: world.tokens.ana! });
+      const transcript = path.join(tmp.dir, "slow-transcript.jsonl");
+      writeFileSync(transcript, fixture("transcript.jsonl"));
+      const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-end.json")), session_id: "plugin-slow-1", cwd: repo, transcript_path: transcript });
+      const end = await launch(["hook", "session-end"], env, input);
+      expect([end.code, end.stdout, end.stderr]).toEqual([0, "", ""]);
+      // Claude Code gives SessionEnd hooks 1.5 s in all; before, this waited for the fetch (5 s at most).
+      expect(end.ms).toBeLessThan(1500);
+      expect(existsSync(path.join(data, "baton.mjs"))).toBe(false);
+      await expect.poll(async () => ((await world.as("ana")("GET", "/api/projects/web/handoffs?limit=100")).json.items as { sessionId: string | null }[]).some((h) => h.sessionId === "plugin-slow-1"), { timeout: 20_000, interval: 250 }).toBe(true);
+      expect(existsSync(path.join(data, "baton.mjs"))).toBe(true);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
     }
   });
 });

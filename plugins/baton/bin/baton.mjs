@@ -8,7 +8,8 @@
 // Baton-Version header), the CLI drops this cached copy and the next run fetches the new one.
 //
 // Plain JavaScript and node built-ins only: this file runs before every session, uncompiled.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -22,10 +23,30 @@ const BUNDLE_START = "#!/usr/bin/env node\n// Baton CLI ";
 const args = process.argv.slice(2);
 const isHook = args[0] === "hook";
 
-const xdg = (variable, fallback) => process.env[variable]?.trim() || path.join(homedir(), fallback);
+/**
+ * The home folder only when it is an absolute path, and an XDG variable only when it is one (as
+ * cli/src/config/home.ts rules for the CLI): an empty or relative HOME would otherwise read and write
+ * folders relative to where the hook runs, inside a repository. Null: none.
+ */
+function home() {
+  try {
+    const folder = homedir();
+    return folder && path.isAbsolute(folder) ? folder : null;
+  } catch {
+    return null;
+  }
+}
+const xdg = (variable, fallback) => {
+  const set = process.env[variable]?.trim();
+  if (set && path.isAbsolute(set)) return set;
+  const folder = home();
+  if (!folder) giveUp("no home folder: set HOME to an absolute path");
+  return path.join(folder, fallback);
+};
 const cacheDir = () => path.join(xdg("XDG_CACHE_HOME", ".cache"), "baton");
 
 function log(message) {
+  if (!home() && !path.isAbsolute(process.env.XDG_CACHE_HOME?.trim() || ".")) return;
   try {
     mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
     appendFileSync(path.join(cacheDir(), "hook.log"), `${new Date().toISOString()} [${process.pid}] plugin: ${message}\n`, { mode: 0o600 });
@@ -120,6 +141,44 @@ function getTrusting(address, ca) {
   });
 }
 
+/** Set in the copy `later` starts: it may take the whole DOWNLOAD_MS. */
+const LATER = "BATON_PLUGIN_LATER";
+
+/**
+ * Starts this launcher again, detached, with the hook's input from a file: it downloads the CLI and
+ * runs the hook (a session's end or a stop: the handoff is not lost), or only downloads it for a prompt,
+ * whose answer is due now (it gets none this once; the next prompt's hook has the CLI). Then exits 0.
+ */
+async function later() {
+  const chunks = [];
+  if (args[1] !== "prompt") {
+    // Claude Code closes the hook's stdin once written; a pipe never closed is cut short.
+    const done = new Promise((resolve) => process.stdin.on("end", resolve).on("error", resolve));
+    process.stdin.on("data", (chunk) => chunks.push(chunk));
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 500))]);
+  }
+  try {
+    mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
+    const input = path.join(cacheDir(), `plugin-hook-${process.pid}.json`);
+    writeFileSync(input, Buffer.concat(chunks), { mode: 0o600 });
+    const stdin = openSync(input, "r");
+    const hookArgs = args[1] === "prompt" ? ["--version"] : args;
+    const child = spawn(process.execPath, [process.argv[1], ...hookArgs], { detached: true, stdio: [stdin, "ignore", "ignore"], env: { ...process.env, [LATER]: "1" } });
+    child.on("error", () => {});
+    child.unref();
+    closeSync(stdin);
+    try {
+      unlinkSync(input); // the child holds it open
+    } catch {
+      // a system that cannot delete an open file: the next run's cache holds one small file
+    }
+    log(`the CLI is not fetched yet: fetching it in the background for ${args[1]}`);
+  } catch (error) {
+    log(`could not start the background fetch: ${error?.message ?? error}`);
+  }
+  process.exit(0);
+}
+
 async function download(url, file) {
   let text;
   try {
@@ -145,7 +204,12 @@ const url = serverUrl();
 if (!url) giveUp("no server configured: run `baton login --url <server>` (through this file: node <plugin>/bin/baton.mjs login --url <server>), or set BATON_URL and BATON_TOKEN, or the plugin's url and token options");
 // CLAUDE_PLUGIN_DATA is the plugin's own folder, kept across plugin updates; outside Claude Code the cache.
 const cli = path.join(process.env.CLAUDE_PLUGIN_DATA?.trim() || path.join(cacheDir(), "plugin"), "baton.mjs");
-if (!existsSync(cli)) await download(url, cli);
+if (!existsSync(cli)) {
+  // A hook that must return at once (a session's end has 1.5 s in all, a prompt 1 s) does not wait for
+  // the first download: it hands it to a copy of this launcher that outlives it.
+  if (isHook && args[1] !== "session-start" && !process.env[LATER]) await later();
+  await download(url, cli);
+}
 process.env.BATON_CLI_CACHE = cli;
 try {
   await import(pathToFileURL(cli).href);
