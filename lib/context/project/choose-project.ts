@@ -95,7 +95,8 @@ type SessionRead = { session?: SessionStart; choices?: ProjectChoice[] };
 function knownStart(read: SessionRead, principal: Principal, q: SessionProjectHints): SessionStart | undefined {
   const remembered = q.sessionId ? startedIn(principal.userId, q.sessionId) : undefined;
   const stored = read.session;
-  if (remembered && stored && (stored.storedProject ?? null) === (remembered.project?.id ?? null)) return stored;
+  // (The memory's words: a start just made again, as on resume, may not be in the table yet.)
+  if (remembered && stored && (stored.storedProject ?? null) === (remembered.project?.id ?? null)) return { ...remembered, project: stored.project };
   return remembered ?? stored;
 }
 
