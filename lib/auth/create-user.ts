@@ -7,7 +7,13 @@ import type { UserRole } from "../rules";
 
 export const newUserSchema = z.object({
   email: z.email({ message: "Enter a valid email address." }).max(254),
-  name: z.string().trim().min(1, { message: "Enter a name." }).max(100),
+  // A name is shown on one line of other people's contexts and tools: no line break or other control character.
+  name: z
+    .string()
+    .trim()
+    .min(1, { message: "Enter a name." })
+    .max(100)
+    .regex(/^[^\p{Cc}]+$/u, { message: "A name has no line breaks or control characters." }),
   password: z.string().min(8, { message: "Use at least 8 characters." }).max(256, { message: "Use at most 256 characters." }),
 });
 export type NewUser = z.input<typeof newUserSchema>;

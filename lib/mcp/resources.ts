@@ -2,7 +2,7 @@ import "server-only";
 import { ResourceTemplate, type McpServer, type Resource, type Variables } from "@modelcontextprotocol/server";
 import { producedByLabel } from "../agents/produced-by";
 import { ApiError } from "../api/errors";
-import { byline, fenced } from "../context/pack/fence";
+import { byline, defuseLine, fenced } from "../context/pack/fence";
 import type { MemberProject } from "../db/queries/projects";
 import { latestHandoff } from "../handoffs/handoffs";
 import { listProjects } from "../projects/projects";
@@ -78,7 +78,7 @@ function registerContext(server: McpServer, env: ResourceEnv): void {
         (await env.projects()).map((p) => ({
           uri: `baton://context/${p.slug}`,
           name: `context/${p.slug}`,
-          title: `Session-start context of ${p.name}`,
+          title: `Session-start context of ${defuseLine(p.name)}`,
         })),
       ),
     }),
@@ -109,7 +109,7 @@ function registerActiveMemory(server: McpServer, env: ResourceEnv): void {
         (await env.activeTasks()).map(({ project, taskId }) => ({
           uri: `baton://memory/${project.slug}/active`,
           name: `memory/${project.slug}/active`,
-          title: `Memory of your active task in ${project.name} (now ${taskId})`,
+          title: `Memory of your active task in ${defuseLine(project.name)} (now ${taskId})`,
         })),
       ),
     }),
@@ -137,7 +137,7 @@ function registerMemory(server: McpServer, env: ResourceEnv): void {
         (await env.activeTasks()).map(({ project, taskId, markdown }) => ({
           uri: `baton://memory/${project.slug}/${taskId}`,
           name: `memory/${project.slug}/${taskId}`,
-          title: `Memory of ${taskId} in ${project.name}`,
+          title: `Memory of ${taskId} in ${defuseLine(project.name)}`,
           size: new TextEncoder().encode(markdown).byteLength,
         })),
       ),
@@ -160,7 +160,7 @@ function registerLatestHandoff(server: McpServer, env: ResourceEnv): void {
         const found: Resource[] = [];
         for (const p of await env.projects()) {
           const latest = await orNone(() => latestHandoff(db, principal, p.slug, undefined));
-          if (latest) found.push({ uri: `baton://handoff/${p.slug}/latest`, name: `handoff/${p.slug}/latest`, title: `Latest handoff in ${p.name}` });
+          if (latest) found.push({ uri: `baton://handoff/${p.slug}/latest`, name: `handoff/${p.slug}/latest`, title: `Latest handoff in ${defuseLine(p.name)}` });
         }
         return found;
       }),
@@ -193,7 +193,7 @@ async function listSessionResources(env: ResourceEnv): Promise<Resource[]> {
     const mine = doing.items.filter((s) => s.claimedByUserId === principal.userId);
     for (const s of [...mine, ...todo.items]) {
       const state = s.status === "doing" ? "claimed by you" : `queued, priority ${s.priority}`;
-      found.push({ uri: `baton://session/${p.slug}/${s.id}`, name: `session/${p.slug}/${s.id}`, title: `Session ${s.id} in ${p.name} (${state})` });
+      found.push({ uri: `baton://session/${p.slug}/${s.id}`, name: `session/${p.slug}/${s.id}`, title: `Session ${s.id} in ${defuseLine(p.name)} (${state})` });
     }
   }
   return found;

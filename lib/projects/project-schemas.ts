@@ -10,7 +10,13 @@ export const slugSchema = z
 
 export const newProjectSchema = z.object({
   slug: slugSchema,
-  name: z.string().trim().min(1, { message: "Name the project." }).max(MAX_NAME_CHARS),
+  // Shown on one line of its members' contexts and tools (MCP resource titles): no line break or other control character.
+  name: z
+    .string()
+    .trim()
+    .min(1, { message: "Name the project." })
+    .max(MAX_NAME_CHARS)
+    .regex(/^[^\p{Cc}]+$/u, { message: "A project name has no line breaks or control characters." }),
 });
 
 /** PATCH /api/projects/{slug} (owners): what an owner may change. */

@@ -1,3 +1,4 @@
+import { defuseLine } from "../context/pack/fence";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
@@ -29,7 +30,7 @@ export async function claimNextSession(db: Db, principal: Principal, slug: strin
 }
 
 function notClaimable(session: SessionDocView, principal: Principal): ApiError {
-  const who = session.claimedBy ? `${session.claimedBy.name} <${session.claimedBy.email}>` : "a user who no longer exists";
+  const who = session.claimedBy ? `${defuseLine(session.claimedBy.name)} <${session.claimedBy.email}>` : "a user who no longer exists";
   const holder = session.claimedByUserId === principal.userId ? `you (${who})` : who;
   if (session.status === "done") {
     const when = session.completedAt ? ` on ${session.completedAt.toISOString()}` : "";

@@ -1,3 +1,4 @@
+import { defuseLine } from "../context/pack/fence";
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
@@ -30,6 +31,6 @@ async function finish(db: Db, principal: Principal, ref: SessionRef, verb: "comp
   if (current.status !== "doing") {
     throw new ApiError("conflict", `Session "${session.id}" is ${current.status}, not claimed: only a claimed (doing) document can be ${verb}d.`);
   }
-  const holder = current.claimedBy ? `${current.claimedBy.name} <${current.claimedBy.email}>` : "a user who no longer exists";
+  const holder = current.claimedBy ? `${defuseLine(current.claimedBy.name)} <${current.claimedBy.email}>` : "a user who no longer exists";
   throw new ApiError("forbidden", `Session "${session.id}" is claimed by ${holder}; only its claimer or an owner of "${project.slug}" may ${verb} it.`);
 }

@@ -1,3 +1,4 @@
+import { byline, defuse, defuseLine, fenced } from "../../../lib/context/pack/fence";
 import { currentBranch } from "../config/git-info";
 import { expectProjectOk, requireServer, resolveProject } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
@@ -40,10 +41,20 @@ async function handoffShow(args: string[]): Promise<number> {
   const branch = values.branch ?? (config.repoRoot ? await currentBranch(config.cwd, 3000) : null);
   const query = branch ? `?branch=${encodeURIComponent(branch)}` : "";
   const res = await call("GET", `/api/projects/${encodeURIComponent(project.slug)}/handoffs/latest${query}`);
-  const { handoff, matchedBranch } = expectOk<{ handoff: Handoff; matchedBranch: boolean }>(res, "no handoff to show");
+  const { handoff: given, matchedBranch } = expectOk<{ handoff: Handoff; matchedBranch: boolean }>(res, "no handoff to show");
+  // A teammate wrote it, and an agent often reads this: its text cannot forge a host's tags or Baton's
+  // headings (lib/context/pack/fence.ts), in the JSON too; shown to a person, it is quoted under who wrote it.
+  const signedAs = (given as { signedAs?: unknown }).signedAs;
+  const handoff = {
+    ...given,
+    markdown: defuse(given.markdown),
+    author: defuseLine(given.author),
+    branch: given.branch && defuseLine(given.branch),
+    ...(typeof signedAs === "string" ? { signedAs: defuseLine(signedAs) } : {}),
+  };
   printResult({ handoff, matchedBranch }, () => {
-    const facts = [handoff.createdAt, handoff.branch ? `branch ${handoff.branch}` : null, `by ${handoff.author}`].filter(Boolean).join(", ");
-    return `Last handoff in ${handoff.project} (${facts})${branch && !matchedBranch ? ` — none on ${branch} yet` : ""}\n\n${handoff.markdown}`;
+    const heading = fenced(`Last handoff in ${handoff.project}`, [handoff.createdAt, handoff.branch && `branch ${handoff.branch}`, byline(handoff.author)], given.markdown);
+    return `${heading}${branch && !matchedBranch ? `\n(none on ${branch} yet)` : ""}`;
   });
   return EXIT.ok;
 }

@@ -1,4 +1,4 @@
-import { byline, fenced } from "../../../lib/context/pack/fence";
+import { byline, defuseLine, fenced } from "../../../lib/context/pack/fence";
 import type { ListedFile } from "./read-listed-file";
 
 export const DEFAULT_MAX_CHARS = 100_000;
@@ -8,18 +8,22 @@ type Piece = { label: string; text: string; headerLines: number };
 
 const withNewline = (s: string) => (s.endsWith("\n") ? s : `${s}\n`);
 
+/** A listed path as pickup's own lines name it: whoever queued the document wrote it, so it is defused onto one line. */
+const shownPath = (file: ListedFile) => defuseLine(file.path);
+
 function fileText(file: ListedFile): string {
+  const shown = shownPath(file);
   switch (file.status) {
     case "ok":
-      return `\n--- ${file.path} ---\n${withNewline(file.content)}`;
+      return `\n--- ${shown} ---\n${withNewline(file.content)}`;
     case "missing":
-      return `\n[Warning: File not found: ${file.path}]\n`;
+      return `\n[Warning: File not found: ${shown}]\n`;
     case "refused":
-      return `\n[Warning: Refused ${file.path}: ${file.reason}]\n`;
+      return `\n[Warning: Refused ${shown}: ${file.reason}]\n`;
     case "not-a-file":
-      return `\n[Warning: Not a file: ${file.path}]\n`;
+      return `\n[Warning: Not a file: ${shown}]\n`;
     case "binary":
-      return `\n[Warning: Binary file not shown: ${file.path}]\n`;
+      return `\n[Warning: Binary file not shown: ${shown}]\n`;
   }
 }
 
@@ -57,7 +61,7 @@ export function renderPickup(input: {
   ];
   if (input.inject && input.files.length) {
     pieces.push({ label: "", text: "\n=== Injected Files ===\n", headerLines: 2 });
-    for (const file of input.files) pieces.push({ label: file.path, text: fileText(file), headerLines: file.status === "ok" ? 2 : 0 });
+    for (const file of input.files) pieces.push({ label: shownPath(file), text: fileText(file), headerLines: file.status === "ok" ? 2 : 0 });
   }
 
   const whole = pieces.map((p) => p.text).join("");

@@ -18,6 +18,9 @@ export type Session = {
   specs: string[];
   files: string[];
   markdown: string;
+  branch?: string | null;
+  workingDirectory?: string | null;
+  tags?: string[];
   claimedBy: { name: string; email: string } | null;
   claimedAt: string | null;
   createdAt: string;

@@ -1,3 +1,4 @@
+import { defuse, defuseLine } from "../../../lib/context/pack/fence";
 import { SESSION_STATUSES } from "../../../lib/rules";
 import { expectProjectOk, requireServer, resolveProject } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
@@ -17,8 +18,9 @@ function titleOf(markdown: string): string {
 }
 
 function listLine(s: Session): string {
-  const holder = s.status === "doing" && s.claimedBy ? ` · claimed by ${s.claimedBy.name}` : "";
-  return `${s.id}  ${s.status.padEnd(5)}  ${(PRIORITY_NAMES[s.priority] ?? String(s.priority)).padEnd(8)}  ${titleOf(s.markdown)}${holder}`;
+  // The title and the claimer's name come from teammates: each defused onto the list's one line.
+  const holder = s.status === "doing" && s.claimedBy ? ` · claimed by ${defuseLine(s.claimedBy.name)}` : "";
+  return `${s.id}  ${s.status.padEnd(5)}  ${(PRIORITY_NAMES[s.priority] ?? String(s.priority)).padEnd(8)}  ${defuseLine(titleOf(s.markdown))}${holder}`;
 }
 
 /** `baton session list [--status S] [--project SLUG] [--limit N]`: the queue, first to be picked up first. */
@@ -33,7 +35,19 @@ async function sessionList(args: string[]): Promise<number> {
   const params = new URLSearchParams({ limit: values.limit ?? DEFAULT_LIST_LIMIT });
   if (values.status) params.set("status", values.status);
   const res = await call("GET", `/api/projects/${encodeURIComponent(project.slug)}/sessions?${params}`);
-  const { items, nextCursor } = expectProjectOk<{ items: Session[]; nextCursor: string | null }>(res, "cannot list the sessions", project);
+  const { items: listed, nextCursor } = expectProjectOk<{ items: Session[]; nextCursor: string | null }>(res, "cannot list the sessions", project);
+  // Teammates wrote the documents and the names: defused in the JSON too, which an agent often reads
+  // (`baton pickup` quotes a document whole).
+  const items = listed.map((s) => ({
+    ...s,
+    markdown: defuse(s.markdown),
+    ...(typeof s.branch === "string" ? { branch: defuseLine(s.branch) } : {}),
+    ...(typeof s.workingDirectory === "string" ? { workingDirectory: defuseLine(s.workingDirectory) } : {}),
+    ...(Array.isArray(s.tags) ? { tags: s.tags.map(defuseLine) } : {}),
+    specs: s.specs.map(defuseLine),
+    files: s.files.map(defuseLine),
+    claimedBy: s.claimedBy && { ...s.claimedBy, name: defuseLine(s.claimedBy.name) },
+  }));
   printResult({ project: project.slug, items, nextCursor }, () =>
     items.length
       ? [`Session documents in ${project.slug}${values.status ? ` (${values.status})` : ""}, first to be picked up first:`, ...items.map(listLine), ...(nextCursor ? ["… more: --limit N"] : [])].join("\n")

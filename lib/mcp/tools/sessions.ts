@@ -1,7 +1,7 @@
 import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { byline, fenced } from "../../context/pack/fence";
+import { byline, defuseLine, fenced } from "../../context/pack/fence";
 import { slugSchema } from "../../projects/project-schemas";
 import { claimNextSession, claimSession } from "../../sessions/claim-session";
 import { completeSession, releaseSession } from "../../sessions/finish-session";
@@ -59,8 +59,9 @@ export function registerSessionWriteTools(server: McpServer, env: McpEnv): void 
         ? await claimSession(env.db, env.principal, { project: args.project, id: args.id })
         : await claimNextSession(env.db, env.principal, args.project!);
       const out = sessionOutSchema.parse(session);
-      const facts = [`priority ${out.priority}`, out.branch ? `branch ${out.branch}` : null, out.workingDirectory ? `directory ${out.workingDirectory}` : null];
-      const paths = [...out.specs.map((p) => `- spec: ${p}`), ...out.files.map((p) => `- file: ${p}`)];
+      // Whoever queued it wrote these fields too: each defused onto one line, as the quoted document is.
+      const facts = [`priority ${out.priority}`, out.branch ? `branch ${defuseLine(out.branch)}` : null, out.workingDirectory ? `directory ${defuseLine(out.workingDirectory)}` : null];
+      const paths = [...out.specs.map((p) => `- spec: ${defuseLine(p)}`), ...out.files.map((p) => `- file: ${defuseLine(p)}`)];
       const text = [
         `Claimed session ${out.id} in ${out.project} (${facts.filter(Boolean).join(", ")}); its status is now doing.`,
         paths.length ? `It lists these paths in the repository:\n${paths.join("\n")}` : "It lists no spec or file paths.",
