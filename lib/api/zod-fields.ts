@@ -4,6 +4,13 @@ import { AGENT_NAMES, containsNul, MAX_MODEL_CHARS, MODEL_NAME_PATTERN, NUL_RULE
 /** Text that may be stored: libSQL cuts text at a NUL character, so one is refused rather than half the text kept. */
 export const nulFreeText = z.string().refine((s) => !containsNul(s), { message: NUL_RULE });
 
+/**
+ * Text shown on one line of other people's contexts and tools (a name, a branch, a path): no line break or
+ * other control character, which would let it start a line (a heading, a host's tag) of its own.
+ */
+export const ONE_LINE = /^[^\p{Cc}]+$/u;
+export const oneLine = (message = "No line breaks or control characters.") => [ONE_LINE, { message }] as const;
+
 /** A stored time as the API shows it: an ISO 8601 string in UTC. */
 export const isoDate = z.date().transform((d) => d.toISOString());
 export const isoDateOrNull = isoDate.nullable();

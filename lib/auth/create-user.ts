@@ -1,6 +1,7 @@
 import { hashPassword } from "better-auth/crypto";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
+import { oneLine } from "../api/zod-fields";
 import type { Db } from "../db/client";
 import { claimSetup, countUsers, findUserByEmail, insertUserWithPassword, type PublicUser } from "../db/queries/users";
 import type { UserRole } from "../rules";
@@ -13,7 +14,7 @@ export const newUserSchema = z.object({
     .trim()
     .min(1, { message: "Enter a name." })
     .max(100)
-    .regex(/^[^\p{Cc}]+$/u, { message: "A name has no line breaks or control characters." }),
+    .regex(...oneLine("A name has no line breaks or control characters.")),
   password: z.string().min(8, { message: "Use at least 8 characters." }).max(256, { message: "Use at most 256 characters." }),
 });
 export type NewUser = z.input<typeof newUserSchema>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { limitParam } from "../api/parse-query";
-import { isoDate, nulFreeText, producedByFields, producedByOutFields } from "../api/zod-fields";
+import { isoDate, nulFreeText, oneLine, producedByFields, producedByOutFields } from "../api/zod-fields";
 
 /** Kept exactly as sent (no trim): a handoff is read back by agents and diffed by people. */
 export const handoffMarkdownSchema = nulFreeText.refine((s) => s.trim().length > 0, { message: "Write the handoff: markdown is empty." });
@@ -10,7 +10,7 @@ const branchSchema = z
   .trim()
   .min(1)
   .max(255)
-  .regex(/^[^\p{Cc}]+$/u, { message: "A branch name has no control characters." });
+  .regex(...oneLine("A branch name has no control characters."));
 
 export const newHandoffSchema = z.object({
   markdown: handoffMarkdownSchema,
@@ -27,7 +27,7 @@ export const newHandoffSchema = z.object({
     .trim()
     .min(1)
     .max(100)
-    .regex(/^[^\p{Cc}]+$/u, { message: "An author name has no control characters." })
+    .regex(...oneLine("An author name has no control characters."))
     .optional(),
   ...producedByFields,
 });

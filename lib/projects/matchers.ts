@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../api/errors";
+import { oneLine } from "../api/zod-fields";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { deleteMatcher, insertMatcher, listMatchers, type MatcherRow } from "../db/queries/matchers";
@@ -18,7 +19,7 @@ export const newMatcherSchema = z
       .trim()
       .min(1, { message: "Enter a directory or a remote." })
       .max(500)
-      .regex(/^[^\p{Cc}]+$/u, { message: "No control characters." }),
+      .regex(...oneLine("No control characters.")),
   })
   .transform((m) => ({ ...m, pattern: m.kind === "cwd" ? m.pattern.replace(/[\\/]+$/, "") || m.pattern : m.pattern }));
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDate } from "../api/zod-fields";
+import { isoDate, oneLine } from "../api/zod-fields";
 import { MAX_NAME_CHARS, PROJECT_ROLES, SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../rules";
 
 export const slugSchema = z
@@ -16,7 +16,7 @@ export const newProjectSchema = z.object({
     .trim()
     .min(1, { message: "Name the project." })
     .max(MAX_NAME_CHARS)
-    .regex(/^[^\p{Cc}]+$/u, { message: "A project name has no line breaks or control characters." }),
+    .regex(...oneLine("A project name has no line breaks or control characters.")),
 });
 
 /** PATCH /api/projects/{slug} (owners): what an owner may change. */

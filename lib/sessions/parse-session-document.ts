@@ -1,6 +1,7 @@
 import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document, type YAMLMap } from "yaml";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
+import { oneLine } from "../api/zod-fields";
 import { DEFAULT_SESSION_PRIORITY, SESSION_PRIORITIES, TASK_ID_PATTERN, type SessionPriorityName } from "../rules";
 
 /** What Baton reads from a session document's front matter; everything else stays in the markdown. */
@@ -15,11 +16,8 @@ export type SessionFrontMatter = {
   workingDirectory: string | null;
 };
 
-// The fields are shown on lines of their own where the document is picked up (MCP, `baton pickup`): no
-// line break or other control character, which would let a field start a line of its own.
-const ONE_LINE = /^[^\p{Cc}]+$/u;
-const oneLine = { message: "No line breaks or control characters." };
-const pathList = z.array(z.string().min(1, { message: "A path is empty." }).max(1024).regex(ONE_LINE, oneLine), { error: "Expected a list of file paths." }).max(500);
+// The fields are shown on lines of their own where the document is picked up (MCP, `baton pickup`).
+const pathList = z.array(z.string().min(1, { message: "A path is empty." }).max(1024).regex(...oneLine()), { error: "Expected a list of file paths." }).max(500);
 
 const priorityMessage = "Expected an integer (lower runs first) or one of critical, high, medium, low.";
 const priorityField = z.union([z.number(), z.string()], { error: priorityMessage }).transform((value, ctx) => {
@@ -38,8 +36,8 @@ const fieldsSchema = z.object({
     .pipe(z.string().regex(TASK_ID_PATTERN, { message: "Use 1–100 letters, digits, dots, dashes or underscores, starting with a letter or digit." }))
     .optional(),
   priority: priorityField.optional(),
-  tags: z.array(z.string().min(1).max(100).regex(ONE_LINE, oneLine), { error: "Expected a list of tags." }).max(100).optional(),
-  branch: z.string({ error: "Expected a branch name." }).min(1).max(255).regex(ONE_LINE, oneLine).optional(),
+  tags: z.array(z.string().min(1).max(100).regex(...oneLine()), { error: "Expected a list of tags." }).max(100).optional(),
+  branch: z.string({ error: "Expected a branch name." }).min(1).max(255).regex(...oneLine()).optional(),
   specs: pathList.optional(),
   files: pathList.optional(),
   created_at: z
@@ -47,7 +45,7 @@ const fieldsSchema = z.object({
     .transform((v) => (v instanceof Date ? v : new Date(v)))
     .refine((d) => !Number.isNaN(d.getTime()), { message: "Not a date; use ISO 8601 such as 2025-01-31T09:00:00Z." })
     .optional(),
-  working_directory: z.string({ error: "Expected a directory path." }).min(1).max(4096).regex(ONE_LINE, oneLine).optional(),
+  working_directory: z.string({ error: "Expected a directory path." }).min(1).max(4096).regex(...oneLine()).optional(),
 });
 type FieldName = keyof typeof fieldsSchema.shape;
 const fieldNames = new Set<string>(Object.keys(fieldsSchema.shape));
