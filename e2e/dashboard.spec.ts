@@ -180,4 +180,17 @@ test.describe("dashboard", () => {
     await page.reload();
     await expect(page.getByRole("button", { name: `Revoke ${name}` })).toHaveCount(0);
   });
+
+  test("revoking a token another tab revoked already shows the list again, not an error page", async ({ page, context }) => {
+    const name = unique("twice");
+    await createToken(page, name, "write");
+    const other = await context.newPage();
+    await other.goto("/settings/tokens");
+    await page.getByRole("table", { name: "Your tokens" }).getByRole("button", { name: `Revoke ${name}` }).click();
+    await expect(page.getByRole("button", { name: `Revoke ${name}` })).toHaveCount(0);
+    await other.getByRole("table", { name: "Your tokens" }).getByRole("button", { name: `Revoke ${name}` }).click();
+    await expect(other.getByRole("button", { name: `Revoke ${name}` })).toHaveCount(0);
+    await expect(other.getByRole("table", { name: "Your tokens" })).toBeVisible();
+    await other.close();
+  });
 });

@@ -174,4 +174,11 @@ test.describe("learnings", () => {
     await api.call("GET", `/api/learnings/${id}`, undefined, [404]);
     await context.close();
   });
+  test("a query the pages refuse (a slug in capitals, a search or cursor too long) is explained, never an error page", async ({ page }) => {
+    for (const path of ["/learnings?project=UPPER", `/learnings?q=${"x".repeat(2_001)}`, `/learnings?cursor=${"c".repeat(501)}`, `/proposals?cursor=${"c".repeat(501)}`]) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBeLessThan(500);
+      await expect(page.getByRole("link", { name: /Back to/ }), path).toBeVisible();
+    }
+  });
 });

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { ApiError } from "../api/errors";
 import { createApiToken, revokeApiToken } from "../auth/api-tokens";
 import { requireUser } from "../auth/session";
 import { formAction } from "./form-action";
@@ -33,11 +34,16 @@ export const createTokenAction = formAction(
 
 /**
  * A plain `<form action>` with no state to answer into (the page renders again without the token), so
- * not through formAction: a failure here goes to Next's error page.
+ * not through formAction: an unexpected failure goes to Next's error page. A token already revoked (a
+ * second click, a stale tab) or not the user's is gone from their list either way: the page renders again.
  */
 export async function revokeTokenAction(form: FormData): Promise<void> {
   const { db, user } = await requireUser();
   const { id } = z.object({ id: z.string().default("") }).parse(readForm(form));
-  await revokeApiToken(db, { userId: user.id, tokenId: id });
+  try {
+    await revokeApiToken(db, { userId: user.id, tokenId: id });
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === "not_found")) throw error;
+  }
   revalidatePath(TOKENS_PAGE);
 }

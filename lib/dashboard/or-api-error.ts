@@ -1,15 +1,18 @@
 import "server-only";
-import { ApiError } from "../api/errors";
+import { z } from "zod";
+import { ApiError, toFailure } from "../api/errors";
 
 /**
- * Runs a page's loader and hands back an ApiError (a stale cursor, a project gone) as a value, for the
- * page to explain with a way back; anything unexpected is still thrown.
+ * Runs a page's loader and hands back an ApiError (a stale cursor, a project gone, a query its schema
+ * refuses: a slug in capitals, a search too long) as a value, for the page to explain with a way back;
+ * anything unexpected is still thrown.
  */
 export async function orApiError<T>(load: () => Promise<T>): Promise<T | ApiError> {
   try {
     return await load();
   } catch (error) {
     if (error instanceof ApiError) return error;
+    if (error instanceof z.ZodError) return new ApiError("validation_failed", toFailure(error).message);
     throw error;
   }
 }
