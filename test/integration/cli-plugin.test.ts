@@ -112,8 +112,10 @@ describe("the plugin's launcher (bin/baton.mjs)", () => {
       const env = homeEnv(path.join(tmp.dir, "home-slow"), { CLAUDE_PLUGIN_DATA: data, BATON_URL: `http://127.0.0.1:${(slow.address() as { port: number }).port}`, BATON_TOKEN: world.tokens.ana! });
       const transcript = path.join(tmp.dir, "slow-transcript.jsonl");
       writeFileSync(transcript, fixture("transcript.jsonl"));
-      const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-end.json")), session_id: "plugin-slow-1", cwd: repo, transcript_path: transcript });
-      const end = await launch(["hook", "session-end"], env, input);
+      // A branch of its own: on main the session starts of the tests below still get the handoff they expect.
+      const slowRepo = makeRepo(path.join(tmp.dir, "src", "web-slow"), { branch: "slow-end", remote: "git@github.com:acme/web.git", commits: ["Slow end"] });
+      const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-end.json")), session_id: "plugin-slow-1", cwd: slowRepo, transcript_path: transcript });
+      const end = await runProcess(node, [LAUNCHER, "hook", "session-end"], { env, cwd: slowRepo, input });
       expect([end.code, end.stdout, end.stderr]).toEqual([0, "", ""]);
       // Claude Code gives SessionEnd hooks 1.5 s in all; before, this waited for the fetch (5 s at most).
       expect(end.ms).toBeLessThan(1500);

@@ -143,27 +143,25 @@ function getTrusting(address, ca) {
 
 /** Set in the copy `later` starts: it may take the whole DOWNLOAD_MS. */
 const LATER = "BATON_PLUGIN_LATER";
+/** The hooks that end a session or a turn: what they post can be posted a little later. */
+const ENDS = new Set(["session-end", "stop"]);
 
 /**
  * Starts this launcher again, detached, with the hook's input from a file: it downloads the CLI and
- * runs the hook (a session's end or a stop: the handoff is not lost), or only downloads it for a prompt,
- * whose answer is due now (it gets none this once; the next prompt's hook has the CLI). Then exits 0.
+ * runs the hook, so the session's handoff is not lost. Then exits 0.
  */
 async function later() {
   const chunks = [];
-  if (args[1] !== "prompt") {
-    // Claude Code closes the hook's stdin once written; a pipe never closed is cut short.
-    const done = new Promise((resolve) => process.stdin.on("end", resolve).on("error", resolve));
-    process.stdin.on("data", (chunk) => chunks.push(chunk));
-    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 500))]);
-  }
+  // Claude Code closes the hook's stdin once written; a pipe never closed is cut short.
+  const done = new Promise((resolve) => process.stdin.on("end", resolve).on("error", resolve));
+  process.stdin.on("data", (chunk) => chunks.push(chunk));
+  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 500))]);
   try {
     mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
     const input = path.join(cacheDir(), `plugin-hook-${process.pid}.json`);
     writeFileSync(input, Buffer.concat(chunks), { mode: 0o600 });
     const stdin = openSync(input, "r");
-    const hookArgs = args[1] === "prompt" ? ["--version"] : args;
-    const child = spawn(process.execPath, [process.argv[1], ...hookArgs], { detached: true, stdio: [stdin, "ignore", "ignore"], env: { ...process.env, [LATER]: "1" } });
+    const child = spawn(process.execPath, [process.argv[1], ...args], { detached: true, stdio: [stdin, "ignore", "ignore"], env: { ...process.env, [LATER]: "1" } });
     child.on("error", () => {});
     child.unref();
     closeSync(stdin);
@@ -205,9 +203,10 @@ if (!url) giveUp("no server configured: run `baton login --url <server>` (throug
 // CLAUDE_PLUGIN_DATA is the plugin's own folder, kept across plugin updates; outside Claude Code the cache.
 const cli = path.join(process.env.CLAUDE_PLUGIN_DATA?.trim() || path.join(cacheDir(), "plugin"), "baton.mjs");
 if (!existsSync(cli)) {
-  // A hook that must return at once (a session's end has 1.5 s in all, a prompt 1 s) does not wait for
-  // the first download: it hands it to a copy of this launcher that outlives it.
-  if (isHook && args[1] !== "session-start" && !process.env[LATER]) await later();
+  // A session's end (1.5 s for all SessionEnd hooks) does not wait for the first download: it hands it to
+  // a copy of this launcher that outlives it. The other hooks have time for it (hooks/hooks.json: a
+  // prompt 10 s, a start or a checkpoint 30 s), and their answers are due now.
+  if (isHook && ENDS.has(args[1]) && !process.env[LATER]) await later();
   await download(url, cli);
 }
 process.env.BATON_CLI_CACHE = cli;
