@@ -36,7 +36,7 @@ await ask();
 let index = await searchIndexAt(db, 1);
 while (!index) index = await new Promise((r) => setTimeout(r, 50)).then(() => searchIndexAt(db, 1));
 // As the server does when it starts (lib/startup.ts).
-await warmLineHeads(index.newest(LINE_HEAD_CAPACITY));
+await warmLineHeads(index.newest(LINE_HEAD_CAPACITY).reverse());
 for (let i = 0; i < 300; i++) await ask();
 const inspector = new Session();
 if (values.profile) {

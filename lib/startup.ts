@@ -79,7 +79,7 @@ export async function startup(): Promise<void> {
     countTokens("warm up");
     // The learnings' lines are made and counted now, between the first requests, not in the first
     // contexts that list them.
-    if (index) void warmLineHeads(index.newest(LINE_HEAD_CAPACITY));
+    if (index) warmLineHeads(index.newest(LINE_HEAD_CAPACITY).reverse()).catch((error: unknown) => console.error("baton: counting the learnings' lines at start failed:", error));
     const embeddings = getConfig().embeddings;
     if (embeddings) {
       startEmbeddingWorker(getDb(), createEmbedder(embeddings));

@@ -8,7 +8,7 @@ export const nulFreeText = z.string().refine((s) => !containsNul(s), { message: 
  * Text shown on one line of other people's contexts and tools (a name, a branch, a path): no line break or
  * other control character, which would let it start a line (a heading, a host's tag) of its own.
  */
-export const ONE_LINE = /^[^\p{Cc}]+$/u;
+export const ONE_LINE = /^[^\p{Cc}\p{Zl}\p{Zp}]+$/u;
 export const oneLine = (message = "No line breaks or control characters.") => [ONE_LINE, { message }] as const;
 
 /** A stored time as the API shows it: an ISO 8601 string in UTC. */

@@ -12,7 +12,10 @@ export async function orApiError<T>(load: () => Promise<T>): Promise<T | ApiErro
     return await load();
   } catch (error) {
     if (error instanceof ApiError) return error;
-    if (error instanceof z.ZodError) return new ApiError("validation_failed", toFailure(error).message);
+    if (error instanceof z.ZodError) {
+      const { message, issues } = toFailure(error);
+      return new ApiError("validation_failed", message, issues);
+    }
     throw error;
   }
 }

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProcess } from "../support/run-process";
 import { ROOT, tempDir } from "../support/server";
-import { fixture, makeRepo, runBaton } from "../fixtures/cli/cli-env";
+import { FIXTURES, fixture, makeRepo, runBaton, waitFor } from "../fixtures/cli/cli-env";
 
 // The user's home folder is where the CLI finds the user's config and keeps its cache: an empty or
 // relative HOME is no home folder, never the folder a hook runs in (a clone's own `.config/baton`).
@@ -14,7 +14,8 @@ const seen: { url: string; authorization: string | undefined }[] = [];
 const server = createServer((req, res) => {
   seen.push({ url: req.url ?? "", authorization: req.headers.authorization });
   res.writeHead(200, { "content-type": "application/json" });
-  res.end(JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "## Identity\nfrom the env's server" } }));
+  if (req.url?.startsWith("/api/context/project")) res.end(JSON.stringify({ ok: true, project: { slug: "alpha" } }));
+  else res.end(JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "## Identity\nfrom the env's server" } }));
 });
 let url = "";
 let repo = "";
@@ -61,6 +62,14 @@ describe("a HOME that is no folder", () => {
     expect(run.stdout).toContain("from the env's server");
     expect(seen.map((s) => s.authorization)).toEqual(["Bearer the-envs-token"]);
     expect(readdirSync(repo).sort()).toEqual([".config", ".git"]);
+    // And its end posts the handoff: the worker's job waits in a private temporary folder instead.
+    const transcript = path.join(tmp.dir, "transcript.jsonl");
+    copyFileSync(path.join(FIXTURES, "transcript.jsonl"), transcript);
+    const endInput = JSON.stringify({ ...JSON.parse(input("session-end")), transcript_path: transcript });
+    const end = await runBaton(["hook", "session-end"], { cwd: repo, env: env("", { BATON_URL: url, BATON_TOKEN: "the-envs-token" }), input: endInput });
+    expect(end.code).toBe(0);
+    await waitFor("the handoff posted", () => seen.some((s) => s.url === "/api/handoffs"));
+    expect(readdirSync(repo).sort()).toEqual([".config", ".git"]);
   });
 
   it("the Claude Code plugin's launcher neither reads nor writes in the folder it runs in", async () => {
@@ -70,7 +79,8 @@ describe("a HOME that is no folder", () => {
       expect(run.code, run.stderr).toBe(0);
     }
     await new Promise((r) => setTimeout(r, 1500));
-    expect(seen).toEqual([]);
+    // (The test before's session-end worker may still report to the server with the environment's token.)
+    expect(seen.filter((s) => s.authorization !== "Bearer the-envs-token")).toEqual([]);
     expect(readdirSync(repo).sort()).toEqual([".config", ".git"]);
   });
 

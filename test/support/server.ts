@@ -59,8 +59,8 @@ export async function startServer(options: { databaseUrl: string; env?: Record<s
 
 class PortTaken extends Error {}
 
-/** What a server prints once it listens: `next start`'s, and Baton's HTTPS server's (scripts/https-server.mjs). */
-const LISTENING = /✓ Ready in|baton: serving HTTPS at/;
+/** What a server prints once it listens: `next start`'s ("✓ Ready in …", coloured under FORCE_COLOR), and Baton's HTTPS server's (scripts/https-server.mjs). */
+const LISTENING = /Ready in|baton: serving HTTPS at/;
 
 async function startOn(port: number, options: Parameters<typeof startServer>[0]): Promise<RunningServer> {
   // `listen: "0.0.0.0"` as `npm start` does, for a request that must come from another address.

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { AGENTS } from "../agents/agents";
 import { onPath } from "../agents/find-agent";
 import { projectHints } from "../config/derive-project";
-import { git } from "../config/git-info";
+import { originUrl } from "../config/git-info";
 import { configFileName, loadConfig, type BatonConfig } from "../config/load-config";
 import { EXIT } from "../exit-codes";
 import { apiClient, errorMessage, Unreachable } from "../http/api-client";
@@ -40,7 +40,7 @@ async function checkServer(config: BatonConfig): Promise<ServerCheck> {
     if (health.status !== 200) return { ...check, problem: `${config.url}/api/health answered ${health.status}: ${errorMessage(health)}`, exit: EXIT.failure };
     if (!config.token) return { ...check, problem: `no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN, or token in ${configFileName(config.userConfigFile)}`, exit: EXIT.usage };
     // The question the hooks ask first: which project a session here belongs to.
-    const remote = config.repoRoot && !config.project ? await git(["remote", "get-url", "origin"], config.cwd, 3000) : null;
+    const remote = config.repoRoot && !config.project ? await originUrl(config.cwd, 3000) : null;
     const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd: config.cwd });
     const res = await call("GET", `/api/context/project?${new URLSearchParams(hints)}`);
     if (res.status === 401) return { ...check, problem: `the token was refused by ${config.url} (401): run \`baton login\``, exit: EXIT.unauthorized };

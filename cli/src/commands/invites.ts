@@ -1,3 +1,4 @@
+import { defuseLine } from "../../../lib/context/pack/fence";
 import { isSlug } from "../config/derive-project";
 import { requireServer } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
@@ -8,7 +9,8 @@ import { printResult } from "../output/print";
 type Invitation = { project: { slug: string; name: string }; role: string; invitedBy: { name: string; email: string } | null; createdAt: string };
 
 function listLine(i: Invitation): string {
-  const by = i.invitedBy ? `${i.invitedBy.name} <${i.invitedBy.email}>` : "a former account";
+  // The inviter's name comes from a person: defused onto the line.
+  const by = i.invitedBy ? `${defuseLine(i.invitedBy.name)} <${i.invitedBy.email}>` : "a former account";
   return `${i.project.slug.padEnd(20)}  ${i.role.padEnd(6)}  invited by ${by}, ${i.createdAt.slice(0, 10)}`;
 }
 
@@ -35,7 +37,7 @@ async function invitesDecide(verb: "accept" | "decline", args: string[]): Promis
   const res = await call("POST", `/api/invites/${encodeURIComponent(slug)}/${verb}`);
   if (verb === "accept") {
     const { project } = expectOk<{ project: { slug: string; name: string; role: string } }>(res, `cannot accept the invitation to "${slug}"`);
-    printResult({ project }, `You joined ${project.name} (${project.slug}) as ${project.role}.`);
+    printResult({ project }, `You joined ${defuseLine(project.name)} (${project.slug}) as ${project.role}.`);
   } else {
     expectOk(res, `cannot decline the invitation to "${slug}"`);
     printResult({ declined: slug }, `Invitation to ${slug} declined.`);

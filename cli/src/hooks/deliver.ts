@@ -40,8 +40,14 @@ export async function deliver(call: ApiCall | null, outgoing: Outgoing[], option
         reachable = false;
       }
     }
-    writeSpool(request);
-    counts.spooled++;
+    try {
+      writeSpool(request);
+      counts.spooled++;
+    } catch (error) {
+      // No spool (no home folder, a read-only one): this one is lost, logged; the rest are still tried.
+      hookLog(`${options.who}: ${request.what} could not be sent or spooled (${(error as Error).message})`);
+      counts.dropped++;
+    }
   }
   return counts;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, openSync, closeSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { cacheDir } from "./hook-log";
+import { cacheDir, cacheDirIfAny } from "./hook-log";
 
 /**
  * Which learning candidates of a session were already sent (or spooled): a Stop hook runs after
@@ -28,6 +28,7 @@ export function readSent(sessionId: string): Set<string> {
 }
 
 export function writeSent(sessionId: string, keys: Set<string>): void {
+  if (!cacheDirIfAny()) return; // no home folder: nothing is kept (config/home.ts)
   mkdirSync(dir(), { recursive: true, mode: 0o700 });
   const file = fileFor(sessionId);
   writeFileSync(`${file}.tmp`, JSON.stringify([...keys]), { mode: 0o600 });
@@ -51,6 +52,8 @@ function pruneOld(): void {
  * SessionEnd hook) do not send the same candidates at once. A lock older than two minutes is stale.
  */
 export async function withSessionLock<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+  // No home folder: no place for a lock (nor for what was sent); the work runs alone.
+  if (!cacheDirIfAny()) return work();
   mkdirSync(dir(), { recursive: true, mode: 0o700 });
   const lock = `${fileFor(sessionId)}.lock`;
   const until = Date.now() + 30_000;

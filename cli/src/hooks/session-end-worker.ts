@@ -13,7 +13,7 @@ import { distinctLessons, extractLessons } from "../lessons/extract-lessons";
 import { proposalKey, type Lesson } from "../lessons/lesson";
 import { SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
-import { cacheDir, hookLog } from "./hook-log";
+import { cacheDirIfAny, hookLog } from "./hook-log";
 import { readSent, withSessionLock, writeSent } from "./sent-proposals";
 import type { SummariserSpec } from "../summarise/summariser-config";
 import { runSummariserCommand } from "../summarise/run-command";
@@ -70,7 +70,9 @@ async function serverProject(call: ApiCall | null, hints: ProjectHints, sessionI
 
 /** Job files a worker never picked up (it could not start, or died first): older than ten minutes. */
 function staleJobs(): string[] {
-  const dir = path.join(cacheDir(), "jobs");
+  const cache = cacheDirIfAny();
+  if (!cache) return [];
+  const dir = path.join(cache, "jobs");
   try {
     return readdirSync(dir)
       .filter((name) => name.endsWith(".json"))

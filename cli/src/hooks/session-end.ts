@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { AgentName } from "../../../lib/rules";
 import { readHookInput } from "./hook-input";
-import { cacheDir, hookLog } from "./hook-log";
+import { cacheDirIfAny, hookLog } from "./hook-log";
 
 /**
  * `baton hook session-end` (and `baton hook stop`, the end of a turn): Claude Code gives all SessionEnd
@@ -19,7 +20,10 @@ export async function runSessionEnd(event: "SessionEnd" | "Stop", agent: AgentNa
       hookLog(`session-end: ${parsed.problem}; nothing to do`);
       return;
     }
-    const dir = path.join(cacheDir(), "jobs");
+    // The job waits in the cache; without a home folder (config/home.ts), in a private temporary folder:
+    // a session configured from the environment still posts its handoff.
+    const cache = cacheDirIfAny();
+    const dir = cache ? path.join(cache, "jobs") : mkdtempSync(path.join(tmpdir(), "baton-job-"));
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const job = path.join(dir, `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.json`);
     writeFileSync(`${job}.tmp`, JSON.stringify({ event, agent, cwd: process.cwd(), input: parsed.input }), { mode: 0o600 });

@@ -46,25 +46,30 @@ export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt">>,
   const tmp = `${file}.tmp`;
   writeFileSync(tmp, JSON.stringify({ ...request, createdAt: new Date().toISOString() }), { mode: 0o600 });
   renameSync(tmp, file);
-  // What this one replaces (waiting, not being sent), and what has waited too long, go now: the spool
+  // What this one replaces (waiting, not being sent: older than it, as names sort by time, so two
+  // writers of one session never delete each other's), and what has waited too long, go now: the spool
   // stays bounded when nothing ever flushes it (no server configured, or one down for weeks).
   for (const other of pendingSpool(dir)) {
-    if (waitedTooLong(other)) drop(other, `given up after ${MAX_AGE_MS / 86_400_000} days`);
-    else if (key && other !== file && other.endsWith(`${key}.json`)) drop(other, `replaced by ${name}`);
+    if (tooOld(other)) drop(other, GIVEN_UP);
+    else if (key && other < file && other.endsWith(`${key}.json`)) drop(other, `replaced by ${name}`);
   }
   return file;
 }
 
-/** Whether a spooled file has waited past MAX_AGE_MS: by the time it says it was spooled, else its file's. */
-function waitedTooLong(file: string): boolean {
+/**
+ * Whether a spooled file has waited past MAX_AGE_MS: by the time it says it was spooled (`request`, when
+ * read already; else read now: a spool holds a few small files), else by its file's time.
+ */
+function tooOld(file: string, request?: Partial<SpooledRequest>): boolean {
   try {
-    const created = Date.parse((JSON.parse(readFileSync(file, "utf8")) as Partial<SpooledRequest>).createdAt ?? "");
+    const created = Date.parse((request ?? (JSON.parse(readFileSync(file, "utf8")) as Partial<SpooledRequest>)).createdAt ?? "");
     return Date.now() - (Number.isNaN(created) ? statSync(file).mtimeMs : created) > MAX_AGE_MS;
   } catch {
-    // unreadable (sent meanwhile, or not JSON: the flush drops it)
-    return false;
+    return false; // sent or dropped meanwhile, or not JSON (the flush drops it)
   }
 }
+
+const GIVEN_UP = `given up after ${MAX_AGE_MS / 86_400_000} days`;
 
 function drop(file: string, why: string): void {
   hookLog(`spool: dropped ${path.basename(file)}: ${why}`);
@@ -130,7 +135,7 @@ export async function flushSpool(call: ApiCall, deadline: number, dir?: string):
   // No home folder (config/home.ts): no spool was ever written, nothing to send.
   const where = dir ?? (cacheDirIfAny() && spoolDir());
   if (!where) return result;
-  const files = pendingSpool(where).filter((file) => !waitedTooLong(file) || (drop(file, `given up after ${MAX_AGE_MS / 86_400_000} days`), false));
+  const files = pendingSpool(where).filter((file) => !tooOld(file) || (drop(file, GIVEN_UP), false));
   for (let i = 0; i < files.length; i++) {
     const remaining = deadline - Date.now();
     const outcome = remaining < MIN_REQUEST_MS ? { stoppedBy: "time" } : await sendFile(call, files[i]!, remaining);
@@ -187,9 +192,8 @@ function settle(request: SpooledRequest, res: ApiResponse, claimed: string, file
     safeUnlink(claimed);
     return "dropped";
   }
-  if (tooOld(request, claimed)) {
-    hookLog(`spool: gave up on ${request.what} after ${MAX_AGE_MS / 86_400_000} days; last answer ${res.status}`);
-    safeUnlink(claimed);
+  if (tooOld(claimed, request)) {
+    drop(claimed, `${request.what}: ${GIVEN_UP}; last answer ${res.status}`);
     return "dropped";
   }
   putBack(claimed, file);
@@ -202,12 +206,6 @@ function putBack(claimed: string, file: string) {
   } catch {
     // nothing to put back
   }
-}
-
-function tooOld(request: SpooledRequest, file: string): boolean {
-  const created = Date.parse(request.createdAt);
-  const at = Number.isNaN(created) ? statSync(file).mtimeMs : created;
-  return Date.now() - at > MAX_AGE_MS;
 }
 
 function safeUnlink(file: string) {

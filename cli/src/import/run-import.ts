@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { guessSlug, isSlug, projectHints, toSlug } from "../config/derive-project";
-import { git } from "../config/git-info";
+import { originUrl } from "../config/git-info";
 import { loadConfig } from "../config/load-config";
 import { requireServer } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
@@ -29,7 +29,7 @@ async function ensureProject(call: ApiCall, slug: string, summary: ImportSummary
 async function projectOfDir(call: ApiCall, dir: string): Promise<string> {
   const config = loadConfig(dir);
   if (config.project) return config.project;
-  const remote = config.repoRoot ? await git(["remote", "get-url", "origin"], dir, 3000) : null;
+  const remote = config.repoRoot ? await originUrl(dir, 3000) : null;
   const where = { configured: null, remote, repoRoot: config.repoRoot, cwd: dir };
   const res = await call("GET", `/api/context/project?${new URLSearchParams(projectHints(where))}`);
   const resolved = expectOk<{ project: { slug: string } | null }>(res, `cannot tell the project of ${dir}`).project?.slug;

@@ -105,7 +105,8 @@ function keptHead(l: HeadOf): KeptHead {
 const WARM_SLICE_MS = 10;
 
 /**
- * Makes and counts the heads of these learnings (at most LINE_HEAD_CAPACITY, in their order) a slice
+ * Makes and counts the heads of these learnings (at most LINE_HEAD_CAPACITY, in their order: the ones to
+ * keep longest last, as the cache evicts the oldest kept first) a slice
  * of WARM_SLICE_MS at a time, yielding to requests between slices: counting a head is most of what a
  * learning listed for the first time costs (~60 µs), so a server does it for the learnings it holds
  * when it starts (lib/startup.ts), not in the first contexts that list them. Resolves with how many it made.

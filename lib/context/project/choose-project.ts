@@ -95,7 +95,8 @@ type SessionRead = { session?: SessionStart; choices?: ProjectChoice[] };
 function knownStart(read: SessionRead, principal: Principal, q: SessionProjectHints): SessionStart | undefined {
   const remembered = q.sessionId ? startedIn(principal.userId, q.sessionId) : undefined;
   const stored = read.session;
-  // (The memory's words: a start just made again, as on resume, may not be in the table yet.)
+  // The words stay the memory's: a session started again (resume, clear) may have searched other words,
+  // and the table gets them up to a second later.
   if (remembered && stored && (stored.storedProject ?? null) === (remembered.project?.id ?? null)) return { ...remembered, project: stored.project };
   return remembered ?? stored;
 }

@@ -70,8 +70,12 @@ export function sessionServedWrites(db: Db, entries: SessionServedEntry[], now: 
 }
 
 /** What a session's start recorded of it: its project (null: personal) and the words it searched for. */
-/** `storedProject`: the project id the table holds for it (set only when read from the table), whether or not the user is still its member. */
-export type SessionStart = { project: MemberProject | null; terms: SessionTopic; storedProject?: string | null };
+export type SessionStart = {
+  project: MemberProject | null;
+  terms: SessionTopic;
+  /** The project id the table holds for it (set only when read from the table), whether or not the user is still its member. */
+  storedProject?: string | null;
+};
 
 export const NO_TOPIC: SessionTopic = { words: [], related: [] };
 

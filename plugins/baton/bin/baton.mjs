@@ -9,9 +9,9 @@
 //
 // Plain JavaScript and node built-ins only: this file runs before every session, uncompiled.
 import { spawn } from "node:child_process";
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { rootCertificates } from "node:tls";
 import { pathToFileURL } from "node:url";
@@ -36,13 +36,14 @@ function home() {
     return null;
   }
 }
-const xdg = (variable, fallback) => {
+/** An XDG folder, else `<home>/<fallback>`; null with neither. */
+const xdgOrNull = (variable, fallback) => {
   const set = process.env[variable]?.trim();
   if (set && path.isAbsolute(set)) return set;
   const folder = home();
-  if (!folder) giveUp("no home folder: set HOME to an absolute path");
-  return path.join(folder, fallback);
+  return folder ? path.join(folder, fallback) : null;
 };
+const xdg = (variable, fallback) => xdgOrNull(variable, fallback) ?? giveUp("no home folder: set HOME to an absolute path");
 const cacheDir = () => path.join(xdg("XDG_CACHE_HOME", ".cache"), "baton");
 
 function log(message) {
@@ -91,7 +92,9 @@ function urlArgument() {
 let config;
 function userConfig() {
   try {
-    config ??= JSON.parse(readFileSync(path.join(xdg("XDG_CONFIG_HOME", ".config"), "baton", "config.json"), "utf8"));
+    // No home folder: no config file; BATON_URL and BATON_TOKEN from the environment still work.
+    const folder = xdgOrNull("XDG_CONFIG_HOME", ".config");
+    config ??= folder ? JSON.parse(readFileSync(path.join(folder, "baton", "config.json"), "utf8")) : {};
   } catch {
     config = {}; // no config file: said below
   }
@@ -112,7 +115,9 @@ function serverUrl() {
  * replaces both) and that file. Null: fetch trusts what Node trusts.
  */
 function trustedCas(url) {
-  const caFile = url.startsWith("https:") ? setting("BATON_CA_FILE", "caFile")?.replace(/^~(?=\/|$)/, homedir()) : null;
+  const given = url.startsWith("https:") ? setting("BATON_CA_FILE", "caFile") : null;
+  // `~/…` is the home folder's; with none it names no file.
+  const caFile = given && /^~(?=\/|$)/.test(given) ? (home() ? given.replace(/^~/, home()) : null) : given;
   if (!caFile) return null;
   const read = (file) => {
     try {
@@ -157,8 +162,11 @@ async function later() {
   process.stdin.on("data", (chunk) => chunks.push(chunk));
   await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 500))]);
   try {
-    mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
-    const input = path.join(cacheDir(), `plugin-hook-${process.pid}.json`);
+    // The input waits in a private folder of its own (the cache's, or the system's temp without a home).
+    const base = xdgOrNull("XDG_CACHE_HOME", ".cache");
+    const folder = base ? path.join(base, "baton") : mkdtempSync(path.join(tmpdir(), "baton-plugin-"));
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const input = path.join(folder, `plugin-hook-${process.pid}.json`);
     writeFileSync(input, Buffer.concat(chunks), { mode: 0o600 });
     const stdin = openSync(input, "r");
     const child = spawn(process.execPath, [process.argv[1], ...args], { detached: true, stdio: [stdin, "ignore", "ignore"], env: { ...process.env, [LATER]: "1" } });

@@ -48,7 +48,10 @@ export function commandWords(command: string): string[] {
 }
 
 /** opencode's user config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode` (it follows the XDG base directories). */
-const userDir = (home: string) => path.join(process.env.XDG_CONFIG_HOME?.trim() || path.join(home, ".config"), "opencode");
+const userDir = (home: string) => {
+  const xdg = process.env.XDG_CONFIG_HOME?.trim();
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, ".config"), "opencode");
+};
 const configDir = (context: InstallContext) => (context.scope === "user" ? userDir(context.home) : path.join(context.root, ".opencode"));
 
 /** The config file Baton merges into: the user's opencode.jsonc when there is one, else opencode.json (a repository's sits at its root). */

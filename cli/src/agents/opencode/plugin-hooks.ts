@@ -37,12 +37,14 @@ export function pluginDir(): string {
  * for, which read them within minutes. A session resumed later is written again from its messages.
  */
 export const PLUGIN_FILES_KEEP_MS = 24 * 3600 * 1000;
-let pruned = false;
+/** How often an opencode process looks for old files (an opencode kept open for days too). */
+const PRUNE_EVERY_MS = 3600 * 1000;
+let prunedAt = -Infinity;
 
-/** Deletes the plugin's files older than PLUGIN_FILES_KEEP_MS, once per opencode process: a copy of every session's messages would otherwise stay on disk for good. */
+/** Deletes the plugin's files older than PLUGIN_FILES_KEEP_MS, at most once an hour: a copy of every session's messages would otherwise stay on disk for good. */
 function pruneOldFiles(dir: string): void {
-  if (pruned) return;
-  pruned = true;
+  if (Date.now() - prunedAt < PRUNE_EVERY_MS) return;
+  prunedAt = Date.now();
   try {
     for (const name of readdirSync(dir)) {
       const file = path.join(dir, name);
