@@ -47,7 +47,7 @@ const xdg = (variable, fallback) => xdgOrNull(variable, fallback) ?? giveUp("no 
 const cacheDir = () => path.join(xdg("XDG_CACHE_HOME", ".cache"), "baton");
 
 function log(message) {
-  if (!home() && !path.isAbsolute(process.env.XDG_CACHE_HOME?.trim() || ".")) return;
+  if (!xdgOrNull("XDG_CACHE_HOME", ".cache")) return; // no home folder: nowhere to log
   try {
     mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
     appendFileSync(path.join(cacheDir(), "hook.log"), `${new Date().toISOString()} [${process.pid}] plugin: ${message}\n`, { mode: 0o600 });
