@@ -9,7 +9,7 @@ export { usageOf, type Usage };
 import { servedRead, sessionProjectRead } from "../db/queries/session-served";
 import { recentlyServed, startedIn } from "../context/cache/recent-sessions";
 import { utcDay } from "../context/pack/relative-time";
-import { projectIdsFor } from "../projects/projects";
+import { listProjects } from "../projects/projects";
 import { FLAG_REASONS, MAX_NAMED_LEARNINGS_CHECKED, TOUCH_HOWS, type FlagReason } from "../rules";
 
 // Used or not, and flags (issue 27), as the server sees them: the session-end worker asks which
@@ -37,42 +37,52 @@ export const usageReportSchema = z.strictObject({
 /** What the worker checks: the learnings the session was given (text and files), and the project's that name files. */
 export type SessionLearnings = { given: CheckedLearning[]; named: { id: string; files: string[] }[] };
 
+/** The session's learnings and which of them this user may flag (their own, or a project's they may write to). */
+type Checked = SessionLearnings & { flaggable: Set<string> };
+
 /**
  * The session's learnings, as this user may see them now. A session this user never started here (no
  * record of its start, nothing given) is a 404, whoever else's it may be.
  */
-async function sessionLearnings(db: Db, principal: Principal, sessionId: string): Promise<SessionLearnings> {
+async function sessionLearnings(db: Db, principal: Principal, sessionId: string): Promise<Checked> {
   const key = { userId: principal.userId, sessionId };
   const r = await readAll(db, { served: servedRead(db, key), session: sessionProjectRead(db, key) });
   const ids = new Set([...r.served, ...recentlyServed(principal.userId, sessionId)]);
   const started = startedIn(principal.userId, sessionId) ?? r.session;
   if (!started && !ids.size) throw new ApiError("not_found", "No such session of yours.");
-  const projectIds = await projectIdsFor(db, principal, "read");
-  const project = started?.project && projectIds.includes(started.project.id) ? started.project : null;
+  const memberships = await listProjects(db, principal);
+  const projectIds = memberships.map((p) => p.id);
+  const writable = new Set(memberships.filter((p) => p.role !== "viewer").map((p) => p.id));
+  // A flag changes the project's learning for everyone: a viewer's session is not asked to check files.
+  const project = started?.project && writable.has(started.project.id) ? started.project : null;
   const [given, named] = await Promise.all([
     learningsByIds(db, { userId: principal.userId, projectIds, ids: [...ids] }),
     project ? namedFileLearnings(db, { projectId: project.id, limit: MAX_NAMED_LEARNINGS_CHECKED }) : [],
   ]);
-  return { given, named };
+  const mayFlag = (l: { projectId: string | null }) => l.projectId === null || writable.has(l.projectId);
+  const flaggable = new Set([...given.filter(mayFlag).map((l) => l.id), ...named.map((l) => l.id)]);
+  return { given: given.map(({ id, content, files }) => ({ id, content, files })), named, flaggable };
 }
 
 export async function getSessionLearnings(db: Db, principal: Principal, query: unknown): Promise<SessionLearnings> {
   const { sessionId } = usageQuerySchema.parse(query);
-  return sessionLearnings(db, principal, sessionId);
+  const { given, named } = await sessionLearnings(db, principal, sessionId);
+  return { given, named };
 }
 
 /**
  * Records a session's report: a verdict only for a learning the session was given, a flag only for a
- * learning it was sent to check and a file that learning names; the rest is counted as ignored. A
+ * learning it was sent to check, that this user may change (a viewer flags none of a project's), and a
+ * file that learning names; the rest is counted as ignored. A
  * session reported twice counts once.
  */
 export async function reportSessionUsage(db: Db, principal: Principal, input: unknown, now = new Date()) {
   const report = usageReportSchema.parse(input);
-  const { given, named } = await sessionLearnings(db, principal, report.sessionId);
+  const { given, named, flaggable } = await sessionLearnings(db, principal, report.sessionId);
   const givenIds = new Set(given.map((l) => l.id));
   const filesOf = new Map([...given, ...named].map((l) => [l.id, new Set(l.files)]));
   const verdicts = report.verdicts.filter((v) => givenIds.has(v.id));
-  const flags = report.flags.filter((f) => filesOf.get(f.id)?.has(f.file));
+  const flags = report.flags.filter((f) => flaggable.has(f.id) && filesOf.get(f.id)?.has(f.file));
   const recorded = await recordVerdicts(db, { userId: principal.userId, sessionId: report.sessionId, verdicts, at: now });
   const flagged = await flagLearnings(db, { sessionId: report.sessionId, flags, at: now });
   return { recorded, flagged: flagged.length, ignored: report.verdicts.length - verdicts.length + report.flags.length - flags.length };

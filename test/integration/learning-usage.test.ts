@@ -11,7 +11,7 @@ import { testWorld } from "../support/world";
 // learning's file, runs another's command, deletes a third's file and rewrites a fourth's. The real CLI's
 // session-end worker decides, on this machine, which learnings the session touched and which to flag,
 // and posts only that. Real server, real database file, the CLI as a child process.
-const world = testWorld({ users: ["ana", "bo"], projects: { alpha: "ana" }, members: [], tokens: {} });
+const world = testWorld({ users: ["ana", "bo", "cy"], projects: { alpha: "ana" }, members: [{ project: "alpha", user: "cy", role: "viewer" }], tokens: {} });
 const { as } = world;
 const tmp = tempDir("baton-usage-");
 afterAll(() => removeAfterWorkers(tmp.remove));
@@ -216,6 +216,22 @@ describe("another user's session and learnings are out of scope", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ recorded: 0, flagged: 0, ignored: 2 });
     expect(await world.sql("SELECT count(*) AS n FROM learning_usage WHERE learning_id = ?", [personal])).toEqual([{ n: 0 }]);
+  });
+
+  it("a viewer's session records its own verdicts but flags none of the project's learnings", async () => {
+    const session = "viewer-session-usage";
+    expect((await as("cy")("GET", `/api/context?project=alpha&sessionId=${session}&source=startup`)).status).toBe(200);
+    const asked = await as("cy")("GET", `/api/context/usage?sessionId=${session}`);
+    expect(asked.status, asked.text).toBe(200);
+    expect(asked.json.given.map((l: { id: string }) => l.id)).toContain(learningIds.untouched);
+    expect(asked.json.named).toEqual([]);
+    const shared = await as("ana")("POST", "/api/learnings", { kind: "pattern", project: "alpha", content: "The cron table lives in src/cron.ts.", confirmed: true });
+    const flags = [{ id: shared.json.learning.id, reason: "deleted", file: "src/cron.ts" }, { id: learningIds.edited!, reason: "missing", file: "src/keep.ts" }];
+    const res = await as("cy")("POST", "/api/context/usage", { sessionId: session, verdicts: [{ id: learningIds.untouched, touched: false }], flags });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ recorded: 1, flagged: 0, ignored: 2 });
+    expect((await as("ana")("GET", `/api/learnings/${shared.json.learning.id}`)).json.learning.flag).toBeNull();
+    expect((await learning("edited")).flag).toBeNull();
   });
 
   it("bad input is a 400", async () => {

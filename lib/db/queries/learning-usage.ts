@@ -20,10 +20,10 @@ export const flagColumns = {
 export type CheckedLearning = { id: string; content: string; files: string[] };
 
 /** The learnings of these ids the scope may see (a deleted one is simply not there). */
-export async function learningsByIds(db: DbOrTx, params: Visibility & { ids: string[] }): Promise<CheckedLearning[]> {
+export async function learningsByIds(db: DbOrTx, params: Visibility & { ids: string[] }): Promise<(CheckedLearning & { projectId: string | null })[]> {
   if (!params.ids.length) return [];
   return db
-    .select({ id: learnings.id, content: learnings.content, files: learnings.files })
+    .select({ id: learnings.id, content: learnings.content, files: learnings.files, projectId: learnings.projectId })
     .from(learnings)
     .where(and(inArray(learnings.id, params.ids), visibleTo(learnings, params)));
 }
