@@ -2,6 +2,15 @@ import type { NextConfig } from "next";
 import { version } from "./package.json";
 import { NO_CONTENT_POLICY, securityHeaders } from "./lib/security-headers";
 
+/** BATON_BASE_URL's host, when it is a URL (lib/config.ts stops a start with a wrong one). */
+function baseUrlHost(value: string | undefined): string[] {
+  try {
+    return value ? [new URL(value).host] : [];
+  } catch {
+    return [];
+  }
+}
+
 const asList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 const nextConfig: NextConfig = {
@@ -16,6 +25,9 @@ const nextConfig: NextConfig = {
   // Migrations are read from drizzle/ at run time by instrumentation.ts.
   outputFileTracingIncludes: { "/*": ["./drizzle/**/*"] },
   typedRoutes: false,
+  // Behind a proxy that rewrites Host, the dashboard's forms come from BATON_BASE_URL's host, which
+  // Next.js would refuse as another origin (proxy.ts answers the truly foreign ones).
+  experimental: { serverActions: { allowedOrigins: baseUrlHost(process.env.BATON_BASE_URL) } },
   // Every API answer names the server's version, so the CLI notices it is out of date from requests it
   // makes anyway (cli/src/http/version-check.ts) instead of asking separately.
   headers: async () => [

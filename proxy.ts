@@ -2,7 +2,8 @@ import { getSessionCookie } from "better-auth/cookies";
 import { NextResponse, type NextRequest } from "next/server";
 import { decodePathSegments } from "./lib/api/path-segments";
 import { PATH_HEADER } from "./lib/auth/path-header";
-import { badRequestPage } from "./lib/dashboard/bad-request-page";
+import { isOwnOrigin } from "./lib/auth/own-origin";
+import { badRequestPage, FOREIGN_FORM } from "./lib/dashboard/bad-request-page";
 import { newNonce, pagePolicy, securityHeaders } from "./lib/security-headers";
 
 // Pages that need no session (an invitation link's and a password reset link's among them: their
@@ -14,8 +15,9 @@ const FORM_TYPE = /^\s*(?:multipart\/form-data|application\/x-www-form-urlencode
 
 /**
  * Runs before every dashboard request (the API's are checked earlier, in lib/api/guard-http-server.ts).
- * Rejects what Next.js cannot serve well: a path that is not valid percent-encoded UTF-8 and a form
- * posted to a page that does not parse (a styled 400 page; Next.js would answer a bare 500). Then sends a visitor without a session cookie to
+ * Rejects what Next.js cannot serve well: a path that is not valid percent-encoded UTF-8, a form
+ * posted from another site (403) and a form posted to a page that does not parse (400; styled pages
+ * where Next.js would answer a bare 500). Then sends a visitor without a session cookie to
  * sign-in before any dashboard page renders: only a convenience redirect, since every page, action and
  * route checks the session itself. Every answer gets the security headers, its policy with a nonce of its
  * own: Next.js reads the policy from the request while rendering and puts the nonce on each script it
@@ -30,6 +32,9 @@ export async function proxy(request: NextRequest) {
 async function route(request: NextRequest, nonce: string, policy: string): Promise<Response> {
   const { pathname } = request.nextUrl;
   if (!decodePathSegments(pathname)) return badRequestPage("This address cannot be read: part of it is not valid percent-encoded text.", nonce);
+  // Next.js refuses a server action from another origin with a bare 500; the same check, answered in Baton's look.
+  const origin = request.headers.get("origin");
+  if (request.method === "POST" && origin !== null && !isOwnOrigin(request, origin, process.env.BATON_BASE_URL)) return badRequestPage(FOREIGN_FORM, nonce);
   if (request.method === "POST" && FORM_TYPE.test(request.headers.get("content-type") ?? "") && !(await isReadableForm(request))) {
     return badRequestPage("The form sent with this request cannot be read.", nonce);
   }

@@ -6,6 +6,9 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
 import { authFor } from "../auth/auth";
+import { clientAddress } from "../auth/connection-security";
+import { checkPasswordLimited } from "../auth/sign-in-limiter";
+import { getConfig } from "../config";
 import { formAction } from "./form-action";
 
 // One's own account: a new password, and the other places one is signed in. better-auth keeps the
@@ -22,14 +25,16 @@ const passwordForm = z
   .refine((f) => f.password === f.confirm, { path: ["confirm"], message: "The passwords differ." })
   .refine((f) => f.password !== f.current, { path: ["password"], message: "The new password is the current one." });
 
-export const changePasswordAction = formAction(passwordForm, async ({ current, password, signOutOthers }) => {
+const WRONG_CURRENT = "The current password is wrong.";
+
+export const changePasswordAction = formAction(passwordForm, async ({ current, password, signOutOthers }, { user }) => {
   const requestHeaders = await headers();
-  try {
-    await authFor(requestHeaders).api.changePassword({ body: { currentPassword: current, newPassword: password, revokeOtherSessions: signOutOthers === "on" }, headers: requestHeaders });
-  } catch (error) {
-    if (!(error instanceof APIError)) throw error;
-    throw new ApiError("validation_failed", "The current password is wrong.", [{ path: ["current"], message: "The current password is wrong.", code: "custom" }]);
-  }
+  // Counted with sign-in's failures: a session left open must not buy unlimited guesses of the password.
+  const attempt = { email: user.email, client: clientAddress(requestHeaders, getConfig().trustProxy) };
+  const change = () => authFor(requestHeaders).api.changePassword({ body: { currentPassword: current, newPassword: password, revokeOtherSessions: signOutOthers === "on" }, headers: requestHeaders });
+  await checkPasswordLimited(attempt, async () => void (await change()), (error) =>
+    error instanceof APIError ? new ApiError("validation_failed", WRONG_CURRENT, [{ path: ["current"], message: WRONG_CURRENT, code: "custom" }]) : null,
+  );
   // The page is shown again by a new request: this one still carries the session cookie just replaced.
   redirect(`/settings/account?changed=${signOutOthers === "on" ? "alone" : "password"}`);
 });

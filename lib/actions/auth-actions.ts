@@ -11,7 +11,7 @@ import { createFirstUser } from "../auth/create-user";
 import { sameOriginPath } from "../auth/same-origin-path";
 import { resetPasswordByLink } from "../admin/users";
 import { dropSetupCode, setupAllowed } from "../auth/setup-code";
-import { signInLimiter } from "../auth/sign-in-limiter";
+import { checkPasswordLimited } from "../auth/sign-in-limiter";
 import { getConfig } from "../config";
 import { serverOrigin } from "../dashboard/server-origin";
 import { getDb } from "../db/client";
@@ -41,19 +41,7 @@ export const signInAction = publicFormAction(
   async ({ email, password, next }) => {
     // auth.api calls skip better-auth's HTTP rate limiting, so failed attempts are counted here.
     const attempt = { email, client: clientAddress(await headers(), getConfig().trustProxy) };
-    const refusal = signInLimiter.refusal(attempt);
-    if (refusal) {
-      const from = refusal.reason === "email" ? "for this email" : "from this address";
-      throw new ApiError("rate_limited", `Too many failed sign-ins ${from}. Try again in ${Math.ceil(refusal.waitMs / 60_000)} min.`);
-    }
-    try {
-      await signIn(email, password);
-    } catch (error) {
-      if (!(error instanceof APIError)) throw error;
-      signInLimiter.recordFailure(attempt);
-      throw new ApiError("unauthorized", "Wrong email or password.");
-    }
-    signInLimiter.recordSuccess(attempt);
+    await checkPasswordLimited(attempt, () => signIn(email, password), (error) => (error instanceof APIError ? new ApiError("unauthorized", "Wrong email or password.") : null));
     redirect(sameOriginPath(next, await serverOrigin()));
   },
   { echo: ["email"] },

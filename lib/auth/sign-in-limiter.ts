@@ -1,3 +1,4 @@
+import { ApiError } from "../api/errors";
 import { processWide } from "../process/process-state";
 
 /**
@@ -126,3 +127,25 @@ export function clientKey(address: string): string {
 }
 
 export const signInLimiter = processWide("sign-in limiter", () => new SignInLimiter());
+
+/**
+ * A password typed for an account, checked under the limiter, wherever it is typed (sign-in, changing
+ * one's password): refused while that email or the client has failed too often, a wrong one counted
+ * (`wrong` tells it from other errors, and says what to answer), a right one clears the email's count.
+ */
+export async function checkPasswordLimited(attempt: SignInAttempt, check: () => Promise<void>, wrong: (error: unknown) => ApiError | null): Promise<void> {
+  const refusal = signInLimiter.refusal(attempt);
+  if (refusal) {
+    const from = refusal.reason === "email" ? "for this email" : "from this address";
+    throw new ApiError("rate_limited", `Too many failed password attempts ${from}. Try again in ${Math.ceil(refusal.waitMs / 60_000)} min.`);
+  }
+  try {
+    await check();
+  } catch (error) {
+    const answer = wrong(error);
+    if (!answer) throw error;
+    signInLimiter.recordFailure(attempt);
+    throw answer;
+  }
+  signInLimiter.recordSuccess(attempt);
+}

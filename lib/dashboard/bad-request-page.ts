@@ -18,12 +18,12 @@ h1 { font-size: 1.5rem; margin: 1rem 0 0.25rem; }
 p { color: var(--muted); }
 a { color: var(--accent); }`;
 
-const page = (reason: string, nonce: string) => `<!DOCTYPE html>
+const page = (title: string, reason: string, nonce: string) => `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Bad request · Baton</title><style nonce="${nonce}">${STYLE}</style></head>
+<title>${title} · Baton</title><style nonce="${nonce}">${STYLE}</style></head>
 <body><main><div class="card">
 <p class="brand"><span aria-hidden="true">◆</span> Baton</p>
-<h1>Bad request</h1>
+<h1>${title}</h1>
 <p>${reason} Check the link, or go back to <a href="/">your projects</a>.</p>
 </div></main></body></html>
 `;
@@ -31,7 +31,11 @@ const page = (reason: string, nonce: string) => `<!DOCTYPE html>
 /** Why the request was refused, as whole sentences of plain text (no markup). */
 export type BadRequestReason = "This address cannot be read: part of it is not valid percent-encoded text." | "The form sent with this request cannot be read.";
 
+/** A form another site posted here (a server action from a foreign Origin): refused with 403. */
+export const FOREIGN_FORM = "This form was sent from another site, so it was not carried out.";
+
 /** `nonce` is the one in the answer's Content-Security-Policy, which admits the page's own styles. */
-export function badRequestPage(reason: BadRequestReason, nonce: string): Response {
-  return new Response(page(reason, nonce), { status: 400, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+export function badRequestPage(reason: BadRequestReason | typeof FOREIGN_FORM, nonce: string): Response {
+  const [status, title] = reason === FOREIGN_FORM ? [403, "Forbidden"] : [400, "Bad request"];
+  return new Response(page(title, reason, nonce), { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }

@@ -56,7 +56,8 @@ export async function renewInvitationLink(db: Db, principal: Principal, slug: st
   const project = await requireProject(db, principal, slug, "owner");
   const { id } = invitationIdSchema.parse(input);
   const { token, link } = await newLink();
-  const invitation = await replaceLink(db, { projectId: project.id, match: { id }, ...link });
+  // The owner who renews it vouches for it now (an invitation stands on its inviter's authority).
+  const invitation = await replaceLink(db, { projectId: project.id, match: { id }, again: { invitedBy: principal.userId }, ...link });
   if (!invitation) throw new ApiError("not_found", `No pending invitation with that id in "${slug}".`);
   await recordAudit(db, principal.userId, { action: "edit", subject: "invitation", subjectId: id, label: invitation.email, projectId: project.id, detail: "new link" });
   const url = joinUrl(origin, token);

@@ -87,8 +87,11 @@ export async function inviteMember(db: Db, principal: Principal, slug: string, i
     await recordAudit(db, principal.userId, { action: "add", subject: "invitation", subjectId: id, label: email, projectId: project.id, detail: `as ${role}` });
     return { email, role, token, stored: stored({ id, role }) };
   }
-  const waiting = await replaceLink(db, { projectId: project.id, match: { email }, ...link });
-  return { email, role, token, stored: waiting ? stored(waiting) : null };
+  // Invited again: the new role and inviter stand (an owner correcting a role), with a new link.
+  const waiting = await replaceLink(db, { projectId: project.id, match: { email }, again: { role, invitedBy: principal.userId }, ...link });
+  if (!waiting) return { email, role, token, stored: null };
+  await recordAudit(db, principal.userId, { action: "edit", subject: "invitation", subjectId: waiting.id, label: email, projectId: project.id, detail: `invited again as ${role}` });
+  return { email, role: waiting.role, token, stored: stored(waiting) };
 }
 
 /** The project's pending invitations (owners: they name people's emails), each saying whether its link still works. */

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
@@ -189,6 +190,39 @@ describe("where the browser opens", () => {
 });
 
 describe("offline and odd configurations", () => {
+  it("a poll answered 503 (a database restarting) is asked again: the approval is not lost", async () => {
+    // A proxy in front of the real server answers the first two polls as a server whose database is away.
+    let refused = 0;
+    const proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      if (req.url === "/api/cli/login/poll" && refused < 2) {
+        refused++;
+        res.writeHead(503, { "content-type": "application/json", "retry-after": "1" });
+        return res.end(JSON.stringify({ ok: false, error: { code: "database_unavailable", message: "The database cannot be reached right now; try again shortly." } }));
+      }
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => typeof v === "string" && !["host", "connection", "content-length"].includes(k))) as Record<string, string>;
+      const upstream = await fetch(world.server.url + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" });
+      res.end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const { home, env } = newHome();
+      const cli = startCli(["login", "--url", `http://127.0.0.1:${(proxy.address() as { port: number }).port}`], { env, cwd: world.dir });
+      const [, code] = await cli.stderrMatch(/approve the code ([A-Z]{4}-[A-Z]{4}):/);
+      await cli.stderrMatch(/answered 503 .*Still trying until the code expires/);
+      const page = await approvalPage("ana", code!);
+      expect(await postAnswer("ana", code!, answerForm(page)!, { decision: "approve", name: "through a restart", scope: "write" })).toContain("Approved.");
+      const result = await cli.done;
+      expect(result.code, result.stderr).toBe(0);
+      expect(refused).toBe(2);
+      expect(readConfig(home).token).toMatch(/^baton_/);
+    } finally {
+      proxy.close();
+    }
+  }, 60_000);
+
   it("baton logout with the server out of reach: the token leaves the file, and it says it could not be revoked (exit 5)", async () => {
     const { home, env } = newHome();
     const down = `http://127.0.0.1:${await freePort()}`;

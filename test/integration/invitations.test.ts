@@ -191,3 +191,49 @@ describe("nothing flows to or from a project before its invitation is accepted",
     expect(joined.json.context).toContain(OWNERS_LESSON);
   });
 });
+
+describe("an invitation stands on its inviter's authority", () => {
+  const linkToken = (res: { json: { invitation: { link: string } } }) => res.json.invitation.link.split("/join/")[1]!;
+  // The join routes answer whoever holds the link: no token.
+  const open = (token: string) => world.as("anyone")("GET", `/api/join/${token}`);
+
+  it("invited again with another role: the new role stands, and the trail says so", async () => {
+    expect((await world.as("ana")("POST", "/api/projects", { slug: "roles", name: "Roles" })).status).toBe(201);
+    expect((await invite("gus@example.com", "owner", "ana", "roles")).status).toBe(202);
+    const again = await invite("gus@example.com", "viewer", "ana", "roles");
+    expect(again.status, again.text).toBe(202);
+    expect(again.json.invitation.role).toBe("viewer");
+    expect((await pendingOf("roles")).map((i) => [i.email, i.role])).toEqual([["gus@example.com", "viewer"]]);
+    world.tokens.gus = await createUserWithToken(world.databaseUrl, "gus@example.com");
+    expect((await answer("gus", "accept", "roles")).json.project).toMatchObject({ slug: "roles", role: "viewer" });
+    expect(await roleIn("gus", "roles")).toBe("viewer");
+    const rows = (await world.as("ana")("GET", "/api/projects/roles/audit?limit=100")).json.items as { action: string; subject: { label: string }; detail: string | null }[];
+    expect(rows.map((e) => [e.action, e.subject.label, e.detail])).toEqual(expect.arrayContaining([["edit", "gus@example.com", "invited again as viewer"]]));
+  });
+
+  it("an owner who leaves takes their pending invitations with them, until another owner invites that email again", async () => {
+    expect((await world.as("ana")("POST", "/api/projects", { slug: "crew", name: "Crew" })).status).toBe(201);
+    expect((await invite(emailOf("dee"), "owner", "ana", "crew")).status).toBe(202);
+    expect((await answer("dee", "accept", "crew")).status).toBe(200);
+    const byDee = await invite("ivy@example.com", "owner", "dee", "crew");
+    expect(byDee.status, byDee.text).toBe(202);
+    expect((await open(linkToken(byDee))).status).toBe(200);
+    expect((await world.as("dee")("DELETE", "/api/projects/crew/members/me")).status).toBe(200);
+
+    // Dee is gone: the link opens nothing, the owners see nothing pending, the invitee has nothing to accept.
+    const dead = await open(linkToken(byDee));
+    expect(dead.status, dead.text).toBe(404);
+    expect((await world.as("anyone")("POST", `/api/join/${linkToken(byDee)}`, { name: "Ivy", password: "long enough pass" })).status).toBe(404);
+    expect(await pendingOf("crew")).toEqual([]);
+    world.tokens.ivy = await createUserWithToken(world.databaseUrl, "ivy@example.com");
+    expect(await myInvites("ivy")).toEqual([]);
+    expect((await answer("ivy", "accept", "crew")).status).toBe(404);
+    expect(await roleIn("ivy", "crew")).toBe(404);
+
+    // Ana invites the same email: her invitation, her role, and it can be accepted.
+    expect((await invite("ivy@example.com", "member", "ana", "crew")).status).toBe(202);
+    expect((await myInvites("ivy")).map((i) => [i.project.slug, i.role, i.invitedBy?.name])).toEqual([["crew", "member", "ana"]]);
+    expect((await answer("ivy", "accept", "crew")).status).toBe(200);
+    expect(await roleIn("ivy", "crew")).toBe("member");
+  });
+});

@@ -18,15 +18,15 @@ async function signIn(email: string, password: string, headers: Record<string, s
 describe("the failed sign-in limit", () => {
   it("a locked email stays locked while one client fails for made-up emails, until that client is refused too", async () => {
     for (let i = 0; i < MAX_FAILURES; i++) expect((await signIn(emailOf("ana"), `wrong ${i}`)).body).toContain("Wrong email or password.");
-    expect((await signIn(emailOf("ana"), PASSWORD)).body).toContain("Too many failed sign-ins for this email.");
+    expect((await signIn(emailOf("ana"), PASSWORD)).body).toContain("Too many failed password attempts for this email.");
 
     for (let i = MAX_FAILURES; i < MAX_CLIENT_FAILURES; i++) {
       const made = await signIn(`made-up-${i}@example.com`, "guess", { "x-forwarded-for": `198.51.100.${i % 250}` });
       expect(made.body).toContain("Wrong email or password.");
     }
     const refused = await signIn("made-up-next@example.com", "guess", { "x-forwarded-for": "203.0.113.99" });
-    expect(refused.body).toContain("Too many failed sign-ins from this address.");
+    expect(refused.body).toContain("Too many failed password attempts from this address.");
     expect((await signIn(emailOf("ana"), PASSWORD)).status).toBe(200);
-    expect((await signIn(emailOf("ana"), PASSWORD)).body).toContain("Too many failed sign-ins");
+    expect((await signIn(emailOf("ana"), PASSWORD)).body).toContain("Too many failed password attempts");
   }, 180_000);
 });

@@ -40,6 +40,12 @@ async function waitForApproval(call: ApiCall, started: Started): Promise<Collect
       continue;
     }
     if (res.status === 428) continue;
+    // The server or its database briefly away (a restart, a proxy without upstream): it says try again.
+    if (res.status === 502 || res.status === 503 || res.status === 504) {
+      if (!saidUnreachable) note(`the server answered ${res.status} (not available for now). Still trying until the code expires.`);
+      saidUnreachable = true;
+      continue;
+    }
     const reason = reasonOf(res);
     if (reason === "slow_down") {
       interval += SLOW_DOWN_STEP_MS;

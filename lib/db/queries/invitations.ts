@@ -1,6 +1,6 @@
 import type { DbOrTx } from "../client";
-import { and, asc, eq, gt } from "drizzle-orm";
-import { projectInvitations, projects, users, type InvitationStatus, type ProjectRole } from "../schema";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { projectInvitations, projectMembers, projects, users, type InvitationStatus, type ProjectRole } from "../schema";
 import type { InvitationMailState } from "../../rules";
 import { ofProject } from "./scope";
 
@@ -24,6 +24,16 @@ export type InvitationByLinkRow = InvitationForUserRow & { email: string };
 export type InvitationForUserRow = { id: string; projectId: string; slug: string; name: string; role: ProjectRole; createdAt: Date; invitedBy: Inviter };
 
 const pending = eq(projectInvitations.status, "pending");
+/**
+ * An invitation stands on its inviter's authority: it opens, lists and can be accepted only while the
+ * person who sent it is still an owner of the project with an active account. Removed, demoted,
+ * disabled or deleted, their pending invitations wait unseen until an owner invites that email again
+ * (which makes that owner the inviter) — a removed owner cannot come back through a second address.
+ */
+const inviterIsOwner = sql`exists (select 1 from ${projectMembers} join ${users} on ${users.id} = ${projectMembers.userId}
+  where ${projectMembers.projectId} = ${projectInvitations.projectId} and ${projectMembers.userId} = ${projectInvitations.invitedBy}
+  and ${projectMembers.role} = 'owner' and ${users.disabledAt} is null)`;
+const live = and(pending, inviterIsOwner)!;
 
 const inviterColumns = { inviterName: users.name, inviterEmail: users.email };
 const toInviter = (row: { inviterName: string | null; inviterEmail: string | null }): Inviter =>
@@ -54,7 +64,7 @@ export async function listPendingForProject(db: DbOrTx, params: { projectId: str
     })
     .from(projectInvitations)
     .leftJoin(users, eq(users.id, projectInvitations.invitedBy))
-    .where(and(ofProject(projectInvitations, params.projectId), pending))
+    .where(and(ofProject(projectInvitations, params.projectId), live))
     .orderBy(asc(projectInvitations.createdAt), asc(projectInvitations.email));
   return rows.map(({ inviterName, inviterEmail, ...row }) => ({ ...row, invitedBy: toInviter({ inviterName, inviterEmail }) }));
 }
@@ -71,7 +81,7 @@ const forInvitee = {
 
 /** The pending invitations to an email (lowercase), optionally only the one to the project `slug`. */
 export async function listPendingForEmail(db: DbOrTx, params: { email: string; slug?: string }): Promise<InvitationForUserRow[]> {
-  const conditions = [eq(projectInvitations.email, params.email), pending];
+  const conditions = [eq(projectInvitations.email, params.email), live];
   if (params.slug !== undefined) conditions.push(eq(projects.slug, params.slug));
   const rows = await db
     .select(forInvitee)
@@ -93,7 +103,7 @@ export async function findByLink(db: DbOrTx, params: { linkHash: string; now: Da
     .from(projectInvitations)
     .innerJoin(projects, eq(projects.id, projectInvitations.projectId))
     .leftJoin(users, eq(users.id, projectInvitations.invitedBy))
-    .where(and(eq(projectInvitations.linkHash, params.linkHash), pending, gt(projectInvitations.linkExpiresAt, params.now)));
+    .where(and(eq(projectInvitations.linkHash, params.linkHash), live, gt(projectInvitations.linkExpiresAt, params.now)));
   if (!row) return undefined;
   const { inviterName, inviterEmail, ...rest } = row;
   return { ...rest, invitedBy: toInviter({ inviterName, inviterEmail }) };
@@ -101,17 +111,18 @@ export async function findByLink(db: DbOrTx, params: { linkHash: string; now: Da
 
 /**
  * Gives a project's pending invitation (by id, or by the email it was sent to) a new link; the old one
- * stops at once. The invitation, or undefined when no such one is pending.
+ * stops at once. An invitation sent again (`again`) also takes the role and the inviter of the new one.
+ * The invitation as it now stands, or undefined when no such one is pending.
  */
 export async function replaceLink(
   db: DbOrTx,
-  params: { projectId: string; match: { id: string } | { email: string } } & LinkParams,
+  params: { projectId: string; match: { id: string } | { email: string }; again?: { role?: ProjectRole; invitedBy: string } } & LinkParams,
 ): Promise<{ id: string; email: string; role: ProjectRole } | undefined> {
-  const { projectId, match, ...link } = params;
+  const { projectId, match, again, ...link } = params;
   const which = "id" in match ? eq(projectInvitations.id, match.id) : eq(projectInvitations.email, match.email);
   const [row] = await db
     .update(projectInvitations)
-    .set(link)
+    .set({ ...link, ...again })
     .where(and(which, ofProject(projectInvitations, projectId), pending))
     .returning({ id: projectInvitations.id, email: projectInvitations.email, role: projectInvitations.role });
   return row;
@@ -128,7 +139,7 @@ export async function setMailState(db: DbOrTx, params: { id: string; projectId: 
 /**
  * Settles a pending invitation of a project as accepted, declined or revoked; the email it was sent to,
  * or undefined when there is no such pending invitation (decided already, by someone else at the same
- * moment too: only one decision wins).
+ * moment too: only one decision wins). Accepted only while its inviter is still an owner (`live`).
  */
 export async function decideInvitation(
   db: DbOrTx,
@@ -137,7 +148,7 @@ export async function decideInvitation(
   const [row] = await db
     .update(projectInvitations)
     .set({ status: params.status, decidedAt: new Date() })
-    .where(and(eq(projectInvitations.id, params.id), ofProject(projectInvitations, params.projectId), pending))
+    .where(and(eq(projectInvitations.id, params.id), ofProject(projectInvitations, params.projectId), params.status === "accepted" ? live : pending))
     .returning({ email: projectInvitations.email, role: projectInvitations.role });
   return row;
 }
