@@ -2,14 +2,18 @@ import { getSessionCookie } from "better-auth/cookies";
 import { NextResponse, type NextRequest } from "next/server";
 import { decodePathSegments } from "./lib/api/path-segments";
 import { PATH_HEADER } from "./lib/auth/path-header";
+import { DATABASE_RETRY_AFTER_SECONDS } from "./lib/api/errors";
 import { isOwnOrigin } from "./lib/auth/own-origin";
-import { badRequestPage, FOREIGN_FORM } from "./lib/dashboard/bad-request-page";
+import { badRequestPage, FOREIGN_FORM, unavailablePage } from "./lib/dashboard/bad-request-page";
+import { databaseDown } from "./lib/db/outage";
 import { newNonce, pagePolicy, securityHeaders } from "./lib/security-headers";
 
 // Pages that need no session (an invitation link's and a password reset link's among them: their
-// secret is the key), static files, and the public CLI downloads (cli/baton.mjs and install.sh, fetched
-// before anyone has signed in): the sign-in redirect skips them.
-const PUBLIC_PATH = /^\/(?:sign-in|setup|join\/|reset\/|_next\/|favicon\.ico|cli\/|install\.sh$)|\.(?:svg|png|ico|txt)$/;
+// secret is the key): the sign-in redirect skips them, and STATIC_PATH.
+const AUTH_PAGE = /^\/(?:sign-in|setup|join\/|reset\/)/;
+// Static files and the public CLI downloads (cli/baton.mjs and install.sh, fetched before anyone has
+// signed in): no session, and no database either (served during an outage).
+const STATIC_PATH = /^\/(?:_next\/|favicon\.ico|cli\/|install\.sh$)|\.(?:svg|png|ico|txt)$/;
 // The bodies Next.js parses as a form when they are posted to a page (a server action without JavaScript).
 const FORM_TYPE = /^\s*(?:multipart\/form-data|application\/x-www-form-urlencoded)/i;
 
@@ -38,9 +42,10 @@ async function route(request: NextRequest, nonce: string, policy: string): Promi
   if (request.method === "POST" && FORM_TYPE.test(request.headers.get("content-type") ?? "") && !(await isReadableForm(request))) {
     return badRequestPage("The form sent with this request cannot be read.", nonce);
   }
+  if (!STATIC_PATH.test(pathname) && (await databaseDown())) return unavailablePage(nonce, DATABASE_RETRY_AFTER_SECONDS);
   const forwarded = new Headers(request.headers);
   forwarded.set("content-security-policy", policy);
-  if (PUBLIC_PATH.test(pathname)) return NextResponse.next({ request: { headers: forwarded } });
+  if (AUTH_PAGE.test(pathname) || STATIC_PATH.test(pathname)) return NextResponse.next({ request: { headers: forwarded } });
   if (getSessionCookie(request)) {
     // The cookie may be stale; the page then redirects to sign-in itself, and needs the path to come back to.
     forwarded.set(PATH_HEADER, pathname + request.nextUrl.search);

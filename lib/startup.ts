@@ -3,7 +3,8 @@ import { guardHttpServer } from "./api/guard-http-server";
 import { issueSetupCode } from "./auth/setup-code";
 import { ConfigError, formatConfigError, getConfig } from "./config";
 import type { TlsMaterial } from "./tls-files";
-import { connectDatabase, getClient, getDb, openPrimary } from "./db/client";
+import { connectDatabase, databaseReachable, getClient, getDb, openPrimary } from "./db/client";
+import { setReachabilityProbe } from "./db/outage";
 import { countUsers } from "./db/queries/users";
 import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
@@ -61,6 +62,7 @@ export async function startup(): Promise<void> {
     const result = await migrate(migrations, path.join(process.cwd(), "drizzle")).finally(() => migrations.close());
     // After migrating: an embedded replica's first sync then brings the schema with it.
     await connectDatabase();
+    setReachabilityProbe(databaseReachable);
     await awaitSchema(getClient(), result.latest);
     console.log(`baton: ${database} database ready, ${migrationsLine(result.applied.length, result.total)}`);
     installGracefulShutdown();

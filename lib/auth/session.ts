@@ -5,16 +5,23 @@ import { connection } from "next/server";
 import { cache } from "react";
 import { serverOrigin } from "../dashboard/server-origin";
 import { getDb, type Db } from "../db/client";
+import { noteIfUnavailable } from "../db/outage";
 import { countUsers, type PublicUser } from "../db/queries/users";
 import { authFor } from "./auth";
 import { PATH_HEADER } from "./path-header";
 import { sameOriginPath } from "./same-origin-path";
 import { sessionPrincipal, type Principal } from "./principal";
 
+/** A page's first database read failed: an outage is marked (the next pages get the proxy's 503 page). */
+function outageAndThrow(error: unknown): never {
+  noteIfUnavailable(error);
+  throw error;
+}
+
 /** The signed-in user of this request, or null (a disabled account's session, too). Cached for the request. */
 export const getSessionUser = cache(async (): Promise<(PublicUser & { isAdmin: boolean }) | null> => {
   const requestHeaders = await headers();
-  const session = await authFor(requestHeaders).api.getSession({ headers: requestHeaders });
+  const session = await authFor(requestHeaders).api.getSession({ headers: requestHeaders }).catch(outageAndThrow);
   if (!session || session.user.disabledAt) return null;
   return { id: session.user.id, name: session.user.name, email: session.user.email, isAdmin: session.user.role === "admin" };
 });
@@ -36,5 +43,5 @@ export async function requireUser(): Promise<{ user: PublicUser & { isAdmin: boo
 export async function needsSetup(): Promise<boolean> {
   // Depends on the database, so never prerendered at build time.
   await connection();
-  return (await countUsers(getDb())) === 0;
+  return (await countUsers(getDb()).catch(outageAndThrow)) === 0;
 }

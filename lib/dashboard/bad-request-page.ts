@@ -24,18 +24,27 @@ const page = (title: string, reason: string, nonce: string) => `<!DOCTYPE html>
 <body><main><div class="card">
 <p class="brand"><span aria-hidden="true">◆</span> Baton</p>
 <h1>${title}</h1>
-<p>${reason} Check the link, or go back to <a href="/">your projects</a>.</p>
+<p>${reason}</p>
 </div></main></body></html>
 `;
 
-/** Why the request was refused, as whole sentences of plain text (no markup). */
+/** Why the request was refused, as whole sentences of plain text (no markup; the page adds the way back). */
 export type BadRequestReason = "This address cannot be read: part of it is not valid percent-encoded text." | "The form sent with this request cannot be read.";
 
 /** A form another site posted here (a server action from a foreign Origin): refused with 403. */
 export const FOREIGN_FORM = "This form was sent from another site, so it was not carried out.";
 
+const html = (body: string, status: number, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...headers } });
+
 /** `nonce` is the one in the answer's Content-Security-Policy, which admits the page's own styles. */
 export function badRequestPage(reason: BadRequestReason | typeof FOREIGN_FORM, nonce: string): Response {
   const [status, title] = reason === FOREIGN_FORM ? [403, "Forbidden"] : [400, "Bad request"];
-  return new Response(page(title, reason, nonce), { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+  return html(page(title, `${reason} Check the link, or go back to <a href="/">your projects</a>.`, nonce), status);
+}
+
+/** Any page while the database is out of reach (lib/db/outage.ts): 503 with Retry-After, as the API answers. */
+export function unavailablePage(nonce: string, retryAfterSeconds: number): Response {
+  const reason = `Baton cannot reach its database right now (it may be restarting). This page will work again once it is back: <a href="">try again</a> in a moment.`;
+  return html(page("Not available right now", reason, nonce), 503, { "retry-after": String(retryAfterSeconds) });
 }
