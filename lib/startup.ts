@@ -5,6 +5,7 @@ import { ConfigError, formatConfigError, getConfig } from "./config";
 import type { TlsMaterial } from "./tls-files";
 import { connectDatabase, databaseReachable, getClient, getDb, openPrimary } from "./db/client";
 import { setReachabilityProbe } from "./db/outage";
+import { onShutdown } from "./process/on-shutdown";
 import { countUsers } from "./db/queries/users";
 import { createEmbedder } from "./embeddings/embedder";
 import { startEmbeddingWorker } from "./embeddings/embedding-worker";
@@ -84,7 +85,9 @@ export async function startup(): Promise<void> {
     if (index) warmLineHeads(index.newest(LINE_HEAD_CAPACITY).reverse()).catch((error: unknown) => console.error("baton: counting the learnings' lines at start failed:", error));
     const embeddings = getConfig().embeddings;
     if (embeddings) {
-      startEmbeddingWorker(getDb(), createEmbedder(embeddings));
+      const worker = startEmbeddingWorker(getDb(), createEmbedder(embeddings));
+      // No new round once the server is stopping: it would hold the exit up behind the embedder.
+      onShutdown("embedding worker", async () => worker.stop());
       console.log(`baton: embedding learnings with ${embeddings.model} at ${new URL(embeddings.url).origin}`);
     }
     serveHttps?.();

@@ -4,6 +4,14 @@
  */
 import { BoundedCache } from "../process/bounded-cache";
 
+/**
+ * The API refused these texts (a 4xx other than 408/429: too long for the model, say), as opposed to
+ * being down: asking again with the same texts gets the same answer.
+ */
+export class EmbeddingRefused extends Error {}
+
+const refusal = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+
 export type Embedder = {
   model: string;
   embed(texts: string[], options?: { timeoutMs?: number }): Promise<number[][]>;
@@ -19,7 +27,7 @@ export function createEmbedder(config: { url: string; model: string; apiKey: str
         body: JSON.stringify({ model: config.model, input: texts }),
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
-      if (!res.ok) throw new Error(`embeddings API answered ${res.status}`);
+      if (!res.ok) throw new (refusal(res.status) ? EmbeddingRefused : Error)(`embeddings API answered ${res.status}`);
       const body = (await res.json()) as { data?: { index?: number; embedding?: unknown }[] };
       const vectors: number[][] = new Array(texts.length);
       for (const [i, item] of (body.data ?? []).entries()) {
@@ -50,6 +58,8 @@ export function createQueryEmbedder(embedder: Embedder, options = { timeoutMs: 1
       cache.set(text, vector!);
       return vector!;
     } catch (error) {
+      // A text the API refuses (a pasted log too long for the model) says nothing about the next one.
+      if (error instanceof EmbeddingRefused) return null;
       downUntil = Date.now() + options.cooldownMs;
       console.warn(`baton: embeddings unavailable, ranking by full-text search alone for a minute (${error instanceof Error ? error.message : error})`);
       return null;

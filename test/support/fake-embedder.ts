@@ -29,7 +29,8 @@ function embed(text: string): number[] {
 
 export type FakeEmbedder = { url: string; requests: string[][]; stop: () => Promise<void> };
 
-export async function startFakeEmbedder(): Promise<FakeEmbedder> {
+/** `maxChars`: a request with a longer text is refused with 400, as a model with a small input limit refuses it. */
+export async function startFakeEmbedder(options: { maxChars?: number } = {}): Promise<FakeEmbedder> {
   const requests: string[][] = [];
   const server: Server = createServer((req, res) => {
     let body = "";
@@ -42,6 +43,11 @@ export async function startFakeEmbedder(): Promise<FakeEmbedder> {
       const { input } = JSON.parse(body) as { model: string; input: string | string[] };
       const texts = Array.isArray(input) ? input : [input];
       requests.push(texts);
+      if (options.maxChars !== undefined && texts.some((t) => t.length > options.maxChars!)) {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: "input is too long for the model" } }));
+        return;
+      }
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ object: "list", model: "fake", data: texts.map((t, index) => ({ object: "embedding", index, embedding: embed(t) })) }));
     });

@@ -37,7 +37,12 @@ export async function resetVectorTable(db: DbOrTx, params: { dimensions: number;
 }
 
 export async function learningsToEmbed(db: DbOrTx, params: { limit: number }) {
-  return db.select({ seq: learnings.seq, content: learnings.content }).from(learnings).where(eq(learnings.needsEmbedding, true)).limit(params.limit);
+  return db.select({ seq: learnings.seq, content: learnings.content }).from(learnings).where(eq(learnings.needsEmbedding, true)).orderBy(learnings.seq).limit(params.limit);
+}
+
+/** Lowers the flag of a learning the embeddings API refuses, without a vector (an edit raises it again). */
+export async function skipEmbedding(db: DbOrTx, params: { seq: number; content: string }): Promise<void> {
+  await db.update(learnings).set({ needsEmbedding: false }).where(and(eq(learnings.seq, params.seq), eq(learnings.content, params.content)));
 }
 
 /**
