@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { bumpContextVersion, embeddingModel, learningsToEmbed, resetVectorTable, saveVector, skipEmbedding, vectorTableWidth } from "../db/queries/embeddings";
+import { asBookkeeping } from "../process/write-behind";
 import { EmbeddingRefused, type Embedder } from "./embedder";
 
 const BATCH = 32;
@@ -57,7 +58,10 @@ export function startEmbeddingWorker(db: Db, embedder: Embedder): { stop: () => 
   function schedule(ms: number) {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = round().then(schedule, (error: unknown) => {
+      // As bookkeeping: on a database file its statements run on the writer thread (lib/db/bookkeeping.ts),
+      // since adding a row to libSQL's vector index takes 0.1–0.5 s of a synchronous native call, which on
+      // the main thread held every request up for seconds a batch.
+      running = asBookkeeping(round).then(schedule, (error: unknown) => {
         console.warn(`baton: embedding learnings failed, retrying in ${RETRY_MS / 1000} s (${error instanceof Error ? error.message : error})`);
         schedule(RETRY_MS);
       });
