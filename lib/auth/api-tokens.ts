@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
+import { oneLine } from "../api/zod-fields";
 import { recordAudit } from "../audit/record-audit";
 import type { Db } from "../db/client";
+import { findUserAccess } from "../db/queries/admin-users";
 import { deleteToken, hasToken, insertToken, listTokens, projectIdsBySlugs, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
 import { getUser } from "../db/queries/users";
 import type { Principal } from "./principal";
@@ -13,7 +15,12 @@ import { TOKEN_SCOPES } from "../rules";
 export const TOKEN_PREFIX = "baton_";
 
 export const newTokenSchema = z.object({
-  name: z.string().trim().min(1, { message: "Name the token (where will it be used?)." }).max(100),
+  name: z
+    .string()
+    .trim()
+    .min(1, { message: "Name the token (where will it be used?)." })
+    .max(100)
+    .regex(...oneLine()),
   scope: z.enum(TOKEN_SCOPES).default("write"),
   projects: z.array(z.string()).max(100).default([]),
 });
@@ -48,7 +55,10 @@ export async function ownProjectIds(db: Db, params: { userId: string; slugs: str
   return ids;
 }
 
-/** Creates a token and returns its secret: the only time it exists outside the caller's hands. */
+/**
+ * Creates a token and returns its secret: the only time it exists outside the caller's hands. Never
+ * for a disabled account: its tokens are refused, and enabling it must not bring one back.
+ */
 export async function createApiToken(db: Db, params: { userId: string } & NewToken): Promise<{ token: string; record: TokenRecord }> {
   const data = newTokenSchema.parse(params);
   const slugs = [...new Set(data.projects)];
@@ -59,6 +69,10 @@ export async function createApiToken(db: Db, params: { userId: string } & NewTok
   const tokenHash = await hashToken(token);
   // A token is its owner's, whatever projects it is limited to: recorded as personal (project null).
   await db.transaction(async (tx) => {
+    // Checked in the transaction that writes the token: an account disabled meanwhile is seen here.
+    if ((await findUserAccess(tx, { userId: params.userId }))?.disabled) {
+      throw new ApiError("conflict", "This account is disabled: enable it first (Users in the dashboard), then make its tokens.");
+    }
     await insertToken(tx, { userId: params.userId, ...record, tokenHash, projectIds: [...ids.values()] });
     await recordAudit(tx, params.userId, { action: "add", subject: "token", subjectId: id, label: data.name, projectId: null, detail: `${data.scope}, ${record.displayPrefix}…` });
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { runCli } from "../support/cli";
+import { sideClient } from "../support/side-db";
 import { startServer, tempDir, type RunningServer } from "../support/server";
 
 const tmp = tempDir();
@@ -48,6 +49,8 @@ describe("baton admin", () => {
     { args: ["admin", "create-token", "--email", "cy@example.com", "--name", "x", "--project", "ghost"], code: 4, stderr: /ghost/ },
     { args: ["admin", "create-token", "--email", "cy@example.com", "--name", "x", "--scope", "admin"], code: 2, stderr: /--scope/ },
     { args: ["admin", "create-token", "--email", "cy@example.com", "--name", "x", "--bogus"], code: 2, stderr: /bogus/ },
+    // A name is shown on one line (baton whoami, the dashboard): a line break would start a line of its own.
+    { args: ["admin", "create-token", "--email", "cy@example.com", "--name", "laptop\nINJECTED"], code: 2, stderr: /No line breaks/ },
     { args: ["admin", "drop-tables"], code: 2, stderr: /unknown admin command/ },
     { args: ["nonsense"], code: 2, stderr: /unknown command/ },
   ])("$args.1 $args.2… → exit $code", async ({ args, code, stderr }) => {
@@ -55,6 +58,25 @@ describe("baton admin", () => {
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(stderr);
     expect(result.stdout).toBe("");
+  });
+
+  it("create-token refuses a disabled account, whose tokens would be refused, and serves it again once enabled", async () => {
+    const made = await runCli(["admin", "create-user", "--email", "di@example.com", "--password", "long enough"], { env });
+    const { id } = JSON.parse(made.stdout).user;
+    const cy = apiClient(server.url, (await runCli(["admin", "create-token", "--email", "cy@example.com", "--name", "admin"], { env })).stdout.trim());
+    expect((await cy("PATCH", `/api/admin/users/${id}`, { disabled: true })).status).toBe(200);
+    const refused = await runCli(["admin", "create-token", "--email", "di@example.com", "--name", "ci"], { env });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^baton: This account is disabled: enable it first/);
+    expect(refused.stdout).toBe("");
+    expect((await cy("PATCH", `/api/admin/users/${id}`, { disabled: false })).status).toBe(200);
+    const token = await runCli(["admin", "create-token", "--email", "di@example.com", "--name", "ci"], { env });
+    expect(token.code, token.stderr).toBe(0);
+    expect((await apiClient(server.url, token.stdout.trim())("GET", "/api/projects")).status).toBe(200);
+    // No token was made while it was disabled, for enabling to bring back: the one above is its only one.
+    const db = sideClient(databaseUrl);
+    expect((await db.execute({ sql: "SELECT count(*) AS n FROM api_tokens WHERE user_id = ?", args: [id] })).rows[0]!.n).toBe(1);
+    db.close();
   });
 
   it("a wrong DATABASE_URL is a usage error naming the variable", async () => {
