@@ -4,12 +4,16 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { runCli } from "../support/cli";
+import { startFakeEmbedder, type FakeEmbedder } from "../support/fake-embedder";
+import { createProject } from "../support/fixtures";
 import { startServer, tempDir, type RunningServer } from "../support/server";
+import { sideClient } from "../support/side-db";
 import { startSqld, type Sqld } from "../support/sqld";
 
 // `baton admin backup` while a real server takes 16-way writes, then `baton admin restore` into a
 // fresh database and a server on it: every write acknowledged before the backup began is there.
-// Embedded (VACUUM INTO) and a libSQL server (sqld: a copy inside one read transaction).
+// Embedded (VACUUM INTO), embedded with learnings embedded (its libSQL vector index: a copy inside
+// one read transaction, as for a libSQL server) and a libSQL server (sqld).
 
 const SECRET = "backup-test-secret-that-is-long-enough-000";
 const WRITERS = 16;
@@ -20,11 +24,18 @@ afterAll(async () => {
   tmp.remove();
 });
 
-type Shape = { name: string; source: () => Promise<string>; target: () => Promise<string> };
+type Shape = { name: string; source: () => Promise<string>; target: () => Promise<string>; method: string; embeddings?: boolean };
 
 const shapes: Shape[] = [
-  { name: "embedded", source: async () => `file:${tmp.dir}/source.db`, target: async () => `file:${tmp.dir}/restored.db` },
-  { name: "libSQL server (sqld)", source: async () => (await sqld()).url, target: async () => (await sqld()).url },
+  { name: "embedded", source: async () => `file:${tmp.dir}/source.db`, target: async () => `file:${tmp.dir}/restored.db`, method: "vacuum-into" },
+  {
+    name: "embedded, learnings embedded",
+    source: async () => `file:${tmp.dir}/vectors.db`,
+    target: async () => `file:${tmp.dir}/vectors-restored.db`,
+    method: "snapshot-copy",
+    embeddings: true,
+  },
+  { name: "libSQL server (sqld)", source: async () => (await sqld()).url, target: async () => (await sqld()).url, method: "snapshot-copy" },
 ];
 
 async function sqld(): Promise<Sqld> {
@@ -39,8 +50,17 @@ const admin = (databaseUrl: string, args: string[]) => runCli(["admin", ...args]
 // copy on a loaded 2-core CI machine took a sqld write past the default 1.5 s (a 503 the writers stop on).
 const PATIENT_DATABASE = { DATABASE_TIMEOUT_MS: "15000" };
 
-async function serve(databaseUrl: string): Promise<RunningServer> {
-  const server = await startServer({ databaseUrl, env: { BATON_SECRET: SECRET, ...PATIENT_DATABASE } });
+let embedder: FakeEmbedder | undefined;
+async function embeddings(): Promise<Record<string, string>> {
+  if (!embedder) {
+    embedder = await startFakeEmbedder();
+    cleanups.push(() => embedder!.stop());
+  }
+  return { EMBEDDINGS_URL: embedder.url, EMBEDDINGS_MODEL: "fake-16" };
+}
+
+async function serve(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const server = await startServer({ databaseUrl, env: { BATON_SECRET: SECRET, ...PATIENT_DATABASE, ...env } });
   cleanups.push(() => server.stop());
   return server;
 }
@@ -71,6 +91,20 @@ function startWriters(url: string, token: string) {
   };
 }
 
+const MEANT = "Session cookies expire after 24 hours of inactivity";
+const PARAPHRASE = `/api/context/prompt?project=web&sessionId=s-meaning&q=${encodeURIComponent("why do users keep getting logged out?")}`;
+
+/** A learning found only by meaning (test/integration/embeddings.test.ts), written and embedded: the vector index exists. */
+async function embedOne(url: string, token: string, databaseUrl: string): Promise<void> {
+  await createProject(url, token, "web");
+  expect((await apiClient(url, token)("POST", "/api/learnings", { kind: "insight", content: MEANT, project: "web" })).status).toBe(201);
+  const db = sideClient(databaseUrl);
+  const vectors = () => db.execute("SELECT count(*) AS n FROM learning_vectors").then((r) => Number(r.rows[0]!.n), () => 0);
+  for (let i = 0; i < 100 && (await vectors()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(await vectors()).toBe(1);
+  db.close();
+}
+
 async function integrity(file: string): Promise<string> {
   const db = createClient({ url: `file:${file}` });
   try {
@@ -85,9 +119,11 @@ describe.each(shapes)("baton admin backup and restore: $name", (shape) => {
 
   it("backs up while 16 writers write; the restore holds every write acknowledged before the backup began", async () => {
     const sourceUrl = await shape.source();
-    const server = await serve(sourceUrl);
+    const env = shape.embeddings ? await embeddings() : {};
+    const server = await serve(sourceUrl, env);
     expect((await admin(sourceUrl, ["create-user", "--email", "ana@example.com", "--password", "long enough pass"])).code).toBe(0);
     const token = (await admin(sourceUrl, ["create-token", "--email", "ana@example.com", "--name", "laptop"])).stdout.trim();
+    if (shape.embeddings) await embedOne(server.url, token, sourceUrl);
     const writers = startWriters(server.url, token);
     while (writers.acked.length < 50) await new Promise((r) => setTimeout(r, 20));
 
@@ -97,7 +133,7 @@ describe.each(shapes)("baton admin backup and restore: $name", (shape) => {
     const ackedDuring = writers.acked.filter((a) => a.at > began).length;
     await writers.stop();
     expect(backup.code, backup.stderr).toBe(0);
-    expect(JSON.parse(backup.stdout)).toMatchObject({ ok: true, backup: { file, method: shape.name === "embedded" ? "vacuum-into" : "snapshot-copy" } });
+    expect(JSON.parse(backup.stdout)).toMatchObject({ ok: true, backup: { file, method: shape.method } });
     expect(ackedDuring).toBeGreaterThan(0);
     expect(await integrity(file)).toBe("ok");
     // Password and token hashes, all content: the owner's alone (the umask would leave it 0644).
@@ -106,7 +142,7 @@ describe.each(shapes)("baton admin backup and restore: $name", (shape) => {
     const targetUrl = await shape.target();
     const restore = await admin(targetUrl, ["restore", file]);
     expect(restore.code, restore.stderr).toBe(0);
-    const restored = await serve(targetUrl);
+    const restored = await serve(targetUrl, env);
     const ana = apiClient(restored.url, token);
     const before = writers.acked.filter((a) => a.at < began);
     expect(before.length).toBeGreaterThanOrEqual(50);
@@ -118,6 +154,8 @@ describe.each(shapes)("baton admin backup and restore: $name", (shape) => {
     const found = await ana("GET", "/api/learnings?q=capacitor&limit=5");
     expect(found.status).toBe(200);
     expect(found.json.items).toHaveLength(5);
+    // The vector index was made again from the copied vectors: a paraphrase sharing no word is found by meaning.
+    if (shape.embeddings) expect((await ana("GET", PARAPHRASE)).json.context).toContain(MEANT);
 
     // A second restore into what is now a live database is refused, and changes nothing.
     const again = await admin(targetUrl, ["restore", file]);

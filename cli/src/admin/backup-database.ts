@@ -2,7 +2,7 @@ import type { Client } from "@libsql/client";
 import { closeSync, existsSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { CliError, EXIT } from "../exit-codes";
-import { copyDatabase } from "./copy-database";
+import { copyDatabase, isVectorIndex } from "./copy-database";
 import { checkBackup, type BackupFacts } from "./check-backup";
 import { openFileDatabase } from "./open-file-database";
 
@@ -10,11 +10,13 @@ export type BackupResult = { file: string; bytes: number; method: "vacuum-into" 
 
 /**
  * `baton admin backup FILE`: a consistent copy while the server keeps writing. An embedded database
- * is copied by SQLite itself (VACUUM INTO reads one snapshot and writes a compact file); a libSQL
- * server offers no file to a client (its admin API is the operator's, and Turso has none), so its
- * schema and rows are read inside one read transaction, a snapshot, into a new file. Written under a
- * temporary name and renamed once it passes integrity_check: FILE is a good backup or absent. Readable
- * by its owner alone, from the first byte: it holds password and token hashes and everything stored.
+ * is copied by SQLite itself (VACUUM INTO reads one snapshot and writes a compact file), unless it has
+ * a libSQL vector index: VACUUM INTO writes the index's row of libsql_vector_meta_shadow twice, a file
+ * integrity_check refuses. That one, and a libSQL server (which offers no file to a client: its admin
+ * API is the operator's, and Turso has none), are read inside one read transaction, a snapshot, into
+ * a new file whose indexes are built from the copied rows. Written under a temporary name and renamed
+ * once it passes integrity_check: FILE is a good backup or absent. Readable by its owner alone, from
+ * the first byte: it holds password and token hashes and everything stored.
  */
 export async function backupDatabase(source: Client, file: string, migrationsWhen: number): Promise<BackupResult> {
   const target = path.resolve(file);
@@ -24,7 +26,7 @@ export async function backupDatabase(source: Client, file: string, migrationsWhe
   try {
     // SQLite writes into an empty file it is given and keeps its mode (its journal takes the same one).
     closeSync(openSync(partial, "wx", 0o600));
-    const method = source.protocol === "file" ? "vacuum-into" : "snapshot-copy";
+    const method = source.protocol === "file" && !(await hasVectorIndex(source)) ? "vacuum-into" : "snapshot-copy";
     if (method === "vacuum-into") await source.execute({ sql: "VACUUM INTO ?", args: [partial] });
     else await snapshotInto(source, partial);
     const facts = await checkBackup(partial, migrationsWhen);
@@ -33,6 +35,11 @@ export async function backupDatabase(source: Client, file: string, migrationsWhe
   } finally {
     rmSync(partial, { force: true });
   }
+}
+
+async function hasVectorIndex(source: Client): Promise<boolean> {
+  const indexes = await source.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL");
+  return indexes.rows.some((r) => isVectorIndex(String(r.sql)));
 }
 
 async function snapshotInto(source: Client, file: string): Promise<void> {

@@ -43,6 +43,9 @@ export async function copyDatabase(source: Transaction, target: Transaction): Pr
   return { tables: tables.length, rows };
 }
 
+/** A libSQL vector index (CREATE INDEX … libsql_vector_idx(…)): its shadow tables are its own, made again with it. */
+export const isVectorIndex = (sql: string) => /libsql_vector_idx/i.test(sql);
+
 async function readSchema(tx: Transaction): Promise<SchemaItem[]> {
   // Indexes SQLite makes for UNIQUE and PRIMARY KEY constraints have no sql: the tables' sql makes them again.
   const result = await tx.execute("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid");
@@ -56,7 +59,7 @@ async function readSchema(tx: Transaction): Promise<SchemaItem[]> {
 async function shadowTables(tx: Transaction, schema: SchemaItem[]): Promise<Set<string>> {
   const shadows = new Set<string>(["libsql_vector_meta_shadow"]);
   for (const row of (await tx.execute("PRAGMA table_list")).rows) if (row.type === "shadow") shadows.add(String(row.name));
-  for (const index of schema) if (index.type === "index" && /libsql_vector_idx/i.test(index.sql)) shadows.add(`${index.name}_shadow`);
+  for (const index of schema) if (index.type === "index" && isVectorIndex(index.sql)) shadows.add(`${index.name}_shadow`);
   return shadows;
 }
 
