@@ -1,17 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { Client } from "@libsql/client";
 import type { ErrorCode } from "../../../lib/api/error-codes";
 import { isExpectedError, toFailure } from "../../../lib/api/errors";
 import { createApiToken } from "../../../lib/auth/api-tokens";
 import { createUser } from "../../../lib/auth/create-user";
-import { ConfigError, formatConfigError, getConfig } from "../../../lib/config";
-import { openPrimary } from "../../../lib/db/client";
+import { ConfigError, formatConfigError, getConfig, parseConfig, type Config } from "../../../lib/config";
 import { migrate } from "../../../lib/db/migrate";
 import { findUserByEmail } from "../../../lib/db/queries/users";
 import { CliError, EXIT } from "../exit-codes";
-import { backupDatabase } from "./backup-database";
+import { backupDatabase, backupTarget } from "./backup-database";
+import { openAdminDatabase } from "./open-admin-database";
 import { restoreDatabase } from "./restore-database";
 
 const exitOfCode: Partial<Record<ErrorCode, number>> = { conflict: EXIT.conflict, not_found: EXIT.notFound, validation_failed: EXIT.usage };
@@ -22,17 +21,12 @@ const exitOfCode: Partial<Record<ErrorCode, number>> = { conflict: EXIT.conflict
  */
 export async function runAdmin(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const config = (() => {
-    try {
-      return getConfig();
-    } catch (error) {
-      if (error instanceof ConfigError) throw new CliError(formatConfigError(error).replace(/^baton: /, ""), EXIT.usage);
-      throw error;
-    }
-  })();
-  const { client, db } = openPrimary(config);
+  if (sub === "backup" || sub === "restore") return backupOrRestore(sub, rest);
+  if (sub !== "create-user" && sub !== "create-token") {
+    throw new CliError(`unknown admin command "${sub ?? ""}": use create-user, create-token, backup or restore.`, EXIT.usage);
+  }
+  const { client, db } = await openAdminDatabase(adminConfig(sub), { mustExist: false });
   try {
-    if (sub === "backup" || sub === "restore") return await backupOrRestore(sub, rest, client);
     // The server may never have started on this database: bring the schema up to date first.
     await migrate(client, migrationsFolder());
     switch (sub) {
@@ -62,8 +56,6 @@ export async function runAdmin(argv: string[]): Promise<number> {
         process.stdout.write(token + "\n");
         return EXIT.ok;
       }
-      default:
-        throw new CliError(`unknown admin command "${sub ?? ""}": use create-user, create-token, backup or restore.`, EXIT.usage);
     }
   } catch (error) {
     // Refused input is worded as the API words it; anything else is a bug or an outage, shown whole.
@@ -76,26 +68,49 @@ export async function runAdmin(argv: string[]): Promise<number> {
 }
 
 /**
- * `backup FILE` copies DATABASE_URL to FILE as it is (no migration first: a backup changes nothing);
- * `restore FILE` copies FILE into an empty DATABASE_URL, then brings its schema up to date.
+ * The configuration, a wrong variable a usage error naming it. backup and restore sign nothing: they
+ * need no BATON_SECRET (which a remote database otherwise requires) and make no secret file beside an
+ * embedded database (which may not exist: a backup of it is refused), so a stand-in fills its place.
  */
-async function backupOrRestore(sub: "backup" | "restore", args: string[], client: Client): Promise<number> {
+function adminConfig(sub: string): Config {
+  try {
+    if (sub !== "backup" && sub !== "restore") return getConfig();
+    return parseConfig({ ...process.env, BATON_SECRET: "unused: backup and restore sign nothing" });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(formatConfigError(error).replace(/^baton: /, ""), EXIT.usage);
+    throw error;
+  }
+}
+
+/**
+ * `backup FILE` copies DATABASE_URL to FILE as it is (no migration first: a backup changes nothing;
+ * FILE is checked before DATABASE_URL is opened, which must exist); `restore FILE` copies FILE into
+ * an empty DATABASE_URL, then brings its schema up to date.
+ */
+async function backupOrRestore(sub: "backup" | "restore", args: string[]): Promise<number> {
   const { positionals } = parseFile(args);
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new CliError(`usage: baton admin ${sub} FILE`, EXIT.usage);
+  const config = adminConfig(sub);
+  const target = sub === "backup" ? backupTarget(file, config.databaseUrl) : undefined;
   const folder = migrationsFolder();
   const newest = newestMigration(folder);
-  if (sub === "backup") {
-    const backup = await backupDatabase(client, file, newest);
-    if (process.stdout.isTTY) process.stdout.write(`Backed up to ${backup.file} (${backup.bytes} bytes, ${backup.tables} tables, integrity ok).\n`);
-    else process.stdout.write(JSON.stringify({ ok: true, backup }) + "\n");
+  const { client } = await openAdminDatabase(config, { mustExist: sub === "backup" });
+  try {
+    if (target) {
+      const backup = await backupDatabase(client, target, newest);
+      if (process.stdout.isTTY) process.stdout.write(`Backed up to ${backup.file} (${backup.bytes} bytes, ${backup.tables} tables, integrity ok).\n`);
+      else process.stdout.write(JSON.stringify({ ok: true, backup }) + "\n");
+      return EXIT.ok;
+    }
+    const restore = await restoreDatabase(client, file, newest);
+    const { applied } = await migrate(client, folder);
+    if (process.stdout.isTTY) process.stdout.write(`Restored ${restore.file}: ${restore.rows} rows in ${restore.tables} tables${applied.length ? `, then ${applied.length} migrations` : ""}.\n`);
+    else process.stdout.write(JSON.stringify({ ok: true, restore: { ...restore, migrated: applied } }) + "\n");
     return EXIT.ok;
+  } finally {
+    client.close();
   }
-  const restore = await restoreDatabase(client, file, newest);
-  const { applied } = await migrate(client, folder);
-  if (process.stdout.isTTY) process.stdout.write(`Restored ${restore.file}: ${restore.rows} rows in ${restore.tables} tables${applied.length ? `, then ${applied.length} migrations` : ""}.\n`);
-  else process.stdout.write(JSON.stringify({ ok: true, restore: { ...restore, migrated: applied } }) + "\n");
-  return EXIT.ok;
 }
 
 /** The journal time of this version's newest migration: a backup with a newer one is refused. */
