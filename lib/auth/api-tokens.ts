@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ApiError } from "../api/errors";
 import { oneLine } from "../api/zod-fields";
 import { recordAudit } from "../audit/record-audit";
-import type { Db } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import { findUserAccess } from "../db/queries/admin-users";
 import { deleteToken, hasToken, insertToken, listTokens, projectIdsBySlugs, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
 import { getUser } from "../db/queries/users";
@@ -59,7 +59,16 @@ export async function ownProjectIds(db: Db, params: { userId: string; slugs: str
  * Creates a token and returns its secret: the only time it exists outside the caller's hands. Never
  * for a disabled account: its tokens are refused, and enabling it must not bring one back.
  */
-export async function createApiToken(db: Db, params: { userId: string } & NewToken): Promise<{ token: string; record: TokenRecord }> {
+/**
+ * Makes a token (shown once: only its hash is kept). `claim`, when given, runs first in the same
+ * transaction and must say yes, or nothing is made: what the token is made for is used up only with it
+ * (a `baton login` approval is spent only if its token exists).
+ */
+export async function createApiToken(
+  db: Db,
+  params: { userId: string } & NewToken,
+  claim?: { run: (tx: DbOrTx) => Promise<boolean>; refused: () => ApiError },
+): Promise<{ token: string; record: TokenRecord }> {
   const data = newTokenSchema.parse(params);
   const slugs = [...new Set(data.projects)];
   const ids = await ownProjectIds(db, { userId: params.userId, slugs });
@@ -69,6 +78,7 @@ export async function createApiToken(db: Db, params: { userId: string } & NewTok
   const tokenHash = await hashToken(token);
   // A token is its owner's, whatever projects it is limited to: recorded as personal (project null).
   await db.transaction(async (tx) => {
+    if (claim && !(await claim.run(tx))) throw claim.refused();
     // Checked in the transaction that writes the token: an account disabled meanwhile is seen here.
     if ((await findUserAccess(tx, { userId: params.userId }))?.disabled) {
       throw new ApiError("conflict", "This account is disabled: enable it first (Users in the dashboard), then make its tokens.");

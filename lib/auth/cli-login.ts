@@ -2,8 +2,9 @@ import "server-only";
 import { randomBytes, randomInt } from "node:crypto";
 import { z } from "zod";
 import { ApiError } from "../api/errors";
-import type { Db } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import {
+  approvedTokenOf,
   collectCliLogin,
   decideCliLogin,
   deleteCliLoginsExpiredBefore,
@@ -159,9 +160,13 @@ export async function pollCliLogin(db: Db, input: unknown, now = new Date()): Pr
     }
     throw new ApiError("authorization_pending", "Waiting for the code to be approved in the browser.");
   }
-  const approved = await collectCliLogin(db, { id: login.id, now });
-  if (!approved) throw new ApiError("gone", "This sign-in code was used already: its token was handed out once.", undefined, { reason: "used" });
-  const { token, record } = await createApiToken(db, approved);
+  const used = () => new ApiError("gone", "This sign-in code was used already: its token was handed out once.", undefined, { reason: "used" });
+  const approved = await approvedTokenOf(db, { id: login.id });
+  if (!approved) throw used();
+  // The approval is spent in the transaction that makes the token: a failure there (the database gone
+  // for a moment) leaves it approved, and the CLI's next poll collects it.
+  const claim = { run: async (tx: DbOrTx) => (await collectCliLogin(tx, { id: login.id, now })) !== undefined, refused: used };
+  const { token, record } = await createApiToken(db, approved, claim);
   const user = await getUser(db, { userId: approved.userId });
   if (!user) throw new ApiError("not_found", "The account that approved this sign-in no longer exists.");
   return { token, user: { name: user.name, email: user.email }, tokenInfo: { name: record.name, scope: record.scope, projects: record.projects } };

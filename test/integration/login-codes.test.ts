@@ -48,6 +48,22 @@ describe("the code pair over the API", () => {
     expect(again.text).not.toContain("baton_");
   });
 
+  it("an approval is spent only with its token: a poll whose token cannot be made leaves it approved for the next", async () => {
+    const pair = await start();
+    expect(await answer("bo", pair.userCode, { decision: "approve", name: "bo laptop", scope: "write" })).toContain("Approved.");
+    // The token cannot be made now (bo's account disabled between approval and poll) ...
+    await world.sql("UPDATE users SET disabled_at = ? WHERE email = ?", [Date.now(), emailOf("bo")]);
+    const refused = await poll(pair.deviceCode);
+    expect(refused.status, refused.text).toBe(409);
+    expect(await world.sql("SELECT status FROM cli_logins WHERE user_code = ?", [pair.userCode.replace("-", "")])).toEqual([{ status: "approved" }]);
+    // ... and once it can, the next poll collects it.
+    await world.sql("UPDATE users SET disabled_at = NULL WHERE email = ?", [emailOf("bo")]);
+    const got = await poll(pair.deviceCode);
+    expect(got.status, got.text).toBe(200);
+    expect(got.json).toMatchObject({ token: expect.stringMatching(/^baton_/), user: { email: emailOf("bo") } });
+    expect((await poll(pair.deviceCode)).status).toBe(410);
+  });
+
   it("polling faster than the interval is told to slow down (429); denied is 403", async () => {
     const pair = await start();
     expect((await poll(pair.deviceCode)).status).toBe(428);

@@ -89,6 +89,16 @@ export async function markCliLoginPolled(db: DbOrTx, params: { id: string; at: D
  * Marks an approved login collected and answers the token to make, or undefined when another poll
  * collected it first (or it expired): of two polls at once, one gets the token.
  */
+/** The token an approved login asked for, as approved (undefined while not approved). */
+export async function approvedTokenOf(db: DbOrTx, params: { id: string }): Promise<ApprovedToken | undefined> {
+  const [row] = await db
+    .select({ userId: cliLogins.userId, name: cliLogins.tokenName, scope: cliLogins.tokenScope, projects: cliLogins.tokenProjects })
+    .from(cliLogins)
+    .where(and(eq(cliLogins.id, params.id), eq(cliLogins.status, "approved")));
+  if (!row?.userId || !row.name || !row.scope) return undefined;
+  return { userId: row.userId, name: row.name, scope: row.scope, projects: JSON.parse(row.projects ?? "[]") as string[] };
+}
+
 export async function collectCliLogin(db: DbOrTx, params: { id: string; now: Date }): Promise<ApprovedToken | undefined> {
   const [row] = await db
     .update(cliLogins)
