@@ -39,8 +39,12 @@ export class RateLimiter {
     this.#unsent = writeBehind<string>({ name: "rate-limit counts", flushEvery: flushMs, maxItems: MAX_TOKENS_PER_BATCH, write: () => this.#send() });
   }
 
-  /** Counts a request of the token and answers 0, or, over the limit, the seconds until the next window. */
-  take(tokenId: string): number {
+  /**
+   * Counts `count` requests of the token (a JSON-RPC batch is as many requests as it holds messages) and
+   * answers 0, or, when they would take it past the limit, counts none and answers the seconds until
+   * the next window.
+   */
+  take(tokenId: string, count = 1): number {
     const now = this.now();
     const windowStart = now - (now % WINDOW_MS);
     if (windowStart !== this.#windowStart) {
@@ -50,8 +54,9 @@ export class RateLimiter {
     }
     let entry = this.#entries.get(tokenId);
     if (!entry) this.#entries.set(tokenId, (entry = { pending: 0, shared: 0 }));
-    if (entry.shared + entry.pending >= this.limit) return Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
-    if (entry.pending++ === 0) this.#unsent.add(tokenId);
+    if (entry.shared + entry.pending + count > this.limit) return Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+    if (entry.pending === 0) this.#unsent.add(tokenId);
+    entry.pending += count;
     return 0;
   }
 

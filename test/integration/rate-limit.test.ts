@@ -9,7 +9,7 @@ const world = testWorld({
   users: ["ana", "bo"],
   projects: { alpha: "ana" },
   members: [],
-  tokens: { first: { user: "ana" }, other: { user: "bo" }, shared: { user: "bo", scope: "read" }, mcp: { user: "ana", scope: "read" } },
+  tokens: { first: { user: "ana" }, other: { user: "bo" }, shared: { user: "bo", scope: "read" }, mcp: { user: "ana", scope: "read" }, batch: { user: "ana" } },
   env: { BATON_RATE_LIMIT: String(LIMIT) },
   instances: 2,
 });
@@ -86,5 +86,36 @@ describe("per-token rate limit", () => {
     expect(mcp.status).toBe(429);
     expect(mcp.json.error.code).toBe("rate_limited");
     expect(Number(mcp.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("counts every message of an MCP batch: a batch past what is left of the minute is refused whole, before it runs", async () => {
+    await sameMinute();
+    const [a] = world.servers;
+    const mcp = (messages: unknown[]) =>
+      apiClient(a!.url, world.tokens.batch)("POST", "/api/mcp", messages, { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" });
+    const pings = (n: number) => Array.from({ length: n }, (_, id) => ({ jsonrpc: "2.0", id, method: "ping" }));
+    const proposals = Array.from({ length: LIMIT + 1 }, (_, id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "propose_learning", arguments: { kind: "insight", content: `Batched fact number ${id} about zebras` } },
+    }));
+    const stored = async () => Number((await world.sql("SELECT count(*) AS n FROM proposals WHERE content LIKE 'Batched fact%'"))[0]!.n);
+
+    // More messages than the token may send in a minute: refused, and not one of them ran.
+    const tooMany = await mcp(proposals);
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.json).toEqual({ ok: false, error: { code: "rate_limited", message: expect.stringContaining(`batch of ${LIMIT + 1} messages`) } });
+    expect(Number(tooMany.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await stored()).toBe(0);
+
+    // A refused batch counted nothing: the whole minute's allowance is still there, a batch spends it by its size …
+    const ten = await mcp(pings(LIMIT - 2));
+    expect(ten.status, ten.text).toBe(200);
+    expect(ten.text.match(/"result"/g)).toHaveLength(LIMIT - 2);
+    // … so three more would pass the limit, two do not, and then the token is spent.
+    expect((await mcp(pings(3))).status).toBe(429);
+    expect((await mcp(pings(2))).status).toBe(200);
+    expect((await mcp(pings(1))).status).toBe(429);
   });
 });

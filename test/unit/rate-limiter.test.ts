@@ -37,6 +37,15 @@ describe("RateLimiter", () => {
     expect(limiter.take("tok-b")).toBe(0);
   });
 
+  it("takes several requests at once, all or none: a take that would pass the limit counts nothing", () => {
+    const now = T0;
+    const limiter = new RateLimiter(5, store, () => now, NEVER);
+    expect(limiter.take("tok-n", 6)).toBe(40);
+    expect(limiter.take("tok-n", 3)).toBe(0);
+    expect(limiter.take("tok-n", 3)).toBe(40);
+    expect(takeMany(limiter, "tok-n", 3)).toEqual([0, 0, 40]);
+  });
+
   it("starts afresh in the next minute", () => {
     let now = T0;
     const limiter = new RateLimiter(2, store, () => now, NEVER);
