@@ -1,30 +1,43 @@
 import "server-only";
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult } from "@modelcontextprotocol/server";
-import { toFailure } from "../api/errors";
+import { toFailure, type Failure } from "../api/errors";
+
+/** The seconds a failure asks the client to wait before trying again (Retry-After), when it asks. */
+function retryAfterOf(failure: Failure): { retryAfter?: number } {
+  const seconds = failure.headers?.["retry-after"];
+  return seconds === undefined ? {} : { retryAfter: Number(seconds) };
+}
 
 /** Runs a tool's work; a failure becomes an `isError` result the agent can read, never a thrown error. */
 export async function runTool(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await work();
   } catch (error) {
-    const { code, message, reason } = toFailure(error);
+    const failure = toFailure(error);
+    const { code, message, reason } = failure;
     return {
       isError: true,
       content: [{ type: "text", text: `${code}: ${message}` }],
-      structuredContent: { ok: false, error: { code, message, ...(reason ? { reason } : {}) } },
+      structuredContent: { ok: false, error: { code, message, ...(reason ? { reason } : {}), ...retryAfterOf(failure) } },
     };
   }
 }
 
-/** Runs a resource read or list; a failure becomes a JSON-RPC error with the API's code in its data. */
+/**
+ * Runs a resource read or list; a failure becomes a JSON-RPC error with the API's code (and Retry-After's
+ * seconds) in its data. What the request got wrong (a 4xx: refused input, a project not the caller's, a
+ * conflict) is Invalid params; what failed on the server (a 5xx: the database out of reach, a bug) is
+ * Internal error, which a client may try again.
+ */
 export async function runResource<T>(uri: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const { code, message } = toFailure(error);
+    const failure = toFailure(error);
+    const { status, code, message } = failure;
     if (code === "not_found") throw new ResourceNotFoundError(uri, message);
-    const rpcCode = code === "internal_error" ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams;
-    throw new ProtocolError(rpcCode, `${code}: ${message}`, { uri, code });
+    const rpcCode = status >= 500 ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams;
+    throw new ProtocolError(rpcCode, `${code}: ${message}`, { uri, code, ...retryAfterOf(failure) });
   }
 }
 
