@@ -64,9 +64,10 @@ export async function getSession(db: Db, principal: Principal, ref: SessionRef):
 }
 
 /**
- * A session document the principal may touch, with its project: 404 when no project of theirs has it
- * (another project's ids are never told: the answer is the one a free id gets), 403 when the token or
- * role falls short of `need`, 409 naming the caller's projects when the id alone fits several.
+ * A session document the principal may touch, with its project: 404 when no project of theirs (of the
+ * token's, for a project-limited token) has it (another project's ids are never told: the answer is the
+ * one a free id gets), 403 when the token or role falls short of `need`, 409 naming the caller's
+ * projects when the id alone fits several.
  */
 export async function requireSession(
   db: Db,
@@ -81,7 +82,8 @@ export async function requireSession(
     if (!session) throw new ApiError("not_found", `No session document "${sessionId}" in "${project.slug}".`);
     return { session, project };
   }
-  const found = await findSessionDocsForUser(db, { userId: principal.userId, id: sessionId });
+  // A project-limited token sees its projects only: another's copy of the id is neither a conflict nor a 403.
+  const found = await findSessionDocsForUser(db, { userId: principal.userId, id: sessionId, onlyIds: principal.projectIds });
   if (found.length > 1) {
     const slugs = found.map((s) => s.project);
     throw new ApiError(

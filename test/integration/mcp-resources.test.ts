@@ -84,7 +84,8 @@ describe("resources", () => {
     { who: "ana", uri: "baton://session/alpha/s-beta", error: /No session document "s-beta" in "alpha"/ },
     { who: "anaGammaOnly", uri: "baton://context/alpha", error: /forbidden: This token may not touch the project "alpha"/ },
     { who: "anaGammaOnly", uri: "baton://handoff/alpha/latest", error: /may not touch the project "alpha"/ },
-    { who: "anaGammaOnly", uri: "baton://session/s-low", error: /may not touch the project "alpha"/ },
+    // By id alone a limited token looks in its own projects: alpha's id is as free to it as any other.
+    { who: "anaGammaOnly", uri: "baton://session/s-low", error: /No session document "s-low" in a project of yours/ },
     { who: "anaGammaOnly", uri: "baton://session/alpha/s-low", error: /may not touch the project "alpha"/ },
     { who: "bo", uri: "baton://memory/alpha/active", error: /no active task in "alpha"/ },
     { who: "ana", uri: "baton://memory/alpha/task-404", error: /No memory for task "task-404"/ },
@@ -110,8 +111,10 @@ describe("a session document id in two projects", () => {
     const ambiguous = mcp.ana!.readResource({ uri: "baton://session/s-third" });
     await expect(ambiguous).rejects.toThrow(/more than one of your projects \(alpha, gamma\)/);
     await expect(mcp.ana!.readResource({ uri: "baton://session/s-third" })).rejects.not.toThrow(/beta/);
-    // bo is a member of alpha alone: for him the id is unambiguous, whoever else has it.
+    // bo is a member of alpha alone: for him the id is unambiguous, whoever else has it; and so it is
+    // for a token of ana's limited to gamma.
     expect((await readText("bo", "baton://session/s-third")).meta).toMatchObject({ project: "alpha" });
+    expect((await readText("anaGammaOnly", "baton://session/s-third")).meta).toMatchObject({ project: "gamma" });
   });
 });
 

@@ -160,6 +160,8 @@ describe("tools", () => {
     expect([await status("alpha"), await status("gamma")]).toEqual(["todo", "doing"]);
     expect(toolText(await call("ana", "complete_session", { id: "s-dup" }))).toMatch(/^conflict: .*\(alpha, gamma\)/);
     expect(toolText(await call("ana", "complete_session", { id: "s-dup", project: "gamma" }))).toBe("Session s-dup in gamma is now done: it has left the queue.");
+    // A token of ana's limited to gamma: the id alone is gamma's (done now), alpha's copy no concern of it.
+    expect(toolText(await call("anaGammaOnly", "pickup_session", { id: "s-dup" }))).toMatch(/^conflict: Session "s-dup" is already done/);
     // bo is a member of alpha, not gamma: for him the id alone is alpha's.
     expect(toolText(await call("bo", "pickup_session", { id: "s-dup" }))).toContain("Claimed session s-dup in alpha");
     expect(toolText(await call("bo", "release_session", { id: "s-dup", project: "alpha" }))).toBe("Session s-dup in alpha is now todo again: back in the queue for anyone.");
@@ -189,6 +191,7 @@ describe("tools", () => {
     { who: "vi", name: "set_task_memory", args: { project: "alpha", taskId: "task-1", markdown: "x" }, error: /^forbidden/ },
     { who: "ana", name: "pickup_session", args: {}, error: /Give id .* or project/ },
     { who: "ana", name: "pickup_session", args: { id: "s-beta" }, error: /^not_found/ },
+    { who: "anaGammaOnly", name: "pickup_session", args: { id: "s-third" }, error: /^not_found: No session document "s-third" in a project of yours/ },
     { who: "ana", name: "pickup_session", args: { id: "s-beta", project: "beta" }, error: /^not_found: No project "beta"/ },
     { who: "ana", name: "pickup_session", args: { id: "s-beta", project: "alpha" }, error: /^not_found: No session document "s-beta" in "alpha"/ },
     { who: "cy", name: "complete_session", args: { id: "s-low", project: "alpha" }, error: /^not_found: No project "alpha"/ },

@@ -127,9 +127,17 @@ describe("who may read and write session documents", () => {
     expect(await statusInDb(betaSessionId)).toBe("todo");
   });
 
-  it.each([...projectRoutes, ...sessionRoutes])("a token limited to another project → 403 on $method $path", async ({ method, path, body }) => {
+  it.each(projectRoutes)("a token limited to another project → 403 on $method $path", async ({ method, path, body }) => {
     const res = await as("anaGammaOnly")(method, path.replace("{p}", "alpha").replace("{s}", "ro-target"), body);
     expect(res.status).toBe(403);
+  });
+
+  // By id alone, a limited token looks in its own projects only: the id of another is a free id to it.
+  it.each(sessionRoutes)("a token limited to another project → 404 on $method $path, as for a free id", async ({ method, path, body }) => {
+    const res = await as("anaGammaOnly")(method, path.replace("{s}", "ro-target"), body);
+    expect(res.status, res.text).toBe(404);
+    expect(res.json.error).toEqual({ code: "not_found", message: 'No session document "ro-target" in a project of yours.' });
+    expect(await statusInDb("ro-target")).toBe("todo");
   });
 
   const writes = [...projectRoutes, ...sessionRoutes].filter((r) => r.method !== "GET");
@@ -199,6 +207,20 @@ describe("a session document's id is unique within its project", () => {
     const res = await as("bo")("GET", "/api/sessions/twin");
     expect(res.json.error.message).toContain("(alpha, queue)");
     expect(res.text).not.toContain("beta");
+  });
+
+  it("a token limited to one project reads and claims that project's document by id alone, though the user's other projects have the id", async () => {
+    await queue("ana", "alpha", "---\nid: twin-g\n---\nAlpha's.");
+    await queue("ana", "gamma", "---\nid: twin-g\n---\nGamma's.");
+    expect((await as("ana")("GET", "/api/sessions/twin-g")).status).toBe(409);
+    const read = await as("anaGammaOnly")("GET", "/api/sessions/twin-g");
+    expect(read.status, read.text).toBe(200);
+    expect(read.json.session).toMatchObject({ project: "gamma", markdown: "---\nid: twin-g\n---\nGamma's." });
+    const claimed = await as("anaGammaOnly")("POST", "/api/sessions/twin-g/claim");
+    expect(claimed.status, claimed.text).toBe(200);
+    expect(claimed.json.session).toMatchObject({ project: "gamma", status: "doing" });
+    expect([await inProject("alpha", "twin-g"), await inProject("gamma", "twin-g")]).toEqual(["todo", "doing"]);
+    expect(claimed.text).not.toContain("alpha");
   });
 
   // Another project's ids tell nothing: every answer is the one an id that exists nowhere gets.

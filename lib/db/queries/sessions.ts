@@ -89,12 +89,15 @@ export async function findSessionDoc(db: DbOrTx, params: { projectId: string; id
 
 /**
  * The documents with this id in the projects the user is a member of (ids are unique per project, so
- * there may be several), in slug order. Never a row of another project.
+ * there may be several), narrowed to `onlyIds` for a project-limited token, in slug order. Never a row
+ * of another project.
  */
-export async function findSessionDocsForUser(db: DbOrTx, params: { userId: string; id: string }): Promise<SessionDocView[]> {
+export async function findSessionDocsForUser(db: DbOrTx, params: { userId: string; id: string; onlyIds?: string[] | null }): Promise<SessionDocView[]> {
+  const conditions = [eq(sessionDocs.id, params.id)];
+  if (params.onlyIds) conditions.push(inArray(sessionDocs.projectId, params.onlyIds));
   const rows = await selectViews(db)
     .innerJoin(projectMembers, memberOf(sessionDocs.projectId, params.userId))
-    .where(eq(sessionDocs.id, params.id))
+    .where(and(...conditions))
     .orderBy(asc(projects.slug));
   return rows.map(toView);
 }
