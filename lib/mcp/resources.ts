@@ -7,14 +7,17 @@ import type { MemberProject } from "../db/queries/projects";
 import { latestHandoff } from "../handoffs/handoffs";
 import { listProjects } from "../projects/projects";
 import { sessionListQuerySchema } from "../sessions/session-schemas";
-import { getSession, listSessions, type SessionRef } from "../sessions/sessions";
+import { getSession, listHeldSessions, listSessions, type SessionRef } from "../sessions/sessions";
 import { getActiveTask } from "../tasks/active-task";
 import { getTaskMemory } from "../tasks/task-memory";
 import { contextText } from "./context-text";
 import { runResource } from "./mcp-errors";
 import type { McpEnv } from "./mcp-env";
 
-/** Queued documents listed per project; more are reachable by id (pickup_session claims the next one anyway). */
+/**
+ * Queued documents, and documents the caller holds, listed per project; more are reachable by id
+ * (pickup_session claims the next one anyway).
+ */
 const LISTED_SESSIONS = 20;
 
 /** What every resource works with: the request's env, and its readable projects and active tasks, each loaded once. */
@@ -189,8 +192,8 @@ async function listSessionResources(env: ResourceEnv): Promise<Resource[]> {
   const found: Resource[] = [];
   for (const p of await env.projects()) {
     const todo = await listSessions(db, principal, p.slug, sessionListQuerySchema.parse({ status: "todo", limit: LISTED_SESSIONS }));
-    const doing = await listSessions(db, principal, p.slug, sessionListQuerySchema.parse({ status: "doing", limit: LISTED_SESSIONS }));
-    const mine = doing.items.filter((s) => s.claimedByUserId === principal.userId);
+    // The caller's own, asked for as such: the first documents in progress may all be teammates'.
+    const mine = await listHeldSessions(db, principal, p.slug, LISTED_SESSIONS);
     for (const s of [...mine, ...todo.items]) {
       const state = s.status === "doing" ? "claimed by you" : `queued, priority ${s.priority}`;
       found.push({ uri: `baton://session/${p.slug}/${s.id}`, name: `session/${p.slug}/${s.id}`, title: `Session ${s.id} in ${defuseLine(p.name)} (${state})` });

@@ -53,6 +53,12 @@ export async function listSessions(
   );
 }
 
+/** The documents of a project the principal holds (claimed, not done yet), in queue order, at most `limit`. */
+export async function listHeldSessions(db: Db, principal: Principal, slug: string, limit: number): Promise<SessionDocView[]> {
+  const project = await requireProject(db, principal, slug, "read");
+  return listSessionDocs(db, { projectId: project.id, status: "doing", claimedBy: principal.userId, limit });
+}
+
 /**
  * How a request names a session document: its project and id, or the id alone, which stands for the
  * document only while exactly one of the caller's projects has one so named.

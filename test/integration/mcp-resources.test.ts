@@ -118,3 +118,21 @@ describe("a session document id in two projects", () => {
   });
 });
 
+describe("the documents the caller holds", () => {
+  it("are listed however many documents teammates hold ahead of them in the queue", async () => {
+    const queue = (id: string, priority: string) => world.as("ana")("POST", "/api/projects/alpha/sessions", { markdown: `---\nid: ${id}\npriority: ${priority}\n---\nWork.` });
+    const taken = Array.from({ length: 21 }, (_, i) => `taken-${i}`);
+    for (const id of taken) expect((await queue(id, "high")).status).toBe(201);
+    expect((await queue("mine", "low")).status).toBe(201);
+    for (const id of taken) expect((await world.as("bo")("POST", `/api/projects/alpha/sessions/${id}/claim`)).status).toBe(200);
+    expect((await world.as("ana")("POST", "/api/projects/alpha/sessions/mine/claim")).status).toBe(200);
+
+    const listed = await mcp.ana!.listResources();
+    const held = listed.resources.find((r) => r.uri === "baton://session/alpha/mine");
+    expect(held?.title).toMatch(/\(claimed by you\)$/);
+    // bo's are his: listed for him, not for ana.
+    expect(listed.resources.map((r) => r.uri)).not.toContain("baton://session/alpha/taken-0");
+    expect(await listedUris("bo")).toContain("baton://session/alpha/taken-0");
+  });
+});
+

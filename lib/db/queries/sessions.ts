@@ -104,13 +104,17 @@ export async function findSessionDocsForUser(db: DbOrTx, params: { userId: strin
 
 export type SessionQueueKey = { priority: number; createdAt: Date; id: string };
 
-/** A page of a project's documents in queue order (priority, then age); `after` is the previous page's last key. */
+/**
+ * A page of a project's documents in queue order (priority, then age), optionally only those one user
+ * has claimed; `after` is the previous page's last key.
+ */
 export async function listSessionDocs(
   db: DbOrTx,
-  params: { projectId: string; status?: SessionStatus; limit: number; after?: SessionQueueKey },
+  params: { projectId: string; status?: SessionStatus; claimedBy?: string; limit: number; after?: SessionQueueKey },
 ): Promise<SessionDocView[]> {
   const conditions = [ofProject(sessionDocs, params.projectId)];
   if (params.status) conditions.push(eq(sessionDocs.status, params.status));
+  if (params.claimedBy) conditions.push(eq(sessionDocs.claimedBy, params.claimedBy));
   if (params.after) {
     const { priority, createdAt, id } = params.after;
     conditions.push(
