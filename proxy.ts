@@ -1,5 +1,6 @@
 import { getSessionCookie } from "better-auth/cookies";
 import { NextResponse, type NextRequest } from "next/server";
+import { noOAuthServer } from "./lib/api/no-such-route";
 import { decodePathSegments } from "./lib/api/path-segments";
 import { PATH_HEADER } from "./lib/auth/path-header";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./lib/api/errors";
@@ -14,6 +15,8 @@ const AUTH_PAGE = /^\/(?:sign-in|setup|join\/|reset\/)/;
 // Static files and the public CLI downloads (cli/baton.mjs and install.sh, fetched before anyone has
 // signed in): no session, and no database either (served during an outage).
 const STATIC_PATH = /^\/(?:_next\/|favicon\.ico|cli\/|install\.sh$)|\.(?:svg|png|ico|txt)$/;
+// What an MCP client asks for after a 401 (OAuth discovery, then client registration): JSON, never a redirect.
+const OAUTH_PATH = /^\/(?:\.well-known(?:\/|$)|register$)/;
 // The bodies Next.js parses as a form when they are posted to a page (a server action without JavaScript).
 const FORM_TYPE = /^\s*(?:multipart\/form-data|application\/x-www-form-urlencoded)/i;
 
@@ -36,6 +39,7 @@ export async function proxy(request: NextRequest) {
 async function route(request: NextRequest, nonce: string, policy: string): Promise<Response> {
   const { pathname } = request.nextUrl;
   if (!decodePathSegments(pathname)) return badRequestPage("This address cannot be read: part of it is not valid percent-encoded text.", nonce);
+  if (OAUTH_PATH.test(pathname)) return noOAuthServer();
   // Next.js refuses a server action from another origin with a bare 500; the same check, answered in Baton's look.
   const origin = request.headers.get("origin");
   if (request.method === "POST" && origin !== null && !isOwnOrigin(request, origin, process.env.BATON_BASE_URL)) return badRequestPage(FOREIGN_FORM, nonce);

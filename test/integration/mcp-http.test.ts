@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/client";
+import { discoverOAuthServerInfo, registerClient, type CallToolResult } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { tableCounts } from "../support/fixtures";
 import { READING_TOOLS, toolText, WRITING_TOOLS } from "../support/mcp";
@@ -100,5 +100,42 @@ describe("HTTP edge: before any MCP handling", () => {
   it("the client refuses to connect without a valid token", async () => {
     world.tokens.bogus = "baton_not-a-real-token";
     await expect(connect("bogus")).rejects.toThrow();
+  });
+});
+
+// After a 401 an MCP client (Claude Code, the SDK's auth()) looks for OAuth: the protected-resource and
+// authorization-server metadata, then POST /register. Baton has no OAuth server and must say so in JSON:
+// a 404 there means "none" to the SDK, where the sign-in page (HTML, after a redirect) broke its JSON parse.
+describe("OAuth discovery after a 401", () => {
+  it.each([
+    { method: "GET", path: "/.well-known/oauth-protected-resource" },
+    { method: "GET", path: "/.well-known/oauth-protected-resource/api/mcp" },
+    { method: "GET", path: "/.well-known/oauth-authorization-server" },
+    { method: "GET", path: "/.well-known/openid-configuration" },
+    { method: "GET", path: "/.well-known" },
+    { method: "POST", path: "/register" },
+  ])("$method $path → a JSON 404, not a redirect to sign-in", async ({ method, path }) => {
+    const res = await fetch(`${world.server.url}${path}`, { method, redirect: "manual", headers: { accept: "application/json" } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ ok: false, error: { code: "not_found", message: expect.stringMatching(/no OAuth server.*Bearer/) } });
+  });
+
+  it("the SDK's discovery finds no OAuth server (no error), registration is refused with the 404, and the 401 still carries its challenge", async () => {
+    const mcpUrl = new URL(`${world.server.url}/api/mcp`);
+    const unauthorized = await fetch(mcpUrl, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get("www-authenticate")).toMatch(/^Bearer realm="baton"/);
+
+    const found = await discoverOAuthServerInfo(mcpUrl);
+    expect(found).toEqual({ authorizationServerUrl: `${world.server.url}/`, authorizationServerMetadata: undefined, resourceMetadata: undefined });
+    const registered = registerClient(new URL(found.authorizationServerUrl), { clientMetadata: { redirect_uris: ["http://127.0.0.1:1/callback"], client_name: "test" } });
+    await expect(registered).rejects.toMatchObject({ status: 404, body: expect.stringContaining('"not_found"') });
+  });
+
+  it("real dashboard pages still send a visitor without a session to sign-in", async () => {
+    const res = await fetch(`${world.server.url}/learnings`, { redirect: "manual" });
+    expect(res.status).toBe(307);
+    expect(res.headers.get("location")).toMatch(/\/sign-in\?next=%2Flearnings$/);
   });
 });
