@@ -8,19 +8,46 @@ type JournalEntry = { idx: number; when: number; tag: string };
 /** `latest`: the created_at of the newest migration in the folder (what a caught-up copy records). */
 export type MigrationResult = { applied: string[]; total: number; latest: number };
 
+type Migration = { tag: string; when: number; hash: string; statements: string[] };
+
+/** How long a start waits, at most, for other instances to finish migrating the same database. */
+const LOCK_WAIT_MS = 120_000;
+
 /**
  * Applies drizzle-kit's migrations in drizzle/, recording them in drizzle's own __drizzle_migrations
  * table (same hash and created_at), so `drizzle-kit migrate` and this agree on what has run.
  *
  * Unlike drizzle's migrator, the check and the apply happen in one write transaction (BEGIN IMMEDIATE):
  * when several instances start at once on one database, the first applies and the others wait on the
- * lock, then find nothing left to do.
+ * lock, then find nothing left to do. The pending statements go in one batch, one round trip: a libSQL
+ * server gives a transaction about 5 s while another waits for its lock (then ends it with
+ * TRANSACTION_TIMEOUT), which a round trip per statement to a distant server overran. A wait for the
+ * lock that times out (TRANSACTION_TIMEOUT, SQLITE_BUSY) is tried again, reading afresh what has been
+ * applied, for up to `lockWaitMs`.
  */
-export async function migrate(client: Client, folder: string): Promise<MigrationResult> {
+export async function migrate(client: Client, folder: string, lockWaitMs = LOCK_WAIT_MS): Promise<MigrationResult> {
+  const migrations = await readMigrations(folder);
+  if (client.protocol === "file") {
+    // Persistent for the file once set; cannot run inside a transaction.
+    await client.execute("PRAGMA journal_mode=WAL");
+  }
+  const deadline = Date.now() + lockWaitMs;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+    try {
+      const applied = await applyPending(client, migrations);
+      return { applied, total: migrations.length, latest: migrations.at(-1)?.when ?? 0 };
+    } catch (error) {
+      if (!waitedForLock(error) || Date.now() + pause > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+async function readMigrations(folder: string): Promise<Migration[]> {
   const journal = JSON.parse(await readFile(path.join(folder, "meta", "_journal.json"), "utf8")) as {
     entries: JournalEntry[];
   };
-  const migrations = await Promise.all(
+  return Promise.all(
     journal.entries.map(async (entry) => {
       const sql = await readFile(path.join(folder, `${entry.tag}.sql`), "utf8");
       return {
@@ -34,12 +61,10 @@ export async function migrate(client: Client, folder: string): Promise<Migration
       };
     }),
   );
+}
 
-  if (client.protocol === "file") {
-    // Persistent for the file once set; cannot run inside a transaction.
-    await client.execute("PRAGMA journal_mode=WAL");
-  }
-
+/** In one write transaction: what has been applied, then what has not, in one batch. The tags applied. */
+async function applyPending(client: Client, migrations: Migration[]): Promise<string[]> {
   const tx = await client.transaction("write");
   try {
     await tx.execute(
@@ -47,18 +72,27 @@ export async function migrate(client: Client, folder: string): Promise<Migration
     );
     const last = await tx.execute("SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1");
     const lastWhen = Number(last.rows[0]?.created_at ?? 0);
-    const applied: string[] = [];
-    for (const m of migrations) {
-      if (m.when <= lastWhen) continue;
-      for (const statement of m.statements) await tx.execute(statement);
-      await tx.execute({ sql: "INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)", args: [m.hash, m.when] });
-      applied.push(m.tag);
+    const pending = migrations.filter((m) => m.when > lastWhen);
+    if (pending.length) {
+      await tx.batch(
+        pending.flatMap((m) => [...m.statements, { sql: "INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)", args: [m.hash, m.when] }]),
+      );
     }
     await tx.commit();
-    return { applied, total: migrations.length, latest: migrations.at(-1)?.when ?? 0 };
+    return pending.map((m) => m.tag);
   } finally {
     tx.close();
   }
+}
+
+/** A write lock another connection held for longer than this one's wait: sqld's TRANSACTION_TIMEOUT, SQLite's BUSY. */
+function waitedForLock(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && /^(TRANSACTION_TIMEOUT|SQLITE_BUSY)/.test(code)) return true;
+    if (typeof message === "string" && /TRANSACTION_TIMEOUT|database is locked/i.test(message)) return true;
+  }
+  return false;
 }
 
 /**
