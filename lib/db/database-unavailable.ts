@@ -47,3 +47,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * What went wrong, in the words nearest the cause: "connect ECONNREFUSED 127.0.0.1:8080" rather than
+ * the "fetch failed" wrapped around it.
+ */
+export function innermostMessage(error: unknown): string {
+  let message = error instanceof Error ? error.message : String(error);
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const inner = (e as { message?: unknown }).message;
+    if (typeof inner === "string" && inner) message = inner;
+  }
+  return message;
+}

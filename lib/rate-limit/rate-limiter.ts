@@ -1,5 +1,5 @@
 import type { WindowCount } from "../db/queries/rate-limits";
-import { writeBehind } from "../process/write-behind";
+import { keptOnFailure, writeBehind } from "../process/write-behind";
 
 /** The window a limit counts over. */
 export const WINDOW_MS = 60_000;
@@ -83,12 +83,13 @@ export class RateLimiter {
         if (entry && total.windowStart === windowStart) entry.shared = total.count;
       }
     } catch (error) {
-      // Counted again with the next batch, so an outage of the database never loses requests.
+      // Counted again with the next batch, so an outage of the database never loses requests. The
+      // buffer keeps a batch the database was away for (and tries it again); any other, it is told again.
       if (windowStart === this.#windowStart) {
         for (const [tokenId, count] of sent) {
           const entry = this.#entries.get(tokenId);
           if (entry) entry.pending += count;
-          this.#unsent.add(tokenId);
+          if (!keptOnFailure(error)) this.#unsent.add(tokenId);
         }
       }
       throw error;

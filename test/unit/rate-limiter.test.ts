@@ -107,4 +107,34 @@ describe("RateLimiter", () => {
     const rows = await client.execute({ sql: "SELECT count FROM rate_limit_counts WHERE token_id = 'tok-g'" });
     expect(Number(rows.rows[0]!.count)).toBe(4);
   });
+
+  it("through a database outage: the counts are kept, logged once, and sent when it is back", async () => {
+    const now = T0 + 30 * WINDOW_MS;
+    let down = true;
+    const refused = new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) });
+    const sent: number[] = [];
+    const flaky: CountStore = async (counts, pruneBefore) => {
+      sent.push(counts.length);
+      if (down) throw refused;
+      return store(counts, pruneBefore);
+    };
+    const limiter = new RateLimiter(10, flaky, () => now, NEVER);
+    takeMany(limiter, "tok-h", 2);
+    const errors: unknown[] = [];
+    const [error, log] = [console.error, console.log];
+    console.error = (...args: unknown[]) => errors.push(args);
+    console.log = () => {};
+    try {
+      for (let i = 0; i < 3; i++) await limiter.flush();
+      limiter.take("tok-h");
+      down = false;
+      await limiter.flush();
+    } finally {
+      [console.error, console.log] = [error, log];
+    }
+    expect(errors).toHaveLength(1);
+    expect(sent).toEqual([1, 1, 1, 1]);
+    const rows = await client.execute({ sql: "SELECT count FROM rate_limit_counts WHERE token_id = 'tok-h'" });
+    expect(Number(rows.rows[0]!.count)).toBe(3);
+  });
 });

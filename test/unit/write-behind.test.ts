@@ -25,10 +25,31 @@ function heldWrites() {
 }
 
 let errors: unknown[][];
+let logs: unknown[][];
 beforeEach(() => {
   errors = [];
+  logs = [];
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(args));
+  vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void logs.push(args));
 });
+
+/** What fetch throws when a libSQL server is down: "fetch failed", caused by the refused connection. */
+function refused(): Error {
+  return new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) });
+}
+
+/** A write that throws `refused()` while `down.value`, else records the batch. */
+function outageWrites() {
+  const down = { value: true };
+  const written: string[][] = [];
+  const tried: string[][] = [];
+  const write = async (items: string[]) => {
+    tried.push(items);
+    if (down.value) throw refused();
+    written.push(items);
+  };
+  return { down, written, tried, write };
+}
 afterEach(async () => {
   vi.useRealTimers();
   draining = true;
@@ -140,5 +161,49 @@ describe("writeBehind", () => {
     expect(done).toBe(false);
     held.endNext();
     await shutdown;
+  });
+
+  it("keeps a batch the database was away for, tries again with growing waits, and writes it when the database is back; one line at each end of the outage", async () => {
+    vi.useFakeTimers();
+    const db = outageWrites();
+    const buffer = writeBehind<string>({ name: "test: outage", flushEvery: 1000, maxItems: 100, write: db.write });
+    buffer.add("a");
+    buffer.add("b");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(db.tried).toEqual([["a", "b"]]);
+    buffer.add("c");
+    // Tried again 1 s after the failure, then 2 s after that, then 4 s: the oldest first.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(db.tried.at(-1)).toEqual(["a", "b", "c"]);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(db.tried).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(db.tried).toHaveLength(3);
+    db.down.value = false;
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(db.written).toEqual([["a", "b", "c"]]);
+    expect(errors.map((e) => e[0])).toEqual([
+      "baton: could not write test: outage, the database is unavailable (connect ECONNREFUSED 127.0.0.1:9): keeping it to write when the database is back",
+    ]);
+    expect(logs.map((l) => l[0])).toEqual(["baton: wrote test: outage again after 7 s without the database"]);
+    // Back to the usual rhythm.
+    buffer.add("d");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(db.written).toEqual([["a", "b", "c"], ["d"]]);
+  });
+
+  it("in an outage past maxItems, the oldest give way to the newest, and the recovery line counts them", async () => {
+    vi.useFakeTimers();
+    const db = outageWrites();
+    const buffer = writeBehind<string>({ name: "test: full outage", flushEvery: 1000, maxItems: 3, write: db.write });
+    for (const item of ["a", "b"]) buffer.add(item);
+    await vi.advanceTimersByTimeAsync(1000);
+    for (const item of ["c", "d", "e"]) buffer.add(item);
+    // No write at maxItems while the database is away: the next try is after the wait.
+    expect(db.tried).toHaveLength(1);
+    db.down.value = false;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(db.written).toEqual([["c", "d", "e"]]);
+    expect(logs.map((l) => l[0])).toEqual(["baton: wrote test: full outage again after 1 s without the database (2 of it gave way to newer, the buffer being full)"]);
   });
 });
