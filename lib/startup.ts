@@ -3,7 +3,7 @@ import { guardHttpServer } from "./api/guard-http-server";
 import { issueSetupCode } from "./auth/setup-code";
 import { ConfigError, formatConfigError, getConfig } from "./config";
 import type { TlsMaterial } from "./tls-files";
-import { connectDatabase, databaseReachable, getClient, getDb, openPrimary } from "./db/client";
+import { checkReachable, connectDatabase, databaseReachable, DatabaseUnreachable, getClient, getDb, openPrimary } from "./db/client";
 import { setReachabilityProbe } from "./db/outage";
 import { onShutdown } from "./process/on-shutdown";
 import { countUsers } from "./db/queries/users";
@@ -59,6 +59,7 @@ export async function startup(): Promise<void> {
     throw error;
   }
   try {
+    await checkReachable(getConfig());
     const migrations = openPrimary(getConfig()).client;
     const result = await migrate(migrations, path.join(process.cwd(), "drizzle")).finally(() => migrations.close());
     // After migrating: an embedded replica's first sync then brings the schema with it.
@@ -92,7 +93,8 @@ export async function startup(): Promise<void> {
     }
     serveHttps?.();
   } catch (error) {
-    console.error(`baton: cannot prepare the database: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof DatabaseUnreachable) console.error(`baton: ${error.message}`);
+    else console.error(`baton: cannot prepare the database: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
 }

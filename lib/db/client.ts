@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getConfig, type Config } from "../config";
 import { withBookkeepingThread } from "./bookkeeping";
+import { innermostMessage, isDatabaseUnavailable } from "./database-unavailable";
 import { openReplica } from "./replica-client";
 import { withStatementCache } from "./statement-cache";
 import * as schema from "./schema";
@@ -50,18 +51,22 @@ function createPrivateFile(file: string): void {
 
 const BUSY_TIMEOUT_MS = 5000;
 
-/** Opens a libSQL client for a URL; a file database gets its folder created and a busy timeout. */
-export function openDatabase(url: string, authToken?: string, timeoutMs = DEFAULT_TIMEOUT_MS): Handle {
+/**
+ * Opens a libSQL client for a URL; a file database gets its folder created and a busy timeout.
+ * `timeoutMs`: how long a request to a libSQL server may take; `busyTimeoutMs`: how long a file's
+ * connections wait for another process's write lock.
+ */
+export function openDatabase(url: string, authToken?: string, timeoutMs = DEFAULT_TIMEOUT_MS, busyTimeoutMs = BUSY_TIMEOUT_MS): Handle {
   const local = url.startsWith("file:") || url === ":memory:";
   const file = url.startsWith("file:") && !url.includes(":memory:");
   if (file) createPrivateFile(path.resolve(filePath(url)));
   // timeout: the busy timeout of every pooled connection (the default, 0, fails at once when another
   // process holds the write lock).
-  const opened = local ? createClient({ url, timeout: BUSY_TIMEOUT_MS }) : createClient({ url, authToken, fetch: fetchWithTimeout(timeoutMs) });
+  const opened = local ? createClient({ url, timeout: busyTimeoutMs }) : createClient({ url, authToken, fetch: fetchWithTimeout(timeoutMs) });
   // Reads on a file run from prepared statements kept (lib/db/statement-cache.ts), bookkeeping is
   // written by a thread of its own (lib/db/bookkeeping.ts).
   const at = path.resolve(filePath(url));
-  const client = file ? withStatementCache(withBookkeepingThread(opened, at, BUSY_TIMEOUT_MS), at, BUSY_TIMEOUT_MS) : opened;
+  const client = file ? withStatementCache(withBookkeepingThread(opened, at, busyTimeoutMs), at, busyTimeoutMs) : opened;
   return { client, db: drizzle(client, { schema }) };
 }
 
@@ -83,17 +88,67 @@ export async function openConfiguredDatabase(config: Config): Promise<Handle> {
 
 /**
  * Migrations and operator commands wait for the write lock: when several instances start at once, the
- * first holds it while it migrates and the others' BEGIN waits, far longer than a request may.
+ * first holds it while it migrates and the others' BEGIN waits, far longer than a request may; on a
+ * file, a restore or a backup by another process holds it for as long as the copy takes. (Whether the
+ * database answers at all is asked first, with the usual timeout: checkReachable.)
  */
 const PRIMARY_TIMEOUT_MS = 120_000;
 
+/** Where writes land: the file, the libSQL server, or an embedded replica's primary. */
+function primaryUrl(config: Config): string {
+  return config.sync?.url ?? config.databaseUrl;
+}
+
 /**
- * A handle of its own on where writes land: the file, the libSQL server, or an embedded replica's
- * primary (never the replica's local file, which only its sync may write). For migrations and
- * `baton admin`.
+ * A handle of its own on where writes land (never an embedded replica's local file, which only its sync
+ * may write). For migrations and `baton admin`: a file's connections, too, wait up to PRIMARY_TIMEOUT_MS
+ * for the write lock (requests' connections wait BUSY_TIMEOUT_MS).
  */
 export function openPrimary(config: Config): Handle {
-  return openDatabase(config.sync?.url ?? config.databaseUrl, config.databaseAuthToken, PRIMARY_TIMEOUT_MS);
+  return openDatabase(primaryUrl(config), config.databaseAuthToken, PRIMARY_TIMEOUT_MS, PRIMARY_TIMEOUT_MS);
+}
+
+/** A database server that does not answer at all, worded for the one line a failed start prints. */
+export class DatabaseUnreachable extends Error {}
+
+/**
+ * Asks a libSQL server where writes land for SELECT 1 within the usual request timeout, so that a start
+ * against a server that is down or stalled ends at once, naming it (without credentials), rather than
+ * after the migration's PRIMARY_TIMEOUT_MS. A file needs no asking.
+ */
+export async function checkReachable(config: Config): Promise<void> {
+  const url = primaryUrl(config);
+  if (url.startsWith("file:") || url === ":memory:") return;
+  const { client } = openDatabase(url, config.databaseAuthToken, config.databaseTimeoutMs);
+  try {
+    await client.execute("SELECT 1");
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    const cause = timedOut(error) ? `no answer within ${config.databaseTimeoutMs} ms` : innermostMessage(error);
+    throw new DatabaseUnreachable(`cannot reach the database at ${withoutCredentials(url)}: ${cause}`, { cause: error });
+  } finally {
+    client.close();
+  }
+}
+
+function timedOut(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { name?: unknown }).name === "TimeoutError") return true;
+  }
+  return false;
+}
+
+/** A server URL fit for a log line: no user, password or query (where an authToken may be). */
+function withoutCredentials(url: string): string {
+  try {
+    const shown = new URL(url);
+    shown.username = "";
+    shown.password = "";
+    shown.search = "";
+    return shown.toString().replace(/\/$/, "");
+  } catch {
+    return url.replace(/[?#].*$/, "").replace(/\/\/[^/@]*@/, "//");
+  }
 }
 
 const held = processWide("database", (): { handle?: Handle } => ({}));

@@ -23,17 +23,17 @@ const LOCK_WAIT_MS = 120_000;
  * server gives a transaction about 5 s while another waits for its lock (then ends it with
  * TRANSACTION_TIMEOUT), which a round trip per statement to a distant server overran. A wait for the
  * lock that times out (TRANSACTION_TIMEOUT, SQLITE_BUSY) is tried again, reading afresh what has been
- * applied, for up to `lockWaitMs`.
+ * applied, for up to `lockWaitMs`: another instance migrating, or another process (`baton admin
+ * restore`) writing the file.
  */
 export async function migrate(client: Client, folder: string, lockWaitMs = LOCK_WAIT_MS): Promise<MigrationResult> {
   const migrations = await readMigrations(folder);
-  if (client.protocol === "file") {
-    // Persistent for the file once set; cannot run inside a transaction.
-    await client.execute("PRAGMA journal_mode=WAL");
-  }
   const deadline = Date.now() + lockWaitMs;
   for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
     try {
+      // Persistent for the file once set; cannot run inside a transaction. SQLite answers it BUSY at
+      // once, without waiting, while another process writes a file not yet in WAL mode (a restore).
+      if (client.protocol === "file") await client.execute("PRAGMA journal_mode=WAL");
       const applied = await applyPending(client, migrations);
       return { applied, total: migrations.length, latest: migrations.at(-1)?.when ?? 0 };
     } catch (error) {
