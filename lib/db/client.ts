@@ -7,6 +7,7 @@ import { getConfig, type Config } from "../config";
 import { withBookkeepingThread } from "./bookkeeping";
 import { innermostMessage, isDatabaseUnavailable } from "./database-unavailable";
 import { openReplica } from "./replica-client";
+import { withReplicationIndex } from "./replication-index";
 import { withStatementCache } from "./statement-cache";
 import * as schema from "./schema";
 import { processWide } from "../process/process-state";
@@ -61,8 +62,8 @@ export function openDatabase(url: string, authToken?: string, timeoutMs = DEFAUL
   const file = url.startsWith("file:") && !url.includes(":memory:");
   if (file) createPrivateFile(path.resolve(filePath(url)));
   // timeout: the busy timeout of every pooled connection (the default, 0, fails at once when another
-  // process holds the write lock).
-  const opened = local ? createClient({ url, timeout: busyTimeoutMs }) : createClient({ url, authToken, fetch: fetchWithTimeout(timeoutMs) });
+  // process holds the write lock). A server's reads see this process's writes, on a sqld replica too.
+  const opened = local ? createClient({ url, timeout: busyTimeoutMs }) : createClient({ url, authToken, fetch: withReplicationIndex(fetchWithTimeout(timeoutMs)) });
   // Reads on a file run from prepared statements kept (lib/db/statement-cache.ts), bookkeeping is
   // written by a thread of its own (lib/db/bookkeeping.ts).
   const at = path.resolve(filePath(url));

@@ -74,6 +74,22 @@ describe.each(SHAPES)("%s shape, two instances", (shape) => {
     expect(took, "not visible on the other instance in time").not.toBeNull();
   });
 
+  it("an instance reads its own writes at once (on a sqld replica too)", async () => {
+    // Instance b: in the remote shape it reads from a sqld replica, which forwards its writes to the primary.
+    const misses: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const slug = `ryw-${shape}-${i}`;
+      const created = await on("b")("POST", "/api/projects", { slug, name: slug });
+      expect(created.status, created.text).toBe(201);
+      const project = await on("b")("GET", `/api/projects/${slug}`);
+      if (project.status !== 200) misses.push(`project ${slug}: ${project.status}`);
+      const added = await on("b")("POST", "/api/learnings", { kind: "insight", content: `Read back ${shape} ${i}`, project: slug });
+      if (added.status !== 201) misses.push(`learning in ${slug}: ${added.status} ${added.text.slice(0, 100)}`);
+      else if ((await on("b")("GET", `/api/learnings/${added.json.learning.id}`)).status !== 200) misses.push(`learning in ${slug}: not read back`);
+    }
+    expect(misses).toEqual([]);
+  });
+
   it("the same state and query give the same context bytes from every instance", async () => {
     const query = "/api/context?project=alpha&format=text&q=deploys%20noon&budget=1200";
     await within(cluster.stalenessMs + 1_000, async () => (await on("a")("GET", query)).text === (await on("b")("GET", query)).text);
