@@ -7,6 +7,28 @@ const BATCH = 32;
 const IDLE_MS = 2000;
 const RETRY_MS = 30_000;
 
+type Pending = { seq: number; content: string };
+
+/**
+ * The batch's vectors; null for a learning the API refused alone, which is then set aside. A refused
+ * batch is asked again one text at a time (until `stopped`).
+ */
+async function vectorsOf(db: Db, embedder: Embedder, batch: Pending[], stopped: () => boolean): Promise<(number[] | null)[]> {
+  try {
+    return await embedder.embed(batch.map((l) => l.content));
+  } catch (error) {
+    if (!(error instanceof EmbeddingRefused)) throw error;
+    if (batch.length === 1) {
+      console.warn(`baton: the embeddings API refused learning #${batch[0]!.seq} (${error.message}): it is searched by its words alone until it is edited`);
+      await skipEmbedding(db, batch[0]!);
+      return [null];
+    }
+    const one: (number[] | null)[] = [];
+    for (const learning of batch) if (!stopped()) one.push(...(await vectorsOf(db, embedder, [learning], stopped)));
+    return one;
+  }
+}
+
 /**
  * Embeds learnings in the background, never on a request path: every couple of seconds it takes the
  * learnings whose flag is raised (new or edited ones), asks the embedder for their vectors in one
@@ -20,27 +42,10 @@ export function startEmbeddingWorker(db: Db, embedder: Embedder): { stop: () => 
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> = Promise.resolve();
 
-  /** The batch's vectors; null for a learning the API refused alone, which is then set aside. */
-  async function vectorsOf(batch: { seq: number; content: string }[]): Promise<(number[] | null)[]> {
-    try {
-      return await embedder.embed(batch.map((l) => l.content));
-    } catch (error) {
-      if (!(error instanceof EmbeddingRefused)) throw error;
-      if (batch.length === 1) {
-        console.warn(`baton: the embeddings API refused learning #${batch[0]!.seq} (${error.message}): it is searched by its words alone until it is edited`);
-        await skipEmbedding(db, batch[0]!);
-        return [null];
-      }
-      const one: (number[] | null)[] = [];
-      for (const learning of batch) if (!stopped) one.push(...(await vectorsOf([learning])));
-      return one;
-    }
-  }
-
   async function round(): Promise<number> {
     const batch = await learningsToEmbed(db, { limit: BATCH });
     if (!batch.length) return IDLE_MS;
-    const vectors = await vectorsOf(batch);
+    const vectors = await vectorsOf(db, embedder, batch, () => stopped);
     const width = vectors.find((v) => v)?.length;
     if (width === undefined) return 0;
     if ((await vectorTableWidth(db)) !== width || (await embeddingModel(db)) !== embedder.model) {
