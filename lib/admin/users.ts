@@ -7,6 +7,7 @@ import { recordAudit } from "../audit/record-audit";
 import { generateSecret, hashToken, secretHashOf } from "../auth/api-tokens";
 import { newUserSchema } from "../auth/create-user";
 import type { Principal } from "../auth/principal";
+import { signInLimiter } from "../auth/sign-in-limiter";
 import { forgetTokensOf } from "../auth/token-memory";
 import type { Db } from "../db/client";
 import {
@@ -209,5 +210,7 @@ export async function resetPasswordByLink(db: Db, token: string, input: unknown)
     await setPasswordAndSignOut(tx, { userId: user.userId, passwordHash });
     await recordAudit(tx, user.userId, { action: "edit", subject: "user", subjectId: user.userId, label: user.email, projectId: null, detail: "password set by reset link" });
   });
+  // Someone's guesses locked the email out of signing in: the new password opens it again.
+  signInLimiter.forgetEmail(user.email);
   return { email: user.email };
 }

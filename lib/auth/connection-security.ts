@@ -38,6 +38,16 @@ export function requestHostname(headers: Headers): string {
   }
 }
 
+/** True when `url` is plain HTTP to a host other than this machine's loopback: what is sent to it crosses the network in clear text. */
+export function isUnencryptedUrl(url: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(url);
+    return protocol === "http:" && !LOOPBACK_HOSTS.has(hostname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * True when passwords and session cookies cross a network in clear text: plain HTTP to a host that is
  * not this machine's loopback (a LAN name or address).

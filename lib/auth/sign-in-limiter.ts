@@ -97,7 +97,12 @@ export class SignInLimiter {
 
   /** The email's count starts again; the client's does not (one good password must not buy more guesses). */
   recordSuccess(attempt: SignInAttempt): void {
-    this.emails.forget(emailKey(attempt.email));
+    this.forgetEmail(attempt.email);
+  }
+
+  /** The email's failures forgotten: its password was just proven, or set anew by a reset link. */
+  forgetEmail(email: string): void {
+    this.emails.forget(emailKey(email));
   }
 
   /** How many emails and clients are remembered (for tests of the memory bound). */

@@ -13,7 +13,7 @@ function instructions(env: McpEnv): string {
   const scope =
     env.principal.scope === "write"
       ? `This token may read and write. propose_learning sends a learning to the review queue as soon as the session teaches it. ${LEARNING_GUIDE}`
-      : "This token has the read scope: the writing tools (propose_learning, pin_learning, write_handoff, set_task_memory, pickup_session) are not offered.";
+      : "This token has the read scope: the writing tools (propose_learning, pin_learning, write_handoff, set_task_memory, pickup_session, complete_session, release_session) are not offered.";
   return [
     "Baton keeps what coding agents learn and hand over between sessions, per project: learnings, handoffs, task memory and a queue of session documents.",
     "Resources: baton://context/{project} (the session-start context), baton://memory/{project}/active, baton://memory/{project}/{taskId}, baton://handoff/{project}/latest, baton://session/{project}/{id}.",

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { MAX_FAILURES } from "@/lib/auth/sign-in-limiter";
 import { waitFor } from "../fixtures/cli/cli-env";
 import { apiClient } from "../support/api";
 import { signInCookie } from "../support/dashboard-session";
@@ -241,6 +242,14 @@ describe("password reset links", () => {
     expect(await signInAnswer("eve", "a brand new password")).toEqual({ signedIn: true, wrong: false });
     // Used: dead.
     expect((await spendReset(token, "another new password")).status).toBe(404);
+  });
+
+  it("a reset link also unlocks an email that failed sign-ins locked", async () => {
+    for (let i = 0; i < MAX_FAILURES; i++) expect(await signInAnswer("eve", `wrong ${i}`)).toEqual({ signedIn: false, wrong: true });
+    // Locked: even the right password is refused now.
+    expect(await signInAnswer("eve", "a brand new password")).toEqual({ signedIn: false, wrong: false });
+    expect((await spendReset(tokenOf((await resetLink("eve")).link), "the third password")).status).toBe(200);
+    expect(await signInAnswer("eve", "the third password")).toEqual({ signedIn: true, wrong: false });
   });
 
   it("every dead link (unknown, used, replaced, expired, of a disabled account) gets the same answer", async () => {

@@ -223,6 +223,16 @@ describe("offline and odd configurations", () => {
     }
   }, 60_000);
 
+  it("plain HTTP to another machine is said before signing in; to this machine's loopback it is not", async () => {
+    const { env } = newHome();
+    const lan = await runBaton(["login", "--url", `http://baton-host.invalid:${await freePort()}`, "--no-browser"], { cwd: world.dir, env });
+    expect(lan.code).not.toBe(0);
+    expect(lan.stderr).toMatch(/is plain HTTP: the token this sign-in makes, and every request the hooks send with it, cross the network unencrypted/);
+    const local = await runBaton(["login", "--url", `http://127.0.0.1:${await freePort()}`, "--no-browser"], { cwd: world.dir, env });
+    expect(local.code).not.toBe(0);
+    expect(local.stderr).not.toContain("plain HTTP");
+  });
+
   it("baton logout with the server out of reach: the token leaves the file, and it says it could not be revoked (exit 5)", async () => {
     const { home, env } = newHome();
     const down = `http://127.0.0.1:${await freePort()}`;

@@ -30,9 +30,14 @@ describe("connecting", () => {
     await expect(readOnly.callTool({ name: "write_handoff", arguments: { project: "alpha", markdown: "x" } })).rejects.toThrow(/write_handoff/);
   });
 
-  it("tells a read token that the writing tools are not offered", () => {
+  it("tells a read token that the writing tools are not offered, naming each of them", async () => {
     expect(mcp.anaRead!.getInstructions()).toMatch(/read scope.*not offered/);
     expect(mcp.ana!.getInstructions()).toContain("may read and write");
+    const names = async (who: "ana" | "anaRead") => (await mcp[who]!.listTools()).tools.map((t) => t.name);
+    const readable = await names("anaRead");
+    const withheld = (await names("ana")).filter((name) => !readable.includes(name));
+    expect(withheld.length).toBeGreaterThan(0);
+    for (const name of withheld) expect(mcp.anaRead!.getInstructions(), name).toContain(name);
   });
 });
 

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ErrorReason } from "../../../lib/api/error-codes";
+import { isUnencryptedUrl } from "../../../lib/auth/connection-security";
 import { loadConfig, normaliseUrl } from "../config/load-config";
 import { checkUserConfig, updateUserConfig } from "../config/user-config-file";
 import { CliError, EXIT } from "../exit-codes";
@@ -78,6 +79,7 @@ export async function runLogin(args: string[]): Promise<number> {
   if (values.url !== undefined && !given) throw new CliError(`--url must be the server's http:// or https:// address, not "${values.url}".`, EXIT.usage);
   const url = given ?? config.url;
   if (!url) throw new CliError("which server? Run `baton login --url https://baton.example.com` (the address of your team's Baton).", EXIT.usage);
+  if (isUnencryptedUrl(url)) note(`${url} is plain HTTP: the token this sign-in makes, and every request the hooks send with it, cross the network unencrypted. Use the server's https:// address where it has one.`);
 
   // A token made for a file that cannot take it would be left valid and unknown: refuse before asking.
   checkUserConfig(config.userConfigFile);
