@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runProcess } from "../support/run-process";
 import { ROOT, tempDir } from "../support/server";
 import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
 
@@ -178,6 +179,28 @@ describe("baton install claude", () => {
     expect(await hooksWith(`${linked}${path.delimiter}${process.env.PATH}`)).toBe("baton hook session-start");
     // npx and npm scripts put node_modules/.bin on PATH; Claude Code's hooks do not have it.
     expect(await hooksWith(`${npmBin}${path.delimiter}${process.env.PATH}`)).toBe(`${BIN} hook session-start`);
+  });
+
+  it("--url is kept as the server in the user's config file, where the hooks read it", async () => {
+    const home = path.join(tmp.dir, "home-url");
+    const repo = repoWith({});
+    const result = await runBaton(["install", "claude", "--url", "https://baton.example.test/"], { cwd: repo, env: homeEnv(home) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(home, ".config/baton/config.json"), "utf8"))).toEqual({ url: "https://baton.example.test" });
+  });
+
+  it("a CLI at a path a shell would expand ($, `) is written in single quotes, and the hook runs it", async () => {
+    const odd = path.join(tmp.dir, "My Tools $HOME `x`");
+    mkdirSync(odd, { recursive: true });
+    copyFileSync(path.join(ROOT, "cli/dist/baton.mjs"), path.join(odd, "baton.mjs"));
+    const repo = repoWith({});
+    const installed = await runProcess(process.execPath, [path.join(odd, "baton.mjs"), "install", "claude"], { cwd: repo, env });
+    expect(installed.code, installed.stderr).toBe(0);
+    const command = json(repo, ".claude/settings.json").hooks.SessionStart[0].hooks[0].command as string;
+    expect(command).toBe(`node '${odd}/baton.mjs' hook session-start`);
+    const ran = await runProcess("sh", ["-c", command.replace("hook session-start", "--version")], { cwd: repo, env });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/\d+\.\d+\.\d+/);
   });
 
   it.each<{ name: string; files: Record<string, string>; env: Record<string, string>; code: number; stderr: RegExp; args?: string[] }>([

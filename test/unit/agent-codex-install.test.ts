@@ -93,6 +93,33 @@ describe("baton install codex (the plan)", () => {
     expect(files[1]!.changes[0]).toBe('updated the "baton" MCP server');
   });
 
+  it("turns an HTTP entry for baton into the stdio bridge: no url, bearer or header keys left (Codex refuses a server with both)", () => {
+    const before = [
+      "# my settings",
+      'model = "o4"',
+      "",
+      "[mcp_servers.baton]",
+      'url = "https://baton.example.com/api/mcp"',
+      'bearer_token_env_var = "BATON_TOKEN"',
+      "startup_timeout_sec = 20",
+      "",
+      "[mcp_servers.baton.http_headers]",
+      'X-Team = "web"',
+      "",
+      "[mcp_servers.other]",
+      'command = "other"',
+      "",
+    ].join("\n");
+    writeFileSync(configFile(), before);
+    const config = plan().files.find((f) => f.file === configFile())!;
+    expect(config.changes).toContain(`updated the "baton" MCP server`);
+    expect(config.after).not.toMatch(/^url =|bearer_token|http_headers|X-Team/m);
+    expect(config.after).toMatch(/\[mcp_servers\.baton\]\nstartup_timeout_sec = 20\ncommand = "node"\nargs = \[.*"mcp"\]/);
+    expect(config.after).toContain("startup_timeout_sec = 20");
+    expect(config.after).toContain('[mcp_servers.other]\ncommand = "other"');
+    expect(config.after).toContain('# my settings\nmodel = "o4"');
+  });
+
   it("changes nothing when run again", () => {
     writeFileSync(configFile(), '# mine\nmodel = "o3"\n');
     write(plan().files);

@@ -16,6 +16,9 @@ describe("merging Baton into Claude Code's settings", () => {
     ["npx baton hook session-start-other", false],
     ["npx notbaton hook session-start", false],
     ["echo baton hook", false],
+    ["/usr/local/bin/my-baton hook session-start", false],
+    ["baton.old hook session-start", false],
+    ["node '/odd $dir/baton.mjs' hook session-start", true],
   ])("%s is ours: %s", (command, ours) => {
     expect(isBatonHook(command, "session-start")).toBe(ours);
   });
@@ -51,5 +54,11 @@ describe("merging Baton into Claude Code's settings", () => {
       },
     });
     expect(mergeMcp(mcp, server).changes).toEqual([]);
+  });
+
+  it("replaces Gemini's own HTTP entry too (httpUrl, which Gemini prefers to a command)", () => {
+    const input = { mcpServers: { baton: { httpUrl: "https://b/api/mcp", headers: { Authorization: "Bearer $BATON_TOKEN" }, trust: true } } };
+    const { mcp } = mergeMcp(input, stdioMcpServer("baton"));
+    expect(mcp).toEqual({ mcpServers: { baton: { command: "baton", args: ["mcp"], trust: true } } });
   });
 });

@@ -53,6 +53,8 @@ export type InstallContext = {
   home: string;
   /** The repository root (or the working directory outside one). */
   root: string;
+  /** The user's config file, where a --url given to install is kept (null without a home folder). */
+  userConfigFile?: string | null;
 };
 
 /** One file the installer would write: its text before (null: new) and after, and what changed, in words. */

@@ -1,10 +1,11 @@
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { homeFolder, NO_HOME } from "../config/home";
 import { AGENTS } from "../agents/agents";
-import type { InstallContext, InstallPlan } from "../agents/agent";
+import type { InstallContext, InstallPlan, PlannedFile } from "../agents/agent";
 import { onPath } from "../agents/find-agent";
 import { loadConfig } from "../config/load-config";
+import { updateUserConfig } from "../config/user-config-file";
 import { CliError, EXIT } from "../exit-codes";
 import { parseOptions } from "../output/parse-options";
 import { note, printResult } from "../output/print";
@@ -22,7 +23,20 @@ export function defaultCommand(): string {
   // Through node_modules/.bin the script is a symlink: name the file itself.
   const bin = realpathSync(path.resolve(process.argv[1]!));
   if (onPath("baton") === bin) return "baton";
-  return `node ${/^[\w@%+=:,./-]+$/.test(bin) ? bin : JSON.stringify(bin)}`;
+  return `node ${shellWord(bin)}`;
+}
+
+/**
+ * A path as one word of a POSIX shell command: bare when it can be, in double quotes for spaces, in
+ * single quotes when it holds what a shell expands even inside double quotes ($, `, \). A path with a
+ * single quote as well is refused: --command says what to run instead.
+ */
+function shellWord(file: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(file)) return file;
+  if (/[\p{Cc}]/u.test(file)) throw new CliError(`the CLI's path ${JSON.stringify(file)} cannot be written into a hook command: pass --command with how to run it.`, EXIT.usage);
+  if (!/[$`\\"']/.test(file)) return `"${file}"`;
+  if (!file.includes("'")) return `'${file}'`;
+  throw new CliError(`the CLI's path ${JSON.stringify(file)} cannot be written into a hook command: pass --command with how to run it.`, EXIT.usage);
 }
 
 /** Where the installer writes, from the options and the configuration. */
@@ -31,12 +45,12 @@ export function installContext(values: { url?: string; command?: string; scope?:
   for (const warning of config.warnings) note(warning);
   const url = (values.url ?? config.url)?.replace(/\/+$/, "");
   if (!url || !/^https?:\/\//.test(url)) {
-    throw new CliError("the MCP entry needs the server's URL: set BATON_URL (or url in ~/.config/baton/config.json), or pass --url.", EXIT.usage);
+    throw new CliError("the hooks and the MCP entry need the server's URL: set BATON_URL (or url in ~/.config/baton/config.json), or pass --url.", EXIT.usage);
   }
   const scope = values.scope ?? scopes[0]!;
   if (scope !== "user" && scope !== "repo") throw new CliError(`--scope is user or repo, not "${scope}".`, EXIT.usage);
   if (!scopes.includes(scope)) throw new CliError(`this agent's Baton setup goes in its ${scopes.join(" or ")} configuration, not ${scope}.`, EXIT.usage);
-  return { command: values.command?.trim() || defaultCommand(), url, scope, home: homeOrStop(), root: config.repoRoot ?? config.cwd };
+  return { command: values.command?.trim() || defaultCommand(), url, scope, home: homeOrStop(), root: config.repoRoot ?? config.cwd, userConfigFile: config.userConfigFile };
 }
 
 /** The home folder the agents' user configuration is under; none (an empty or relative HOME) stops the install. */
@@ -66,6 +80,41 @@ function shown(file: string, context: InstallContext): string {
   return file;
 }
 
+/** The nearest folder of `file` that exists (where a missing file and its folders would be made). */
+function existingParent(file: string): string {
+  let dir = path.dirname(file);
+  while (!existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+/**
+ * Writes the planned files that change. Every one is checked writable first, so that one file refused
+ * (read-only, another user's) does not leave the others changed: half an install (Codex's hooks without
+ * their trust) fails silently in the agent. A write that still fails says which files were written.
+ */
+function writePlanned(files: PlannedFile[], context: InstallContext): void {
+  const changing = files.filter((p) => p.changes.length);
+  for (const p of changing) {
+    const target = existsSync(p.file) ? p.file : existingParent(p.file);
+    try {
+      accessSync(target, constants.W_OK);
+    } catch {
+      throw new CliError(`${shown(p.file, context)} cannot be written (${existsSync(p.file) ? "the file" : `the folder ${target}`} is not writable): nothing was written.`, EXIT.failure);
+    }
+  }
+  const written: string[] = [];
+  for (const p of changing) {
+    try {
+      mkdirSync(path.dirname(p.file), { recursive: true });
+      writeFileSync(p.file, p.after);
+    } catch (error) {
+      const done = written.length ? `; already written: ${written.join(", ")}` : "; nothing was written";
+      throw new CliError(`${shown(p.file, context)} could not be written (${(error as Error).message})${done}. Run the install again once it can be.`, EXIT.failure);
+    }
+    written.push(shown(p.file, context));
+  }
+}
+
 /**
  * `baton install <agent> [--dry-run] [--scope user|repo] [--command PREFIX] [--url URL]`: Baton's hooks
  * and its MCP server into the agent's configuration, merged into what is there (which stays); running
@@ -87,11 +136,9 @@ export async function runInstall(args: string[]): Promise<number> {
     return EXIT.ok;
   }
 
-  for (const p of files) {
-    if (!p.changes.length) continue;
-    mkdirSync(path.dirname(p.file), { recursive: true });
-    writeFileSync(p.file, p.after);
-  }
+  writePlanned(files, context);
+  // The hooks and `baton mcp` read the server from the config: a --url given here goes there (as login puts it).
+  if (values.url !== undefined) notes.push(`${context.url} kept as the server in ${updateUserConfig({ url: context.url }, context.userConfigFile)}.`);
   printResult({ root: context.root, scope: context.scope, files: files.map((p) => ({ path: p.file, changed: p.changes.length > 0, changes: p.changes })), notes }, () =>
     [...files.map((p) => (p.changes.length ? `${shown(p.file, context)}: ${p.changes.join(", ")}.` : `${shown(p.file, context)}: already set up, unchanged.`)), ...notes].join("\n"),
   );

@@ -12,9 +12,13 @@ export class MergeError extends Error {}
 
 const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
 
-/** A hook command that runs `baton … hook <subcommand>`, however baton is invoked (npx, a path, node …/baton.mjs). */
+/**
+ * A hook command that runs `baton … hook <subcommand>`, however baton is invoked (npx, a path, node
+ * …/baton.mjs): the name starts the command, a word or a path's last part (another tool's `my-baton`
+ * or `baton.old` is not it).
+ */
 export function isBatonHook(command: unknown, subcommand: string): boolean {
-  return typeof command === "string" && new RegExp(`\\bbaton(?:\\.mjs)?["']?\\s+hook\\s+${subcommand}(?:\\s|$)`).test(command);
+  return typeof command === "string" && new RegExp(`(?:^|[\\s/"'])baton(?:\\.mjs)?["']?\\s+hook\\s+${subcommand}(?:\\s|$)`).test(command);
 }
 
 export function mergeHooks(input: Json, entries: HookEntry[]): { settings: Json; changes: string[] } {
@@ -62,9 +66,10 @@ export function mergeHooks(input: Json, entries: HookEntry[]): { settings: Json;
 /**
  * How an MCP entry reaches its server. Baton's entry is always its own: an older install's HTTP entry
  * (`url` with a `${BATON_TOKEN}` header, which left a member whose token is in the config file with a
- * silent 401) is replaced whole by the stdio bridge; keys beside these (env, timeout, trust) stay.
+ * silent 401; Gemini's `httpUrl` or `tcp`, which it prefers to a command) is replaced whole by the stdio
+ * bridge; keys beside these (env, timeout, trust) stay.
  */
-const TRANSPORT_KEYS = new Set(["type", "url", "headers", "command", "args"]);
+const TRANSPORT_KEYS = new Set(["type", "url", "headers", "command", "args", "httpUrl", "tcp"]);
 
 export function mergeMcp(input: Json, server: Json, name = "baton"): { mcp: Json; changes: string[] } {
   const mcp = structuredClone(input);

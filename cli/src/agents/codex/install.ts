@@ -110,17 +110,26 @@ function trustEntries(hooksFile: string, hooks: Json): { key: string; hash: stri
   return entries;
 }
 
+/** An MCP server entry's keys for the streamable HTTP transport (Codex's config), which a stdio entry must not have. */
+const HTTP_KEYS = ["url", "bearer_token", "bearer_token_env_var", "http_headers", "env_http_headers"] as const;
+
 function planConfig(file: string, command: string, trust: { key: string; hash: string; event: string }[]): PlannedFile {
   const before = existsSync(file) ? readFileSync(file, "utf8") : null;
   let text = before ?? "";
   const changes: string[] = [];
   const [program, ...args] = commandWords(command);
   try {
-    const mcp = setTable(text, ["mcp_servers", "baton"], [
-      ["command", tomlString(program ?? "baton")],
-      ["args", tomlStrings([...args, "mcp"])],
-      ["env_vars", tomlStrings(MCP_ENV_VARS)],
-    ]);
+    // An HTTP entry's keys go: Codex refuses a server with both a command and a url (and the whole file with it).
+    const mcp = setTable(
+      text,
+      ["mcp_servers", "baton"],
+      [
+        ["command", tomlString(program ?? "baton")],
+        ["args", tomlStrings([...args, "mcp"])],
+        ["env_vars", tomlStrings(MCP_ENV_VARS)],
+      ],
+      HTTP_KEYS,
+    );
     if (mcp.changed) changes.push(/^\s*\[mcp_servers\.baton\]/m.test(text) ? `updated the "baton" MCP server` : `added the "baton" MCP server`);
     text = mcp.text;
     for (const t of trust) {

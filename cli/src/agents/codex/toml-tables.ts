@@ -143,7 +143,7 @@ const samePath = (a: string[], b: string[]) => a.length === b.length && a.every(
  * comments stay. Refuses a table that the file defines some other way (dotted keys, an inline table),
  * which a header of its own would clash with; throws TomlError when the file is not TOML.
  */
-export function setTable(text: string, path: string[], entries: [string, string][]): { text: string; changed: boolean } {
+export function setTable(text: string, path: string[], entries: [string, string][], remove: readonly string[] = []): { text: string; changed: boolean } {
   const doc = parseToml(text);
   for (let i = 0; i < path.length; i++) {
     const parent = i === 0 ? doc.root : doc.tables.find((t) => !t.array && samePath(t.path, path.slice(0, i)))?.statements;
@@ -161,6 +161,13 @@ export function setTable(text: string, path: string[], entries: [string, string]
   }
   const replaced: { start: number; end: number; text: string }[] = [];
   const added: string[] = [];
+  // Keys that must go (set plain or dotted), and tables of their own under them ([path.key] and below).
+  for (const s of table.statements) if (remove.includes(s.key[0]!)) replaced.push({ start: s.start, end: s.end, text: "" });
+  for (const sub of doc.tables) {
+    if (sub.path.length > path.length && samePath(sub.path.slice(0, path.length), path) && remove.includes(sub.path[path.length]!)) {
+      replaced.push({ start: sub.header, end: sub.statements.at(-1)?.end ?? sub.header + 1, text: "" });
+    }
+  }
   for (const [k, v] of entries) {
     const statement = `${tomlKey(k)} = ${v}`;
     const found = table.statements.find((s) => s.key.length === 1 && s.key[0] === k);
@@ -175,7 +182,7 @@ export function setTable(text: string, path: string[], entries: [string, string]
   // New keys go after the table's last statement; edits run from the bottom up so earlier line numbers stay valid.
   const after = table.statements.at(-1)?.end ?? table.header + 1;
   const edits = [...replaced, ...(added.length ? [{ start: after, end: after, text: added.join("\n") }] : [])].sort((a, b) => b.start - a.start);
-  for (const e of edits) lines.splice(e.start, e.end - e.start, ...e.text.split("\n"));
+  for (const e of edits) lines.splice(e.start, e.end - e.start, ...(e.text ? e.text.split("\n") : []));
   return { text: print(doc), changed: true };
 }
 
