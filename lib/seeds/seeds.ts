@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { countKnownLearningIds, countUserLearnings, insertLearningsIfNew, listPersonalLearnings, type LearningRow, type NewLearningRow } from "../db/queries/learnings";
 import { insertProposalsIfNew, listPersonalProposals, type NewProposalRow, type ProposalRow } from "../db/queries/proposals";
 import { findSeed, upsertSeed } from "../db/queries/seeds";
+import { withholdSecrets } from "../secrets/withhold-secrets";
 import { KIND_INFO, KIND_OF_SEED_CATEGORY, MAX_IMPORT_ROWS, MAX_LEARNINGS_PER_USER, SEED_CATEGORIES, type LearningKind, type SeedCategory } from "../rules";
 import { z } from "zod";
 import { emptyLearned, identityUpdateSchema, seedFileSchema, seedItemSchema, seedProposalSchema, unknownKeys, type SeedFile, type SeedItem, type SeedProposal } from "./seed-file";
@@ -166,13 +167,14 @@ function learningFromItem(userId: string, kind: NewLearningRow["kind"], item: Se
     userId,
     projectId: null,
     kind,
-    content: item.content,
+    // Secrets are withheld here as on every other way in (lib/secrets/withhold-secrets.ts); items match by id, so a re-import adds nothing.
+    content: withholdSecrets(item.content),
     source: item.source,
     confirmed: item.confirmed,
     pinned: item.pinned,
     // What superseded it is not in the file (its id is another store's): the mark alone comes back.
     supersededAt: item.supersededAt ? new Date(item.supersededAt) : null,
-    tags: item.tags,
+    tags: withholdSecrets(item.tags),
     createdAt: item.extractedAt ? new Date(item.extractedAt) : undefined,
     confirmedAt: item.confirmedAt ? new Date(item.confirmedAt) : null,
     externalId: item.id,
@@ -188,7 +190,7 @@ function proposalFromSeed(userId: string, p: SeedProposal): NewProposalRow {
     userId,
     projectId: null,
     kind: p.type,
-    content: p.content,
+    content: withholdSecrets(p.content),
     source: p.source,
     confidence: p.confidence ?? 0.5,
     status: p.status,

@@ -203,3 +203,55 @@ describe("baton import of spx sessions: ids are per project, and what is not sto
   });
 });
 
+
+describe("baton import of what holds secrets, what cannot be read, and a token refused", () => {
+  const summaryOf = (stdout: string) => JSON.parse(stdout) as { ok: boolean; summary: Record<string, Record<string, number>> & { errors: { file: string; message: string }[] } };
+  const write = (file: string, text: string | Buffer) => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  };
+
+  it("a handoff and a task memory holding a secret are already there the second time, and the newer handoff stays the latest", async () => {
+    const root = path.join(tmp.dir, "secrets-tree");
+    write(path.join(root, "projects/vault/sessions/s1/handoff.md"), "---\nsession_id: s1\ntimestamp: 2026-01-01T10:00:00Z\n---\nSet api_key=ZXhh9182736455abcdefQQ in the env.\n");
+    write(path.join(root, "projects/vault/sessions/s5/handoff.md"), "---\nsession_id: s5\ntimestamp: 2026-01-05T10:00:00Z\n---\nThe newest handoff.\n");
+    write(path.join(root, "backlog/memory/task-77.md"), "---\ntask_id: task-77\n---\nThe password=hunter2isverysecret99 is in the vault.\n");
+    for (const again of [false, true]) {
+      const result = await runBaton(["import", root, "--project", "vault"], { cwd: tmp.dir, env });
+      expect(result.code, result.stderr + result.stdout).toBe(0);
+      const { summary } = summaryOf(result.stdout);
+      expect(summary.handoffs).toEqual({ ...zero, ...(again ? { unchanged: 2 } : { added: 2 }) });
+      expect(summary.taskMemories).toEqual({ ...zero, ...(again ? { unchanged: 1 } : { added: 1 }) });
+    }
+    const latest = await apiClient(server.url, token)("GET", "/api/projects/vault/handoffs/latest");
+    expect(latest.json.handoff.markdown).toContain("The newest handoff.");
+  });
+
+  it("a file too large to import fails alone; the others are imported", async () => {
+    const root = path.join(tmp.dir, "big-tree");
+    write(path.join(root, "projects/bulk/sessions/a/handoff.md"), "---\nsession_id: a\n---\nA small handoff.\n");
+    write(path.join(root, "projects/bulk/sessions/b/handoff.md"), Buffer.alloc(17 * 1024 * 1024, "x"));
+    const result = await runBaton(["import", root], { cwd: tmp.dir, env });
+    expect(result.code).toBe(1);
+    const { summary } = summaryOf(result.stdout);
+    expect(summary.handoffs).toEqual({ ...zero, added: 1, failed: 1 });
+    expect(summary.errors).toEqual([{ file: path.join(root, "projects/bulk/sessions/b/handoff.md"), message: expect.stringMatching(/more than an import takes from one file/) }]);
+  });
+
+  it("a seed.json with a byte order mark imports, and its secrets are withheld as everywhere else", async () => {
+    const file = path.join(tmp.dir, "bom-seed.json");
+    const seed = { version: "1.0.0", identity: { principalName: "Ana", aiName: "Bee" }, learned: { patterns: [{ id: "p-secret", content: "Deploy with token=ghp_abcdefghijklmnopqrstuvwxyz0123456789 always", source: "x", extractedAt: "2026-01-01T00:00:00Z", confirmed: true, tags: [] }], insights: [], selfKnowledge: [] } };
+    writeFileSync(file, "\uFEFF" + JSON.stringify(seed));
+    const result = await runBaton(["import", file], { cwd: tmp.dir, env });
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    const stored = JSON.stringify((await apiClient(server.url, token)("GET", "/api/seed")).json);
+    expect(stored).toContain("[withheld:");
+    expect(stored).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+  });
+
+  it("a token the server refuses stops the import at once: exit 6, one message", async () => {
+    const result = await runBaton(["import", path.join(IMPORT, "amplifier")], { cwd: tmp.dir, env: { ...env, BATON_TOKEN: "baton_not_a_real_token_000000000000000" } });
+    expect(result.code).toBe(6);
+    expect(result.stderr.match(/not valid/g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+});

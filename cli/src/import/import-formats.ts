@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { IMPORT_PART_ROWS, MAX_PAGE_SIZE, SEED_CATEGORIES, TASK_ID_PATTERN } from "../../../lib/rules";
 import { withholdSecrets } from "../../../lib/secrets/withhold-secrets";
-import { Unreachable, errorMessage, expectOk, type ApiCall } from "../http/api-client";
+import { ApiFailure, Unreachable, errorMessage, expectOk, type ApiCall } from "../http/api-client";
+import { readImportFile } from "./import-call";
 import { frontMatterList, frontMatterScalars, splitFrontMatter } from "../markdown/split-front-matter";
 import type { Found } from "./detect-formats";
 import type { ImportSummary } from "./import-summary";
@@ -18,42 +18,58 @@ export type ImportContext = {
 
 const SESSION_ID = /^[^\p{Cc}\s]{1,200}$/u;
 
+/** A file that failed is counted and the import goes on; a server out of reach or a token it refuses stops it (every file would fail the same way). */
 function fail(ctx: ImportContext, file: string, error: unknown): void {
-  if (error instanceof Unreachable) throw error;
+  if (error instanceof Unreachable || (error instanceof ApiFailure && error.status === 401)) throw error;
   ctx.summary.errors.push({ file, message: error instanceof Error ? error.message : String(error) });
 }
 
 type SeedJson = { learned?: Record<string, unknown>; state?: Record<string, unknown> } & Record<string, unknown>;
 
+/** The most a part's items may weigh (JSON): the seed route takes 16 MB, the rest of a part is small. */
+const PART_BYTES = 8 * 1024 * 1024;
+
 /**
  * A seed.json as the requests that carry it: the file itself when it holds at most IMPORT_PART_ROWS
- * learned items and proposals, else parts of that many, each a seed.json of its own (same version,
- * identity, state and unknown keys, a slice of the items). The server imports each part idempotently,
- * so a part that fails is sent again by running the import again, and no request is large.
+ * learned items and proposals weighing at most PART_BYTES, else parts within both, each a seed.json of
+ * its own (same version, identity, state and unknown keys, a slice of the items). The server imports
+ * each part idempotently, so a part that fails is sent again by running the import again, and no
+ * request is large.
  */
-export function seedParts(seed: SeedJson): SeedJson[] {
+export function seedParts(seed: SeedJson, partBytes = PART_BYTES): SeedJson[] {
   const learned = seed.learned && typeof seed.learned === "object" ? seed.learned : {};
   const lists = [...SEED_CATEGORIES.map((c) => learned[c]), seed.state?.proposals];
   if (!lists.every((l) => l === undefined || Array.isArray(l))) return [seed]; // malformed: the server names the field
-  const items = lists.flatMap((list, i) => ((list as unknown[] | undefined) ?? []).map((item) => ({ list: i, item })));
-  if (items.length <= IMPORT_PART_ROWS) return [seed];
-  const parts: SeedJson[] = [];
-  for (let at = 0; at < items.length; at += IMPORT_PART_ROWS) {
-    const slice = items.slice(at, at + IMPORT_PART_ROWS);
+  const items = lists.flatMap((list, i) => ((list as unknown[] | undefined) ?? []).map((item) => ({ list: i, item, bytes: JSON.stringify(item)?.length ?? 0 })));
+  const slices: (typeof items)[] = [[]];
+  let weight = 0;
+  for (const item of items) {
+    const slice = slices.at(-1)!;
+    if (slice.length && (slice.length >= IMPORT_PART_ROWS || weight + item.bytes > partBytes)) {
+      slices.push([item]);
+      weight = item.bytes;
+    } else {
+      slice.push(item);
+      weight += item.bytes;
+    }
+  }
+  if (slices.length === 1) return [seed];
+  return slices.map((slice) => {
     const of = (i: number) => slice.filter((s) => s.list === i).map((s) => s.item);
-    parts.push({
+    return {
       ...seed,
       learned: { ...learned, ...Object.fromEntries(SEED_CATEGORIES.map((c, i) => [c, of(i)])) },
       state: { ...seed.state, proposals: of(SEED_CATEGORIES.length) },
-    });
-  }
-  return parts;
+    };
+  });
 }
 
 export async function importSeeds(ctx: ImportContext, files: string[]): Promise<void> {
   for (const file of files) {
     try {
-      const parts = seedParts(JSON.parse(readFileSync(file, "utf8")) as SeedJson);
+      const seed: unknown = JSON.parse(readImportFile(file));
+      if (!seed || typeof seed !== "object" || Array.isArray(seed)) throw new Error("not a seed.json: expected a JSON object");
+      const parts = seedParts(seed as SeedJson);
       ctx.more(parts.length - 1);
       const s = ctx.summary.seed;
       s.files++;
@@ -99,13 +115,21 @@ export function amplifierMarkdown(text: string, sessionId: string): string {
 }
 
 export async function importAmplifier(ctx: ImportContext, items: Found["amplifier"]): Promise<void> {
-  // Oldest first: the server dates a handoff when it is written, so the newest must be written last.
-  const parsed = items.map((item) => {
-    const text = readFileSync(item.file, "utf8");
-    const { front } = splitFrontMatter(text);
-    const f = front ? frontMatterScalars(front) : {};
-    return { ...item, text, sessionId: f.session_id ?? item.dirId, timestamp: f.timestamp ?? "", project: f.project };
-  });
+  // Oldest first: the server dates a handoff when it is written, so the newest must be written last. A
+  // file that cannot be read fails alone.
+  const parsed: (Found["amplifier"][number] & { text: string; sessionId: string; timestamp: string })[] = [];
+  for (const item of items) {
+    try {
+      const text = readImportFile(item.file);
+      const { front } = splitFrontMatter(text);
+      const f = front ? frontMatterScalars(front) : {};
+      parsed.push({ ...item, text, sessionId: f.session_id ?? item.dirId, timestamp: f.timestamp ?? "" });
+    } catch (error) {
+      ctx.summary.handoffs.failed++;
+      fail(ctx, item.file, error);
+      ctx.tick("Amplifier handoffs");
+    }
+  }
   parsed.sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.file.localeCompare(b.file));
   const known = new Map<string, Map<string, string>>();
   for (const item of parsed) {
@@ -114,7 +138,8 @@ export async function importAmplifier(ctx: ImportContext, items: Found["amplifie
       const slug = await ctx.projectFor({ slug: item.slug });
       if (!known.has(slug)) known.set(slug, await existingHandoffs(ctx.call, slug));
       const existing = known.get(slug)!;
-      const markdown = amplifierMarkdown(item.text, item.sessionId);
+      // Withheld here as the server withholds it: a second import then compares equal (and re-dates nothing).
+      const markdown = withholdSecrets(amplifierMarkdown(item.text, item.sessionId));
       if (existing.get(item.sessionId) === markdown) {
         ctx.summary.handoffs.unchanged++;
       } else {
@@ -135,13 +160,13 @@ export async function importAmplifier(ctx: ImportContext, items: Found["amplifie
 export async function importTaskMemories(ctx: ImportContext, items: Found["memories"]): Promise<void> {
   for (const item of items) {
     try {
-      const text = readFileSync(item.file, "utf8");
+      const text = readImportFile(item.file);
       const { front, body } = splitFrontMatter(text);
       const taskId = (front ? frontMatterScalars(front).task_id : undefined) ?? item.taskId;
       if (!TASK_ID_PATTERN.test(taskId)) throw new Error(`"${taskId}" is not a task id`);
       const slug = await ctx.projectFor({ repoDir: item.repoDir });
       const url = `/api/projects/${encodeURIComponent(slug)}/tasks/${encodeURIComponent(taskId)}/memory`;
-      const markdown = body.replace(/^\s*\n/, "");
+      const markdown = withholdSecrets(body.replace(/^\s*\n/, ""));
       const current = await ctx.call("GET", url);
       const stored = current.status === 200 ? (current.json as { memory: { markdown: string } }).memory.markdown : null;
       if (current.status !== 200 && current.status !== 404) expectOk(current, "cannot read the task memory");
@@ -194,7 +219,7 @@ export async function importSpx(ctx: ImportContext, items: Found["spx"]): Promis
       const id = TASK_ID_PATTERN.test(item.id) ? item.id : item.id.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 100);
       const slug = await ctx.projectFor({ repoDir: item.repoDir });
       // Withheld here as the server would withhold it: secrets stay home, and a second import compares equal.
-      const markdown = withholdSecrets(withSessionId(readFileSync(item.file, "utf8"), id));
+      const markdown = withholdSecrets(withSessionId(readImportFile(item.file), id));
       // The id the server keys it by: the file's own front matter id when it has one, else the file name.
       const docId = frontMatterScalars(splitFrontMatter(markdown).front ?? "").id ?? id;
       const res = await ctx.call("POST", `/api/projects/${encodeURIComponent(slug)}/sessions`, { markdown });

@@ -6,6 +6,7 @@ import { loadConfig } from "../config/load-config";
 import { requireServer } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
 import { expectOk, type ApiCall } from "../http/api-client";
+import { patientCall } from "./import-call";
 import { parseOptions } from "../output/parse-options";
 import { detectFormats, foundCount } from "./detect-formats";
 import { importAmplifier, importSeeds, importSpx, importTaskMemories } from "./import-formats";
@@ -58,7 +59,8 @@ export async function runImport(args: string[]): Promise<number> {
       EXIT.notFound,
     );
   }
-  const { call } = requireServer();
+  // A large import meets the token's rate limit: it waits and goes on.
+  const call = patientCall(requireServer().call);
   const summary = emptySummary();
   const bar = progressBar(foundCount(found));
   const ensured = new Map<string, Promise<void>>();
