@@ -8,6 +8,7 @@ import { withBookkeepingThread } from "./bookkeeping";
 import { innermostMessage, isDatabaseUnavailable } from "./database-unavailable";
 import { openReplica } from "./replica-client";
 import { withReplicationIndex } from "./replication-index";
+import { withoutCredentials } from "../secrets/without-credentials";
 import { withStatementCache } from "./statement-cache";
 import * as schema from "./schema";
 import { processWide } from "../process/process-state";
@@ -139,18 +140,6 @@ function timedOut(error: unknown): boolean {
   return false;
 }
 
-/** A server URL fit for a log line: no user, password or query (where an authToken may be). */
-function withoutCredentials(url: string): string {
-  try {
-    const shown = new URL(url);
-    shown.username = "";
-    shown.password = "";
-    shown.search = "";
-    return shown.toString().replace(/\/$/, "");
-  } catch {
-    return url.replace(/[?#].*$/, "").replace(/\/\/[^/@]*@/, "//");
-  }
-}
 
 const held = processWide("database", (): { handle?: Handle } => ({}));
 

@@ -2,7 +2,7 @@ import { copyFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withoutCredentials } from "@/cli/src/config/git-info";
+import { withoutCredentials } from "@/lib/secrets/without-credentials";
 import { tempDir } from "../support/server";
 import { FIXTURES, fixture, homeEnv, makeRepo, runBaton, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
 

@@ -16,7 +16,7 @@ describe("a start whose database does not answer", () => {
     const { code, lines, stderr } = await refusedStart({ DATABASE_URL: `http://127.0.0.1:${port}?authToken=sekrit`, BATON_SECRET: SECRET });
     expect(code).toBe(1);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(lines).toEqual([`baton: cannot reach the database at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`]);
+    expect(lines).toEqual([`baton: cannot reach the database at http://127.0.0.1:${port}?authToken=…: connect ECONNREFUSED 127.0.0.1:${port}`]);
     expect(stderr).not.toContain("sekrit");
   }, 30_000);
 

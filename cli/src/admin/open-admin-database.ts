@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "../../../lib/config";
 import { filePath, openPrimary } from "../../../lib/db/client";
+import { withoutCredentials } from "../../../lib/secrets/without-credentials";
 import { CliError, EXIT } from "../exit-codes";
 
 type Handle = ReturnType<typeof openPrimary>;
@@ -51,7 +52,3 @@ function causes(error: unknown): string {
   return messages.join(": ") || "unknown error";
 }
 
-/** A URL (or a message quoting one) without its user, password or token. */
-export function withoutCredentials(text: string): string {
-  return text.replace(/\/\/[^/\s@]*@/g, "//").replace(/([?&][^=&\s]*(?:token|key|secret|password|jwt)[^=&\s]*=)[^&\s"']*/gi, "$1…");
-}

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { withoutCredentials } from "../../../lib/secrets/without-credentials";
 
 /** One git command's trimmed output, or null when git is missing, fails, or takes too long. */
 export function git(args: string[], cwd: string, timeoutMs = 800): Promise<string | null> {
@@ -19,17 +20,12 @@ export function currentBranch(cwd: string, timeoutMs = 800): Promise<string | nu
   return git(["symbolic-ref", "--short", "-q", "HEAD"], cwd, timeoutMs);
 }
 
-/**
- * A remote's URL without the credentials it may carry: `https://x-access-token:ghp_…@github.com/acme/web`
- * is `https://github.com/acme/web` (a token may also stand alone as the user name, and a raw "@" in a
- * password ends at the host's). An scp-like `git@host:acme/web` keeps its user, which is no secret. A
- * remote is sent as a hint in query strings and documents: the token in it must stay on this machine.
- */
-export function withoutCredentials(remote: string): string {
-  return remote.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, "$1");
-}
 
-/** origin's URL without credentials (withoutCredentials), or null when there is none or git cannot say. */
+/**
+ * origin's URL without the credentials it may carry (`https://x-access-token:ghp_…@github.com/acme/web`
+ * is `https://github.com/acme/web`), or null when there is none or git cannot say. A remote is sent as a
+ * hint in query strings and documents: the token in it must stay on this machine.
+ */
 export async function originUrl(cwd: string, timeoutMs = 800): Promise<string | null> {
   const remote = await git(["remote", "get-url", "origin"], cwd, timeoutMs);
   return remote && withoutCredentials(remote);
