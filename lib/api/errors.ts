@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isDatabaseUnavailable } from "../db/database-unavailable";
-import { noteIfUnavailable } from "../db/outage";
+import { noteOutage } from "../db/outage";
 import { errorStatus, type ErrorCode, type ErrorReason } from "./error-codes";
 
 /** How long a client should wait before asking again when the database is out of reach. */
@@ -72,7 +72,7 @@ export function toFailure(error: unknown): Failure {
     return { status: errorStatus.validation_failed, code: "validation_failed", message, issues: publicIssues(error) };
   }
   if (isDatabaseUnavailable(error)) {
-    noteIfUnavailable(error);
+    noteOutage();
     return {
       status: errorStatus.database_unavailable,
       code: "database_unavailable",

@@ -165,7 +165,7 @@ export async function pollCliLogin(db: Db, input: unknown, now = new Date()): Pr
   if (!approved) throw used();
   // The approval is spent in the transaction that makes the token: a failure there (the database gone
   // for a moment) leaves it approved, and the CLI's next poll collects it.
-  const claim = { run: async (tx: DbOrTx) => (await collectCliLogin(tx, { id: login.id, now })) !== undefined, refused: used };
+  const claim = { run: (tx: DbOrTx) => collectCliLogin(tx, { id: login.id, now }), refused: used };
   const { token, record } = await createApiToken(db, approved, claim);
   const user = await getUser(db, { userId: approved.userId });
   if (!user) throw new ApiError("not_found", "The account that approved this sign-in no longer exists.");

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getConfig, type Config } from "../config";
 import { withBookkeepingThread } from "./bookkeeping";
-import { innermostMessage, isDatabaseUnavailable } from "./database-unavailable";
+import { causeChain, innermostMessage, isDatabaseUnavailable } from "./database-unavailable";
 import { openReplica } from "./replica-client";
 import { withReplicationIndex } from "./replication-index";
 import { withoutCredentials } from "../secrets/without-credentials";
@@ -133,12 +133,7 @@ export async function checkReachable(config: Config): Promise<void> {
   }
 }
 
-function timedOut(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { name?: unknown }).name === "TimeoutError") return true;
-  }
-  return false;
-}
+const timedOut = (error: unknown) => causeChain(error).some((e) => e.name === "TimeoutError");
 
 
 const held = processWide("database", (): { handle?: Handle } => ({}));

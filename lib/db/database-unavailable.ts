@@ -37,15 +37,25 @@ const BUSY = /^SQLITE_BUSY/;
 const UNAVAILABLE_MESSAGES =
   /fetch failed|sync error|error trying to connect|connection refused|did not sync from the primary|primary is unavailable|server returned HTTP status 5\d\d|replicat(?:or|ion) error|primary (?:connection|unreachable|not available)/i;
 
+/** What an error and the errors it wraps may say about themselves. */
+export type ErrorFacts = { name?: unknown; code?: unknown; message?: unknown };
+
+/**
+ * `error` and the causes it wraps, outermost first: a driver's "fetch failed" around the socket's
+ * ECONNREFUSED. At most six (a cycle ends there too), and only objects (a thrown string ends the chain).
+ */
+export function causeChain(error: unknown): ErrorFacts[] {
+  const chain: ErrorFacts[] = [];
+  for (let e = error; e && typeof e === "object" && chain.length < 6; e = (e as { cause?: unknown }).cause) chain.push(e as ErrorFacts);
+  return chain;
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    if (typeof e !== "object") return false;
-    const { name, code, message } = e as { name?: unknown; code?: unknown; message?: unknown };
+  return causeChain(error).some(({ name, code, message }) => {
     if (name === "TimeoutError" || name === "AbortError") return true;
     if (typeof code === "string" && (NETWORK_CODES.has(code) || LIBSQL_UNAVAILABLE_CODES.has(code) || BUSY.test(code))) return true;
-    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
-  }
-  return false;
+    return typeof message === "string" && UNAVAILABLE_MESSAGES.test(message);
+  });
 }
 
 /**
@@ -53,10 +63,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * the "fetch failed" wrapped around it.
  */
 export function innermostMessage(error: unknown): string {
-  let message = error instanceof Error ? error.message : String(error);
-  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    const inner = (e as { message?: unknown }).message;
-    if (typeof inner === "string" && inner) message = inner;
-  }
-  return message;
+  const inner = causeChain(error)
+    .map((e) => e.message)
+    .filter((m): m is string => typeof m === "string" && m !== "")
+    .at(-1);
+  return inner ?? (error instanceof Error ? error.message : String(error));
 }

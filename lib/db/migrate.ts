@@ -1,3 +1,4 @@
+import { causeChain } from "./database-unavailable";
 import type { Client } from "@libsql/client";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -87,12 +88,9 @@ async function applyPending(client: Client, migrations: Migration[]): Promise<st
 
 /** A write lock another connection held for longer than this one's wait: sqld's TRANSACTION_TIMEOUT, SQLite's BUSY. */
 function waitedForLock(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === "string" && /^(TRANSACTION_TIMEOUT|SQLITE_BUSY)/.test(code)) return true;
-    if (typeof message === "string" && /TRANSACTION_TIMEOUT|database is locked/i.test(message)) return true;
-  }
-  return false;
+  return causeChain(error).some(
+    ({ code, message }) => (typeof code === "string" && /^(TRANSACTION_TIMEOUT|SQLITE_BUSY)/.test(code)) || (typeof message === "string" && /TRANSACTION_TIMEOUT|database is locked/i.test(message)),
+  );
 }
 
 /**

@@ -18,9 +18,14 @@ export function setReachabilityProbe(probe: () => Promise<boolean>): void {
   outage.probe = probe;
 }
 
+/** Marks an outage: a failure just said the database could not be reached. */
+export function noteOutage(): void {
+  outage.since ||= Date.now();
+}
+
 /** Marks an outage when `error` says the database could not be reached; anything else is ignored. */
 export function noteIfUnavailable(error: unknown): void {
-  if (!outage.since && isDatabaseUnavailable(error)) outage.since = Date.now();
+  if (isDatabaseUnavailable(error)) noteOutage();
 }
 
 /** Whether a page should be answered 503 now: an outage is marked and the database still does not answer. */

@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "../../../lib/config";
 import { filePath, openPrimary } from "../../../lib/db/client";
+import { causeChain } from "../../../lib/db/database-unavailable";
 import { withoutCredentials } from "../../../lib/secrets/without-credentials";
 import { CliError, EXIT } from "../exit-codes";
 
@@ -44,11 +45,8 @@ function fileProblem(file: string): string | undefined {
 
 /** An error and its causes, outermost first ("fetch failed: connect ECONNREFUSED 127.0.0.1:8080"). */
 function causes(error: unknown): string {
-  const messages: string[] = [];
-  for (let e = error; e !== undefined && messages.length < 5; e = e instanceof Error ? e.cause : undefined) {
-    const message = e instanceof Error ? e.message : String(e);
-    if (message && !messages.includes(message)) messages.push(message);
-  }
-  return messages.join(": ") || "unknown error";
+  const messages = causeChain(error).map((e) => (typeof e.message === "string" ? e.message : ""));
+  if (!messages.length) messages.push(String(error));
+  return [...new Set(messages.filter(Boolean))].join(": ") || "unknown error";
 }
 

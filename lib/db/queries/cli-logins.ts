@@ -99,12 +99,12 @@ export async function approvedTokenOf(db: DbOrTx, params: { id: string }): Promi
   return { userId: row.userId, name: row.name, scope: row.scope, projects: JSON.parse(row.projects ?? "[]") as string[] };
 }
 
-export async function collectCliLogin(db: DbOrTx, params: { id: string; now: Date }): Promise<ApprovedToken | undefined> {
-  const [row] = await db
+/** Marks an approved login that has not expired collected (its token handed out); false when it is not such a one (collected already, by another poll at the same moment too). */
+export async function collectCliLogin(db: DbOrTx, params: { id: string; now: Date }): Promise<boolean> {
+  const collected = await db
     .update(cliLogins)
     .set({ status: "collected" })
     .where(and(eq(cliLogins.id, params.id), eq(cliLogins.status, "approved"), gt(cliLogins.expiresAt, params.now)))
-    .returning({ userId: cliLogins.userId, name: cliLogins.tokenName, scope: cliLogins.tokenScope, projects: cliLogins.tokenProjects });
-  if (!row?.userId || !row.name || !row.scope) return undefined;
-  return { userId: row.userId, name: row.name, scope: row.scope, projects: JSON.parse(row.projects ?? "[]") as string[] };
+    .returning({ id: cliLogins.id });
+  return collected.length === 1;
 }
