@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runProcess } from "../support/run-process";
@@ -201,6 +201,35 @@ describe("baton install claude", () => {
     const ran = await runProcess("sh", ["-c", command.replace("hook session-start", "--version")], { cwd: repo, env });
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toMatch(/\d+\.\d+\.\d+/);
+  });
+
+  it("a write that fails halfway (a full disk, here a file-size limit) leaves the file as it was, with nothing beside it", async () => {
+    // A team's settings.json can be large (permission lists); a full disk used to leave it cut short.
+    const big = { ...FOREIGN_SETTINGS, permissions: { allow: Array.from({ length: 1500 }, (_, i) => `Bash(./scripts/task-${i}.sh:*)`), deny: [] } };
+    const before = JSON.stringify(big, null, 2);
+    const repo = repoWith({ ".claude/settings.json": before });
+    const cli = path.join(ROOT, "cli/bin/baton.mjs");
+    // ulimit -f counts 512-byte blocks: 16 KB, under the 40 KB the merged file needs.
+    const result = await runProcess("bash", ["-c", `ulimit -f 32 && exec "${process.execPath}" "${cli}" install claude`], { cwd: repo, env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/settings\.json could not be written .*nothing was written/);
+    expect(read(repo, ".claude/settings.json")).toBe(before);
+    expect(readdirSync(path.join(repo, ".claude"))).toEqual(["settings.json"]);
+  });
+
+  it("a settings.json that is a symlink (dotfiles) is written where it points and stays a link", async () => {
+    const dotfiles = path.join(tmp.dir, "dotfiles");
+    mkdirSync(dotfiles, { recursive: true });
+    writeFileSync(path.join(dotfiles, "claude-settings.json"), JSON.stringify(FOREIGN_SETTINGS));
+    const repo = repoWith({});
+    mkdirSync(path.join(repo, ".claude"));
+    symlinkSync(path.join(dotfiles, "claude-settings.json"), path.join(repo, ".claude/settings.json"));
+    const result = await runBaton(["install", "claude"], { cwd: repo, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(lstatSync(path.join(repo, ".claude/settings.json")).isSymbolicLink()).toBe(true);
+    const written = JSON.parse(readFileSync(path.join(dotfiles, "claude-settings.json"), "utf8"));
+    expect(written.env).toEqual({ FOO: "1" });
+    expect(Object.keys(written.hooks)).toEqual(expect.arrayContaining(["SessionStart", "PreToolUse", "SessionEnd"]));
   });
 
   it.each<{ name: string; files: Record<string, string>; env: Record<string, string>; code: number; stderr: RegExp; args?: string[] }>([

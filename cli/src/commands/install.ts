@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { homeFolder, NO_HOME } from "../config/home";
 import { AGENTS } from "../agents/agents";
@@ -8,6 +8,7 @@ import { loadConfig } from "../config/load-config";
 import { updateUserConfig } from "../config/user-config-file";
 import { CliError, EXIT } from "../exit-codes";
 import { parseOptions } from "../output/parse-options";
+import { writeWhole } from "../output/write-whole";
 import { note, printResult } from "../output/print";
 import { AGENT_NAMES, isAgentName, type AgentName } from "../../../lib/rules";
 import { MergeError } from "./merge-settings";
@@ -95,18 +96,22 @@ function existingParent(file: string): string {
 function writePlanned(files: PlannedFile[], context: InstallContext): void {
   const changing = files.filter((p) => p.changes.length);
   for (const p of changing) {
-    const target = existsSync(p.file) ? p.file : existingParent(p.file);
-    try {
-      accessSync(target, constants.W_OK);
-    } catch {
-      throw new CliError(`${shown(p.file, context)} cannot be written (${existsSync(p.file) ? "the file" : `the folder ${target}`} is not writable): nothing was written.`, EXIT.failure);
+    // The file itself (a read-only one is the user's say), and the folder its new version is written in
+    // before it replaces it (writeWhole).
+    const file = existsSync(p.file) ? realpathSync(p.file) : null;
+    for (const target of [file, existingParent(file ?? p.file)]) {
+      if (target === null) continue;
+      try {
+        accessSync(target, constants.W_OK);
+      } catch {
+        throw new CliError(`${shown(p.file, context)} cannot be written (${target === file ? "the file" : `the folder ${target}`} is not writable): nothing was written.`, EXIT.failure);
+      }
     }
   }
   const written: string[] = [];
   for (const p of changing) {
     try {
-      mkdirSync(path.dirname(p.file), { recursive: true });
-      writeFileSync(p.file, p.after);
+      writeWhole(p.file, p.after);
     } catch (error) {
       const done = written.length ? `; already written: ${written.join(", ")}` : "; nothing was written";
       throw new CliError(`${shown(p.file, context)} could not be written (${(error as Error).message})${done}. Run the install again once it can be.`, EXIT.failure);

@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { CliError, EXIT } from "../exit-codes";
 import { userConfigPath } from "./load-config";
 import { NO_HOME } from "./home";
+import { writeWhole } from "../output/write-whole";
 
 /** The file holds a token: readable and writable by its owner alone, as install.sh leaves it too. */
 const PRIVATE_FILE = 0o600;
@@ -34,9 +34,9 @@ export function checkUserConfig(given: string | null = userConfigPath()): void {
 }
 
 /**
- * Sets keys of the user's config file (undefined removes one) and keeps every other key. Written to a
- * temporary file and renamed over it, so a crash never leaves half a file; a symlinked file (dotfiles)
- * is written where the link points. Mode 0600 whatever the file had: it holds a token.
+ * Sets keys of the user's config file (undefined removes one) and keeps every other key, written whole
+ * (writeWhole: never half a file; a symlinked one where the link points). Mode 0600 whatever the file
+ * had: it holds a token.
  */
 export function updateUserConfig(changes: Record<string, string | undefined>, given: string | null = userConfigPath()): string {
   const file = writable(given);
@@ -46,10 +46,6 @@ export function updateUserConfig(changes: Record<string, string | undefined>, gi
     if (value === undefined) delete config[key];
     else config[key] = value;
   }
-  mkdirSync(path.dirname(target), { recursive: true, mode: PRIVATE_DIR });
-  const tmp = `${target}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: PRIVATE_FILE });
-  chmodSync(tmp, PRIVATE_FILE);
-  renameSync(tmp, target);
+  writeWhole(target, `${JSON.stringify(config, null, 2)}\n`, { mode: PRIVATE_FILE, dirMode: PRIVATE_DIR });
   return file;
 }

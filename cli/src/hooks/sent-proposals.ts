@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, openSync, closeSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, openSync, closeSync, readFileSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { cacheDir, cacheDirIfAny } from "./hook-log";
+import { writeWhole } from "../output/write-whole";
 
 /**
  * Which learning candidates of a session were already sent (or spooled): a Stop hook runs after
@@ -29,10 +30,7 @@ export function readSent(sessionId: string): Set<string> {
 
 export function writeSent(sessionId: string, keys: Set<string>): void {
   if (!cacheDirIfAny()) return; // no home folder: nothing is kept (config/home.ts)
-  mkdirSync(dir(), { recursive: true, mode: 0o700 });
-  const file = fileFor(sessionId);
-  writeFileSync(`${file}.tmp`, JSON.stringify([...keys]), { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
+  writeWhole(fileFor(sessionId), JSON.stringify([...keys]), { mode: 0o600, dirMode: 0o700 });
   pruneOld();
 }
 

@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { AgentName } from "../../../lib/rules";
 import { readHookInput } from "./hook-input";
 import { cacheDirIfAny, hookLog } from "./hook-log";
+import { writeWhole } from "../output/write-whole";
 
 /**
  * `baton hook session-end` (and `baton hook stop`, the end of a turn): Claude Code gives all SessionEnd
@@ -26,8 +27,7 @@ export async function runSessionEnd(event: "SessionEnd" | "Stop", agent: AgentNa
     const dir = cache ? path.join(cache, "jobs") : mkdtempSync(path.join(tmpdir(), "baton-job-"));
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const job = path.join(dir, `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.json`);
-    writeFileSync(`${job}.tmp`, JSON.stringify({ event, agent, cwd: process.cwd(), input: parsed.input }), { mode: 0o600 });
-    renameSync(`${job}.tmp`, job);
+    writeWhole(job, JSON.stringify({ event, agent, cwd: process.cwd(), input: parsed.input }), { mode: 0o600 });
     const child = spawn(process.execPath, [process.argv[1]!, "hook", "session-end-worker", job], {
       detached: true,
       stdio: "ignore",

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import type { Redacted } from "../../../lib/secrets/redact-secrets";
 import { cacheDir, cacheDirIfAny, hookLog } from "./hook-log";
+import { writeWhole } from "../output/write-whole";
 
 /**
  * Requests the server could not take yet, one JSON file each, sent again by the next hook run. The
@@ -43,9 +44,7 @@ export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt">>,
   const key = request.replaces === undefined ? "" : `-k${createHash("sha256").update(request.replaces).digest("hex").slice(0, 16)}`;
   const name = `${Date.now().toString().padStart(14, "0")}-${String(written++).padStart(6, "0")}-${process.pid}-${randomBytes(4).toString("hex")}${key}.json`;
   const file = path.join(dir, name);
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ ...request, createdAt: new Date().toISOString() }), { mode: 0o600 });
-  renameSync(tmp, file);
+  writeWhole(file, JSON.stringify({ ...request, createdAt: new Date().toISOString() }), { mode: 0o600 });
   // What this one replaces (waiting, not being sent: older than it, as names sort by time, so two
   // writers of one session never delete each other's), and what has waited too long, go now: the spool
   // stays bounded when nothing ever flushes it (no server configured, or one down for weeks).

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { cacheDir } from "../../hooks/hook-log";
 import path from "node:path";
+import { writeWhole } from "../../output/write-whole";
 
 // How Baton's opencode plugin (plugin.ts) runs the CLI's hooks: opencode has no command hooks, so the
 // plugin, running inside opencode (Bun), starts `<command> hook <event> --agent opencode` itself with
@@ -62,9 +63,7 @@ function pruneOldFiles(dir: string): void {
 /** Writes `text` to `file` whole or not at all: a detached worker may read it at any moment. */
 export function writeAtomically(file: string, text: string): void {
   pruneOldFiles(path.dirname(file));
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
+  writeWhole(file, text, { mode: 0o600, dirMode: 0o700 });
 }
 
 /** `exec` so that killing the shell at the time limit kills the hook itself. */
