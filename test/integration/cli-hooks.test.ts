@@ -81,6 +81,28 @@ describe("baton hook session-start", () => {
     }
   });
 
+  it("set up twice (the plugin and baton install), both run at once on one input: one answers, the other prints nothing", async () => {
+    // The server answers slowly, so the first hook is still running when the second reads its input.
+    const proxy = await recordingProxy(server.url, { delayMs: 1500 });
+    const twiceHome = path.join(tmp.dir, "home-twice");
+    const run = () => runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(twiceHome, { BATON_URL: proxy.url, BATON_TOKEN: token, ...PATIENT_HOOKS }), input: stdinFor(repo) });
+    try {
+      const both = await Promise.all([run(), run()]);
+      expect(both.map((r) => r.code)).toEqual([0, 0]);
+      expect(proxy.requests.filter((r) => r.url.startsWith("/api/context"))).toHaveLength(1);
+      const answered = both.filter((r) => r.stdout !== "");
+      expect(answered).toHaveLength(1);
+      expect(hookContext(answered[0]!.stdout)).toMatch(/^## Identity/);
+      expect(readFileSync(path.join(twiceHome, ".cache/baton/hook.log"), "utf8")).toMatch(/another Baton hook is answering this input/);
+      // Once it has answered, the same input is the agent's next event, answered again.
+      const again = await run();
+      expect(hookContext(again.stdout)).toMatch(/^## Identity/);
+      expect(proxy.requests.filter((r) => r.url.startsWith("/api/context"))).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("reads the project and a pinned task from .baton.json, and passes source fork through", async () => {
     const other = makeRepo(path.join(tmp.dir, "src", "checkout-2"), { commits: ["Initial commit"] });
     writeFileSync(path.join(other, ".baton.json"), JSON.stringify({ project: "web", task: "task-7" }));

@@ -6,6 +6,7 @@ import type { AgentName } from "../../../lib/rules";
 import { answerBy } from "./hook-exit";
 import { readHookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
+import { firstToAnswer } from "./hook-once";
 
 /** Everything a hook starts from: its agent, what the agent's input says, where the session runs, its configuration and time. */
 export type OpenedHook = {
@@ -22,13 +23,14 @@ export type OpenedHook = {
   limitMs: number;
 };
 
-export type HookOpening = { ok: true; hook: OpenedHook } | { ok: false; problem: string; agent: HookAdapter; config: BatonConfig };
+/** Not opened: the input could not be read (`problem`), or another Baton hook is answering this very input (`duplicate`: answer nothing). */
+export type HookOpening = { ok: true; hook: OpenedHook } | { ok: false; problem: string; duplicate?: true; agent: HookAdapter; config: BatonConfig };
 
 /**
  * The opening every hook shares, for every agent: the configuration where the hook was started (for
  * its time limit), a watchdog at that limit (`onLimit` says what to answer then), the agent's stdin read
- * within `stdinShare` of the limit (at most `stdinMaxMs`), its facts, and the configuration again where
- * the session runs when that is elsewhere.
+ * within `stdinShare` of the limit (at most `stdinMaxMs`), the claim on its input (firstToAnswer), its
+ * facts, and the configuration again where the session runs when that is elsewhere.
  */
 export async function openHook(
   event: HookEvent,
@@ -46,6 +48,10 @@ export async function openHook(
   if (!parsed.ok) {
     hookLog(`${event}: ${parsed.problem}`);
     return { ok: false, problem: parsed.problem, agent, config: early };
+  }
+  if (!firstToAnswer(event, parsed.input)) {
+    hookLog(`${event}: another Baton hook is answering this input (Baton's hooks are set up twice, as by the Claude Code plugin and baton install); this one answers nothing`);
+    return { ok: false, problem: "a duplicate hook", duplicate: true, agent, config: early };
   }
   const facts = agent.facts(parsed.input);
   const cwd = facts.cwd && existsSync(facts.cwd) ? facts.cwd : process.cwd();

@@ -99,7 +99,7 @@ export async function runSessionStart(agentName: AgentName): Promise<void> {
       unavailable(agent, config.url ? `no answer from ${config.url} within ${ms} ms` : `gave up after ${ms} ms`);
     },
   });
-  if (!opened.ok) return unavailable(opened.agent, opened.problem);
+  if (!opened.ok) return opened.duplicate ? answerOnce("") : unavailable(opened.agent, opened.problem);
   const { agent, facts, cwd, config, startedAt, limitMs } = opened.hook;
   const deadline = startedAt + limitMs - PRINT_MS;
   if (!config.inject) {
