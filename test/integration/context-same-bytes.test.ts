@@ -111,6 +111,16 @@ describe("the same state and query", () => {
     expect(fromA[6]).toContain("Flamingo refresh token race");
   });
 
+  it("a repository that maps to no project, asked again with other hints, budget or mode (nothing written between): answered each time", async () => {
+    // The second question starts from the snapshot the first left, which says "personal".
+    for (const query of ["cwd=/srv/unmapped-a", "cwd=/srv/unmapped-a&q=token+refresh", "cwd=/srv/unmapped-a&q=ledger+retry&budget=3000", "cwd=/srv/unmapped-a&mode=complement",
+      "remote=git@example.com:x/unmapped.git&branch=main&q=first+commit", "remote=git@example.com:x/unmapped.git&branch=main&q=second+commit"]) {
+      const res = await onA("GET", `/api/context?format=text&${query}`);
+      expect(res.status, `${query}: ${res.text}`).toBe(200);
+      expect(res.text).toMatch(/Project: none of yours matches/);
+    }
+  });
+
   it("as JSON too: the same body, etag and exact token count from both instances", async () => {
     const q = "/api/context?project=web&q=ledger+webhook+deploy&budget=700";
     const [fromA, fromB] = [await onA("GET", q), await onB("GET", q)];

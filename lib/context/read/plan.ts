@@ -70,7 +70,8 @@ export const DONE = "done";
 /** What is known before any read: the owner when the hints name no project (personal), or as the snapshot had it. */
 export function startKnown(request: ReadRequest): Known {
   const ownerKnown = !hintsNameProject(request.q);
-  const projectId = ownerKnown ? null : request.snapshot?.project?.id;
+  // A snapshot knows the owner: its project's, or personal (none); without one it is to be read.
+  const projectId = ownerKnown ? null : request.snapshot ? (request.snapshot.project?.id ?? null) : undefined;
   const title = titleOf(request.snapshot?.sections.memory);
   return {
     ...(projectId !== undefined ? { owner: { userId: request.principal.userId, projectId } } : {}),
