@@ -94,10 +94,16 @@ describe("baton hook session-start", () => {
       expect(answered).toHaveLength(1);
       expect(hookContext(answered[0]!.stdout)).toMatch(/^## Identity/);
       expect(readFileSync(path.join(twiceHome, ".cache/baton/hook.log"), "utf8")).toMatch(/another Baton hook is answering this input/);
+      // The same input from a session in another folder (an input without a session id is the same for
+      // every session) is another session's: both answered.
+      const elsewhere = makeRepo(path.join(tmp.dir, "src", "elsewhere"));
+      const apart = await Promise.all([run(), runBaton(["hook", "session-start"], { cwd: elsewhere, env: homeEnv(twiceHome, { BATON_URL: proxy.url, BATON_TOKEN: token, ...PATIENT_HOOKS }), input: stdinFor(repo) })]);
+      expect(apart.map((r) => r.stdout === "")).toEqual([false, false]);
+      expect(proxy.requests.filter((r) => r.url.startsWith("/api/context"))).toHaveLength(3);
       // Once it has answered, the same input is the agent's next event, answered again.
       const again = await run();
       expect(hookContext(again.stdout)).toMatch(/^## Identity/);
-      expect(proxy.requests.filter((r) => r.url.startsWith("/api/context"))).toHaveLength(2);
+      expect(proxy.requests.filter((r) => r.url.startsWith("/api/context"))).toHaveLength(4);
     } finally {
       await proxy.close();
     }

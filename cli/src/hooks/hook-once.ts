@@ -11,17 +11,20 @@ const STALE_MS = 10 * 60_000;
  * be set up twice for one agent (the Claude Code plugin and `baton install claude`; a user and a
  * repository scope whose commands differ), and the agent then runs both at once on the same input:
  * each would ask the server, and the session would get the same context twice (twice the tokens) or
- * two checkpoints. The first to start claims a marker named for the event and input, holding its pid
- * until it exits; another that finds the marker held by a live process has nothing to do. An agent
- * sends one input again only after the hook answered (its next event), so a hook run again is never
- * taken for a duplicate. Without a cache folder, or when the marker cannot be made, the hook runs.
+ * two checkpoints. The first to start claims a marker named for the event, agent, folder and input,
+ * holding its pid until it exits; another that finds the marker held by a live process has nothing to
+ * do. An agent sends one input again only after the hook answered (its next event), so a hook run again
+ * is never taken for a duplicate. Without a cache folder, or when the marker cannot be made, the hook runs.
  */
-export function firstToAnswer(event: string, input: unknown): boolean {
+export function firstToAnswer(event: string, agent: string, input: unknown): boolean {
   const cache = cacheDirIfAny();
   if (!cache) return true;
   const dir = path.join(cache, "running");
-  const marker = path.join(dir, `${createHash("sha256").update(`${event}\n${JSON.stringify(input)}`).digest("hex").slice(0, 32)}.pid`);
   try {
+    // The same agent in the same folder with the same input: an input without a session id (empty) is
+    // the same for every session, and another agent's or folder's is another session.
+    const key = JSON.stringify([event, agent, process.cwd(), input]);
+    const marker = path.join(dir, `${createHash("sha256").update(key).digest("hex").slice(0, 32)}.pid`);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!claim(marker)) {
       const holder = Number(readFileSync(marker, "utf8"));

@@ -49,7 +49,7 @@ export async function openHook(
     hookLog(`${event}: ${parsed.problem}`);
     return { ok: false, problem: parsed.problem, agent, config: early };
   }
-  if (!firstToAnswer(event, parsed.input)) {
+  if (!firstToAnswer(event, agentName, parsed.input)) {
     hookLog(`${event}: another Baton hook is answering this input (Baton's hooks are set up twice, as by the Claude Code plugin and baton install); this one answers nothing`);
     return { ok: false, problem: "a duplicate hook", duplicate: true, agent, config: early };
   }
