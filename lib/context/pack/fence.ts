@@ -55,9 +55,17 @@ export const FORGEABLE_DELIMITERS: { name: string; holds: string; pattern: RegEx
   },
 ];
 
-/** The text with every forgeable delimiter defused. Pure and deterministic: same text, same result. */
+/**
+ * Characters a reader does not see and a model reads: Unicode's tag characters (U+E0000–E007F, "ASCII
+ * smuggling": a whole instruction that a reviewer's screen shows as nothing) and the bidirectional
+ * controls that make a line show in another order than it is read (U+202A–202E, U+2066–2069). Team-written
+ * text loses them on its way to an agent.
+ */
+const HIDDEN = /[\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/gu;
+
+/** The text with hidden characters dropped and every forgeable delimiter defused. Pure and deterministic: same text, same result. */
 export function defuse(text: string): string {
-  let out = text;
+  let out = text.replace(HIDDEN, "");
   for (const d of FORGEABLE_DELIMITERS) if (out.includes(d.holds)) out = out.replace(d.pattern, d.defuse);
   return out;
 }
