@@ -164,7 +164,7 @@ export async function replaceInQueue(db: Db, principal: Principal, slug: string,
   if (kept.supersededAt) throw new ApiError("conflict", "The learning to keep is itself superseded.");
   await db.transaction(async (tx) => {
     const marked = await supersedeLearnings(tx, { userId: principal.userId, projectId: project.id, ids: [drop], by: keep, at: new Date() });
-    if (!marked.length) throw new ApiError("conflict", "That learning is already superseded.");
+    if (!marked.length) throw new ApiError("conflict", "That learning is already superseded, or the one to keep is: reload the queue.");
     // The kept one's tags first, then the other's, as many as a learning may have (MAX_TAGS).
     const tags = [...new Set([...kept.tags, ...dropped.tags])].slice(0, MAX_TAGS);
     if (how === "merge" && tags.length > kept.tags.length) {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
 import type { AgentName, FlagReason, LearningOrigin } from "../../rules";
@@ -269,17 +269,18 @@ export async function deleteLearning(db: DbOrTx, params: LearningScope & { id: s
 }
 
 /**
- * Marks learnings of one scope superseded by a newer one; those already superseded, or not in the
- * scope, are left alone. Returns the ids it marked.
+ * Marks learnings of one scope superseded by a newer one that is itself live (in the same statement: two opposite
+ * decisions at once, A over B and B over A, would supersede both); those already superseded or out of scope stay. Returns the ids marked.
  */
 export async function supersedeLearnings(db: DbOrTx, params: Owner & { ids: string[]; by: string; at: Date }): Promise<string[]> {
   if (!params.ids.length) return [];
-  const marked = await db
+  const by = alias(learnings, "superseding");
+  const byIsLive = exists(db.select({ id: by.id }).from(by).where(and(eq(by.id, params.by), isNull(by.supersededAt))));
+  return (await db
     .update(learnings)
     .set({ supersededAt: params.at, supersededBy: params.by, updatedAt: params.at })
-    .where(and(inArray(learnings.id, params.ids), ownedBy(learnings, params), isNull(learnings.supersededAt)))
-    .returning({ id: learnings.id });
-  return marked.map((m) => m.id);
+    .where(and(inArray(learnings.id, params.ids), ownedBy(learnings, params), isNull(learnings.supersededAt), byIsLive))
+    .returning({ id: learnings.id })).map((m) => m.id);
 }
 
 /** Un-supersedes what the given learning superseded, in the scope the caller may write; returns their ids. */
