@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runSummariserCommand } from "../../cli/src/summarise/run-command";
 import { emptySession, toolCall, type Session } from "../../cli/src/agents/session";
 import { sessionText } from "../../cli/src/summarise/session-text";
 import { parseSummariser } from "../../cli/src/summarise/summariser-config";
@@ -133,5 +134,12 @@ describe("a handoff a model summarised", () => {
         "",
       ].join("\n"),
     );
+  });
+});
+
+describe("a summariser command", () => {
+  it("runs with Baton's hooks off, as the built-in summarisers do, and is given the transcript", async () => {
+    const run = await runSummariserCommand('printf "hooks %s, transcript %s\\n" "${BATON_HOOKS:-on}" "$BATON_TRANSCRIPT_PATH"', "/tmp/t.jsonl", process.cwd(), "s-1");
+    expect(run).toEqual({ ok: true, markdown: "hooks off, transcript /tmp/t.jsonl\n" });
   });
 });
