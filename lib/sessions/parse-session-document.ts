@@ -2,6 +2,7 @@ import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document, typ
 import { z } from "zod";
 import { ApiError } from "../api/errors";
 import { oneLine } from "../api/zod-fields";
+import { outsideRepository } from "./repository-path";
 import { DEFAULT_SESSION_PRIORITY, SESSION_PRIORITIES, TASK_ID_PATTERN, type SessionPriorityName } from "../rules";
 
 /** What Baton reads from a session document's front matter; everything else stays in the markdown. */
@@ -17,7 +18,17 @@ export type SessionFrontMatter = {
 };
 
 // The fields are shown on lines of their own where the document is picked up (MCP, `baton pickup`).
-const pathList = z.array(z.string().min(1, { message: "A path is empty." }).max(1024).regex(...oneLine()), { error: "Expected a list of file paths." }).max(500);
+// Paths inside the repository only (lib/sessions/repository-path.ts).
+const repositoryPath = z
+  .string()
+  .min(1, { message: "A path is empty." })
+  .max(1024)
+  .regex(...oneLine())
+  .superRefine((listed, ctx) => {
+    const outside = outsideRepository(listed);
+    if (outside) ctx.addIssue({ code: "custom", message: `${listed} is ${outside}: list paths inside the repository, relative to its root.` });
+  });
+const pathList = z.array(repositoryPath, { error: "Expected a list of file paths." }).max(500);
 
 const priorityMessage = "Expected an integer (lower runs first) or one of critical, high, medium, low.";
 const priorityField = z.union([z.number(), z.string()], { error: priorityMessage }).transform((value, ctx) => {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { byline, fenced, quoteLines } from "@/lib/context/pack/fence";
 import { apiClient } from "../support/api";
+import { sideClient } from "../support/side-db";
 import { createProject, createUserWithToken } from "../support/fixtures";
 import { freePort, startServer, tempDir, type RunningServer } from "../support/server";
 import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
@@ -86,17 +87,23 @@ describe("baton session new, then baton pickup", () => {
     expect(outside.stdout).toBe("");
   });
 
-  it("refuses absolute paths, .. and symlinks out of the repository; warns about missing files and goes on", async () => {
-    const id = await queue(
-      [
-        "---",
-        "id: traversal",
-        'specs: ["/etc/passwd", "../outside/secret.txt", "docs/../../outside/secret.txt", "link-out", "missing.md", "src", "img.bin", "link-in", "docs/spec.md"]',
-        'files: ["docs/spec.md", "src/a.ts", "~/.ssh/id_rsa"]',
-        "---",
-        "Paths from anyone in the project.",
-      ].join("\n"),
-    );
+  it("the server refuses a document listing a path outside the repository, and names it", async () => {
+    for (const listed of ["/etc/passwd", "../outside/secret.txt", "docs/../../outside/secret.txt", "~/.ssh/id_rsa", "C:\\\\Users\\\\ana\\\\.aws\\\\credentials"]) {
+      const res = await apiClient(server.url, token)("POST", "/api/projects/web/sessions", { markdown: `---\nfiles: ["${listed}"]\n---\nRead it.\n` });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.message).toContain("list paths inside the repository");
+    }
+  });
+
+  it("refuses absolute paths, .. and symlinks out of the repository (a document stored before the server refused them); warns about missing files and goes on", async () => {
+    const id = await queue('---\nid: traversal\nspecs: ["docs/spec.md"]\n---\nPaths from anyone in the project.\n');
+    const specs = ["/etc/passwd", "../outside/secret.txt", "docs/../../outside/secret.txt", "link-out", "missing.md", "src", "img.bin", "link-in", "docs/spec.md"];
+    const db = sideClient(databaseUrl);
+    try {
+      await db.execute({ sql: "UPDATE session_docs SET specs = ?, files = ? WHERE id = ?", args: [JSON.stringify(specs), JSON.stringify(["docs/spec.md", "src/a.ts", "~/.ssh/id_rsa"]), id] });
+    } finally {
+      db.close();
+    }
     const picked = await runBaton(["pickup", id], { cwd: repo, env });
     expect(picked.code, picked.stderr).toBe(0);
     expect(picked.stdout).not.toContain("TOP SECRET");
@@ -106,9 +113,9 @@ describe("baton session new, then baton pickup", () => {
         "",
         "[Warning: Refused /etc/passwd: an absolute path; only paths inside the repository are injected]",
         "",
-        "[Warning: Refused ../outside/secret.txt: a path with .. ; only paths inside the repository are injected]",
+        "[Warning: Refused ../outside/secret.txt: a path with ..; only paths inside the repository are injected]",
         "",
-        "[Warning: Refused docs/../../outside/secret.txt: a path with .. ; only paths inside the repository are injected]",
+        "[Warning: Refused docs/../../outside/secret.txt: a path with ..; only paths inside the repository are injected]",
         "",
         "[Warning: Refused link-out: it resolves outside the repository (symlink)]",
         "",

@@ -121,6 +121,15 @@ describe("tools", () => {
     expect(await listedUris("bo")).not.toContain("baton://session/alpha/s-low");
   });
 
+  it("pickup_session never offers a listed path outside the repository (a document stored before such paths were refused)", async () => {
+    expect((await world.as("ana")("POST", "/api/projects/gamma/sessions", { markdown: "---\nid: s-paths\nfiles: [src/app.ts]\n---\nRead the files." })).status).toBe(201);
+    await world.sql("UPDATE session_docs SET specs = ?, files = ? WHERE id = 's-paths'", [JSON.stringify(["docs/plan.md", "~/.aws/credentials"]), JSON.stringify(["../../home/ana/.ssh/id_rsa", "/home/ana/.config/baton/config.json", "src/app.ts"])]);
+    const text = toolText(await call("ana", "pickup_session", { id: "s-paths", project: "gamma" }));
+    expect(text).toContain("It lists these paths in the repository:\n- spec: docs/plan.md\n- file: src/app.ts\n(3 listed paths outside the repository left out.)");
+    for (const outside of [".aws", ".ssh", ".config/baton"]) expect(text).not.toContain(outside);
+    expect(toolText(await call("ana", "complete_session", { id: "s-paths", project: "gamma" }))).toContain("now done");
+  });
+
   it("complete_session and release_session finish a claimed document, as its claimer or an owner, and say why not otherwise", async () => {
     const status = async (id: string) => (await world.sql("SELECT status FROM session_docs WHERE id = ?", [id]))[0]!.status;
     // bo holds s-high and ana s-low (the test before). A member may not finish another's claim.

@@ -1,5 +1,6 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { outsideRepository } from "../../../lib/sessions/repository-path";
 
 /** A file a session document lists, read fresh from disk, or why it is not shown. */
 export type ListedFile =
@@ -9,11 +10,10 @@ export type ListedFile =
   | { path: string; status: "not-a-file" }
   | { path: string; status: "binary" };
 
-const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:|~)/;
-
 function within(root: string, target: string): boolean {
   const rel = path.relative(root, target);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  // `..env.example` is inside; `..` and `../x` are not.
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /**
@@ -22,11 +22,9 @@ function within(root: string, target: string): boolean {
  * can come from anyone in the project; pickup must not print ~/.ssh into an agent's context.
  */
 export function readListedFile(root: string, listed: string): ListedFile {
-  if (!listed.trim() || listed.includes("\0")) return { path: listed, status: "refused", reason: "not a usable path" };
-  if (ABSOLUTE.test(listed) || path.isAbsolute(listed)) return { path: listed, status: "refused", reason: "an absolute path; only paths inside the repository are injected" };
-  const segments = listed.split(/[\\/]+/);
-  if (segments.includes("..")) return { path: listed, status: "refused", reason: "a path with .. ; only paths inside the repository are injected" };
-  const full = path.join(root, ...segments);
+  const outside = outsideRepository(listed);
+  if (outside) return { path: listed, status: "refused", reason: `${outside}; only paths inside the repository are injected` };
+  const full = path.join(root, ...listed.split(/[\\/]+/));
   try {
     lstatSync(full);
   } catch {
