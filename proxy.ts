@@ -5,7 +5,7 @@ import { decodePathSegments } from "./lib/api/path-segments";
 import { PATH_HEADER } from "./lib/auth/path-header";
 import { DATABASE_RETRY_AFTER_SECONDS } from "./lib/api/errors";
 import { isOwnOrigin } from "./lib/auth/own-origin";
-import { badRequestPage, FOREIGN_FORM, unavailablePage } from "./lib/dashboard/bad-request-page";
+import { badRequestPage, FOREIGN_FORM, unavailablePage, type BadRequestReason } from "./lib/dashboard/bad-request-page";
 import { databaseDown } from "./lib/db/outage";
 import { newNonce, pagePolicy, securityHeaders } from "./lib/security-headers";
 
@@ -23,8 +23,8 @@ const FORM_TYPE = /^\s*(?:multipart\/form-data|application\/x-www-form-urlencode
 /**
  * Runs before every dashboard request (the API's are checked earlier, in lib/api/guard-http-server.ts).
  * Rejects what Next.js cannot serve well: a path that is not valid percent-encoded UTF-8, a form
- * posted from another site (403) and a form posted to a page that does not parse (400; styled pages
- * where Next.js would answer a bare 500). Then sends a visitor without a session cookie to
+ * posted from another site (403), and a form posted to a page or a server action's arguments that do
+ * not parse (400; styled pages where Next.js would answer a bare 500). Then sends a visitor without a session cookie to
  * sign-in before any dashboard page renders: only a convenience redirect, since every page, action and
  * route checks the session itself. Every answer gets the security headers, its policy with a nonce of its
  * own: Next.js reads the policy from the request while rendering and puts the nonce on each script it
@@ -43,9 +43,8 @@ async function route(request: NextRequest, nonce: string, policy: string): Promi
   // Next.js refuses a server action from another origin with a bare 500; the same check, answered in Baton's look.
   const origin = request.headers.get("origin");
   if (request.method === "POST" && origin !== null && !isOwnOrigin(request, origin, process.env.BATON_BASE_URL)) return badRequestPage(FOREIGN_FORM, nonce);
-  if (request.method === "POST" && FORM_TYPE.test(request.headers.get("content-type") ?? "") && !(await isReadableForm(request))) {
-    return badRequestPage("The form sent with this request cannot be read.", nonce);
-  }
+  const unreadable = request.method === "POST" ? await unreadableBody(request) : null;
+  if (unreadable) return badRequestPage(unreadable, nonce);
   if (!STATIC_PATH.test(pathname) && (await databaseDown())) return unavailablePage(nonce, DATABASE_RETRY_AFTER_SECONDS);
   const forwarded = new Headers(request.headers);
   forwarded.set("content-security-policy", policy);
@@ -66,10 +65,22 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return response;
 }
 
-/** Reads a copy of the body: the page's server action still gets the original. */
-async function isReadableForm(request: NextRequest): Promise<boolean> {
+/**
+ * Why a posted body cannot be read, or null: a form that does not parse, or a server action's
+ * arguments (any other body sent with a Next-Action header, which Next.js decodes as JSON text) that
+ * are not JSON. Reads a copy of the body: the page's server action still gets the original.
+ */
+async function unreadableBody(request: NextRequest): Promise<BadRequestReason | null> {
+  if (FORM_TYPE.test(request.headers.get("content-type") ?? "")) {
+    return (await parses(() => request.clone().formData())) ? null : "The form sent with this request cannot be read.";
+  }
+  if (!request.headers.has("next-action")) return null;
+  return (await parses(async () => JSON.parse(await request.clone().text()))) ? null : "The data sent with this action cannot be read.";
+}
+
+async function parses(read: () => Promise<unknown>): Promise<boolean> {
   try {
-    await request.clone().formData();
+    await read();
     return true;
   } catch {
     return false;

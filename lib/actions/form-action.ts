@@ -34,12 +34,17 @@ export function formAction<S extends z.ZodType, T = undefined>(
   options: FormActionOptions<z.output<S>> = {},
 ): (prev: FormState<T>, form: FormData) => Promise<FormState<T>> {
   return async (_prev, form) => {
-    const fields = readForm(form);
-    // The user is looked up inside settle: a database down then is a message on the form, not an error page.
-    return settle(async () => {
-      const user = await requireUser();
-      return parseAndRun(schema, fields, (input) => work(input, user), options.revalidate);
-    }, echoed(fields, options.echo));
+    let fields: Record<string, string> = {};
+    // The form is read and the user looked up inside settle: a request that is not a form, or a database
+    // down, is then a message on the form, not an error page.
+    return settle(
+      async () => {
+        fields = readForm(form);
+        const user = await requireUser();
+        return parseAndRun(schema, fields, (input) => work(input, user), options.revalidate);
+      },
+      () => echoed(fields, options.echo),
+    );
   };
 }
 
@@ -50,8 +55,11 @@ export function publicFormAction<S extends z.ZodType, T = undefined>(
   options: Pick<FormActionOptions<z.output<S>>, "echo"> = {},
 ): (prev: FormState<T>, form: FormData) => Promise<FormState<T>> {
   return async (_prev, form) => {
-    const fields = readForm(form);
-    return settle(() => parseAndRun(schema, fields, work, undefined), echoed(fields, options.echo));
+    let fields: Record<string, string> = {};
+    return settle(
+      () => parseAndRun(schema, (fields = readForm(form)), work, undefined),
+      () => echoed(fields, options.echo),
+    );
   };
 }
 
@@ -65,7 +73,7 @@ export function inputAction<S extends z.ZodType, T = undefined>(
     return settle(async () => {
       const user = await requireUser();
       return parseAndRun(schema, input, (parsed) => work(parsed, user), options.revalidate);
-    }, undefined);
+    }, () => undefined);
   };
 }
 
@@ -83,12 +91,14 @@ async function parseAndRun<S extends z.ZodType, T>(
   return { ok: true, ...done };
 }
 
-async function settle<T>(run: () => Promise<FormState<T>>, values: Record<string, string> | undefined): Promise<FormState<T>> {
+/** `values`: the fields to echo, asked for once the run has failed (what it read of the form by then). */
+async function settle<T>(run: () => Promise<FormState<T>>, values: () => Record<string, string> | undefined): Promise<FormState<T>> {
   try {
     return await run();
   } catch (error) {
     const refused = formError(error);
-    return values ? { ...refused, values } : refused;
+    const echo = values();
+    return echo ? { ...refused, values: echo } : refused;
   }
 }
 

@@ -35,15 +35,16 @@ export const createTokenAction = formAction(
 /**
  * A plain `<form action>` with no state to answer into (the page renders again without the token), so
  * not through formAction: an unexpected failure goes to Next's error page. A token already revoked (a
- * second click, a stale tab) or not the user's is gone from their list either way: the page renders again.
+ * second click, a stale tab) or not the user's is gone from their list either way, and a request that
+ * is not a form (readForm's bad request) revokes nothing: the page renders again.
  */
 export async function revokeTokenAction(form: FormData): Promise<void> {
   const { db, user } = await requireUser();
-  const { id } = z.object({ id: z.string().default("") }).parse(readForm(form));
   try {
+    const { id } = z.object({ id: z.string().default("") }).parse(readForm(form));
     await revokeApiToken(db, { userId: user.id, tokenId: id });
   } catch (error) {
-    if (!(error instanceof ApiError && error.code === "not_found")) throw error;
+    if (!(error instanceof ApiError && (error.code === "not_found" || error.code === "bad_request"))) throw error;
   }
   revalidatePath(TOKENS_PAGE);
 }

@@ -1,6 +1,6 @@
 /**
  * The dashboard's answer to a request it cannot read (a URL with a bad percent-encoding, a form body
- * that does not parse): a page in Baton's look with status 400. The proxy answers it before Next.js,
+ * or a server action's JSON arguments that do not parse): a page in Baton's look with status 400. The proxy answers it before Next.js,
  * which would fail on either with a bare 500;
  * the proxy cannot render React or know the built stylesheet's name, so the page carries its own few
  * styles, drawn from the design tokens in app/globals.css.
@@ -29,7 +29,10 @@ const page = (title: string, reason: string, nonce: string) => `<!DOCTYPE html>
 `;
 
 /** Why the request was refused, as whole sentences of plain text (no markup; the page adds the way back). */
-export type BadRequestReason = "This address cannot be read: part of it is not valid percent-encoded text." | "The form sent with this request cannot be read.";
+export type BadRequestReason =
+  | "This address cannot be read: part of it is not valid percent-encoded text."
+  | "The form sent with this request cannot be read."
+  | "The data sent with this action cannot be read.";
 
 /** A form another site posted here (a server action from a foreign Origin): refused with 403. */
 export const FOREIGN_FORM = "This form was sent from another site, so it was not carried out.";
