@@ -117,7 +117,8 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
     });
   }
   const status = d.action === "accept" ? "accepted" : "rejected";
-  if (!(await decideProposal(tx, { ...writeScope, id: d.id, status, learningId, content: d.content }))) {
+  // The proposal keeps its own text (an edit is the learning's): an undo gives that back.
+  if (!(await decideProposal(tx, { ...writeScope, id: d.id, status, learningId }))) {
     throw new ApiError("conflict", `Proposal ${d.id} was decided by someone else meanwhile.`);
   }
   const superseded = learningId && d.supersedes?.length ? await supersedeFor(tx, principal.userId, readScope, { proposal: current, learningId, ids: d.supersedes }) : [];

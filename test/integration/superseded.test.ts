@@ -157,7 +157,8 @@ describe("superseding", () => {
     expect(await superseded()).toEqual([ids.oldPinned]);
     const db = openDatabase(world.databaseUrl);
     try {
-      expect(await undoDecisions(db.db, sessionPrincipal(await userId("ana")), [{ id: proposal }])).toBe(1);
+      // bo accepted it: an undo is the decider's (lib/proposals/undo-decision.ts).
+      expect(await undoDecisions(db.db, sessionPrincipal(await userId("bo")), [{ id: proposal }])).toBe(1);
     } finally {
       db.client.close();
     }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { auditLog } from "../schema";
 
@@ -41,4 +41,28 @@ export async function listAuditRows(db: DbOrTx, params: { projectId: string; lim
     .where(and(...where))
     .orderBy(desc(auditLog.id))
     .limit(params.limit);
+}
+
+/**
+ * Who made the latest of `actions` on one subject of a project, by id: the actor's user id (null once
+ * that account is gone), or undefined when none is recorded. Newest first on the project's index.
+ */
+export async function latestActorOf(
+  db: DbOrTx,
+  params: { projectId: string; subjectKind: AuditRow["subjectKind"]; subjectId: string; actions: AuditRow["action"][] },
+): Promise<string | null | undefined> {
+  const [row] = await db
+    .select({ actorUserId: auditLog.actorUserId })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.projectId, params.projectId),
+        eq(auditLog.subjectKind, params.subjectKind),
+        eq(auditLog.subjectId, params.subjectId),
+        inArray(auditLog.action, params.actions),
+      ),
+    )
+    .orderBy(desc(auditLog.id))
+    .limit(1);
+  return row ? row.actorUserId : undefined;
 }

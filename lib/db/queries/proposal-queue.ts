@@ -70,17 +70,17 @@ export async function countQueue(db: DbOrTx, params: QueueFilter): Promise<numbe
 }
 
 /**
- * Puts a decided proposal back in the queue (an undo), with its original text when one is given. Only
+ * Puts a decided proposal back in the queue (an undo), its text as stored. Only
  * while it still has the status the caller saw, so an undo cannot reopen someone else's later decision.
  */
 export async function reopenProposal(
   db: DbOrTx,
-  params: Visibility & { id: string; from: Exclude<ProposalStatus, "pending">; content?: string },
+  params: Visibility & { id: string; from: Exclude<ProposalStatus, "pending"> },
 ): Promise<boolean> {
   const now = new Date();
   const reopened = await db
     .update(proposals)
-    .set({ status: "pending", learningId: null, decidedAt: null, updatedAt: now, ...(params.content ? { content: params.content } : {}) })
+    .set({ status: "pending", learningId: null, decidedAt: null, updatedAt: now })
     .where(and(eq(proposals.id, params.id), eq(proposals.status, params.from), visibleTo(proposals, params)))
     .returning({ id: proposals.id });
   return reopened.length > 0;
