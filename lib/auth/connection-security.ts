@@ -1,3 +1,5 @@
+import { requestHost } from "../api/origin-from-headers";
+
 /**
  * How a request reached this server, for the session cookie's Secure flag and the dashboard's
  * unencrypted-connection banner. Pure functions of the request headers: Next fills in
@@ -29,7 +31,7 @@ export function wantsSecureCookies(headers: Headers, baseUrl: string | undefined
 
 /** The host name the browser used (a proxy's X-Forwarded-Host first), without the port; "" when absent. */
 export function requestHostname(headers: Headers): string {
-  const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim() || headers.get("host") || "";
+  const host = requestHost(headers);
   if (!host) return "";
   try {
     return new URL(`http://${host}`).hostname;

@@ -1,3 +1,5 @@
+import { requestHost } from "../api/origin-from-headers";
+
 /**
  * Whether an Origin header names this server: BATON_BASE_URL's origin when set, else the host the
  * request was addressed to. A malformed or "null" origin is not ours.
@@ -11,6 +13,6 @@ export function isOwnOrigin(request: Request, origin: string, baseUrl: string | 
   }
   if (parsed.origin === "null") return false;
   if (baseUrl && new URL(baseUrl).origin === parsed.origin) return true;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  return host !== null && parsed.host === host;
+  const host = requestHost(request.headers);
+  return host !== undefined && parsed.host === host;
 }
