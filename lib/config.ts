@@ -43,7 +43,7 @@ const envSchema = z.object({
     .max(60_000, { message: "must be at most 60000" })
     .default(DEFAULT_DATABASE_TIMEOUT_MS),
   BATON_SECRET: z.string().min(32, { message: "must be at least 32 characters" }).optional(),
-  BATON_BASE_URL: z.url({ message: "must be an absolute URL such as https://baton.example.com" }).optional(),
+  BATON_BASE_URL: z.string().trim().transform(baseUrl).optional(),
   BATON_TRUST_PROXY: z.stringbool({ error: "must be true or false" }).default(false),
   BATON_MAX_BODY_BYTES: z.coerce
     .number({ message: "must be a number of bytes" })
@@ -148,7 +148,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     sync: e.DATABASE_SYNC_URL ? { url: e.DATABASE_SYNC_URL, intervalSeconds: e.DATABASE_SYNC_INTERVAL } : null,
     databaseTimeoutMs: e.DATABASE_TIMEOUT_MS,
     secret: e.BATON_SECRET ?? embeddedSecret(e.DATABASE_URL, database),
-    baseUrl: e.BATON_BASE_URL?.replace(/\/+$/, ""),
+    baseUrl: e.BATON_BASE_URL,
     trustProxy: e.BATON_TRUST_PROXY,
     maxBodyBytes: e.BATON_MAX_BODY_BYTES,
     rateLimit: e.BATON_RATE_LIMIT,
@@ -156,6 +156,32 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     embeddings: e.EMBEDDINGS_URL ? { url: embeddingsEndpoint(e.EMBEDDINGS_URL), model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY } : null,
     tls: e.BATON_TLS_CERT && e.BATON_TLS_KEY ? tlsFiles(e.BATON_TLS_CERT, e.BATON_TLS_KEY) : null,
   };
+}
+
+/**
+ * BATON_BASE_URL as every link and check uses it: an http(s) origin, normalised as URL writes it (scheme
+ * and host lower-case, the default port dropped, no trailing slash). A path prefix (https://host/baton)
+ * is refused: the dashboard's redirects and the session cookie's path assume Baton serves from the root.
+ */
+function baseUrl(value: string, ctx: z.RefinementCtx): string {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return refuse("must be an absolute http:// or https:// URL, such as https://baton.example.com");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return refuse("must start with http:// or https://, such as https://baton.example.com or http://10.0.0.5:3000");
+  }
+  if (url.username || url.password) return refuse("must not carry a user name or password");
+  if (url.pathname.replace(/\/+$/, "") || url.search || url.hash) {
+    return refuse(`must be the server's origin only, such as ${url.origin}: Baton serves from the root of its host, not under a path, query or fragment`);
+  }
+  return url.origin;
 }
 
 /** The two files read and checked, or the ConfigError that names the variable whose file is wrong. */

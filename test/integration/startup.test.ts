@@ -42,12 +42,16 @@ describe("server start", () => {
     }
   });
 
-  it.each([
+  it.each<{ env: Record<string, string>; variable: string }>([
     { env: { DATABASE_URL: "mysql://nope" }, variable: "DATABASE_URL" },
     { env: { DATABASE_URL: `file:${tmp.dir}/c.db`, BATON_MAX_BODY_BYTES: "huge" }, variable: "BATON_MAX_BODY_BYTES" },
     { env: { DATABASE_URL: "libsql://db.example.com" }, variable: "BATON_SECRET" },
+    // No scheme: once accepted, then sign-in answered 500 and every link read "baton.example.com:8443/…".
+    { env: { DATABASE_URL: `file:${tmp.dir}/d.db`, BATON_BASE_URL: "baton.example.com:8443" }, variable: "BATON_BASE_URL" },
+    // A path prefix: the dashboard's redirects go to the host's root.
+    { env: { DATABASE_URL: `file:${tmp.dir}/d.db`, BATON_BASE_URL: "https://example.com/baton" }, variable: "BATON_BASE_URL" },
   ])("a wrong $variable stops the start with one line naming it", async ({ env, variable }) => {
-    const { code, lines, stderr } = await refusedStart(env as Record<string, string>);
+    const { code, lines, stderr } = await refusedStart(env);
     expect(code).toBe(1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(variable);

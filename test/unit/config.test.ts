@@ -11,6 +11,13 @@ describe("parseConfig", () => {
     { env: { DATABASE_URL: "libsql://db.example.com" }, variable: "BATON_SECRET" },
     { env: { DATABASE_URL: file, BATON_SECRET: "short" }, variable: "BATON_SECRET" },
     { env: { DATABASE_URL: file, BATON_BASE_URL: "not a url" }, variable: "BATON_BASE_URL" },
+    { env: { DATABASE_URL: file, BATON_BASE_URL: "baton.example.com:8443" }, variable: "BATON_BASE_URL" },
+    { env: { DATABASE_URL: file, BATON_BASE_URL: "localhost:3000" }, variable: "BATON_BASE_URL" },
+    { env: { DATABASE_URL: file, BATON_BASE_URL: "ftp://baton.example.com" }, variable: "BATON_BASE_URL" },
+    { env: { DATABASE_URL: file, BATON_BASE_URL: "mailto:baton@example.com" }, variable: "BATON_BASE_URL" },
+    { env: { DATABASE_URL: file, BATON_BASE_URL: "https://example.com/baton" }, variable: "BATON_BASE_URL" },
+    { env: { DATABASE_URL: file, BATON_BASE_URL: "https://example.com/?x=1" }, variable: "BATON_BASE_URL" },
+    { env: { DATABASE_URL: file, BATON_BASE_URL: "https://user:pw@example.com" }, variable: "BATON_BASE_URL" },
     { env: { DATABASE_URL: file, BATON_MAX_BODY_BYTES: "lots" }, variable: "BATON_MAX_BODY_BYTES" },
     { env: { DATABASE_URL: file, BATON_MAX_BODY_BYTES: "10" }, variable: "BATON_MAX_BODY_BYTES" },
     { env: { DATABASE_URL: file, BATON_RATE_LIMIT: "-1" }, variable: "BATON_RATE_LIMIT" },
@@ -81,6 +88,15 @@ describe("parseConfig", () => {
     expect(parseConfig({ DATABASE_URL: file }).smtp).toBeNull();
     const smtp = { BATON_SMTP_URL: "smtp://u:p@mail.example.com:587", BATON_SMTP_FROM: "Baton <baton@example.com>" };
     expect(parseConfig({ DATABASE_URL: file, ...smtp }).smtp).toEqual({ url: smtp.BATON_SMTP_URL, from: smtp.BATON_SMTP_FROM });
+  });
+
+  it.each([
+    ["HTTPS://Localhost:3446", "https://localhost:3446"],
+    ["https://Baton.Example.com:443/", "https://baton.example.com"],
+    ["http://10.0.0.5:3000//", "http://10.0.0.5:3000"],
+    [" https://baton.example.com ", "https://baton.example.com"],
+  ])("BATON_BASE_URL %s is kept as %s", (given, kept) => {
+    expect(parseConfig({ DATABASE_URL: file, BATON_BASE_URL: given }).baseUrl).toBe(kept);
   });
 
   it("treats empty variables as unset", () => {
