@@ -39,15 +39,16 @@ describe("the hook chunks", () => {
     const { external, chunks } = staticClosure(m, output!);
     expect(external.filter((p) => !p.startsWith("node:"))).toEqual([]);
     const bytes = chunks.reduce((n, c) => n + readFileSync(path.join(ROOT, c)).length, 0);
-    // 55 KB: the pre-compact hook's redactor grew by about 5 KB with the generic rule for secrets in
+    // 59 KB: the pre-compact hook's redactor grew by about 5 KB with the generic rule for secrets in
     // prose (issue 21), the HTTP client by about 2 KB with a team's own CA and the `baton login` hints
     // (issue 24; node:https itself is loaded only for an https URL with caFile set), and by 0.5 KB with the
     // rule for what a home folder is (cli/src/config/home.ts: an empty or relative HOME is none), and by
     // 0.1 KB with the one rule for credentials in a URL (lib/secrets/without-credentials.ts, which the git
     // remote shares with the server's and the admin commands' messages), and by 2.5 KB with files written
     // whole (cli/src/output/write-whole.ts) and the claim that stops a hook set up twice from answering
-    // twice (cli/src/hooks/hook-once.ts); a hook loads nothing else, so what it parses stays well under a
-    // millisecond.
-    expect(bytes).toBeLessThan(55_500);
+    // twice (cli/src/hooks/hook-once.ts), and by 3.2 KB with answers that are not Baton's told apart (an SSO
+    // page, a redirect, a certificate refused for its date or name: cli/src/http/api-client.ts); a hook loads
+    // nothing else, so what it parses stays well under a millisecond.
+    expect(bytes).toBeLessThan(59_000);
   });
 });

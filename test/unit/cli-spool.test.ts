@@ -30,7 +30,8 @@ function fakeServer(answer: (path: string) => number | "down") {
     const status = answer(p);
     if (status === "down") throw new Unreachable("http://x", "refused", "ECONNREFUSED");
     sent.push(p);
-    return { status, text: "", json: undefined };
+    // Baton's success shape for a 2xx; an error status with no body.
+    return { status, text: "", json: status < 300 ? { ok: true } : undefined, server: "http://x", contentType: "application/json" };
   };
   return { call, sent };
 }

@@ -6,8 +6,8 @@ import type { ApiResponse } from "@/cli/src/http/api-client";
 describe("an import's requests", () => {
   it("wait out the token's rate limit for as long as the server says, then go on", async () => {
     const answers: ApiResponse[] = [
-      { status: 429, text: '{"ok":false,"error":{"code":"rate_limited","message":"This token has made more than 600 requests this minute; try again in 3 s."}}', json: null },
-      { status: 200, text: "{}", json: {} },
+      { status: 429, text: '{"ok":false,"error":{"code":"rate_limited","message":"This token has made more than 600 requests this minute; try again in 3 s."}}', json: null, server: "http://x", contentType: "application/json" },
+      { status: 200, text: "{}", json: {}, server: "http://x", contentType: "application/json" },
     ];
     const waits: number[] = [];
     const call = patientCall(async () => answers.shift()!, async (ms) => waits.push(ms));
@@ -17,7 +17,7 @@ describe("an import's requests", () => {
 
   it("give up waiting after two minutes in all: the request then fails as answered", async () => {
     const waits: number[] = [];
-    const call = patientCall(async () => ({ status: 429, text: "try again in 50 s", json: null }), async (ms) => waits.push(ms));
+    const call = patientCall(async () => ({ status: 429, text: "try again in 50 s", json: null, server: "http://x", contentType: "text/plain" }), async (ms) => waits.push(ms));
     expect((await call("GET", "/api/x")).status).toBe(429);
     expect(waits.reduce((a, b) => a + b, 0)).toBe(120_000);
   });

@@ -6,7 +6,7 @@ import { projectHints } from "../config/derive-project";
 import { originUrl } from "../config/git-info";
 import { configFileName, loadConfig, type BatonConfig } from "../config/load-config";
 import { EXIT } from "../exit-codes";
-import { apiClient, errorMessage, Unreachable } from "../http/api-client";
+import { apiClient, errorMessage, expectOk, isBatonAnswer, notBatonDetail, Unreachable } from "../http/api-client";
 import { parseOptions } from "../output/parse-options";
 import { printResult } from "../output/print";
 import { AGENT_LABELS, AGENT_NAMES, type AgentName } from "../../../lib/rules";
@@ -35,6 +35,8 @@ async function checkServer(config: BatonConfig): Promise<ServerCheck> {
   const call = apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: DOCTOR_TIMEOUT_MS });
   try {
     const health = await call("GET", "/api/health");
+    // An SSO page, a captive portal or a wrong path answers too: only Baton's JSON says Baton is there.
+    if (health.status === 200 && !isBatonAnswer(health)) throw new Unreachable(config.url, "not-baton", notBatonDetail(health));
     check.reachable = true;
     check.version = (health.json as { version?: string } | undefined)?.version ?? null;
     if (health.status !== 200) return { ...check, problem: `${config.url}/api/health answered ${health.status}: ${errorMessage(health)}`, exit: EXIT.failure };
@@ -45,7 +47,8 @@ async function checkServer(config: BatonConfig): Promise<ServerCheck> {
     const res = await call("GET", `/api/context/project?${new URLSearchParams(hints)}`);
     if (res.status === 401) return { ...check, problem: `the token was refused by ${config.url} (401): run \`baton login\``, exit: EXIT.unauthorized };
     if (res.status !== 200) return { ...check, problem: `${config.url} answered ${res.status}: ${errorMessage(res)}`, exit: EXIT.failure };
-    return { ...check, answering: true, project: (res.json as { project?: { slug?: string } | null }).project?.slug ?? null };
+    const { project } = expectOk<{ project?: { slug?: string } | null }>(res, `${config.url} cannot tell the project`);
+    return { ...check, answering: true, project: project?.slug ?? null };
   } catch (error) {
     if (error instanceof Unreachable) return { ...check, problem: error.message, exit: EXIT.unreachable };
     throw error;

@@ -15,6 +15,24 @@ type Started = { userCode: string; deviceCode: string; verificationUrl: string; 
 /** What the poll answers once the code is approved. */
 type Collected = { token: string; user: { name: string; email: string }; tokenInfo: { name: string; scope: string; projects: string[] } };
 
+const isText = (v: unknown): v is string => typeof v === "string" && v.length > 0;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Whether the start's answer has every field the sign-in uses (expectOk checked it is Baton's). */
+const isStarted = (v: Record<string, unknown>): boolean =>
+  isText(v.userCode) && isText(v.deviceCode) && isText(v.verificationUrlComplete) && typeof v.expiresIn === "number" && typeof v.interval === "number";
+
+/** Whether the approval's answer holds a token, and whom and what it is for: nothing is written otherwise. */
+const isCollected = (v: Record<string, unknown>): boolean =>
+  isText(v.token) && isRecord(v.user) && isText(v.user.email) && isRecord(v.tokenInfo) && isText(v.tokenInfo.name) && Array.isArray(v.tokenInfo.projects);
+
+/** `answer` when `fits`, else the Unreachable "not-baton" a server that is not Baton gets. */
+function checked<T>(res: ApiResponse, what: string, fits: (v: Record<string, unknown>) => boolean): T {
+  const answer = expectOk<Record<string, unknown>>(res, what);
+  if (!fits(answer)) throw new Unreachable(res.server, "not-baton", `${what}: its answer lacks the fields of Baton's`);
+  return answer as T;
+}
+
 /** One request may wait this long; the whole wait is the code's lifetime. */
 const REQUEST_TIMEOUT_MS = 15_000;
 /** RFC 8628 §3.5: a client told to slow down adds five seconds to its interval, for good. */
@@ -35,7 +53,7 @@ async function waitForApproval(call: ApiCall, started: Started): Promise<Collect
       res = await call("POST", "/api/cli/login/poll", { deviceCode: started.deviceCode });
     } catch (error) {
       // A laptop changing networks while its owner finds the browser: keep asking until the code expires.
-      if (!(error instanceof Unreachable)) throw error;
+      if (!(error instanceof Unreachable) || (error.reason !== "refused" && error.reason !== "timeout")) throw error;
       if (!saidUnreachable) note(`${error.message} Still trying until the code expires.`);
       saidUnreachable = true;
       continue;
@@ -54,7 +72,7 @@ async function waitForApproval(call: ApiCall, started: Started): Promise<Collect
     }
     if (reason === "denied") throw new CliError("the sign-in was denied in the browser; no token was made.", EXIT.unauthorized);
     if (reason === "expired") throw new CliError("the code expired before it was approved: run `baton login` again.", EXIT.failure);
-    return expectOk<Collected>(res, "cannot sign in");
+    return checked<Collected>(res, "cannot sign in", isCollected);
   }
 }
 
@@ -84,7 +102,7 @@ export async function runLogin(args: string[]): Promise<number> {
   // A token made for a file that cannot take it would be left valid and unknown: refuse before asking.
   checkUserConfig(config.userConfigFile);
   const call = apiClient({ url, token: null, caFile: config.caFile, timeoutMs: REQUEST_TIMEOUT_MS });
-  const started = expectOk<Started>(await call("POST", "/api/cli/login", { machine: hostname() }), `cannot start signing in at ${url}`);
+  const started = checked<Started>(await call("POST", "/api/cli/login", { machine: hostname() }), `cannot start signing in at ${url}`, isStarted);
   const opened = !values["no-browser"] && openBrowser(started.verificationUrlComplete);
   note(
     [

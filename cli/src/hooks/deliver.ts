@@ -1,6 +1,6 @@
 import type { ProjectHints } from "../config/derive-project";
 import { isModelName, type AgentName } from "../../../lib/rules";
-import { Unreachable, type ApiCall } from "../http/api-client";
+import { isBatonAnswer, notBatonDetail, rawStart, Unreachable, type ApiCall } from "../http/api-client";
 import { redactValue, SecretRedactor, type Redacted } from "../../../lib/secrets/redact-secrets";
 import { hookLog } from "./hook-log";
 import { hopeless, writeSpool, type SpooledRequest } from "./spool";
@@ -24,7 +24,7 @@ export async function deliver(call: ApiCall | null, outgoing: Outgoing[], option
     if (reachable && call) {
       try {
         const res = await call(request.method, request.path, request.body, { timeoutMs: options.timeoutMs });
-        if (res.status >= 200 && res.status < 300) {
+        if (isBatonAnswer(res)) {
           counts.sent++;
           continue;
         }
@@ -33,7 +33,11 @@ export async function deliver(call: ApiCall | null, outgoing: Outgoing[], option
           counts.dropped++;
           continue;
         }
-        hookLog(`${options.who}: ${request.what} answered ${res.status}; spooled`);
+        if (res.status < 300) {
+          // An SSO page or a captive portal answering for the server: nothing was delivered, nor will the rest be.
+          hookLog(`${options.who}: ${res.server} did not answer as a Baton server (${notBatonDetail(res)}${rawStart(res)}); spooled`);
+          reachable = false;
+        } else hookLog(`${options.who}: ${request.what} answered ${res.status}; spooled`);
       } catch (error) {
         if (!(error instanceof Unreachable)) throw error;
         hookLog(`${options.who}: ${error.message} Spooling.`);

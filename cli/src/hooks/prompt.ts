@@ -2,7 +2,7 @@ import type { HookFacts } from "../agents/agent";
 import { projectHints } from "../config/derive-project";
 import { originUrl } from "../config/git-info";
 import type { BatonConfig } from "../config/load-config";
-import { apiClient, errorMessage, type ApiResponse } from "../http/api-client";
+import { apiClient, errorMessage, rawStart, type ApiResponse } from "../http/api-client";
 import { PROMPT_HINT_CHARS, type AgentName } from "../../../lib/rules";
 import { REDACTION_MARKERS, SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { additionalContext, getForProject } from "./fetch-for-project";
@@ -42,7 +42,7 @@ export function promptHint(prompt: string): string {
 /** The context the server's answer holds, else "". */
 function contextOf(res: ApiResponse): string {
   if (res.status !== 200) {
-    hookLog(`prompt: ${res.status} ${errorMessage(res).slice(0, 160)}`);
+    hookLog(`prompt: ${res.status} ${errorMessage(res).slice(0, 160)}${rawStart(res)}`);
     return "";
   }
   const context = additionalContext(res);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { projectHints, type ProjectHints } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS } from "../config/git-info";
 import { loadConfig, type BatonConfig } from "../config/load-config";
-import { apiClient, Unreachable, type ApiCall } from "../http/api-client";
+import { apiClient, isBatonAnswer, notBatonDetail, rawStart, Unreachable, type ApiCall } from "../http/api-client";
 import { AGENTS } from "../agents/agents";
 import type { HookFacts } from "../agents/agent";
 import { emptySession, type Session } from "../agents/session";
@@ -59,7 +59,11 @@ async function serverProject(call: ApiCall | null, hints: ProjectHints, sessionI
   const query = new URLSearchParams({ ...hints, ...(sessionId ? { sessionId } : {}) });
   try {
     const res = await call("GET", `/api/context/project?${query}`, undefined, { timeoutMs: REQUEST_MS });
-    if (res.status === 200) return (res.json as { project?: { slug?: string } | null }).project?.slug ?? null;
+    if (isBatonAnswer(res)) return (res.json as { project?: { slug?: string } | null }).project?.slug ?? null;
+    if (res.status < 300) {
+      hookLog(`session-end worker: ${res.server} did not answer as a Baton server (${notBatonDetail(res)}${rawStart(res)})`);
+      return undefined;
+    }
     hookLog(`session-end worker: the server could not say the session's project (${res.status}): ${res.text.slice(0, 200)}`);
     return res.status === 404 || res.status === 403 ? null : undefined;
   } catch (error) {

@@ -2,7 +2,7 @@ import type { HookAdapter, HookFacts } from "../agents/agent";
 import { projectHints } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS, type GitHints } from "../config/git-info";
 import type { BatonConfig } from "../config/load-config";
-import { apiClient, errorMessage, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
+import { apiClient, errorMessage, notBatonDetail, rawStart, serverMessage, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import { MAX_QUERY_CHARS, TASK_ID_PATTERN, type AgentName } from "../../../lib/rules";
 import { additionalContext, getForProject } from "./fetch-for-project";
 import { answerOnce } from "./hook-exit";
@@ -56,7 +56,7 @@ function contextParams(facts: HookFacts, hints: GitHints, config: BatonConfig): 
   return params;
 }
 
-/** The server's answer passed on as it came, or "unavailable" with the reason. */
+/** The server's answer passed on as it came, or "unavailable" with the reason (a body that is not Baton's goes to hook.log alone). */
 function answerWith(agent: HookAdapter, res: ApiResponse, url: string): void {
   if (res.status === 200) {
     const context = additionalContext(res);
@@ -66,13 +66,13 @@ function answerWith(agent: HookAdapter, res: ApiResponse, url: string): void {
       return answerOnce("");
     }
     if (typeof context === "string") return answerOnce(agent.output("session-start", context));
-    hookLog(`session-start: unexpected answer from ${url}: ${res.text.slice(0, 200)}`);
-    return unavailable(agent, `unexpected answer from ${url}`);
+    hookLog(`session-start: ${url} did not answer as a Baton server: ${notBatonDetail(res)}${rawStart(res)}`);
+    return unavailable(agent, `${url} did not answer as a Baton server: see hook.log`);
   }
-  const message = errorMessage(res).slice(0, 160);
-  hookLog(`session-start: ${res.status} ${message}`);
+  const message = serverMessage(res)?.slice(0, 160);
+  hookLog(`session-start: ${res.status} ${message ?? errorMessage(res)}${rawStart(res)}`);
   if (res.status === 401) return unavailable(agent, `token refused by ${url}: 401; run \`baton login\``);
-  return unavailable(agent, `${url} answered ${res.status}: ${message}`);
+  return unavailable(agent, `${url} answered ${res.status}${message ? `: ${message}` : ""}`);
 }
 
 function answerFailure(agent: HookAdapter, error: unknown, url: string, timeoutMs: number): void {
@@ -82,6 +82,7 @@ function answerFailure(agent: HookAdapter, error: unknown, url: string, timeoutM
       timeout: `no answer from ${url} within ${timeoutMs} ms`,
       refused: `server not reachable at ${url}`,
       untrusted: `the certificate of ${url} is not trusted: set caFile, see hook.log`,
+      "not-baton": `${url} did not answer as a Baton server: see hook.log`,
     }[error.reason];
     return unavailable(agent, why);
   }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
-import { Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
+import { isBatonAnswer, notBatonDetail, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import type { Redacted } from "../../../lib/secrets/redact-secrets";
 import { cacheDir, cacheDirIfAny, hookLog } from "./hook-log";
 import { writeWhole } from "../output/write-whole";
@@ -125,7 +125,7 @@ const MIN_REQUEST_MS = 50;
 
 /**
  * Sends spooled requests oldest first until `deadline`. Each file is claimed by renaming it first,
- * so two hooks running at once never send the same file; it is deleted only after a 2xx (or a 4xx
+ * so two hooks running at once never send the same file; it is deleted only after Baton's 2xx (or a 4xx
  * that will never succeed, which is logged), and put back otherwise. The first failure to reach the
  * server ends the flush: the rest would fail the same way.
  */
@@ -182,9 +182,14 @@ function readClaimed(claimed: string, file: string): SpooledRequest | null {
 
 /** What the server's answer means for the claimed file: delete it (sent or hopeless), or put it back and stop. */
 function settle(request: SpooledRequest, res: ApiResponse, claimed: string, file: string): FileOutcome {
-  if (res.status >= 200 && res.status < 300) {
+  if (isBatonAnswer(res)) {
     safeUnlink(claimed);
     return "sent";
+  }
+  if (res.status >= 200 && res.status < 300) {
+    // Not Baton's answer (an SSO page, a captive portal): not sent; the rest would fare the same.
+    putBack(claimed, file);
+    return { stoppedBy: `${res.server} did not answer as a Baton server (${notBatonDetail(res)})` };
   }
   if (hopeless(res.status)) {
     hookLog(`spool: dropped ${request.what} (${request.method} ${request.path}): the server answered ${res.status} ${res.text.slice(0, 300)}`);

@@ -4,21 +4,26 @@ import { checkServerVersion, VERSION_HEADER } from "./version-check";
 
 // Used by the hooks too: fetch and nothing else.
 
-export type ApiResponse = { status: number; text: string; json: unknown };
+/** An HTTP answer; `server` is the URL asked (the configured one), for messages. */
+export type ApiResponse = { status: number; text: string; json: unknown; server: string; contentType: string };
 
 export type ApiCall = (method: string, path: string, body?: unknown, options?: { timeoutMs?: number }) => Promise<ApiResponse>;
 
-/** Why a request got no HTTP answer: "not reachable", "timed out" or a certificate not trusted, with the detail for messages. */
+/**
+ * Why a request got no answer from Baton: "not reachable", "timed out", a certificate not trusted, or an
+ * answer that is not Baton's (an SSO page, a captive portal, a wrong path), with the detail for messages.
+ */
 export class Unreachable extends CliError {
   constructor(
     readonly url: string,
-    readonly reason: "refused" | "timeout" | "untrusted",
+    readonly reason: "refused" | "timeout" | "untrusted" | "not-baton",
     detail: string,
   ) {
     const message = {
       timeout: `the server at ${url} did not answer within ${detail}.`,
       refused: `the server is not reachable at ${url} (${detail}).`,
       untrusted: `the certificate of ${url} is not trusted (${detail}).`,
+      "not-baton": `${url} did not answer as a Baton server (${detail}): check the server's address (baton login --url <address>).`,
     }[reason];
     super(message, EXIT.unreachable);
   }
@@ -35,27 +40,33 @@ export function networkDetail(error: unknown): string {
 const notAnswered = (url: string, error: unknown) =>
   new Unreachable(url, isUntrustedCa(causeOf(error)?.code) ? "untrusted" : "refused", networkDetail(error));
 
+type ClientConfig = { url: string; token: string | null; timeoutMs: number } & Trust;
+
+/** The request; no answer at all throws Unreachable. */
+async function send(config: ClientConfig, method: string, path: string, body: unknown, timeoutMs: number): Promise<Response> {
+  try {
+    return await serverFetch(config.url + path, {
+      method,
+      headers: {
+        accept: "application/json",
+        ...(config.token ? { authorization: `Bearer ${config.token}` } : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    }, config);
+  } catch (error) {
+    const name = (error as Error)?.name;
+    if (name === "TimeoutError" || name === "AbortError") throw new Unreachable(config.url, "timeout", `${timeoutMs} ms`);
+    throw notAnswered(config.url, error);
+  }
+}
+
 /** A client of the Baton API: Bearer token, JSON bodies, a time limit per request, the user's CA for https. */
-export function apiClient(config: { url: string; token: string | null; timeoutMs: number } & Trust): ApiCall {
+export function apiClient(config: ClientConfig): ApiCall {
   return async (method, path, body, options = {}) => {
     const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? config.timeoutMs));
-    let res: Response;
-    try {
-      res = await serverFetch(config.url + path, {
-        method,
-        headers: {
-          accept: "application/json",
-          ...(config.token ? { authorization: `Bearer ${config.token}` } : {}),
-          ...(body !== undefined ? { "content-type": "application/json" } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      }, config);
-    } catch (error) {
-      const name = (error as Error)?.name;
-      if (name === "TimeoutError" || name === "AbortError") throw new Unreachable(config.url, "timeout", `${timeoutMs} ms`);
-      throw notAnswered(config.url, error);
-    }
+    const res = await send(config, method, path, body, timeoutMs);
     checkServerVersion(res.headers.get(VERSION_HEADER), config.url, config);
     let text: string;
     try {
@@ -70,19 +81,32 @@ export function apiClient(config: { url: string; token: string | null; timeoutMs
     } catch {
       json = undefined;
     }
-    return { status: res.status, text, json };
+    return { status: res.status, text, json, server: config.url, contentType: res.headers.get("content-type") ?? "" };
   };
 }
 
 /** What a refused token (401) is told, here and by the MCP bridge. */
 export const SIGN_IN_AGAIN = "Sign in again with `baton login` (or check BATON_TOKEN, or token in ~/.config/baton/config.json).";
 
-/** The server's own message from `{ ok: false, error: { code, message } }`, or the status. */
-export function errorMessage(res: ApiResponse): string {
-  const error = (res.json as { error?: { message?: unknown } } | undefined)?.error;
-  if (error && typeof error.message === "string") return error.message;
-  return `the server answered ${res.status}${res.text ? `: ${res.text.slice(0, 200)}` : ""}`;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Whether an answer is Baton's success: 2xx with a JSON object saying ok:true (every API route's shape; the hook formats' own aside). */
+export const isBatonAnswer = (res: ApiResponse): boolean => res.status >= 200 && res.status < 300 && isObject(res.json) && res.json.ok === true;
+
+/** Why an answer is not Baton's, for messages: its status and what it was instead. */
+export const notBatonDetail = (res: ApiResponse): string => `it answered ${res.status} with ${res.contentType.split(";")[0] || "no content type"}, not Baton's JSON`;
+
+/** The server's own message from `{ ok: false, error: { code, message } }`; null for a body that is not Baton's (never quoted: an agent would read it). */
+export function serverMessage(res: ApiResponse): string | null {
+  const error = isObject(res.json) && isObject(res.json.error) ? res.json.error : null;
+  return error && typeof error.message === "string" ? error.message : null;
 }
+
+/** The server's own message, or the status alone. */
+export const errorMessage = (res: ApiResponse): string => serverMessage(res) ?? `the server answered ${res.status}`;
+
+/** The start of a body that is not Baton's, for hook.log alone. */
+export const rawStart = (res: ApiResponse): string => (serverMessage(res) === null && res.text ? ` (body: ${res.text.slice(0, 200)})` : "");
 
 const exitOfStatus = (status: number): number =>
   status === 401 || status === 403
@@ -95,9 +119,13 @@ const exitOfStatus = (status: number): number =>
           ? EXIT.usage
           : EXIT.failure;
 
-/** The body of a 2xx answer; anything else becomes a CliError with the server's message and a typed exit code. */
+/**
+ * The body of Baton's 2xx answer; a 2xx that is not Baton's JSON (an SSO page, a captive portal, a wrong
+ * path) is Unreachable "not-baton"; anything else a CliError with the server's message and a typed exit code.
+ */
 export function expectOk<T = Record<string, unknown>>(res: ApiResponse, what: string): T {
-  if (res.status >= 200 && res.status < 300) return (res.json ?? {}) as T;
+  if (isBatonAnswer(res)) return res.json as T;
+  if (res.status >= 200 && res.status < 300) throw new Unreachable(res.server, "not-baton", notBatonDetail(res));
   const hint = res.status === 401 ? ` ${SIGN_IN_AGAIN}` : "";
   throw new ApiFailure(res.status, `${what}: ${errorMessage(res)}${hint}`, exitOfStatus(res.status));
 }

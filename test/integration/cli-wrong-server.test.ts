@@ -1,0 +1,126 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testWorld } from "../support/world";
+import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, runBaton, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
+
+// The real CLI, as a child process, given an address where something other than Baton answers: an SSO
+// page or captive portal (200 with HTML for everything), a proxy's HTML 500, and Baton's own page path. Nothing crashes, the token is kept,
+// and what is not Baton's is never quoted to the agent.
+
+const world = testWorld({ tempPrefix: "baton-cli-wrong-server-", users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
+
+type Odd = { url: string; seen: { method: string; url: string; authorization: string | undefined }[]; close: () => Promise<void> };
+
+/** A small server answering every request with `answer`, recording what came. */
+async function oddServer(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<Odd> {
+  const seen: Odd["seen"] = [];
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method ?? "", url: req.url ?? "", authorization: req.headers.authorization });
+    req.resume();
+    req.on("end", () => answer(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return { url, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const SSO_PAGE = "<!doctype html><html><body><h1>Sign in with your company account</h1></body></html>";
+const ERROR_PAGE = "<h1>Internal Server Error</h1>\n at foo (/x.js:1)";
+let sso: Odd;
+let broken: Odd;
+let repo: string;
+
+beforeAll(async () => {
+  sso = await oddServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(SSO_PAGE));
+  broken = await oddServer((_req, res) => res.writeHead(500, { "content-type": "text/html" }).end(ERROR_PAGE));
+  repo = makeRepo(path.join(world.dir, "src", "web"), { remote: "git@github.com:acme/web.git", commits: ["Start"] });
+  writeFileSync(path.join(repo, ".baton.json"), JSON.stringify({ project: "web" }));
+});
+afterAll(async () => {
+  await Promise.all([sso, broken].map((s) => s?.close()));
+});
+
+let homes = 0;
+const newHome = (config: Record<string, unknown>) => {
+  const home = path.join(world.dir, `home-${++homes}`);
+  writeUserConfig(home, config);
+  return { home, env: homeEnv(home, { DISPLAY: "", WAYLAND_DISPLAY: "" }) };
+};
+const configOf = (home: string) => JSON.parse(readFileSync(path.join(home, ".config", "baton", "config.json"), "utf8")) as Record<string, unknown>;
+const logOf = (home: string) => {
+  const file = path.join(home, ".cache", "baton", "hook.log");
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
+};
+
+async function sessionStart(env: Record<string, string>) {
+  const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd: repo });
+  const result = await runBaton(["hook", "session-start"], { cwd: repo, env: { ...env, ...PATIENT_HOOKS }, input });
+  expect(result.code).toBe(0);
+  expect(result.stderr).toBe("");
+  return hookContext(result.stdout);
+}
+
+describe("baton login --url with an address where Baton does not answer", () => {
+  it.each([
+    { name: "Baton's own /settings page path (it redirects to the sign-in page)", url: () => `${world.server.url}/settings` },
+    { name: "an SSO page answering 200 with HTML", url: () => sso.url },
+  ])("$name: says so (exit 5), and keeps the working token and URL", async ({ url }) => {
+    const { home, env } = newHome({ url: world.server.url, token: world.tokens.ana });
+    const result = await runBaton(["login", "--url", url(), "--no-browser"], { cwd: world.dir, env });
+    expect(result.code, result.stderr).toBe(5);
+    expect(result.stderr).toContain(`${url()} did not answer as a Baton server`);
+    expect(result.stderr).not.toMatch(/undefined|Cannot read properties/);
+    expect(configOf(home)).toEqual({ url: world.server.url, token: world.tokens.ana });
+  });
+});
+
+describe("baton doctor with an address where Baton does not answer", () => {
+  it.each([
+    { name: "a path under the server", url: () => `${world.server.url}/foo` },
+    { name: "an SSO page", url: () => sso.url },
+  ])("$name: a server line that says it is not a Baton server (exit 5)", async ({ url }) => {
+    const { env } = newHome({});
+    const result = await runBaton(["doctor"], { cwd: repo, env: { ...env, BATON_URL: url(), BATON_TOKEN: world.tokens.ana! } });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(5);
+    const report = JSON.parse(result.stdout) as { server: { reachable: boolean; problem: string } };
+    expect(report.server.reachable).toBe(false);
+    expect(report.server.problem).toContain(`${url()} did not answer as a Baton server`);
+  });
+});
+
+describe("the hooks with an answer that is not Baton's", () => {
+  it("a 500 page: the agent reads the status alone, hook.log keeps the start of the page", async () => {
+    const { home, env } = newHome({ url: broken.url, token: world.tokens.ana });
+    const context = await sessionStart(env);
+    expect(context).toBe(`Baton: context unavailable (${broken.url} answered 500).`);
+    expect(logOf(home)).toContain("<h1>Internal Server Error</h1>");
+  });
+
+  it("an SSO page: the session-end worker spools what it could not send, then sends it once Baton answers", async () => {
+    const { home, env } = newHome({ url: sso.url, token: world.tokens.ana });
+    const transcriptPath = path.join(world.dir, "transcript.jsonl");
+    writeFileSync(transcriptPath, fixture("transcript.jsonl").replaceAll("/home/ana/src/web", repo));
+    const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-end.json")), cwd: repo, transcript_path: transcriptPath, session_id: "sso-session" });
+    const end = await runBaton(["hook", "session-end"], { cwd: repo, env, input });
+    expect(end.code).toBe(0);
+    await waitFor("the worker", () => /session-end worker \(SessionEnd\): sent 0, spooled [1-9]/.test(logOf(home)));
+    const log = logOf(home);
+    expect(log).not.toMatch(/Cannot read properties/);
+    expect(log).toContain(`${sso.url} did not answer as a Baton server`);
+    const spool = path.join(home, ".cache", "baton", "spool");
+    const spooled = readdirSync(spool).length;
+    expect(spooled).toBeGreaterThan(0);
+
+    // The spool is not emptied into the SSO page: a session start there leaves it as it is.
+    await sessionStart(env);
+    expect(readdirSync(spool)).toHaveLength(spooled);
+    writeUserConfig(home, { url: world.server.url, token: world.tokens.ana });
+    expect(await sessionStart(env)).toContain("web");
+    expect(readdirSync(spool)).toHaveLength(0);
+    const handoffs = (await world.as("ana")("GET", "/api/projects/web/handoffs?limit=100")).json.items as { sessionId: string | null }[];
+    expect(handoffs.map((h) => h.sessionId)).toContain("sso-session");
+  });
+});
