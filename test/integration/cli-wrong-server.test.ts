@@ -6,7 +6,8 @@ import { testWorld } from "../support/world";
 import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, runBaton, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // The real CLI, as a child process, given an address where something other than Baton answers: an SSO
-// page or captive portal (200 with HTML for everything), a proxy's HTML 500, and Baton's own page path. Nothing crashes, the token is kept,
+// page or captive portal (200 with HTML for everything), a proxy's HTML 500, a redirect to the real
+// server (http → https, a moved host), and Baton's own page path. Nothing crashes, the token is kept,
 // and what is not Baton's is never quoted to the agent.
 
 const world = testWorld({ tempPrefix: "baton-cli-wrong-server-", users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
@@ -30,16 +31,20 @@ const SSO_PAGE = "<!doctype html><html><body><h1>Sign in with your company accou
 const ERROR_PAGE = "<h1>Internal Server Error</h1>\n at foo (/x.js:1)";
 let sso: Odd;
 let broken: Odd;
+let moved: Odd;
+let movedPermanently: Odd;
 let repo: string;
 
 beforeAll(async () => {
   sso = await oddServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(SSO_PAGE));
   broken = await oddServer((_req, res) => res.writeHead(500, { "content-type": "text/html" }).end(ERROR_PAGE));
+  moved = await oddServer((req, res) => res.writeHead(308, { location: `${world.server.url}${req.url}` }).end());
+  movedPermanently = await oddServer((req, res) => res.writeHead(301, { location: `${world.server.url}${req.url}` }).end());
   repo = makeRepo(path.join(world.dir, "src", "web"), { remote: "git@github.com:acme/web.git", commits: ["Start"] });
   writeFileSync(path.join(repo, ".baton.json"), JSON.stringify({ project: "web" }));
 });
 afterAll(async () => {
-  await Promise.all([sso, broken].map((s) => s?.close()));
+  await Promise.all([sso, broken, moved, movedPermanently].map((s) => s?.close()));
 });
 
 let homes = 0;
@@ -88,6 +93,30 @@ describe("baton doctor with an address where Baton does not answer", () => {
     const report = JSON.parse(result.stdout) as { server: { reachable: boolean; problem: string } };
     expect(report.server.reachable).toBe(false);
     expect(report.server.problem).toContain(`${url()} did not answer as a Baton server`);
+  });
+});
+
+describe("a server that redirects (http → https, a moved host)", () => {
+  it.each([
+    { status: 308, odd: () => moved },
+    { status: 301, odd: () => movedPermanently },
+  ])("$status: commands say where Baton is now (exit 5); the token never follows the redirect", async ({ odd }) => {
+    const { env } = newHome({});
+    const whoami = await runBaton(["whoami"], { cwd: world.dir, env: { ...env, BATON_URL: odd().url, BATON_TOKEN: world.tokens.ana! } });
+    expect(whoami.code).toBe(5);
+    expect(whoami.stderr).toBe(`baton: the server at ${odd().url} redirects to ${world.server.url}: use ${world.server.url} (baton login --url ${world.server.url}).\n`);
+
+    const { home, env: loginEnv } = newHome({});
+    const login = await runBaton(["login", "--url", odd().url, "--no-browser"], { cwd: world.dir, env: loginEnv });
+    expect(login.code).toBe(5);
+    expect(login.stderr).toContain(`redirects to ${world.server.url}: use ${world.server.url}`);
+    expect(configOf(home)).toEqual({});
+  });
+
+  it("the session-start hook: one line of context, the reason in hook.log", async () => {
+    const { home, env } = newHome({ url: moved.url, token: world.tokens.ana });
+    expect(await sessionStart(env)).toBe(`Baton: context unavailable (${moved.url} redirects elsewhere: see hook.log).`);
+    expect(logOf(home)).toContain(`the server at ${moved.url} redirects to ${world.server.url}`);
   });
 });
 

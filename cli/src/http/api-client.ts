@@ -10,19 +10,21 @@ export type ApiResponse = { status: number; text: string; json: unknown; server:
 export type ApiCall = (method: string, path: string, body?: unknown, options?: { timeoutMs?: number }) => Promise<ApiResponse>;
 
 /**
- * Why a request got no answer from Baton: "not reachable", "timed out", a certificate not trusted, or an
- * answer that is not Baton's (an SSO page, a captive portal, a wrong path), with the detail for messages.
+ * Why a request got no answer from Baton: "not reachable", "timed out", a certificate not trusted,
+ * a redirect to Baton elsewhere, or an answer that is not Baton's
+ * (an SSO page, a captive portal, a wrong path), with the detail for messages.
  */
 export class Unreachable extends CliError {
   constructor(
     readonly url: string,
-    readonly reason: "refused" | "timeout" | "untrusted" | "not-baton",
+    readonly reason: "refused" | "timeout" | "untrusted" | "redirect" | "not-baton",
     detail: string,
   ) {
     const message = {
       timeout: `the server at ${url} did not answer within ${detail}.`,
       refused: `the server is not reachable at ${url} (${detail}).`,
       untrusted: `the certificate of ${url} is not trusted (${detail}).`,
+      redirect: `the server at ${url} redirects to ${detail}: use ${detail} (baton login --url ${detail}).`,
       "not-baton": `${url} did not answer as a Baton server (${detail}): check the server's address (baton login --url <address>).`,
     }[reason];
     super(message, EXIT.unreachable);
@@ -40,9 +42,27 @@ export function networkDetail(error: unknown): string {
 const notAnswered = (url: string, error: unknown) =>
   new Unreachable(url, isUntrustedCa(causeOf(error)?.code) ? "untrusted" : "refused", networkDetail(error));
 
+/**
+ * A 3xx answer (fetch does not follow: a redirect to another origin would drop the token, or carry it
+ * there, and a 301 turns a POST into a GET). To the same API path elsewhere (http → https, a new host):
+ * Baton at another address, named. Anywhere else (a sign-in page): not Baton's API.
+ */
+function redirected(server: string, path: string, res: Response): Unreachable {
+  const location = res.headers.get("location");
+  let target: URL | null = null;
+  try {
+    target = location ? new URL(location, server + path) : null;
+  } catch {
+    target = null;
+  }
+  const moved = target?.href.endsWith(path) ? target.href.slice(0, -path.length).replace(/\/+$/, "") : null;
+  if (moved && /^https?:\/\//.test(moved)) return new Unreachable(server, "redirect", moved);
+  return new Unreachable(server, "not-baton", `it redirects ${path.split("?")[0]} to ${target?.href ?? "nowhere"} (HTTP ${res.status})`);
+}
+
 type ClientConfig = { url: string; token: string | null; timeoutMs: number } & Trust;
 
-/** The request; no answer at all throws Unreachable. */
+/** The request, with redirects not followed (redirected, above); no answer at all throws Unreachable. */
 async function send(config: ClientConfig, method: string, path: string, body: unknown, timeoutMs: number): Promise<Response> {
   try {
     return await serverFetch(config.url + path, {
@@ -54,6 +74,7 @@ async function send(config: ClientConfig, method: string, path: string, body: un
       },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
+      redirect: "manual",
     }, config);
   } catch (error) {
     const name = (error as Error)?.name;
@@ -68,6 +89,10 @@ export function apiClient(config: ClientConfig): ApiCall {
     const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? config.timeoutMs));
     const res = await send(config, method, path, body, timeoutMs);
     checkServerVersion(res.headers.get(VERSION_HEADER), config.url, config);
+    if (res.status >= 300 && res.status < 400 && res.status !== 304) {
+      await res.body?.cancel().catch(() => undefined);
+      throw redirected(config.url, path, res);
+    }
     let text: string;
     try {
       text = await res.text();
