@@ -82,6 +82,7 @@ function answerFailure(agent: HookAdapter, error: unknown, url: string, timeoutM
       timeout: `no answer from ${url} within ${timeoutMs} ms`,
       refused: `server not reachable at ${url}`,
       untrusted: `the certificate of ${url} is not trusted: set caFile, see hook.log`,
+      certificate: `the certificate of ${url} was refused: see hook.log`,
       redirect: `${url} redirects elsewhere: see hook.log`,
       "not-baton": `${url} did not answer as a Baton server: see hook.log`,
     }[error.reason];

@@ -1,5 +1,5 @@
 import { CliError, EXIT } from "../exit-codes";
-import { isUntrustedCa, serverFetch, trustHint, type Trust } from "./server-fetch";
+import { isCertificateProblem, isUntrustedCa, serverFetch, trustHint, type Trust } from "./server-fetch";
 import { checkServerVersion, VERSION_HEADER } from "./version-check";
 
 // Used by the hooks too: fetch and nothing else.
@@ -10,20 +10,21 @@ export type ApiResponse = { status: number; text: string; json: unknown; server:
 export type ApiCall = (method: string, path: string, body?: unknown, options?: { timeoutMs?: number }) => Promise<ApiResponse>;
 
 /**
- * Why a request got no answer from Baton: "not reachable", "timed out", a certificate not trusted,
- * a redirect to Baton elsewhere, or an answer that is not Baton's
+ * Why a request got no answer from Baton: "not reachable", "timed out", a certificate not trusted (its CA)
+ * or refused (expired, another host's), a redirect to Baton elsewhere, or an answer that is not Baton's
  * (an SSO page, a captive portal, a wrong path), with the detail for messages.
  */
 export class Unreachable extends CliError {
   constructor(
     readonly url: string,
-    readonly reason: "refused" | "timeout" | "untrusted" | "redirect" | "not-baton",
+    readonly reason: "refused" | "timeout" | "untrusted" | "certificate" | "redirect" | "not-baton",
     detail: string,
   ) {
     const message = {
       timeout: `the server at ${url} did not answer within ${detail}.`,
       refused: `the server is not reachable at ${url} (${detail}).`,
       untrusted: `the certificate of ${url} is not trusted (${detail}).`,
+      certificate: `the certificate of ${url} was refused (${detail}).`,
       redirect: `the server at ${url} redirects to ${detail}: use ${detail} (baton login --url ${detail}).`,
       "not-baton": `${url} did not answer as a Baton server (${detail}): check the server's address (baton login --url <address>).`,
     }[reason];
@@ -35,12 +36,18 @@ const causeOf = (error: unknown) => (error as { cause?: { code?: string; message
 
 export function networkDetail(error: unknown): string {
   const cause = causeOf(error);
-  return cause?.code ? cause.code + trustHint(cause.code) : (cause?.message ?? (error as Error).message ?? String(error));
+  if (!cause?.code) return cause?.message ?? (error as Error).message ?? String(error);
+  // A certificate's verdict says why in its message ("certificate has expired", which names it does not match).
+  if (isCertificateProblem(cause.code) && !isUntrustedCa(cause.code)) return `${cause.code}: ${cause.message ?? ""}`.replace(/: $/, "");
+  return cause.code + trustHint(cause.code);
 }
 
-/** A request that got no answer: refused (or unresolvable, or a certificate not trusted). */
-const notAnswered = (url: string, error: unknown) =>
-  new Unreachable(url, isUntrustedCa(causeOf(error)?.code) ? "untrusted" : "refused", networkDetail(error));
+/** A request that got no answer: refused (or unresolvable), or a certificate not trusted or refused. */
+function notAnswered(url: string, error: unknown): Unreachable {
+  const code = causeOf(error)?.code;
+  const reason = isUntrustedCa(code) ? "untrusted" : isCertificateProblem(code) ? "certificate" : "refused";
+  return new Unreachable(url, reason, networkDetail(error));
+}
 
 /**
  * A 3xx answer (fetch does not follow: a redirect to another origin would drop the token, or carry it

@@ -27,6 +27,14 @@ export function isUntrustedCa(code: string | undefined): boolean {
   return UNTRUSTED_CA.test(code ?? "");
 }
 
+/** Every verdict of OpenSSL's or Node's on a certificate (CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, the CA's above). */
+const CERTIFICATE = /^(?:CERT_|ERR_TLS_|UNABLE_TO_VERIFY_)|SELF_SIGNED/;
+
+/** Whether a request failed on the server's certificate: not a server out of reach. */
+export function isCertificateProblem(code: string | undefined): boolean {
+  return isUntrustedCa(code) || CERTIFICATE.test(code ?? "");
+}
+
 /** How to trust the team's CA, for a failure that says its certificate is not trusted; else "". */
 export function trustHint(code: string | undefined): string {
   if (!isUntrustedCa(code)) return "";
