@@ -5,13 +5,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken } from "../support/fixtures";
 import { send } from "../support/page-form";
-import { startServer, tempDir, type RunningServer } from "../support/server";
+import { runProcess } from "../support/run-process";
+import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
 import { makeTestCa, type TestTls } from "../support/test-ca";
 import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // The real CLI against Baton's own TLS server, with a team's own CA made here with openssl, and small
 // node https servers whose certificate is signed by that CA but expired, or made for another host name:
-// a certificate refused says why (not "not reachable").
+// an address in upper case (HTTPS://) still trusts caFile, and a certificate refused says why (not "not
+// reachable").
 
 const tmp = tempDir("baton-cli-certificates-");
 const databaseUrl = `file:${tmp.dir}/certificates.db`;
@@ -70,8 +72,25 @@ const freshHome = (config: Record<string, unknown>) => {
   writeUserConfig(home, config);
   return home;
 };
+const upperCase = () => server.url.replace(/^https:/, "HTTPS:");
 const sessionInput = () => JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd: repo });
 const logOf = (home: string) => readFileSync(path.join(home, ".cache", "baton", "hook.log"), "utf8");
+
+describe("an address with its scheme in upper case (HTTPS://)", () => {
+  it("the hook, doctor and the plugin's launcher trust caFile for it as for https://", async () => {
+    const home = freshHome({ url: upperCase(), token, caFile: tls.caFile });
+    const hook = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(home, PATIENT_HOOKS), input: sessionInput() });
+    expect(hookContext(hook.stdout)).toContain(HANDOFF);
+
+    const doctor = await runBaton(["doctor"], { cwd: repo, env: homeEnv(freshHome({ caFile: tls.caFile }), { BATON_URL: upperCase(), BATON_TOKEN: token }) });
+    expect(JSON.parse(doctor.stdout).server).toMatchObject({ url: server.url, reachable: true, answering: true, problem: null });
+
+    const launcher = path.join(ROOT, "plugins/baton/bin/baton.mjs");
+    const env = homeEnv(freshHome({ url: upperCase(), token, caFile: tls.caFile }), { CLAUDE_PLUGIN_DATA: path.join(tmp.dir, "plugin-data"), ...PATIENT_HOOKS });
+    const plugin = await runProcess(process.execPath, [launcher, "hook", "session-start"], { cwd: repo, env, input: sessionInput() });
+    expect(hookContext(plugin.stdout)).toContain(HANDOFF);
+  });
+});
 
 describe("a certificate refused for another reason than its CA", () => {
   it.each([

@@ -4,7 +4,7 @@ import { homeFolder, NO_HOME } from "../config/home";
 import { AGENTS } from "../agents/agents";
 import type { InstallContext, InstallPlan, PlannedFile } from "../agents/agent";
 import { onPath } from "../agents/find-agent";
-import { loadConfig } from "../config/load-config";
+import { loadConfig, normaliseUrl } from "../config/load-config";
 import { updateUserConfig } from "../config/user-config-file";
 import { CliError, EXIT } from "../exit-codes";
 import { parseOptions } from "../output/parse-options";
@@ -44,8 +44,8 @@ function shellWord(file: string): string {
 export function installContext(values: { url?: string; command?: string; scope?: string }, scopes: readonly ("user" | "repo")[]): InstallContext {
   const config = loadConfig();
   for (const warning of config.warnings) note(warning);
-  const url = (values.url ?? config.url)?.replace(/\/+$/, "");
-  if (!url || !/^https?:\/\//.test(url)) {
+  const url = values.url === undefined ? config.url : normaliseUrl(values.url.trim(), "--url", []);
+  if (!url) {
     throw new CliError("the hooks and the MCP entry need the server's URL: set BATON_URL (or url in ~/.config/baton/config.json), or pass --url.", EXIT.usage);
   }
   const scope = values.scope ?? scopes[0]!;

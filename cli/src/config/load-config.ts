@@ -117,13 +117,23 @@ function parseMode(value: unknown, from: string, warnings: string[]): ContextMod
   return null;
 }
 
+/**
+ * The server's address as the WHATWG URL parser writes it (scheme and host in lower case, a default port
+ * dropped), without a trailing slash: one form, so every test of it (`https:` for the CA) holds.
+ */
 export function normaliseUrl(value: string | null, from: string, warnings: string[]): string | null {
   if (!value) return null;
-  if (!/^https?:\/\/[^/\s]+/i.test(value)) {
+  let parsed: URL | null = null;
+  try {
+    parsed = /^https?:\/\/[^/\s]+/i.test(value) ? new URL(value) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!parsed) {
     warnings.push(`${from} must be an http:// or https:// URL, not "${value}"; ignored.`);
     return null;
   }
-  return value.replace(/\/+$/, "");
+  return parsed.href.replace(/\/+$/, "");
 }
 
 /**

@@ -86,7 +86,19 @@ function urlArgument() {
   if (args[0] !== "login") return null;
   const at = args.indexOf("--url");
   const value = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith("--url="))?.slice("--url=".length);
-  return /^https?:\/\//i.test(value?.trim() ?? "") ? value.trim().replace(/\/+$/, "") : null;
+  return /^https?:\/\//i.test(value?.trim() ?? "") ? normalised(value.trim()) : null;
+}
+
+/**
+ * An address as the CLI writes it (normaliseUrl in cli/src/config/load-config.ts): the WHATWG parser's
+ * form (scheme and host in lower case) without a trailing slash, so `https:` is found whatever the case.
+ */
+function normalised(value) {
+  try {
+    return new URL(value).href.replace(/\/+$/, "");
+  } catch {
+    return value.replace(/\/+$/, "");
+  }
 }
 
 let config;
@@ -106,7 +118,8 @@ const setting = (variable, key) => {
 };
 
 function serverUrl() {
-  return urlArgument() ?? setting("BATON_URL", "url")?.replace(/\/+$/, "") ?? null;
+  const configured = setting("BATON_URL", "url");
+  return urlArgument() ?? (configured ? normalised(configured) : null);
 }
 
 /**
