@@ -171,6 +171,14 @@ describe("a CLI of another version than its server", () => {
     expect(same.stderr).toBe("");
   });
 
+  it("baton doctor compares the versions every time it runs, not once a day", async () => {
+    const env = homeEnv(path.join(tmp.dir, "home-old-doctor"), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    for (let run = 0; run < 2; run++) {
+      const doctor = await runProcess(node, [older(), "doctor"], { env, cwd: repo });
+      expect(JSON.parse(doctor.stdout).server, `run ${run + 1}`).toMatchObject({ version, cliVersion: "0.0.1-old", answering: true });
+    }
+  });
+
   it("in a hook, writes the notice to hook.log and leaves the hook's output alone", async () => {
     const home = path.join(tmp.dir, "home-old-hook");
     const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });

@@ -7,6 +7,9 @@ import { originUrl } from "../config/git-info";
 import { configFileName, loadConfig, type BatonConfig } from "../config/load-config";
 import { EXIT } from "../exit-codes";
 import { apiClient, errorMessage, expectOk, isBatonAnswer, notBatonDetail, Unreachable } from "../http/api-client";
+import type { Trust } from "../http/server-fetch";
+import { installCommand } from "../http/version-check";
+import { CLI_VERSION } from "../version";
 import { parseOptions } from "../output/parse-options";
 import { printResult } from "../output/print";
 import { AGENT_LABELS, AGENT_NAMES, type AgentName } from "../../../lib/rules";
@@ -18,6 +21,8 @@ type ServerCheck = {
   url: string | null;
   reachable: boolean;
   version: string | null;
+  /** This CLI's version, beside the server's (asked every time: the request's own notice comes once a day). */
+  cliVersion: string;
   answering: boolean;
   /** The project this repository's sessions get, when the server answered (null: personal). */
   project: string | null;
@@ -30,7 +35,7 @@ type AgentCheck = { agent: AgentName; label: string; found: string | null; insta
 const DOCTOR_TIMEOUT_MS = 5000;
 
 async function checkServer(config: BatonConfig): Promise<ServerCheck> {
-  const check: ServerCheck = { url: config.url, reachable: false, version: null, answering: false, project: null, problem: null, exit: EXIT.ok };
+  const check: ServerCheck = { url: config.url, reachable: false, version: null, cliVersion: CLI_VERSION, answering: false, project: null, problem: null, exit: EXIT.ok };
   if (!config.url) return { ...check, problem: `no server configured: run \`baton login --url <server>\`, or set BATON_URL and BATON_TOKEN, or url and token in ${configFileName(config.userConfigFile)}`, exit: EXIT.usage };
   const call = apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: DOCTOR_TIMEOUT_MS });
   try {
@@ -103,10 +108,12 @@ function summariserLine(s: SummariserCheck): string {
   return s.setting ? `Summariser: ${s.setting}` : "Summariser: off (the handoff and lessons are extracted from the transcript)";
 }
 
-function serverLine(s: ServerCheck): string {
-  if (!s.url || !s.reachable) return `Server: ${s.problem}`;
+function serverLines(s: ServerCheck, trust: Trust): string[] {
+  if (!s.url || !s.reachable) return [`Server: ${s.problem}`];
   const where = s.answering ? `answering; sessions here go to ${s.project ? `project ${s.project}` : "your personal context"}` : s.problem;
-  return `Server: ${s.url} (Baton ${s.version ?? "?"}): reachable, ${where}`;
+  const line = `Server: ${s.url} (Baton ${s.version ?? "?"}): reachable, ${where}`;
+  if (!s.version || s.version === s.cliVersion) return [line];
+  return [line, `Version: this CLI is Baton ${s.cliVersion}, the server runs ${s.version}; update: ${installCommand(s.url, trust)}`];
 }
 
 function agentLine(a: AgentCheck): string {
@@ -132,7 +139,7 @@ export async function runDoctor(args: string[]): Promise<number> {
   const summariser = checkSummariser(config);
   const missing = agents.filter((a) => a.found && Object.keys(a.installed).length && !Object.values(a.installed).some(Boolean));
   printResult({ server, agents, summariser, warnings: config.warnings }, () =>
-    [serverLine(server), "Agents:", ...agents.map(agentLine), summariserLine(summariser), ...config.warnings.map((w) => `Warning: ${w}`)].join("\n"),
+    [...serverLines(server, config), "Agents:", ...agents.map(agentLine), summariserLine(summariser), ...config.warnings.map((w) => `Warning: ${w}`)].join("\n"),
   );
   if (server.exit !== EXIT.ok) return server.exit;
   return missing.length ? EXIT.failure : EXIT.ok;

@@ -46,7 +46,7 @@ function remember(serverVersion: string, now: number): void {
 }
 
 /** The update command; a team's own CA goes to curl and to install.sh, which keeps it as caFile. */
-function installCommand(serverUrl: string, trust: Trust): string {
+export function installCommand(serverUrl: string, trust: Trust): string {
   if (!trust.caFile || !serverUrl.startsWith("https:")) return `curl -fsSL ${serverUrl}/install.sh | sh`;
   return `curl --cacert ${trust.caFile} -fsSL ${serverUrl}/install.sh | BATON_CA_FILE=${trust.caFile} sh`;
 }
