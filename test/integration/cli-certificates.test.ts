@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,8 +12,8 @@ import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, runBaton, write
 
 // The real CLI against Baton's own TLS server, with a team's own CA made here with openssl, and small
 // node https servers whose certificate is signed by that CA but expired, or made for another host name:
-// an address in upper case (HTTPS://) still trusts caFile, and a certificate refused says why (not "not
-// reachable").
+// an address in upper case (HTTPS://) still trusts caFile, a certificate refused says why (not "not
+// reachable"), and the update command quotes a CA path as one shell word.
 
 const tmp = tempDir("baton-cli-certificates-");
 const databaseUrl = `file:${tmp.dir}/certificates.db`;
@@ -107,5 +107,22 @@ describe("a certificate refused for another reason than its CA", () => {
     const hook = await runBaton(["hook", "session-start"], { cwd: repo, env: homeEnv(home, PATIENT_HOOKS), input: sessionInput() });
     expect(hookContext(hook.stdout)).toBe(`Baton: context unavailable (the certificate of ${url()} was refused: see hook.log).`);
     expect(logOf(home)).toContain(reason);
+  });
+});
+
+describe("the update command of an out-of-date CLI", () => {
+  it("quotes a CA path a shell would split or expand as one word", async () => {
+    const bundle = readFileSync(path.join(ROOT, "cli/dist/baton.mjs"), "utf8");
+    const version = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version as string;
+    const older = path.join(tmp.dir, "old", "baton.mjs");
+    mkdirSync(path.dirname(older), { recursive: true });
+    writeFileSync(older, bundle.replace(`version = "${version}";`, `version = "0.0.1-old";`));
+    const caFile = path.join(tmp.dir, "team ca $HOME.pem");
+    copyFileSync(tls.caFile, caFile);
+    const result = await runProcess(process.execPath, [older, "learnings"], { env: homeEnv(freshHome({ url: server.url, token, caFile })), cwd: tmp.dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe(
+      `baton: this CLI is Baton 0.0.1-old, the server at ${server.url} runs ${version}; update: curl --cacert '${caFile}' -fsSL ${server.url}/install.sh | BATON_CA_FILE='${caFile}' sh\n`,
+    );
   });
 });

@@ -13,6 +13,7 @@ import { note, printResult } from "../output/print";
 import { AGENT_NAMES, isAgentName, type AgentName } from "../../../lib/rules";
 import { MergeError } from "./merge-settings";
 import { unifiedDiff } from "./unified-diff";
+import { shellWord } from "../text/shell-word";
 
 /**
  * What the hooks run: `baton` when the baton on PATH is this very CLI (installed by install.sh, so
@@ -24,20 +25,14 @@ export function defaultCommand(): string {
   // Through node_modules/.bin the script is a symlink: name the file itself.
   const bin = realpathSync(path.resolve(process.argv[1]!));
   if (onPath("baton") === bin) return "baton";
-  return `node ${shellWord(bin)}`;
+  return `node ${commandWord(bin)}`;
 }
 
-/**
- * A path as one word of a POSIX shell command: bare when it can be, in double quotes for spaces, in
- * single quotes when it holds what a shell expands even inside double quotes ($, `, \). A path with a
- * single quote as well is refused: --command says what to run instead.
- */
-function shellWord(file: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(file)) return file;
-  if (/[\p{Cc}]/u.test(file)) throw new CliError(`the CLI's path ${JSON.stringify(file)} cannot be written into a hook command: pass --command with how to run it.`, EXIT.usage);
-  if (!/[$`\\"']/.test(file)) return `"${file}"`;
-  if (!file.includes("'")) return `'${file}'`;
-  throw new CliError(`the CLI's path ${JSON.stringify(file)} cannot be written into a hook command: pass --command with how to run it.`, EXIT.usage);
+/** The CLI's path as one word of the hook command (shellWord), or a usage error: --command says what to run instead. */
+function commandWord(file: string): string {
+  const word = shellWord(file);
+  if (word === null) throw new CliError(`the CLI's path ${JSON.stringify(file)} cannot be written into a hook command: pass --command with how to run it.`, EXIT.usage);
+  return word;
 }
 
 /** Where the installer writes, from the options and the configuration. */

@@ -3,6 +3,7 @@ import path from "node:path";
 import { CLI_VERSION } from "../version";
 import { cacheDir, hookLog } from "../hooks/hook-log";
 import type { Trust } from "./server-fetch";
+import { shellWord } from "../text/shell-word";
 
 // Runs inside every request the CLI makes, the hooks' included: it costs nothing while the versions
 // agree, and one small file read when they differ. No request of its own: the server names its
@@ -45,10 +46,15 @@ function remember(serverVersion: string, now: number): void {
   }
 }
 
-/** The update command; a team's own CA goes to curl and to install.sh, which keeps it as caFile. */
+/**
+ * The update command, each path a shell word; a team's own CA goes to curl and to install.sh, which keeps
+ * it as caFile (a CA path no shell word can hold is named for the user to give).
+ */
 export function installCommand(serverUrl: string, trust: Trust): string {
-  if (!trust.caFile || !serverUrl.startsWith("https:")) return `curl -fsSL ${serverUrl}/install.sh | sh`;
-  return `curl --cacert ${trust.caFile} -fsSL ${serverUrl}/install.sh | BATON_CA_FILE=${trust.caFile} sh`;
+  const script = shellWord(`${serverUrl}/install.sh`) ?? "<server>/install.sh";
+  if (!trust.caFile || !serverUrl.startsWith("https:")) return `curl -fsSL ${script} | sh`;
+  const ca = shellWord(trust.caFile) ?? "<your CA file>";
+  return `curl --cacert ${ca} -fsSL ${script} | BATON_CA_FILE=${ca} sh`;
 }
 
 /**
