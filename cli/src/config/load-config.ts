@@ -141,7 +141,8 @@ export function normaliseUrl(value: string | null, from: string, warnings: strin
  * BATON_TOKEN, BATON_TIMEOUT_MS, BATON_PROMPT_TIMEOUT_MS, BATON_MODE, BATON_PROJECT, BATON_SUMMARISER, BATON_CA_FILE), then the user's config
  * file, then `.baton.json` in the repository. A repository file may name the project, a pinned task,
  * the URL, the timeout and the mode, but never a token or a command to run: cloning a repository must
- * not make the hooks execute something or send the token elsewhere than the user said.
+ * not make the hooks execute something or send the token elsewhere than the user said. So a URL from
+ * the repository's file goes without the user's token (a warning says why).
  */
 export function loadConfig(cwd: string = process.cwd()): BatonConfig {
   const warnings: string[] = [];
@@ -151,10 +152,8 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
   const { repoRoot, repoConfigFile } = findRepo(cwd);
   const repo = repoConfigFile ? readJson(repoConfigFile, warnings) : {};
 
-  const url =
-    normaliseUrl(str(env.BATON_URL), "BATON_URL", warnings) ??
-    normaliseUrl(str(user.url), `url in ${userConfigFile}`, warnings) ??
-    normaliseUrl(str(repo.url), `url in ${repoConfigFile}`, warnings);
+  const ownUrl = normaliseUrl(str(env.BATON_URL), "BATON_URL", warnings) ?? normaliseUrl(str(user.url), `url in ${userConfigFile}`, warnings);
+  const url = ownUrl ?? normaliseUrl(str(repo.url), `url in ${repoConfigFile}`, warnings);
   const timeout = (envName: string, key: string, fallback: number) =>
     parseTimeout(env[envName], envName, warnings, fallback) ??
     parseTimeout(user[key], `${key} in ${userConfigFile}`, warnings, fallback) ??
@@ -169,8 +168,12 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     parseMode(user.mode, `mode in ${userConfigFile}`, warnings) ??
     parseMode(repo.mode, `mode in ${repoConfigFile}`, warnings) ??
     (str(env.PAI_DIR) ? "complement" : "full");
-  const envToken = str(env.BATON_TOKEN);
-  const fileToken = str(user.token);
+  // A URL a repository named is never sent the user's token, from the environment or the file alike.
+  const envToken = ownUrl || !url ? str(env.BATON_TOKEN) : null;
+  const fileToken = ownUrl || !url ? str(user.token) : null;
+  if (!ownUrl && url && (str(env.BATON_TOKEN) || str(user.token))) {
+    warnings.push(`${repoConfigFile} names the server ${url}; your token is not sent to a server a repository chose: set BATON_URL, or url in ${configFileName(userConfigFile)}, to use it.`);
+  }
   return {
     url,
     token: envToken ?? fileToken,
