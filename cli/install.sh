@@ -80,6 +80,10 @@ if (fs.existsSync(file)) {
   }
 }
 const before = config.url;
+// A token (and the CA trusted for it) belongs to the server it was made on: never sent to another one.
+const otherServer = typeof before === "string" && before.replace(/\/+$/, "").toLowerCase() !== url.toLowerCase();
+const dropped = otherServer ? ["token", "caFile"].filter((key) => key in config && !(key === "caFile" && caFile)) : [];
+for (const key of dropped) delete config[key];
 const newCa = Boolean(caFile) && config.caFile !== caFile;
 if (before !== url || newCa) {
   config.url = url;
@@ -90,6 +94,7 @@ if (before !== url || newCa) {
   fs.renameSync(tmp, file);
 }
 console.log(before === url ? `Server: ${url} (already in ${file}).` : `Server: ${url}, recorded in ${file}${before ? ` (it was ${before})` : ""}.`);
+if (dropped.length) console.log(`Removed ${dropped.join(" and ")} of ${before} from ${file}: they were for that server.`);
 if (newCa) console.log(`Trusting the CA in ${caFile} for it ("caFile" in ${file}).`);
 if (!config.token && !process.env.BATON_TOKEN) {
   console.log(`Next: run \`baton login\` to sign in (it prints a code to approve in your browser and keeps the token in ${file}).`);

@@ -118,6 +118,18 @@ describe("GET /install.sh", () => {
     expect(again.stdout).not.toContain("not on your PATH");
   });
 
+  it("run again against another server: the old server's token and CA are not kept for the new one", async () => {
+    const home = path.join(tmp.dir, "home-other-server");
+    writeUserConfig(home, { url: "https://old.example.test", token: world.tokens.ana, caFile: "/etc/old-ca.pem", timeoutMs: 3000 });
+    const script = await (await fetch(`${world.server.url}/install.sh`)).text();
+    const install = await runProcess("sh", [], { env: homeEnv(home, { PATH: process.env.PATH! }), input: script, cwd: home });
+    expect(install.code, install.stderr).toBe(0);
+    const configFile = path.join(home, ".config/baton/config.json");
+    expect(install.stdout).toContain(`Removed token and caFile of https://old.example.test from ${configFile}: they were for that server.`);
+    expect(install.stdout).toContain("Next: run `baton login` to sign in");
+    expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ timeoutMs: 3000, url: world.server.url });
+  });
+
   it("with no token yet, it says to sign in with `baton login` next", async () => {
     const home = path.join(tmp.dir, "home-no-token");
     const script = await (await fetch(`${world.server.url}/install.sh`)).text();
