@@ -200,6 +200,31 @@ describe("baton task and the server", () => {
     expect(existsSync(file)).toBe(true);
   });
 
+  it("stop does not overwrite a memory written on the server after the file was made (MCP, the dashboard, another machine), and saves again once it is its own", async () => {
+    const repo = freshRepo();
+    const api = apiClient(server.url, token);
+    const file = path.join(repo, "backlog", "memory", "task-21.md");
+    expect((await runBaton(["task", "start", "task-21"], { cwd: repo, env })).code).toBe(0);
+    // Saved at stop, then edited and saved again: the file keeps the server's time of its own save.
+    writeFileSync(file, readFileSync(file, "utf8").replace("## Notes\n", "## Notes\n\nFirst note.\n"));
+    expect(JSON.parse((await runBaton(["task", "stop"], { cwd: repo, env })).stdout)).toMatchObject({ memorySaved: true });
+    expect((await runBaton(["task", "start", "task-21"], { cwd: repo, env })).code).toBe(0);
+    writeFileSync(file, readFileSync(file, "utf8").replace("First note.\n", "First note.\nSecond note.\n"));
+    expect(JSON.parse((await runBaton(["task", "stop"], { cwd: repo, env })).stdout)).toMatchObject({ memorySaved: true });
+    expect((await api("GET", "/api/projects/web/tasks/task-21/memory")).json.memory.markdown).toContain("First note.\nSecond note.\n");
+
+    // Now the agent records its progress through MCP (or someone in the dashboard) while the file stays as it was.
+    expect((await runBaton(["task", "start", "task-21"], { cwd: repo, env })).code).toBe(0);
+    const fileBefore = readFileSync(file, "utf8");
+    const newer = "# task-21\n\n## Notes\n\nDone through MCP: the owner check is merged.\n";
+    expect((await api("PUT", "/api/projects/web/tasks/task-21/memory", { markdown: newer })).status).toBe(200);
+    const stop = await runBaton(["task", "stop"], { cwd: repo, env });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ memorySaved: false, newerOnServer: { markdown: newer } });
+    expect((await api("GET", "/api/projects/web/tasks/task-21/memory")).json.memory.markdown).toBe(newer);
+    expect(readFileSync(file, "utf8")).toBe(fileBefore);
+  });
+
   it("show names a task, from the server's memory", async () => {
     const result = await runBaton(["task", "show", "task-368"], { cwd: freshRepo(), env });
     expect(result.code).toBe(0);

@@ -4,7 +4,7 @@ import type { ErrorReason } from "../../../lib/api/error-codes";
 import { expectProjectOk, requireServer, resolveProject, type CommandProject, type ServerContext } from "../config/server-context";
 import { CliError, EXIT } from "../exit-codes";
 import { expectOk } from "../http/api-client";
-import { splitFrontMatter } from "../markdown/split-front-matter";
+import { frontMatterScalars, splitFrontMatter } from "../markdown/split-front-matter";
 import { parseOptions } from "../output/parse-options";
 import { printResult } from "../output/print";
 import { blockTask, removeTaskBlock, upsertTaskBlock } from "./claude-md-block";
@@ -76,16 +76,11 @@ async function start(ctx: ServerContext, project: CommandProject, taskId: string
   const local = readIfExists(file);
   const localBody = local === null ? null : splitFrontMatter(local).body.replace(/^\n/, "");
   const memorySource: "server" | "template" | "local file" = local !== null ? "local file" : memory ? "server" : "template";
-  if (local === null) {
-    const now = new Date().toISOString();
-    writeIfChanged(file, null, memoryFileText(taskId, memory?.markdown ?? memoryTemplate(taskId), now, memory?.updatedAt ?? now));
-  }
   // The server has the memory from the start (the file's, written offline or by hand, or the
   // template), so a session on another machine, or the dashboard, sees the task at once.
-  if (!memory) {
-    const markdown = localBody?.trim() ? localBody : memoryTemplate(taskId);
-    expectOk(await ctx.call("PUT", `${base}/tasks/${encodeURIComponent(taskId)}/memory`, { markdown }), "cannot store the memory");
-  }
+  const stored = memory ?? (await putMemory(ctx, base, taskId, localBody?.trim() ? localBody : memoryTemplate(taskId)));
+  // The file says when the server's memory it holds was written (`updated:`): stop compares it.
+  if (local === null) writeIfChanged(file, null, memoryFileText(taskId, stored.markdown, new Date().toISOString(), stored.updatedAt));
   // Claude Code reads the import file's imports as instructions: a memory someone else wrote last is not
   // imported (an import left from before goes), and the session-start context carries it, quoted.
   const importIt = !memory || memory.updatedByYou;
@@ -97,7 +92,7 @@ async function start(ctx: ServerContext, project: CommandProject, taskId: string
   const rel = path.relative(root, file).split(path.sep).join("/");
   // Personal files stay out of `git status`: the import file, and a memory file written here now (one the team commits is theirs).
   const excluded = excludeFromGit(root, [TASK_IMPORT_FILE, ...(local === null ? [rel] : [])]);
-  const stored = memory ? "already on the server" : "stored on the server now";
+  const storedNow = memory ? "already on the server" : "stored on the server now";
   const importLine = importIt
     ? `${TASK_IMPORT_FILE} ${changed ? "now imports" : "already imports"} @${rel}.`
     : `${TASK_IMPORT_FILE} does not import it: ${memory?.updatedBy ?? "someone else"} wrote the memory last, so the session-start context carries it as quoted text${changed ? " (the earlier import was removed)" : ""}.`;
@@ -117,7 +112,7 @@ async function start(ctx: ServerContext, project: CommandProject, taskId: string
     () =>
       [
         `Active task in ${project.slug}: ${taskId}.`,
-        `Memory: ${rel} (${memorySource === "local file" ? "kept as it was" : `written from the ${memorySource}`}; ${stored}).`,
+        `Memory: ${rel} (${memorySource === "local file" ? "kept as it was" : `written from the ${memorySource}`}; ${storedNow}).`,
         importLine,
         legacyRemoved ? `${LEGACY_IMPORT_FILE} no longer holds Baton's import block (an earlier Baton wrote it there; ${TASK_IMPORT_FILE} has it now).` : null,
         excluded?.length ? `Kept out of git (.git/info/exclude): ${excluded.join(", ")}.` : null,
@@ -128,32 +123,48 @@ async function start(ctx: ServerContext, project: CommandProject, taskId: string
   return EXIT.ok;
 }
 
+async function putMemory(ctx: ServerContext, base: string, taskId: string, markdown: string): Promise<Memory> {
+  return expectOk<{ memory: Memory }>(await ctx.call("PUT", `${base}/tasks/${encodeURIComponent(taskId)}/memory`, { markdown }), "cannot store the memory").memory;
+}
+
+/**
+ * What the agent wrote into the memory file during the task, saved to the server at stop, unless the
+ * server's memory was written after the file was made (its `updated:`: by MCP, the dashboard, another
+ * machine): then the newer one is not overwritten by a stale or diverged copy, and `newer` says whose it is.
+ * A file saved gets the server's new time, so the next stop compares against it.
+ */
+async function saveMemoryFile(ctx: ServerContext, slug: string, taskId: string, file: string): Promise<{ saved: boolean; newer: Memory | null }> {
+  const local = readIfExists(file);
+  if (local === null) return { saved: false, newer: null };
+  const { front, body: rest } = splitFrontMatter(local);
+  const body = rest.replace(/^\n/, "");
+  const memory = await serverMemory(ctx, slug, taskId);
+  // An untouched template says nothing the server needs to keep.
+  if (!body.trim() || body === memory?.markdown || (memory === null && body === memoryTemplate(taskId))) return { saved: false, newer: null };
+  const facts = frontMatterScalars(front ?? "");
+  const made = Date.parse(facts.updated ?? "");
+  // A file without the time (written by hand) cannot tell: saved, as before.
+  if (memory && Number.isFinite(made) && Date.parse(memory.updatedAt) > made) return { saved: false, newer: memory };
+  const stored = await putMemory(ctx, `/api/projects/${encodeURIComponent(slug)}`, taskId, body);
+  writeIfChanged(file, local, memoryFileText(taskId, body, facts.created ?? stored.updatedAt, stored.updatedAt));
+  return { saved: true, newer: null };
+}
+
 async function stop(ctx: ServerContext, project: CommandProject, taskId: string | undefined, root: string): Promise<number> {
   const base = `/api/projects/${encodeURIComponent(project.slug)}`;
   const importFile = path.join(root, TASK_IMPORT_FILE);
   const before = readIfExists(importFile);
   const id = taskId ?? blockTask(before ?? "") ?? blockTask(readIfExists(path.join(root, LEGACY_IMPORT_FILE)) ?? "");
   // What the agent wrote into the memory file during the task goes back to the server before the import is removed.
-  let saved = false;
-  if (id) {
-    const local = readIfExists(path.join(root, "backlog", "memory", `${id}.md`));
-    if (local !== null) {
-      const body = splitFrontMatter(local).body.replace(/^\n/, "");
-      const memory = await serverMemory(ctx, project.slug, id);
-      // An untouched template says nothing the server needs to keep.
-      if (body.trim() && body !== memory?.markdown && !(memory === null && body === memoryTemplate(id))) {
-        expectOk(await ctx.call("PUT", `${base}/tasks/${encodeURIComponent(id)}/memory`, { markdown: body }), "cannot store the memory");
-        saved = true;
-      }
-    }
-  }
+  const { saved, newer } = id ? await saveMemoryFile(ctx, project.slug, id, path.join(root, "backlog", "memory", `${id}.md`)) : { saved: false, newer: null };
   expectProjectOk(await ctx.call("DELETE", `${base}/active-task`), "cannot clear the active task", project);
   const changed = before !== null && writeImportFile(importFile, before, removeTaskBlock(before));
   const legacyRemoved = removeLegacyBlock(root);
-  printResult({ taskId: id, project: project.slug, memorySaved: saved, importFile: changed ? "updated" : "unchanged", legacyImportRemoved: legacyRemoved }, () =>
+  const kept = newer && `The memory file was not saved: the server's memory is newer (written${newer.updatedBy ? ` by ${newer.updatedBy}` : ""} at ${newer.updatedAt}, after this file was made), so it stays; the file stays too: compare them (baton task show ${id}).`;
+  printResult({ taskId: id, project: project.slug, memorySaved: saved, newerOnServer: newer, importFile: changed ? "updated" : "unchanged", legacyImportRemoved: legacyRemoved }, () =>
     [
       `No active task in ${project.slug} now${id ? ` (was ${id})` : ""}.`,
-      saved ? `The memory file's content was saved to the server.` : null,
+      saved ? `The memory file's content was saved to the server.` : kept || null,
       changed || legacyRemoved ? `${TASK_IMPORT_FILE} no longer imports the task memory (the memory file stays).` : `${TASK_IMPORT_FILE} had no task import.`,
       legacyRemoved ? `${LEGACY_IMPORT_FILE} no longer holds Baton's import block (an earlier Baton wrote it there).` : null,
     ]
