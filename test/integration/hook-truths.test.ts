@@ -144,6 +144,17 @@ describe("task memory and CLAUDE.local.md", () => {
       await proxy.close();
     }
 
+    // Only Claude Code reads CLAUDE.local.md: every other agent in the same repository gets the memory itself.
+    for (const agent of ["codex", "gemini", "copilot"]) {
+      const env = homeEnv(freshHome(), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });
+      const result = await runBaton(["hook", "session-start", "--agent", agent], { cwd: repo, env, input: JSON.stringify({ session_id: `s-${agent}`, sessionId: `s-${agent}`, cwd: repo }) });
+      expect(result.code, result.stderr).toBe(0);
+      const parsed = JSON.parse(result.stdout) as { additionalContext?: string; hookSpecificOutput?: { additionalContext: string } };
+      const text = parsed.additionalContext ?? parsed.hookSpecificOutput!.additionalContext;
+      expect(text, agent).toMatch(/^## Active task: task-5, memory \(by you, updated [^)]+\), quoted:\n> # task-5\n>\n> ## Goal/m);
+      expect(text, agent).not.toContain("imports it");
+    }
+
     // Elsewhere (no CLAUDE.local.md import) the memory itself is the context's.
     const other = repoWith("tasks-elsewhere", { batonJson: { project: "gamma" } });
     const elsewhere = hookContext((await sessionStart(other)).stdout);

@@ -42,8 +42,12 @@ async function flushPending(call: ApiCall, deadline: number): Promise<void> {
   if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-start: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}${flushed.stoppedBy ? ` (stopped: ${flushed.stoppedBy})` : ""}`);
 }
 
-/** The context request's query: the format and mode, then every hint short enough for the server to take (the project's hints apart). */
-function contextParams(facts: HookFacts, hints: GitHints, config: BatonConfig): URLSearchParams {
+/**
+ * The context request's query: the format and mode, then every hint short enough for the server to take
+ * (the project's hints apart). Only Claude Code reads CLAUDE.local.md, so only its session is told the
+ * task's memory is imported there; every other agent gets the memory itself.
+ */
+function contextParams(agent: AgentName, facts: HookFacts, hints: GitHints, config: BatonConfig): URLSearchParams {
   const params = new URLSearchParams({ format: "claude", mode: config.mode });
   const setHint = (key: string, value: string | null | undefined) => {
     if (value && value.length <= MAX_QUERY_CHARS) params.set(key, value);
@@ -53,7 +57,7 @@ function contextParams(facts: HookFacts, hints: GitHints, config: BatonConfig): 
   setHint("branch", hints.branch);
   setHint("q", hints.subjects.slice(0, 3).join(" · ").slice(0, MAX_QUERY_CHARS));
   if (config.task && TASK_ID_PATTERN.test(config.task)) params.set("task", config.task);
-  const imported = importedTask(config.repoRoot);
+  const imported = agent === "claude" ? importedTask(config.repoRoot) : null;
   if (imported && TASK_ID_PATTERN.test(imported)) params.set("taskImported", imported);
   return params;
 }
@@ -122,7 +126,7 @@ export async function runSessionStart(agentName: AgentName): Promise<void> {
   // The server decides the project: the configured one, else its matchers, else the guess (SPEC §3).
   const project = projectHints({ configured: config.project, remote: hints.remote, repoRoot: config.repoRoot, cwd });
   try {
-    answerWith(agent, await getForProject(call, "/api/context", project, contextParams(facts, hints, config), deadline), server.url);
+    answerWith(agent, await getForProject(call, "/api/context", project, contextParams(agent.name, facts, hints, config), deadline), server.url);
   } catch (error) {
     answerFailure(agent, error, server.url, limitMs);
   }
