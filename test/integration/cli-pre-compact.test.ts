@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, tempDir } from "../support/server";
@@ -9,7 +9,7 @@ import { fixture, hookContext, homeEnv, makeRepo, NODE_START_MS, removeAfterWork
 // a checkpoint handoff of the transcript so far, under the session's id. The context after the
 // compaction (source=compact) leads with it; the session's SessionEnd handoff replaces it.
 
-const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
+const world = testWorld({ users: ["ana"], projects: { web: "ana", other: "ana" }, members: [], tokens: { anaOther: { user: "ana", projects: ["other"] } } });
 const tmp = tempDir("baton-cli-pre-compact-");
 afterAll(async () => {
   // The session-end worker runs detached and may still be writing its log.
@@ -22,8 +22,16 @@ let transcriptPath: string;
 const env = (home: string, extra: Record<string, string> = {}) => homeEnv(path.join(tmp.dir, home), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...extra });
 const input = (sessionId: string, event: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ session_id: sessionId, transcript_path: transcriptPath, cwd: repo, hook_event_name: event, ...extra });
-const handoffsOf = async (sessionId: string) =>
-  ((await world.as("ana")("GET", "/api/projects/web/handoffs?limit=100")).json.items as Handoff[]).filter((h) => h.sessionId === sessionId);
+const handoffsOf = async (sessionId: string, project = "web") =>
+  ((await world.as("ana")("GET", `/api/projects/${project}/handoffs?limit=100`)).json.items as Handoff[]).filter((h) => h.sessionId === sessionId);
+const spoolOf = (home: string) => {
+  const dir = path.join(tmp.dir, home, ".cache", "baton", "spool");
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+};
+const hookLogOf = (home: string) => {
+  const file = path.join(tmp.dir, home, ".cache", "baton", "hook.log");
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
+};
 const compactStart = (sessionId: string, home: string) =>
   runBaton(["hook", "session-start"], { cwd: repo, env: env(home, { BATON_TIMEOUT_MS: "8000" }), input: input(sessionId, "SessionStart", { source: "compact" }) });
 
@@ -89,5 +97,48 @@ describe("baton hook pre-compact", () => {
       const result = await runBaton(["hook", "pre-compact"], { cwd: repo, env: env("home-garbage", extra), input: stdin });
       expect([result.code, result.stdout, result.stderr]).toEqual([0, "", ""]);
     }
+  });
+});
+
+describe("a request the server refuses for good (a token limited to another project)", () => {
+  let other: string;
+  const limited = () => ({ BATON_TOKEN: world.tokens.anaOther! });
+  const inOther = (sessionId: string, event: string) => JSON.stringify({ session_id: sessionId, transcript_path: transcriptPath, cwd: other, hook_event_name: event });
+  beforeAll(() => {
+    other = makeRepo(path.join(tmp.dir, "src", "other"), { remote: "https://github.com/acme/other.git", commits: ["Other"] });
+  });
+
+  it("a refused checkpoint is dropped (logged), and the next one, in a project the token may write, is sent", async () => {
+    const home = "home-refused";
+    // The project named (as .baton.json or BATON_PROJECT do) is one the token may not write.
+    const refused = await runBaton(["hook", "pre-compact"], { cwd: repo, env: env(home, { ...limited(), BATON_PROJECT: "web" }), input: input("refused-1", "PreCompact") });
+    expect([refused.code, refused.stdout]).toEqual([0, ""]);
+    expect(hookLogOf(home)).toMatch(/pre-compact: the handoff of session refused-1 refused \(403\)/);
+    expect(spoolOf(home)).toEqual([]);
+
+    const sent = await runBaton(["hook", "pre-compact"], { cwd: other, env: env(home, limited()), input: inOther("refused-2", "PreCompact") });
+    expect(sent.code).toBe(0);
+    expect(hookLogOf(home)).toMatch(/pre-compact: checkpoint sent 1, spooled 0/);
+    expect(await handoffsOf("refused-2", "other")).toHaveLength(1);
+  });
+
+  it("a spooled request refused with 403 is dropped and the flush goes on to the next", async () => {
+    const home = "home-refused-spool";
+    const dir = path.join(tmp.dir, home, ".cache", "baton", "spool");
+    mkdirSync(dir, { recursive: true });
+    const handoff = (sessionId: string, cwd: string, project: string) => ({
+      method: "POST",
+      path: "/api/handoffs",
+      body: { markdown: `Spooled ${sessionId}.`, sessionId, project, cwd },
+      what: `the handoff of session ${sessionId}`,
+      createdAt: new Date().toISOString(),
+    });
+    writeFileSync(path.join(dir, "00000000000001-000000-1-aaaaaaaa.json"), JSON.stringify(handoff("spooled-web", repo, "web")));
+    writeFileSync(path.join(dir, "00000000000002-000000-1-bbbbbbbb.json"), JSON.stringify(handoff("spooled-other", other, "other")));
+    const result = await runBaton(["hook", "session-start"], { cwd: other, env: env(home, { ...limited(), BATON_TIMEOUT_MS: "8000" }), input: inOther("after", "SessionStart") });
+    expect(result.code).toBe(0);
+    expect(spoolOf(home)).toEqual([]);
+    expect(hookLogOf(home)).toMatch(/spool: dropped the handoff of session spooled-web .*403/);
+    expect(await handoffsOf("spooled-other", "other")).toHaveLength(1);
   });
 });

@@ -57,8 +57,12 @@ describe("the spool", () => {
     { status: 404, kept: false },
     { status: 409, kept: false },
     { status: 413, kept: false },
+    { status: 422, kept: false },
+    // A project or scope the token lacks: refused again on every resend.
+    { status: 403, kept: false },
+    // The token itself refused: every request alike, until `baton login`.
     { status: 401, kept: true },
-    { status: 403, kept: true },
+    { status: 408, kept: true },
     { status: 429, kept: true },
     { status: 500, kept: true },
     { status: 503, kept: true },

@@ -11,7 +11,7 @@ import { deliver, handoffRequest, type Outgoing } from "./deliver";
 import { answerOnce } from "./hook-exit";
 import { hookLog } from "./hook-log";
 import { openHook } from "./open-hook";
-import { flushSpool } from "./spool";
+import { flushSpool, waiting } from "./spool";
 
 // `baton hook pre-compact` (PreCompact, where the agent has a real one): before the agent summarises the conversation away, the
 // handoff so far is posted under the session's id as a checkpoint. The context after the compaction
@@ -36,12 +36,14 @@ async function checkpointOf(agent: AgentName, facts: HookFacts, sessionId: strin
 }
 
 /**
- * Posts the checkpoint. What earlier hooks left in the spool goes first (an older handoff of this
- * session sent after this one would replace it); while any of it is left, the checkpoint is spooled
- * behind it rather than sent ahead.
+ * Posts the checkpoint. What earlier hooks left in the spool goes first; while an older handoff of this
+ * session is left (sent after this one, it would replace it), the checkpoint is spooled in its place
+ * rather than sent ahead. Other requests left behind (another session's, one the server would not take
+ * yet) do not hold it back.
  */
 async function send(call: ApiCall, request: Outgoing, deadline: number): Promise<void> {
-  const queued = (await flushSpool(call, deadline)).kept > 0;
+  await flushSpool(call, deadline);
+  const queued = request.replaces !== undefined && waiting(request.replaces);
   const counts = await deliver(queued ? null : call, [request], { timeoutMs: Math.max(1, deadline - Date.now()), who: "pre-compact" });
   hookLog(`pre-compact: checkpoint sent ${counts.sent}, spooled ${counts.spooled}, refused ${counts.dropped}`);
 }

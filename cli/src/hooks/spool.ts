@@ -41,7 +41,7 @@ let written = 0;
  */
 export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt">>, dir = spoolDir()): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const key = request.replaces === undefined ? "" : `-k${createHash("sha256").update(request.replaces).digest("hex").slice(0, 16)}`;
+  const key = request.replaces === undefined ? "" : keyOf(request.replaces);
   const name = `${Date.now().toString().padStart(14, "0")}-${String(written++).padStart(6, "0")}-${process.pid}-${randomBytes(4).toString("hex")}${key}.json`;
   const file = path.join(dir, name);
   writeWhole(file, JSON.stringify({ ...request, createdAt: new Date().toISOString() }), { mode: 0o600 });
@@ -53,6 +53,15 @@ export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt">>,
     else if (key && other < file && other.endsWith(`${key}.json`)) drop(other, `replaced by ${name}`);
   }
   return file;
+}
+
+/** The end of a spooled file's name that says what it replaces. */
+const keyOf = (replaces: string) => `-k${createHash("sha256").update(replaces).digest("hex").slice(0, 16)}`;
+
+/** Whether a request that replaces `replaces` (a session's handoff) waits in the spool. */
+export function waiting(replaces: string, dir = cacheDirIfAny() && spoolDir()): boolean {
+  const key = `${keyOf(replaces)}.json`;
+  return !!dir && pendingSpool(dir).some((file) => file.endsWith(key));
 }
 
 /**
@@ -112,8 +121,15 @@ export function pendingSpool(dir = spoolDir()): string[] {
   }
 }
 
-/** 4xx answers that a resend cannot change; 401/403 are kept (a token can be fixed), and so is 408/429. */
-export const hopeless = (status: number) => status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
+/**
+ * Answers that a resend may change: the server's trouble (5xx), a timeout or a rate limit (408, 429), and
+ * a token refused outright (401: every request is refused alike until `baton login`). A request refused
+ * for itself (400, 403 for a project or scope the token lacks, 404, 409, 413, 422…) is refused again.
+ */
+const retryable = (status: number) => status >= 500 || [401, 408, 429].includes(status);
+
+/** 4xx answers that a resend cannot change: the request is dropped (logged), and the next one is tried. */
+export const hopeless = (status: number) => status >= 400 && status < 500 && !retryable(status);
 
 export type FlushResult = { sent: number; dropped: number; kept: number; stoppedBy: string | null };
 
@@ -126,8 +142,9 @@ const MIN_REQUEST_MS = 50;
 /**
  * Sends spooled requests oldest first until `deadline`. Each file is claimed by renaming it first,
  * so two hooks running at once never send the same file; it is deleted only after Baton's 2xx (or a 4xx
- * that will never succeed, which is logged), and put back otherwise. The first failure to reach the
- * server ends the flush: the rest would fail the same way.
+ * that will never succeed, which is logged, and the flush goes on), and put back otherwise. The first
+ * failure to reach the server, or an answer a resend may change (retryable), ends the flush: the rest
+ * would fail the same way.
  */
 export async function flushSpool(call: ApiCall, deadline: number, dir?: string): Promise<FlushResult> {
   const result: FlushResult = { sent: 0, dropped: 0, kept: 0, stoppedBy: null };
