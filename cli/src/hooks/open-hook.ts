@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { AGENTS } from "../agents/agents";
 import type { HookAdapter, HookEvent, HookFacts } from "../agents/agent";
 import { loadConfig, type BatonConfig } from "../config/load-config";
@@ -7,6 +6,7 @@ import { answerBy } from "./hook-exit";
 import { readHookInput } from "./hook-input";
 import { hookLog } from "./hook-log";
 import { firstToAnswer } from "./hook-once";
+import { safeCwd } from "./safe-cwd";
 
 /** Everything a hook starts from: its agent, what the agent's input says, where the session runs, its configuration and time. */
 export type OpenedHook = {
@@ -38,7 +38,9 @@ export async function openHook(
   options: { limit: (config: BatonConfig) => number; stdinShare: number; stdinMaxMs: number; onLimit?: (limitMs: number, config: BatonConfig, agent: HookAdapter) => void },
 ): Promise<HookOpening> {
   const startedAt = Date.now();
-  const early = loadConfig(process.cwd());
+  // Where the hook was started, or a folder that exists when that one was deleted (safeCwd).
+  const started = safeCwd();
+  const early = loadConfig(started);
   const limitMs = options.limit(early);
   // A chunk of a few hundred bytes, before the watchdog: its answer at the limit is in the agent's shape.
   const agent = await AGENTS[agentName].hook();
@@ -54,7 +56,7 @@ export async function openHook(
     return { ok: false, problem: "a duplicate hook", duplicate: true, agent, config: early };
   }
   const facts = agent.facts(parsed.input);
-  const cwd = facts.cwd && existsSync(facts.cwd) ? facts.cwd : process.cwd();
-  const config = cwd === process.cwd() ? early : loadConfig(cwd);
+  const cwd = safeCwd(facts.cwd);
+  const config = cwd === started ? early : loadConfig(cwd);
   return { ok: true, hook: { event, agent, facts, input: parsed.input, cwd, config, startedAt, limitMs } };
 }

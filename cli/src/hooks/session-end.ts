@@ -3,9 +3,11 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { AGENTS } from "../agents/agents";
 import type { AgentName } from "../../../lib/rules";
 import { readHookInput } from "./hook-input";
 import { cacheDirIfAny, hookLog } from "./hook-log";
+import { safeCwd } from "./safe-cwd";
 import { writeWhole } from "../output/write-whole";
 
 /**
@@ -21,17 +23,19 @@ export async function runSessionEnd(event: "SessionEnd" | "Stop", agent: AgentNa
       hookLog(`session-end: ${parsed.problem}; nothing to do`);
       return;
     }
+    // The session's folder, or one that exists: a removed worktree's session still ends (safeCwd).
+    const cwd = safeCwd((await AGENTS[agent].hook()).facts(parsed.input).cwd);
     // The job waits in the cache; without a home folder (config/home.ts), in a private temporary folder:
     // a session configured from the environment still posts its handoff.
     const cache = cacheDirIfAny();
     const dir = cache ? path.join(cache, "jobs") : mkdtempSync(path.join(tmpdir(), "baton-job-"));
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const job = path.join(dir, `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.json`);
-    writeWhole(job, JSON.stringify({ event, agent, cwd: process.cwd(), input: parsed.input }), { mode: 0o600 });
+    writeWhole(job, JSON.stringify({ event, agent, cwd, input: parsed.input }), { mode: 0o600 });
     const child = spawn(process.execPath, [process.argv[1]!, "hook", "session-end-worker", job], {
       detached: true,
       stdio: "ignore",
-      cwd: process.cwd(),
+      cwd,
       env: process.env,
       windowsHide: true,
     });

@@ -1,0 +1,60 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runProcess } from "../support/run-process";
+import { ROOT } from "../support/server";
+import { testWorld } from "../support/world";
+import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers, waitFor } from "../fixtures/cli/cli-env";
+
+// The hooks where the agent's machine is odd: the folder the session ran in deleted (a removed git
+// worktree), a cache folder that cannot be written. The session still reaches the server. The real
+// CLI as a child process (its detached session-end worker too), the real server.
+
+const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
+let repo: string;
+let transcriptPath: string;
+let n = 0;
+const freshHome = () => path.join(world.dir, "homes", `h${++n}`);
+const env = (home: string, extra: Record<string, string> = {}) =>
+  homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, BATON_PROJECT: "web", ...PATIENT_HOOKS, ...extra });
+const endInput = (sessionId: string, cwd: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ ...JSON.parse(fixture("hooks/session-end.json")), session_id: sessionId, cwd, transcript_path: transcriptPath, ...extra });
+const handoffsOf = async (sessionId: string) =>
+  ((await world.as("ana")("GET", "/api/projects/web/handoffs?limit=100")).json.items as { sessionId: string | null; markdown: string }[]).filter((h) => h.sessionId === sessionId);
+const handoffArrives = (sessionId: string) => waitFor(`the handoff of ${sessionId}`, async () => (await handoffsOf(sessionId)).length === 1);
+
+/** `baton hook <event>` run from a folder deleted just before it starts: process.cwd() throws (ENOENT uv_cwd). */
+function runInDeletedFolder(folder: string, args: string[], options: { env: Record<string, string>; input: string }) {
+  mkdirSync(folder, { recursive: true });
+  const script = 'cd "$1" && rm -rf "$1" && shift && exec "$@"';
+  return runProcess("/bin/sh", ["-c", script, "sh", folder, process.execPath, path.join(ROOT, "cli/bin/baton.mjs"), ...args], { ...options, cwd: ROOT });
+}
+
+beforeAll(async () => {
+  repo = makeRepo(path.join(world.dir, "src", "web"), { branch: "feat/revoke", remote: "https://github.com/acme/web.git", commits: ["Token list"] });
+  transcriptPath = path.join(world.dir, "transcript.jsonl");
+  writeFileSync(transcriptPath, fixture("transcript.jsonl").replaceAll("/home/ana/src/web", repo));
+  expect((await world.as("ana")("POST", "/api/projects/web/handoffs", { markdown: "Did: the web handoff everyone sees.", sessionId: "seed" })).status).toBe(201);
+});
+afterAll(async () => {
+  // Detached workers may still be writing their log.
+  await removeAfterWorkers(() => undefined);
+});
+
+describe("the folder the session ran in was deleted (a removed worktree)", () => {
+  it("session-end still posts the session's handoff", async () => {
+    const worktree = path.join(world.dir, "worktrees", "gone-1");
+    const result = await runInDeletedFolder(worktree, ["hook", "session-end"], { env: env(freshHome()), input: endInput("gone-1", worktree) });
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, "", ""]);
+    await handoffArrives("gone-1");
+  });
+
+  it("session-start started there still answers with the session's context, not an error", async () => {
+    const worktree = path.join(world.dir, "worktrees", "gone-2");
+    const result = await runInDeletedFolder(worktree, ["hook", "session-start"], { env: env(freshHome()), input: JSON.stringify({ session_id: "gone-2", cwd: repo, source: "startup" }) });
+    expect(result.code).toBe(0);
+    const context = hookContext(result.stdout);
+    expect(context).not.toContain("ENOENT");
+    expect(context).toContain("Queued sessions in web: 0");
+  });
+});
