@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProcess } from "../support/run-process";
 import { ROOT } from "../support/server";
 import { testWorld } from "../support/world";
-import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers, waitFor } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers, runBaton, waitFor } from "../fixtures/cli/cli-env";
 
 // The hooks where the agent's machine is odd: the folder the session ran in deleted (a removed git
 // worktree), a cache folder that cannot be written. The session still reaches the server. The real
@@ -56,5 +56,16 @@ describe("the folder the session ran in was deleted (a removed worktree)", () =>
     const context = hookContext(result.stdout);
     expect(context).not.toContain("ENOENT");
     expect(context).toContain("Queued sessions in web: 0");
+  });
+});
+
+describe("the cache folder cannot be written", () => {
+  it("XDG_CACHE_HOME naming a file: session-end writes its job in a temporary folder and the handoff arrives", async () => {
+    const home = freshHome();
+    const notAFolder = path.join(world.dir, "cache-is-a-file");
+    writeFileSync(notAFolder, "");
+    const result = await runBaton(["hook", "session-end"], { cwd: repo, env: env(home, { XDG_CACHE_HOME: notAFolder }), input: endInput("no-cache", repo) });
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, "", ""]);
+    await handoffArrives("no-cache");
   });
 });

@@ -30,7 +30,11 @@ export function readSent(sessionId: string): Set<string> {
 
 export function writeSent(sessionId: string, keys: Set<string>): void {
   if (!cacheDirIfAny()) return; // no home folder: nothing is kept (config/home.ts)
-  writeWhole(fileFor(sessionId), JSON.stringify([...keys]), { mode: 0o600, dirMode: 0o700 });
+  try {
+    writeWhole(fileFor(sessionId), JSON.stringify([...keys]), { mode: 0o600, dirMode: 0o700 });
+  } catch {
+    return; // a cache that cannot be written (read-only home, XDG_CACHE_HOME a file): nothing is kept
+  }
   pruneOld();
 }
 
@@ -50,9 +54,13 @@ function pruneOld(): void {
  * SessionEnd hook) do not send the same candidates at once. A lock older than two minutes is stale.
  */
 export async function withSessionLock<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
-  // No home folder: no place for a lock (nor for what was sent); the work runs alone.
+  // No home folder, or a cache that cannot be written: no place for a lock (nor for what was sent); the work runs alone.
   if (!cacheDirIfAny()) return work();
-  mkdirSync(dir(), { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir(), { recursive: true, mode: 0o700 });
+  } catch {
+    return work();
+  }
   const lock = `${fileFor(sessionId)}.lock`;
   const until = Date.now() + 30_000;
   for (;;) {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { projectHints, type ProjectHints } from "../config/derive-project";
 import { gitHints, NO_GIT_HINTS } from "../config/git-info";
@@ -44,6 +44,8 @@ function readJob(file: string): Job | null {
   } finally {
     try {
       unlinkSync(file);
+      // A job written where the cache could not be (session-end.ts) had a temporary folder of its own.
+      if (path.basename(path.dirname(file)).startsWith("baton-job-")) rmdirSync(path.dirname(file));
     } catch {
       // already gone
     }

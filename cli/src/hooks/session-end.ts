@@ -25,13 +25,7 @@ export async function runSessionEnd(event: "SessionEnd" | "Stop", agent: AgentNa
     }
     // The session's folder, or one that exists: a removed worktree's session still ends (safeCwd).
     const cwd = safeCwd((await AGENTS[agent].hook()).facts(parsed.input).cwd);
-    // The job waits in the cache; without a home folder (config/home.ts), in a private temporary folder:
-    // a session configured from the environment still posts its handoff.
-    const cache = cacheDirIfAny();
-    const dir = cache ? path.join(cache, "jobs") : mkdtempSync(path.join(tmpdir(), "baton-job-"));
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const job = path.join(dir, `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.json`);
-    writeWhole(job, JSON.stringify({ event, agent, cwd, input: parsed.input }), { mode: 0o600 });
+    const job = writeJob(JSON.stringify({ event, agent, cwd, input: parsed.input }));
     const child = spawn(process.execPath, [process.argv[1]!, "hook", "session-end-worker", job], {
       detached: true,
       stdio: "ignore",
@@ -44,4 +38,24 @@ export async function runSessionEnd(event: "SessionEnd" | "Stop", agent: AgentNa
   } catch (error) {
     hookLog(`session-end: ${(error as Error).stack ?? String(error)}`);
   }
+}
+
+/**
+ * The job waits in the cache; without a home folder (config/home.ts), or where the cache cannot be
+ * written (a read-only home, XDG_CACHE_HOME naming a file), in a private temporary folder: a session
+ * configured from the environment still posts its handoff.
+ */
+function writeJob(text: string): string {
+  const name = `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.json`;
+  const cache = cacheDirIfAny();
+  if (cache) {
+    try {
+      const dir = path.join(cache, "jobs");
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return writeWhole(path.join(dir, name), text, { mode: 0o600 });
+    } catch (error) {
+      hookLog(`session-end: cannot write the job in ${cache} (${(error as Error).message}); writing it in a temporary folder`);
+    }
+  }
+  return writeWhole(path.join(mkdtempSync(path.join(tmpdir(), "baton-job-")), name), text, { mode: 0o600 });
 }
