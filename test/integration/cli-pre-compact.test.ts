@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
-import { fixture, hookContext, homeEnv, makeRepo, NODE_START_MS, removeAfterWorkers, runBaton, waitFor } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, NODE_START_MS, recordingProxy, removeAfterWorkers, runBaton, waitFor } from "../fixtures/cli/cli-env";
 
 // `baton hook pre-compact` (PreCompact) as Claude Code runs it before summarising a conversation away:
 // a checkpoint handoff of the transcript so far, under the session's id. The context after the
@@ -32,8 +32,8 @@ const hookLogOf = (home: string) => {
   const file = path.join(tmp.dir, home, ".cache", "baton", "hook.log");
   return existsSync(file) ? readFileSync(file, "utf8") : "";
 };
-const compactStart = (sessionId: string, home: string) =>
-  runBaton(["hook", "session-start"], { cwd: repo, env: env(home, { BATON_TIMEOUT_MS: "8000" }), input: input(sessionId, "SessionStart", { source: "compact" }) });
+const compactStart = (sessionId: string, home: string, extra: Record<string, string> = {}) =>
+  runBaton(["hook", "session-start"], { cwd: repo, env: env(home, { BATON_TIMEOUT_MS: "8000", ...extra }), input: input(sessionId, "SessionStart", { source: "compact" }) });
 
 beforeAll(() => {
   repo = makeRepo(path.join(tmp.dir, "src", "web"), { branch: "feat/revoke", remote: "https://github.com/acme/web.git", commits: ["Token list"] });
@@ -87,7 +87,9 @@ describe("baton hook pre-compact", () => {
     const spool = path.join(tmp.dir, home, ".cache", "baton", "spool");
     expect(existsSync(spool) ? readdirSync(spool) : []).toHaveLength(1);
     expect(await handoffsOf(downSession)).toEqual([]);
-    const after = await compactStart(downSession, home);
+    // The server answers at that address again (a proxy there, in front of the real one).
+    const up = await recordingProxy(world.server.url, { port: Number(new URL(closed).port) });
+    const after = await compactStart(downSession, home, { BATON_URL: closed }).finally(() => up.close());
     expect(hookContext(after.stdout)).toMatch(/^## This session before its compaction \(checkpoint, /);
     expect(readdirSync(spool)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
 import { createProject, createUserWithToken } from "../support/fixtures";
 import { freePort, startServer, tempDir, type RunningServer } from "../support/server";
-import { fixture, hookContext, homeEnv, makeRepo, removeAfterWorkers, runBaton, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
+import { fixture, hookContext, homeEnv, makeRepo, recordingProxy, removeAfterWorkers, runBaton, waitFor, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // `baton hook session-end` / `stop`: return at once, a detached worker posts the handoff and the
 // learning candidates, and a spool keeps them while the server is down.
@@ -87,9 +87,11 @@ describe("baton hook session-end", () => {
   });
 
   it("with the server up again: the next hook run sends the spool first, so this session's context already has the handoff", async () => {
+    // The server answers at the address that was down (a proxy there, in front of the real one).
+    const up = await recordingProxy(server.url, { port: Number(new URL(closedUrl).port) });
     // A generous timeout: this is about what is sent first, not how fast (a loaded machine is slow).
-    const env = homeEnv(home, { BATON_URL: server.url, BATON_TOKEN: token, BATON_TIMEOUT_MS: SLOW_MACHINE_TIMEOUT_MS });
-    const result = await runBaton(["hook", "session-start"], { cwd: repo, env, input: JSON.stringify({ session_id: "next", cwd: repo, source: "startup" }) });
+    const env = homeEnv(home, { BATON_URL: closedUrl, BATON_TOKEN: token, BATON_TIMEOUT_MS: SLOW_MACHINE_TIMEOUT_MS });
+    const result = await runBaton(["hook", "session-start"], { cwd: repo, env, input: JSON.stringify({ session_id: "next", cwd: repo, source: "startup" }) }).finally(() => up.close());
     expect(result.code).toBe(0);
     expect(hookContext(result.stdout)).toContain("Add a revoke button to the API token list");
     expect(spoolFiles(home)).toEqual([]);
@@ -193,5 +195,40 @@ describe("baton hook session-end", () => {
     await waitFor("the worker", () => /session-end worker \(SessionEnd\): sent/.test(hookLog(home6)));
     expect(await handoffsOf("evil")).toHaveLength(1);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it("what was spooled for one server waits for that server: another configured later is not sent it", async () => {
+    const home7 = path.join(tmp.dir, "home-two-servers");
+    const port = await freePort();
+    const serverA = `http://127.0.0.1:${port}`;
+    const envFor = (url: string) => homeEnv(home7, { BATON_URL: url, BATON_TOKEN: token, BATON_TIMEOUT_MS: SLOW_MACHINE_TIMEOUT_MS });
+    const end = await runBaton(["hook", "session-end"], { cwd: repo, env: envFor(serverA), input: input("session-end.json", { session_id: "for-a" }) });
+    expect(end.code).toBe(0);
+    await waitFor("the worker to spool", () => jobsLeft(home7) === 0 && /session-end worker \(SessionEnd\): sent 0, spooled 4/.test(hookLog(home7)));
+    const spooled = spoolFiles(home7);
+    expect(spooled.map((f) => JSON.parse(readFileSync(path.join(home7, ".cache", "baton", "spool", f), "utf8")).server)).toEqual(Array(4).fill(serverA));
+
+    // Server B (here the same one under another address) is configured now: A's requests stay where they are.
+    const other = await runBaton(["hook", "session-start"], { cwd: repo, env: envFor(server.url), input: JSON.stringify({ session_id: "on-b", cwd: repo }) });
+    expect(other.code).toBe(0);
+    expect(spoolFiles(home7)).toEqual(spooled);
+    expect(await handoffsOf("for-a")).toEqual([]);
+    // Nor do they hold back a checkpoint of another session for B.
+    const checkpoint = await runBaton(["hook", "pre-compact"], { cwd: repo, env: envFor(server.url), input: input("stop.json", { session_id: "checkpoint-on-b", hook_event_name: "PreCompact" }) });
+    expect(checkpoint.code).toBe(0);
+    expect(hookLog(home7)).toMatch(/pre-compact: checkpoint sent 1, spooled 0/);
+    expect(spoolFiles(home7)).toEqual(spooled);
+
+    // A answers again: the next hook run configured with A sends them.
+    const a = await recordingProxy(server.url, { port });
+    try {
+      const back = await runBaton(["hook", "session-start"], { cwd: repo, env: envFor(serverA), input: JSON.stringify({ session_id: "on-a", cwd: repo }) });
+      expect(back.code).toBe(0);
+      expect(spoolFiles(home7)).toEqual([]);
+      expect(a.requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual(["/api/handoffs", "/api/proposals", "/api/proposals", "/api/proposals"]);
+      expect(await handoffsOf("for-a")).toHaveLength(1);
+    } finally {
+      await a.close();
+    }
   });
 });

@@ -21,6 +21,7 @@ beforeEach(() => {
   dir = path.join(root, `spool-${++n}`);
 });
 
+const SERVER = "http://baton.test";
 const request = (what: string) => redactValue(new SecretRedactor(), { method: "POST" as const, path: `/api/${what}`, body: { what }, what });
 
 /** A fake server: answers by path, records what it was sent. */
@@ -38,17 +39,17 @@ function fakeServer(answer: (path: string) => number | "down") {
 
 describe("the spool", () => {
   it("sends in the order written and deletes after a 2xx", async () => {
-    for (const w of ["a", "b", "c"]) writeSpool(request(w), dir);
+    for (const w of ["a", "b", "c"]) writeSpool(request(w), SERVER, dir);
     const server = fakeServer(() => 201);
-    expect(await flushSpool(server.call, Date.now() + 5000, dir)).toEqual({ sent: 3, dropped: 0, kept: 0, stoppedBy: null });
+    expect(await flushSpool(server.call, SERVER, Date.now() + 5000, dir)).toEqual({ sent: 3, dropped: 0, kept: 0, stoppedBy: null });
     expect(server.sent).toEqual(["/api/a", "/api/b", "/api/c"]);
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it("stops at the first failure to reach the server and keeps everything from there", async () => {
-    for (const w of ["a", "b", "c"]) writeSpool(request(w), dir);
+    for (const w of ["a", "b", "c"]) writeSpool(request(w), SERVER, dir);
     const server = fakeServer((p) => (p === "/api/a" ? 200 : "down"));
-    expect(await flushSpool(server.call, Date.now() + 5000, dir)).toMatchObject({ sent: 1, kept: 2, stoppedBy: "refused" });
+    expect(await flushSpool(server.call, SERVER, Date.now() + 5000, dir)).toMatchObject({ sent: 1, kept: 2, stoppedBy: "refused" });
     expect(pendingSpool(dir)).toHaveLength(2);
   });
 
@@ -67,38 +68,48 @@ describe("the spool", () => {
     { status: 500, kept: true },
     { status: 503, kept: true },
   ])("an answer $status: kept $kept", async ({ status, kept }) => {
-    writeSpool(request("x"), dir);
-    await flushSpool(fakeServer(() => status).call, Date.now() + 5000, dir);
+    writeSpool(request("x"), SERVER, dir);
+    await flushSpool(fakeServer(() => status).call, SERVER, Date.now() + 5000, dir);
     expect(pendingSpool(dir)).toHaveLength(kept ? 1 : 0);
   });
 
   it("gives up on a file older than 14 days that is still refused", async () => {
-    const file = writeSpool(request("old"), dir);
+    const file = writeSpool(request("old"), SERVER, dir);
     const data = JSON.parse(readFileSync(file, "utf8"));
     writeFileSync(file, JSON.stringify({ ...data, createdAt: new Date(Date.now() - 15 * 86_400_000).toISOString() }));
-    await flushSpool(fakeServer(() => 401).call, Date.now() + 5000, dir);
+    await flushSpool(fakeServer(() => 401).call, SERVER, Date.now() + 5000, dir);
     expect(pendingSpool(dir)).toEqual([]);
   });
 
   it("a file claimed by a live process is left alone; one claimed by a dead process is taken back", async () => {
-    const a = writeSpool(request("mine"), dir);
-    const b = writeSpool(request("orphan"), dir);
+    const a = writeSpool(request("mine"), SERVER, dir);
+    const b = writeSpool(request("orphan"), SERVER, dir);
     renameSync(a, `${a}.sending-${process.pid}`);
     const dead = spawnSync(process.execPath, ["-e", "0"]).pid!;
     renameSync(b, `${b}.sending-${dead}`);
     expect(pendingSpool(dir)).toEqual([b]);
     const server = fakeServer(() => 200);
-    await flushSpool(server.call, Date.now() + 5000, dir);
+    await flushSpool(server.call, SERVER, Date.now() + 5000, dir);
     expect(server.sent).toEqual(["/api/orphan"]);
   });
 
   it("respects the deadline", async () => {
-    for (const w of ["a", "b"]) writeSpool(request(w), dir);
-    expect(await flushSpool(fakeServer(() => 200).call, Date.now() + 10, dir)).toMatchObject({ sent: 0, kept: 2, stoppedBy: "time" });
+    for (const w of ["a", "b"]) writeSpool(request(w), SERVER, dir);
+    expect(await flushSpool(fakeServer(() => 200).call, SERVER, Date.now() + 10, dir)).toMatchObject({ sent: 0, kept: 2, stoppedBy: "time" });
+  });
+
+  it("sends only what was spooled for this server (or for none); another server's requests wait", async () => {
+    writeSpool(request("mine"), "http://baton.test/", dir);
+    writeSpool(request("theirs"), "https://other.test", dir);
+    writeSpool(request("anyone"), null, dir);
+    const server = fakeServer(() => 200);
+    expect(await flushSpool(server.call, SERVER, Date.now() + 5000, dir)).toMatchObject({ sent: 2, kept: 0 });
+    expect(server.sent).toEqual(["/api/mine", "/api/anyone"]);
+    expect(pendingSpool(dir).map((f) => JSON.parse(readFileSync(f, "utf8")).server)).toEqual(["https://other.test"]);
   });
 
   it("never leaves a half-written file under a name it reads", () => {
-    writeSpool(request("a"), dir);
+    writeSpool(request("a"), SERVER, dir);
     expect(readdirSync(dir).every((name) => name.endsWith(".json"))).toBe(true);
   });
 });
@@ -108,21 +119,21 @@ describe("the spool stays bounded with no server to flush it", () => {
     redactValue(new SecretRedactor(), { method: "POST" as const, path: "/api/handoffs", body: { markdown, sessionId }, what: `the handoff of session ${sessionId}`, replaces: `handoff ${sessionId}` });
 
   it("keeps one handoff per session, the newest: a Stop hook after every turn spools one each turn", () => {
-    for (let turn = 1; turn <= 10; turn++) writeSpool(handoff("s1", `turn ${turn}`), dir);
-    writeSpool(handoff("s2", "other session"), dir);
-    writeSpool(request("proposals"), dir);
+    for (let turn = 1; turn <= 10; turn++) writeSpool(handoff("s1", `turn ${turn}`), SERVER, dir);
+    writeSpool(handoff("s2", "other session"), SERVER, dir);
+    writeSpool(request("proposals"), SERVER, dir);
     const left = pendingSpool(dir).map((f) => JSON.parse(readFileSync(f, "utf8")) as { body: { markdown?: string } });
     expect(left.map((r) => r.body.markdown ?? "proposal")).toEqual(["turn 10", "other session", "proposal"]);
   });
 
   it("drops what has waited past 14 days at the next write and the next flush, whatever the server says", async () => {
     const age = (file: string) => writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), createdAt: new Date(Date.now() - 15 * 86_400_000).toISOString() }));
-    age(writeSpool(request("old"), dir));
-    writeSpool(request("new"), dir);
+    age(writeSpool(request("old"), SERVER, dir));
+    writeSpool(request("new"), SERVER, dir);
     expect(pendingSpool(dir).map((f) => JSON.parse(readFileSync(f, "utf8")).what)).toEqual(["new"]);
     // And a flush against a server that is down gives up on it too.
     age(pendingSpool(dir)[0]!);
-    expect(await flushSpool(fakeServer(() => "down").call, Date.now() + 5000, dir)).toMatchObject({ sent: 0, kept: 0 });
+    expect(await flushSpool(fakeServer(() => "down").call, SERVER, Date.now() + 5000, dir)).toMatchObject({ sent: 0, kept: 0 });
     expect(readdirSync(dir).filter((n) => n.endsWith(".json"))).toEqual([]);
   });
 });

@@ -14,9 +14,10 @@ export type Delivered = { sent: number; spooled: number; dropped: number };
  * Sends each request; what cannot be sent now is spooled for the next hook run (every one without a
  * `call`, as when older requests wait in the spool and must go first). Every request is redacted once
  * more first: the texts were redacted where they came from, and this pass also covers what did not
- * come from the transcript (a summariser's output). `who` names the hook in the log.
+ * come from the transcript (a summariser's output). `who` names the hook in the log; `server` is the
+ * configured server's URL (null for none), which a spooled request is kept for.
  */
-export async function deliver(call: ApiCall | null, outgoing: Outgoing[], options: { timeoutMs: number; who: string }): Promise<Delivered> {
+export async function deliver(call: ApiCall | null, outgoing: Outgoing[], options: { timeoutMs: number; who: string; server: string | null }): Promise<Delivered> {
   const counts = { sent: 0, spooled: 0, dropped: 0 };
   const requests: Redacted<Outgoing>[] = outgoing.map((request) => redactValue(new SecretRedactor(), request));
   let reachable = call !== null;
@@ -45,7 +46,7 @@ export async function deliver(call: ApiCall | null, outgoing: Outgoing[], option
       }
     }
     try {
-      writeSpool(request);
+      writeSpool(request, options.server);
       counts.spooled++;
     } catch (error) {
       // No spool (no home folder, a read-only one): this one is lost, logged; the rest are still tried.

@@ -41,10 +41,10 @@ async function checkpointOf(agent: AgentName, facts: HookFacts, sessionId: strin
  * rather than sent ahead. Other requests left behind (another session's, one the server would not take
  * yet) do not hold it back.
  */
-async function send(call: ApiCall, request: Outgoing, deadline: number): Promise<void> {
-  await flushSpool(call, deadline);
+async function send(call: ApiCall, server: string, request: Outgoing, deadline: number): Promise<void> {
+  await flushSpool(call, server, deadline);
   const queued = request.replaces !== undefined && waiting(request.replaces);
-  const counts = await deliver(queued ? null : call, [request], { timeoutMs: Math.max(1, deadline - Date.now()), who: "pre-compact" });
+  const counts = await deliver(queued ? null : call, [request], { timeoutMs: Math.max(1, deadline - Date.now()), who: "pre-compact", server });
   hookLog(`pre-compact: checkpoint sent ${counts.sent}, spooled ${counts.spooled}, refused ${counts.dropped}`);
 }
 
@@ -69,7 +69,7 @@ export async function runPreCompact(agentName: AgentName): Promise<void> {
   if (markdown) {
     const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
     const call = apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: limitMs });
-    await send(call, handoffRequest(markdown, hints, sessionId, branch, { agent: agent.name, model: facts.model }), startedAt + limitMs - PRINT_MS);
+    await send(call, config.url, handoffRequest(markdown, hints, sessionId, branch, { agent: agent.name, model: facts.model }), startedAt + limitMs - PRINT_MS);
   }
   answerOnce("");
 }

@@ -116,8 +116,8 @@ function connect(facts: HookFacts, job: Job): Connection {
 }
 
 /** What earlier hooks could not deliver goes first. */
-async function flushEarlier(call: ApiCall): Promise<void> {
-  const flushed = await flushSpool(call, Date.now() + FLUSH_MS);
+async function flushEarlier(call: ApiCall, server: string): Promise<void> {
+  const flushed = await flushSpool(call, server, Date.now() + FLUSH_MS);
   if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-end worker: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}`);
 }
 
@@ -225,7 +225,7 @@ function proposalRequest(p: Candidate, project: string | null, sessionId: string
  * sent. Under the session's lock, so a Stop hook and a SessionEnd hook running at once never send
  * the same candidate twice.
  */
-async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSession, project: string | null, requests: Outgoing[], lessons: Candidate[]): Promise<Delivered | null> {
+async function sendWithProposals(job: Job, { call, config }: Connection, ended: EndedSession, project: string | null, requests: Outgoing[], lessons: Candidate[]): Promise<Delivered | null> {
   const { sessionId } = ended;
   let delivered: Delivered | null = null;
   const work = async () => {
@@ -234,7 +234,7 @@ async function sendWithProposals(job: Job, call: ApiCall | null, ended: EndedSes
     const fresh = lessons
       .filter((p) => !sent.has(proposalKey(p.content)))
       .slice(0, Math.max(0, MAX_PROPOSALS_PER_SESSION - sent.size));
-    const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId, ended.by))], { timeoutMs: REQUEST_MS, who: "session-end worker" });
+    const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId, ended.by))], { timeoutMs: REQUEST_MS, who: "session-end worker", server: config.url });
     if (sessionId && fresh.length) {
       for (const p of fresh) sent.add(proposalKey(p.content));
       writeSent(sessionId, sent);
@@ -251,12 +251,12 @@ async function processJob(jobFile: string): Promise<void> {
   if (!job) return;
   const facts = (await AGENTS[job.agent].hook()).facts(job.input);
   const where = connect(facts, job);
-  if (where.call) await flushEarlier(where.call);
+  if (where.call && where.config.url) await flushEarlier(where.call, where.config.url);
   const ended = await readEndedSession(job.agent, facts);
   const { project, hints, postHandoff, branch } = await locate(where, ended.sessionId);
   const { markdown, lessons } = await endSession(job, where, ended, postHandoff);
   const handoff = markdown ? [handoffRequest(markdown, hints, ended.sessionId, branch ?? ended.transcript.branch, ended.by)] : [];
-  const delivered = await sendWithProposals(job, where.call, ended, project, handoff, lessons);
+  const delivered = await sendWithProposals(job, where, ended, project, handoff, lessons);
   // Used or not, and flags (issue 27): at the session's end only, not at every turn's Stop, and not when
   // the server could not take the handoff just now (it would not answer this either).
   if (where.call && ended.sessionId && job.event === "SessionEnd" && !delivered?.spooled) {

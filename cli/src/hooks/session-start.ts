@@ -37,8 +37,8 @@ function configuredServer(agent: HookAdapter, config: BatonConfig): { url: strin
 }
 
 /** What earlier hooks could not deliver goes first, until `deadline`. */
-async function flushPending(call: ApiCall, deadline: number): Promise<void> {
-  const flushed = await flushSpool(call, deadline);
+async function flushPending(call: ApiCall, server: string, deadline: number): Promise<void> {
+  const flushed = await flushSpool(call, server, deadline);
   if (flushed.sent || flushed.dropped || flushed.stoppedBy) hookLog(`session-start: spool sent ${flushed.sent}, dropped ${flushed.dropped}, kept ${flushed.kept}${flushed.stoppedBy ? ` (stopped: ${flushed.stoppedBy})` : ""}`);
 }
 
@@ -121,7 +121,7 @@ export async function runSessionStart(agentName: AgentName): Promise<void> {
   const hints = config.repoRoot ? await gitHints(cwd, Math.max(100, Math.min(800, (deadline - Date.now()) / 2))) : NO_GIT_HINTS;
   const call = apiClient({ ...server, caFile: config.caFile, timeoutMs: limitMs });
   // Within half the time at most: the context is what the session waits for.
-  await flushPending(call, Math.min(deadline - 200, startedAt + limitMs / 2));
+  await flushPending(call, server.url, Math.min(deadline - 200, startedAt + limitMs / 2));
 
   // The server decides the project: the configured one, else its matchers, else the guess (SPEC §3).
   const project = projectHints({ configured: config.project, remote: hints.remote, repoRoot: config.repoRoot, cwd });

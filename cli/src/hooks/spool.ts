@@ -8,7 +8,8 @@ import { writeWhole } from "../output/write-whole";
 
 /**
  * Requests the server could not take yet, one JSON file each, sent again by the next hook run. The
- * token and URL are not stored: the file is sent with whatever configuration is current then.
+ * token is not stored: the file is sent with whatever token is configured then, but only to the server
+ * it was meant for (`server`), so a handoff of one server's project never reaches another server.
  */
 export type SpooledRequest = {
   method: "POST" | "PUT";
@@ -22,7 +23,22 @@ export type SpooledRequest = {
    * Stop hook after every turn would spool one each turn).
    */
   replaces?: string;
+  /**
+   * The server it was meant for (serverOf: scheme, host, port and path; no credentials). Absent in files
+   * spooled before it was kept, and when no server was configured: those go to whichever is configured.
+   */
+  server?: string;
 };
+
+/** The server a URL names, as a spooled file keeps it: no credentials, query or trailing slash. */
+export function serverOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return url;
+  }
+}
 
 /** Files older than this are given up on (logged), so a permanently refused request cannot pile up. */
 const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
@@ -39,12 +55,12 @@ let written = 0;
  * redacted request is accepted (a type-only brand: the session-start hook, which imports this file
  * to flush, does not load the redactor): secrets never reach the disk through the spool.
  */
-export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt">>, dir = spoolDir()): string {
+export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt" | "server">>, server: string | null, dir = spoolDir()): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = request.replaces === undefined ? "" : keyOf(request.replaces);
   const name = `${Date.now().toString().padStart(14, "0")}-${String(written++).padStart(6, "0")}-${process.pid}-${randomBytes(4).toString("hex")}${key}.json`;
   const file = path.join(dir, name);
-  writeWhole(file, JSON.stringify({ ...request, createdAt: new Date().toISOString() }), { mode: 0o600 });
+  writeWhole(file, JSON.stringify({ ...request, ...(server ? { server: serverOf(server) } : {}), createdAt: new Date().toISOString() }), { mode: 0o600 });
   // What this one replaces (waiting, not being sent: older than it, as names sort by time, so two
   // writers of one session never delete each other's), and what has waited too long, go now: the spool
   // stays bounded when nothing ever flushes it (no server configured, or one down for weeks).
@@ -62,6 +78,15 @@ const keyOf = (replaces: string) => `-k${createHash("sha256").update(replaces).d
 export function waiting(replaces: string, dir = cacheDirIfAny() && spoolDir()): boolean {
   const key = `${keyOf(replaces)}.json`;
   return !!dir && pendingSpool(dir).some((file) => file.endsWith(key));
+}
+
+/** A spooled file's request as far as it can be read (undefined for one that cannot: the flush drops it). */
+function peek(file: string): Partial<SpooledRequest> | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Partial<SpooledRequest>;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -146,12 +171,21 @@ const MIN_REQUEST_MS = 50;
  * failure to reach the server, or an answer a resend may change (retryable), ends the flush: the rest
  * would fail the same way.
  */
-export async function flushSpool(call: ApiCall, deadline: number, dir?: string): Promise<FlushResult> {
+export async function flushSpool(call: ApiCall, server: string, deadline: number, dir?: string): Promise<FlushResult> {
   const result: FlushResult = { sent: 0, dropped: 0, kept: 0, stoppedBy: null };
   // No home folder (config/home.ts): no spool was ever written, nothing to send.
   const where = dir ?? (cacheDirIfAny() && spoolDir());
   if (!where) return result;
-  const files = pendingSpool(where).filter((file) => !tooOld(file) || (drop(file, GIVEN_UP), false));
+  // Another server's requests wait for a hook run configured with that server (or until they are too old).
+  const mine = serverOf(server);
+  const files = pendingSpool(where).filter((file) => {
+    const request = peek(file);
+    if (tooOld(file, request)) {
+      drop(file, GIVEN_UP);
+      return false;
+    }
+    return !request?.server || request.server === mine;
+  });
   for (let i = 0; i < files.length; i++) {
     const remaining = deadline - Date.now();
     const outcome = remaining < MIN_REQUEST_MS ? { stoppedBy: "time" } : await sendFile(call, files[i]!, remaining);
