@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProcess } from "../support/run-process";
@@ -7,7 +7,8 @@ import { testWorld } from "../support/world";
 import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, removeAfterWorkers, runBaton, waitFor } from "../fixtures/cli/cli-env";
 
 // The hooks where the agent's machine is odd: the folder the session ran in deleted (a removed git
-// worktree), a cache folder that cannot be written. The session still reaches the server. The real
+// worktree), a cache folder that cannot be written, input with a byte order mark or over the size
+// limit. The session still reaches the server. The real
 // CLI as a child process (its detached session-end worker too), the real server.
 
 const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
@@ -21,6 +22,10 @@ const endInput = (sessionId: string, cwd: string, extra: Record<string, unknown>
   JSON.stringify({ ...JSON.parse(fixture("hooks/session-end.json")), session_id: sessionId, cwd, transcript_path: transcriptPath, ...extra });
 const handoffsOf = async (sessionId: string) =>
   ((await world.as("ana")("GET", "/api/projects/web/handoffs?limit=100")).json.items as { sessionId: string | null; markdown: string }[]).filter((h) => h.sessionId === sessionId);
+const hookLogOf = (home: string) => {
+  const file = path.join(home, ".cache", "baton", "hook.log");
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
+};
 const handoffArrives = (sessionId: string) => waitFor(`the handoff of ${sessionId}`, async () => (await handoffsOf(sessionId)).length === 1);
 
 /** `baton hook <event>` run from a folder deleted just before it starts: process.cwd() throws (ENOENT uv_cwd). */
@@ -67,5 +72,29 @@ describe("the cache folder cannot be written", () => {
     const result = await runBaton(["hook", "session-end"], { cwd: repo, env: env(home, { XDG_CACHE_HOME: notAFolder }), input: endInput("no-cache", repo) });
     expect([result.code, result.stdout, result.stderr]).toEqual([0, "", ""]);
     await handoffArrives("no-cache");
+  });
+});
+
+describe("hook input as some agents and shells send it", () => {
+  const BOM = "\uFEFF";
+
+  it("a UTF-8 byte order mark before the JSON: session-start answers with the context, session-end posts the session", async () => {
+    const start = await runBaton(["hook", "session-start"], { cwd: repo, env: env(freshHome()), input: BOM + JSON.stringify({ session_id: "bom-1", cwd: repo, source: "startup" }) });
+    expect(start.code).toBe(0);
+    const context = hookContext(start.stdout);
+    expect(context).not.toContain("context unavailable");
+    expect(context).toContain("Queued sessions in web: 0");
+    const end = await runBaton(["hook", "session-end"], { cwd: repo, env: env(freshHome()), input: BOM + endInput("bom-2", repo) });
+    expect([end.code, end.stderr]).toEqual([0, ""]);
+    await handoffArrives("bom-2");
+  });
+
+  it("a Stop input over 4 MB (a huge last message): said to be too large, and the session is ended from its ids", async () => {
+    const home = freshHome();
+    const huge = JSON.stringify({ ...JSON.parse(fixture("hooks/stop.json")), session_id: "huge-1", cwd: repo, transcript_path: transcriptPath, last_assistant_message: "x".repeat(5 * 1024 * 1024) });
+    const stop = await runBaton(["hook", "stop"], { cwd: repo, env: env(home), input: huge });
+    expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, "", ""]);
+    await handoffArrives("huge-1");
+    expect(hookLogOf(home)).toMatch(/session-end: the hook input on stdin is too large \(over 4 MB\); ending the session from its ids \(session_id, transcript_path, cwd, hook_event_name\)/);
   });
 });

@@ -8,6 +8,7 @@ import type { AgentName } from "../../../lib/rules";
 import { readHookInput } from "./hook-input";
 import { cacheDirIfAny, hookLog } from "./hook-log";
 import { safeCwd } from "./safe-cwd";
+import { salvageIds } from "./salvage-ids";
 import { writeWhole } from "../output/write-whole";
 
 /**
@@ -19,13 +20,13 @@ import { writeWhole } from "../output/write-whole";
 export async function runSessionEnd(event: "SessionEnd" | "Stop", agent: AgentName): Promise<void> {
   try {
     const parsed = await readHookInput(500);
-    if (!parsed.ok) {
-      hookLog(`session-end: ${parsed.problem}; nothing to do`);
-      return;
-    }
+    // An input too large (a huge last message) still ends the session: its ids are enough, the transcript says the rest.
+    const input = parsed.ok ? parsed.input : parsed.cut && salvageIds(parsed.cut);
+    if (!parsed.ok) hookLog(`session-end: ${parsed.problem}; ${input ? `ending the session from its ids (${Object.keys(input).join(", ")})` : "nothing to do"}`);
+    if (!input) return;
     // The session's folder, or one that exists: a removed worktree's session still ends (safeCwd).
-    const cwd = safeCwd((await AGENTS[agent].hook()).facts(parsed.input).cwd);
-    const job = writeJob(JSON.stringify({ event, agent, cwd, input: parsed.input }));
+    const cwd = safeCwd((await AGENTS[agent].hook()).facts(input).cwd);
+    const job = writeJob(JSON.stringify({ event, agent, cwd, input }));
     const child = spawn(process.execPath, [process.argv[1]!, "hook", "session-end-worker", job], {
       detached: true,
       stdio: "ignore",

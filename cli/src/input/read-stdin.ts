@@ -8,33 +8,41 @@
  */
 export type StdinLimits = { deadlineMs: number; maxBytes: number } | { silenceMs: number };
 
+/** What was read, and whether the read stopped before the input's end: past `maxBytes` ("size") or at the time limit ("time"). */
+export type StdinRead = { text: string; cut: "size" | "time" | null };
+
 /** All of stdin as text, within `limits`. A terminal (someone trying a command by hand) is no input. */
-export function readStdin(limits: StdinLimits): Promise<string> {
+export async function readStdin(limits: StdinLimits): Promise<string> {
+  return (await readStdinWithin(limits)).text;
+}
+
+/** readStdin, saying whether the text is cut short (a hook tells "too large" from "not JSON"). */
+export function readStdinWithin(limits: StdinLimits): Promise<StdinRead> {
   const stdin = process.stdin;
-  if (stdin.isTTY) return Promise.resolve("");
+  if (stdin.isTTY) return Promise.resolve({ text: "", cut: null });
   const patientOnceStarted = "silenceMs" in limits;
   const maxBytes = "maxBytes" in limits ? limits.maxBytes : Infinity;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const done = () => {
+    const done = (cut: StdinRead["cut"] = null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       stdin.removeAllListeners("data");
       stdin.pause();
       stdin.unref?.();
-      resolve(Buffer.concat(chunks).toString("utf8"));
+      resolve({ text: Buffer.concat(chunks).toString("utf8"), cut });
     };
-    const timer = setTimeout(done, patientOnceStarted ? limits.silenceMs : limits.deadlineMs);
+    const timer = setTimeout(() => done("time"), patientOnceStarted ? limits.silenceMs : limits.deadlineMs);
     stdin.on("data", (chunk: Buffer) => {
       if (patientOnceStarted) clearTimeout(timer);
       size += chunk.length;
-      if (size > maxBytes) return done();
+      if (size > maxBytes) return done("size");
       chunks.push(chunk);
     });
-    stdin.once("end", done);
-    stdin.once("error", done);
+    stdin.once("end", () => done());
+    stdin.once("error", () => done());
   });
 }
