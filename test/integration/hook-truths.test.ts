@@ -164,3 +164,19 @@ describe("task memory and CLAUDE.local.md", () => {
     expect((await as("ana")("GET", "/api/context?project=gamma&taskImported=..%2Fetc")).status).toBe(400);
   });
 });
+
+describe("commit subjects sent as the search hint", () => {
+  it("are redacted as a prompt is: a token in a subject never leaves the machine", async () => {
+    const TOKEN = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9";
+    const repo = makeRepo(path.join(world.dir, "src", "leaky"), { commits: ["Initial commit", `Rotate the flamingo deploy key ${TOKEN}`] });
+    const proxy = await recordingProxy(world.server.url);
+    try {
+      await sessionStart(repo, "ana", freshHome(), proxy.url);
+      const q = new URL(proxy.requests[0]!.url, "http://x").searchParams.get("q");
+      expect(q).toBe("Rotate the flamingo deploy key · Initial commit");
+      expect(proxy.requests.map((r) => r.url).join("\n")).not.toContain(TOKEN.slice(4, 20));
+    } finally {
+      await proxy.close();
+    }
+  });
+});

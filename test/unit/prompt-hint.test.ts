@@ -5,7 +5,7 @@ import { PROMPT_HINT_CHARS } from "@/lib/rules";
 // What `baton hook prompt` sends of a prompt: redacted, then cut to its opening.
 
 const TOKEN = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9";
-/** How much of a prompt the hook redacts (16 × PROMPT_HINT_CHARS, as in prompt.ts). */
+/** How much of a prompt the hook redacts (16 × PROMPT_HINT_CHARS, as in search-hint.ts). */
 const WINDOW = 16 * PROMPT_HINT_CHARS;
 
 describe("promptHint", () => {

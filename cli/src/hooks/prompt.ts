@@ -4,11 +4,11 @@ import { originUrl } from "../config/git-info";
 import type { BatonConfig } from "../config/load-config";
 import { apiClient, errorMessage, rawStart, type ApiResponse } from "../http/api-client";
 import { PROMPT_HINT_CHARS, type AgentName } from "../../../lib/rules";
-import { REDACTION_MARKERS, SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { additionalContext, getForProject } from "./fetch-for-project";
 import { answerOnce } from "./hook-exit";
 import { hookLog } from "./hook-log";
 import { openHook } from "./open-hook";
+import { searchHint } from "./search-hint";
 
 // `baton hook prompt` (Claude Code's and Codex's UserPromptSubmit, Gemini's BeforeAgent, …): runs
 // before every prompt, so it is quick and quiet. It prints the agent's hook answer when the server has
@@ -16,28 +16,8 @@ import { openHook } from "./open-hook";
 
 /** Leaves time to print before the time limit. */
 const PRINT_MS = 30;
-/** A pasted log can be megabytes: at most this much of the prompt is redacted, then cut to PROMPT_HINT_CHARS. */
-const REDACT_CHARS = 16 * PROMPT_HINT_CHARS;
-
-/**
- * The prompt's first REDACT_CHARS, without a word the cut runs through: half a token no longer has a
- * token's shape, so the redactor would pass it (the whitespace before it may collapse into the hint).
- */
-function redactionWindow(prompt: string): string {
-  let end = Math.min(prompt.length, REDACT_CHARS);
-  if (end < prompt.length) while (end > 0 && !/\s/.test(prompt[end]!)) end--;
-  return prompt.slice(0, end);
-}
-
-/**
- * The prompt as it may leave the machine: secrets and private blocks withheld (their markers too: a
- * hint to search with has no use for "withheld: GitHub token"), then cut to its opening.
- */
-export function promptHint(prompt: string): string {
-  const redacted = new SecretRedactor().text(redactionWindow(prompt)).replace(REDACTION_MARKERS, " ");
-  return redacted.replace(/\s+/g, " ").trim().slice(0, PROMPT_HINT_CHARS).trim();
-}
-
+/** The prompt as it may leave the machine (searchHint): redacted, cut to its opening. */
+export const promptHint = (prompt: string): string => searchHint(prompt, PROMPT_HINT_CHARS);
 
 /** The context the server's answer holds, else "". */
 function contextOf(res: ApiResponse): string {

@@ -8,6 +8,7 @@ import { additionalContext, getForProject } from "./fetch-for-project";
 import { answerOnce } from "./hook-exit";
 import { hookLog } from "./hook-log";
 import { openHook } from "./open-hook";
+import { searchHint } from "./search-hint";
 import { unavailableText } from "./session-start-output";
 import { importedTask } from "./session-start-task";
 import { flushSpool } from "./spool";
@@ -55,7 +56,8 @@ function contextParams(agent: AgentName, facts: HookFacts, hints: GitHints, conf
   if (facts.source) params.set("source", facts.source);
   setHint("sessionId", facts.sessionId);
   setHint("branch", hints.branch);
-  setHint("q", hints.subjects.slice(0, 3).join(" · ").slice(0, MAX_QUERY_CHARS));
+  // Commit subjects leave the machine as a search hint: redacted like a prompt's (searchHint).
+  setHint("q", searchHint(hints.subjects.slice(0, 3).join(" · "), MAX_QUERY_CHARS));
   if (config.task && TASK_ID_PATTERN.test(config.task)) params.set("task", config.task);
   const imported = agent === "claude" ? importedTask(config.repoRoot) : null;
   if (imported && TASK_ID_PATTERN.test(imported)) params.set("taskImported", imported);

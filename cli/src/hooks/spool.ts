@@ -52,8 +52,8 @@ let written = 0;
 /**
  * Written to a temporary name and renamed, so a reader never sees half a file. Names sort in the
  * order written (time, then a counter within this process), which is the order they are sent. Only a
- * redacted request is accepted (a type-only brand: the session-start hook, which imports this file
- * to flush, does not load the redactor): secrets never reach the disk through the spool.
+ * redacted request is accepted (a type-only brand: this file, which every hook imports to flush, does
+ * not load the redactor itself): secrets never reach the disk through the spool.
  */
 export function writeSpool(request: Redacted<Omit<SpooledRequest, "createdAt" | "server">>, server: string | null, dir = spoolDir()): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
