@@ -15,12 +15,13 @@ const world = testWorld({ tempPrefix: "baton-cli-wrong-server-", users: ["ana"],
 type Odd = { url: string; seen: { method: string; url: string; authorization: string | undefined }[]; close: () => Promise<void> };
 
 /** A small server answering every request with `answer`, recording what came. */
-async function oddServer(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<Odd> {
+async function oddServer(answer: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void): Promise<Odd> {
   const seen: Odd["seen"] = [];
   const server = createServer((req, res) => {
     seen.push({ method: req.method ?? "", url: req.url ?? "", authorization: req.headers.authorization });
-    req.resume();
-    req.on("end", () => answer(req, res));
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => answer(req, res, Buffer.concat(chunks)));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -34,6 +35,7 @@ let broken: Odd;
 let moved: Odd;
 let movedPermanently: Odd;
 let repo: string;
+const gates: Odd[] = [];
 
 beforeAll(async () => {
   sso = await oddServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(SSO_PAGE));
@@ -44,7 +46,7 @@ beforeAll(async () => {
   writeFileSync(path.join(repo, ".baton.json"), JSON.stringify({ project: "web" }));
 });
 afterAll(async () => {
-  await Promise.all([sso, broken, moved, movedPermanently].map((s) => s?.close()));
+  await Promise.all([sso, broken, moved, movedPermanently, ...gates].map((s) => s?.close()));
 });
 
 let homes = 0;
@@ -128,8 +130,20 @@ describe("the hooks with an answer that is not Baton's", () => {
     expect(logOf(home)).toContain("<h1>Internal Server Error</h1>");
   });
 
-  it("an SSO page: the session-end worker spools what it could not send, then sends it once Baton answers", async () => {
-    const { home, env } = newHome({ url: sso.url, token: world.tokens.ana });
+  it("an SSO page: the session-end worker spools what it could not send, then sends it once Baton answers there", async () => {
+    // A sign-in gate in front of Baton: its page at first, then Baton behind it at the same address
+    // (what was spooled for one server is sent to that server only: cli/src/hooks/spool.ts).
+    let open = false;
+    const gate = await oddServer((req, res, body) => {
+      if (!open) return void res.writeHead(200, { "content-type": "text/html" }).end(SSO_PAGE);
+      void (async () => {
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => typeof v === "string" && k !== "host" && k !== "connection")) as Record<string, string>;
+        const upstream = await fetch(world.server.url + req.url, { method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined });
+        res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" }).end(Buffer.from(await upstream.arrayBuffer()));
+      })();
+    });
+    gates.push(gate);
+    const { home, env } = newHome({ url: gate.url, token: world.tokens.ana });
     const transcriptPath = path.join(world.dir, "transcript.jsonl");
     writeFileSync(transcriptPath, fixture("transcript.jsonl").replaceAll("/home/ana/src/web", repo));
     const input = JSON.stringify({ ...JSON.parse(fixture("hooks/session-end.json")), cwd: repo, transcript_path: transcriptPath, session_id: "sso-session" });
@@ -138,7 +152,7 @@ describe("the hooks with an answer that is not Baton's", () => {
     await waitFor("the worker", () => /session-end worker \(SessionEnd\): sent 0, spooled [1-9]/.test(logOf(home)));
     const log = logOf(home);
     expect(log).not.toMatch(/Cannot read properties/);
-    expect(log).toContain(`${sso.url} did not answer as a Baton server`);
+    expect(log).toContain(`${gate.url} did not answer as a Baton server`);
     const spool = path.join(home, ".cache", "baton", "spool");
     const spooled = readdirSync(spool).length;
     expect(spooled).toBeGreaterThan(0);
@@ -146,7 +160,7 @@ describe("the hooks with an answer that is not Baton's", () => {
     // The spool is not emptied into the SSO page: a session start there leaves it as it is.
     await sessionStart(env);
     expect(readdirSync(spool)).toHaveLength(spooled);
-    writeUserConfig(home, { url: world.server.url, token: world.tokens.ana });
+    open = true;
     expect(await sessionStart(env)).toContain("web");
     expect(readdirSync(spool)).toHaveLength(0);
     const handoffs = (await world.as("ana")("GET", "/api/projects/web/handoffs?limit=100")).json.items as { sessionId: string | null }[];
