@@ -29,9 +29,25 @@ export const newHandoffSchema = z.object({
     .max(100)
     .regex(...oneLine("An author name has no control characters."))
     .optional(),
+  /**
+   * When the handoff was written, as the client says (a hook that could not reach the server sends it
+   * later from its spool): its time in the project's history, kept within HANDOFF_BACKDATE_MS (not after
+   * now, not before the spool's 14 days); absent, the time it arrives.
+   */
+  writtenAt: z.iso.datetime({ offset: true, message: "Expected a time such as 2026-01-31T09:00:00Z." }).optional(),
   ...producedByFields,
 });
 export type NewHandoff = z.output<typeof newHandoffSchema>;
+
+/** How far back a client's writtenAt may date a handoff: the spool's life (cli/src/hooks/spool.ts). */
+export const HANDOFF_BACKDATE_MS = 14 * 86_400_000;
+
+/** The time a handoff is filed at: the client's writtenAt within [now − HANDOFF_BACKDATE_MS, now], else now. */
+export function handoffTime(writtenAt: string | undefined, now = new Date()): Date {
+  const at = writtenAt === undefined ? NaN : Date.parse(writtenAt);
+  if (!Number.isFinite(at)) return now;
+  return new Date(Math.min(now.getTime(), Math.max(now.getTime() - HANDOFF_BACKDATE_MS, at)));
+}
 
 /** `branch=` with nothing after it means no branch filter, as a shell hook on a detached HEAD sends it. */
 const optionalBranchParam = z.preprocess((v) => (v === "" ? undefined : v), branchSchema.optional());

@@ -11,7 +11,7 @@ import { getUser } from "../db/queries/users";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { requireProject } from "../projects/projects";
 import { withholdSecrets } from "../secrets/withhold-secrets";
-import { newHandoffSchema, type HandoffListQuery } from "./handoff-schemas";
+import { handoffTime, newHandoffSchema, type HandoffListQuery } from "./handoff-schemas";
 
 export type ProjectHandoff = HandoffRecord & { project: string };
 
@@ -40,7 +40,7 @@ export async function writeHandoff(
     signedAs: data.author && data.author !== author ? data.author : null,
     agent: data.agent ?? null,
     model: data.model ?? null,
-    createdAt: new Date(),
+    createdAt: handoffTime(data.writtenAt),
   });
   if (result.outcome === "taken") {
     throw new ApiError("conflict", `The handoff of session "${data.sessionId}" in "${slug}" was written by someone else; use another session id.`);

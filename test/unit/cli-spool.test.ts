@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { Unreachable, type ApiCall } from "@/cli/src/http/api-client";
 import { flushSpool, pendingSpool, writeSpool } from "@/cli/src/hooks/spool";
+import { handoffRequest } from "@/cli/src/hooks/deliver";
 import { redactValue, SecretRedactor } from "@/lib/secrets/redact-secrets";
 
 const root = mkdtempSync(path.join(tmpdir(), "baton-spool-unit-"));
@@ -135,5 +136,15 @@ describe("the spool stays bounded with no server to flush it", () => {
     age(pendingSpool(dir)[0]!);
     expect(await flushSpool(fakeServer(() => "down").call, SERVER, Date.now() + 5000, dir)).toMatchObject({ sent: 0, kept: 0 });
     expect(readdirSync(dir).filter((n) => n.endsWith(".json"))).toEqual([]);
+  });
+});
+
+describe("a handoff as the hooks send it", () => {
+  it("carries the time it was written, so one sent later from the spool keeps it", () => {
+    const before = Date.now();
+    const request = handoffRequest("Did: the owner check.", { guess: "web" }, "s-1", "main", { agent: "claude", model: null });
+    const writtenAt = Date.parse((request.body as { writtenAt: string }).writtenAt);
+    expect(writtenAt).toBeGreaterThanOrEqual(before);
+    expect(writtenAt).toBeLessThanOrEqual(Date.now());
   });
 });

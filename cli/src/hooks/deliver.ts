@@ -75,7 +75,8 @@ export function handoffRequest(markdown: string, hints: ProjectHints, sessionId:
   return {
     method: "POST",
     path: "/api/handoffs",
-    body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}), ...hints, ...producedBy(by) },
+    // Its time, so one sent later from the spool is dated when it was written, not when it arrived.
+    body: { markdown, ...(sessionId ? { sessionId } : {}), ...(branch ? { branch } : {}), ...hints, ...producedBy(by), writtenAt: new Date().toISOString() },
     what: `the handoff of session ${sessionId ?? "(no id)"}`,
     ...(sessionId ? { replaces: `handoff ${sessionId}` } : {}),
   };

@@ -70,7 +70,8 @@ export async function upsertHandoff(db: DbOrTx, params: HandoffWrite): Promise<U
         signedAs: sql`excluded.signed_as`,
         agent: sql`excluded.agent`,
         model: sql`excluded.model`,
-        createdAt: sql`excluded.created_at`,
+        // A copy sent late from a spool never dates the session's handoff back.
+        createdAt: sql`max(${handoffs.createdAt}, excluded.created_at)`,
       },
       setWhere: sql`${handoffs.userId} = excluded.user_id`,
     })

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { testWorld } from "../support/world";
+
+// A handoff is dated when it was written (a hook that could not reach the server sends it later from
+// its spool), within the spool's 14 days and never ahead of now.
+const world = testWorld({ tempPrefix: "baton-handoff-dating-" });
+
+describe("POST /api/projects/{slug}/handoffs with writtenAt", () => {
+  it("is dated when it was written (writtenAt, as a hook sends it from its spool), within 14 days back and never ahead of now", async () => {
+    const DAY = 86_400_000;
+    const post = (body: Record<string, unknown>) => world.as("ana")("POST", "/api/projects/gamma/handoffs", { branch: "dating", ...body });
+    const late = await post({ markdown: "Written three days ago, sent now.", sessionId: "dated-late", writtenAt: new Date(Date.now() - 3 * DAY).toISOString() });
+    expect(late.status, late.text).toBe(201);
+    expect(Date.now() - Date.parse(late.json.handoff.createdAt)).toBeGreaterThan(3 * DAY - 60_000);
+    const fresh = await post({ markdown: "Written today." });
+    // The late one does not pass for the latest.
+    expect((await world.as("ana")("GET", "/api/projects/gamma/handoffs/latest?branch=dating")).json.handoff.id).toBe(fresh.json.handoff.id);
+    const ancient = await post({ markdown: "A month old.", writtenAt: new Date(Date.now() - 30 * DAY).toISOString() });
+    expect(Math.abs(Date.now() - 14 * DAY - Date.parse(ancient.json.handoff.createdAt))).toBeLessThan(60_000);
+    const ahead = await post({ markdown: "From the future.", writtenAt: new Date(Date.now() + DAY).toISOString() });
+    expect(Date.parse(ahead.json.handoff.createdAt)).toBeLessThanOrEqual(Date.now());
+    // A copy of a session's handoff sent late never dates it back.
+    const again = await post({ markdown: "Turn 2, sent late.", sessionId: "dated-late", writtenAt: new Date(Date.now() - 5 * DAY).toISOString() });
+    expect(again.json.handoff.createdAt).toBe(late.json.handoff.createdAt);
+    const bad = await post({ markdown: "x", writtenAt: "yesterday" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toMatch(/writtenAt/);
+  });
+});
