@@ -78,6 +78,17 @@ describe("the plugin's launcher (bin/baton.mjs)", () => {
     expect(readFileSync(path.join(data, "baton.mjs"), "utf8")).toBe(served);
   });
 
+  it("with Baton's hooks off (a summariser's nested claude -p), a hook fetches nothing and says nothing", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const data = path.join(tmp.dir, "data-hooks-off");
+    const env = homeEnv(path.join(tmp.dir, "home-hooks-off"), { CLAUDE_PLUGIN_DATA: data, BATON_URL: closed, BATON_TOKEN: "baton_x", BATON_HOOKS: "off" });
+    for (const event of ["session-start", "prompt", "session-end"]) {
+      const hook = await launch(["hook", event], env, sessionStartInput(repo));
+      expect([hook.code, hook.stdout, hook.stderr]).toEqual([0, "", ""]);
+    }
+    expect(existsSync(data)).toBe(false);
+  });
+
   it("never fails a hook: no server configured, or none answering, is one line of context and exit 0", async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const cases: { env: Record<string, string>; says: string }[] = [

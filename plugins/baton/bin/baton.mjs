@@ -22,6 +22,9 @@ const DOWNLOAD_MS = 5000;
 const BUNDLE_START = "#!/usr/bin/env node\n// Baton CLI ";
 const args = process.argv.slice(2);
 const isHook = args[0] === "hook";
+// Baton's own nested sessions (the summariser's `claude -p`) run with the hooks off: nothing to fetch,
+// nothing to say (as the CLI rules, cli/src/hooks/hooks-off.ts).
+if (isHook && process.env.BATON_HOOKS === "off") process.exit(0);
 
 /**
  * The home folder only when it is an absolute path, and an XDG variable only when it is one (as
