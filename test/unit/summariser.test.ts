@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { runSummariserCommand } from "../../cli/src/summarise/run-command";
+import { askEndpoint } from "../../cli/src/summarise/ask-model";
+import type { EndpointSpec } from "../../cli/src/summarise/summariser-config";
+import { createServer } from "node:http";
 import { emptySession, toolCall, type Session } from "../../cli/src/agents/session";
 import { sessionText } from "../../cli/src/summarise/session-text";
 import { parseSummariser } from "../../cli/src/summarise/summariser-config";
@@ -141,5 +144,30 @@ describe("a summariser command", () => {
   it("runs with Baton's hooks off, as the built-in summarisers do, and is given the transcript", async () => {
     const run = await runSummariserCommand('printf "hooks %s, transcript %s\\n" "${BATON_HOOKS:-on}" "$BATON_TRANSCRIPT_PATH"', "/tmp/t.jsonl", process.cwd(), "s-1");
     expect(run).toEqual({ ok: true, markdown: "hooks off, transcript /tmp/t.jsonl\n" });
+  });
+});
+
+describe("an endpoint's answer", () => {
+  it("over 1 MB is no answer, and the rest is not read (the worker then sends the extractive result, as for any failure)", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = "x".repeat(64 * 1024);
+      let sent = 0;
+      const more = () => {
+        while (sent < 64 && res.write(chunk)) sent++;
+        if (sent < 64) res.once("drain", () => ((sent += 1), more()));
+        else res.end();
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+      const asked = await askEndpoint({ use: "openai", url, model: "m", timeoutMs: 10_000 } satisfies EndpointSpec, "say", "session");
+      expect(asked).toEqual({ ok: false, problem: `${url}'s answer is over 1 MB` });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

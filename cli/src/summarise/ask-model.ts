@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AgentSpec, EndpointSpec, SummariserAgent } from "./summariser-config";
 import { HOOKS_OFF } from "../hooks/hooks-off";
-import { runChild } from "./run-child";
+import { MAX_OUTPUT, runChild } from "./run-child";
 
 /**
  * Asking a model for the summary: the developer's own agent run non-interactively, or an
@@ -93,7 +93,8 @@ export async function askEndpoint(spec: EndpointSpec, instructions: string, sess
       }),
       signal: AbortSignal.timeout(spec.timeoutMs),
     });
-    const text = await res.text();
+    const text = await readUpTo(res, MAX_OUTPUT);
+    if (text === null) return { ok: false, problem: `${spec.url}'s answer is over ${MAX_OUTPUT / 1024 / 1024} MB` };
     if (!res.ok) return { ok: false, problem: `${spec.url} answered ${res.status}: ${text.replace(/\s+/g, " ").slice(0, 200)}` };
     const content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
     return typeof content === "string" ? { ok: true, text: content } : { ok: false, problem: `${spec.url}'s answer has no choices[0].message.content` };
@@ -101,4 +102,21 @@ export async function askEndpoint(spec: EndpointSpec, instructions: string, sess
     const e = error as Error;
     return { ok: false, problem: e.name === "TimeoutError" ? `no answer from ${spec.url} within ${Math.round(spec.timeoutMs / 1000)} s` : `${spec.url}: ${e.message}` };
   }
+}
+
+/** The body as text, or null once it passes `max` bytes (the rest is not read: a worker's memory stays small). */
+async function readUpTo(res: Response, max: number): Promise<string | null> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

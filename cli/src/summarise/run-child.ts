@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 
-/** The most of a summariser's output read: a handoff and a few lessons are a few KB. */
-const MAX_OUTPUT = 1024 * 1024;
+/** The most of a summariser's output read (an agent's stdout, an endpoint's answer): a handoff and a few lessons are a few KB. */
+export const MAX_OUTPUT = 1024 * 1024;
 
 export type ChildRun = { ok: true; stdout: string } | { ok: false; problem: string };
 
