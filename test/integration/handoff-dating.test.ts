@@ -26,4 +26,16 @@ describe("POST /api/projects/{slug}/handoffs with writtenAt", () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/writtenAt/);
   });
+
+  it("two handoffs of one time: the context's last handoff is the one /handoffs/latest names", async () => {
+    for (let i = 0; i < 6; i++) {
+      const writtenAt = new Date(Date.now() - (i + 1) * 60_000).toISOString();
+      for (const who of ["first", "second"]) {
+        expect((await world.as("ana")("POST", "/api/projects/gamma/handoffs", { markdown: `Tie ${i}, the ${who}.`, branch: `tie-${i}`, writtenAt })).status).toBe(201);
+      }
+      const latest = (await world.as("ana")("GET", `/api/projects/gamma/handoffs/latest?branch=tie-${i}`)).json.handoff.markdown as string;
+      const context = await world.as("ana")("GET", `/api/context?project=gamma&branch=tie-${i}&format=text&budget=4000`);
+      expect(context.text).toContain(`> ${latest}`);
+    }
+  });
 });

@@ -115,7 +115,7 @@ const handoffQueries = [false, true].map((bySession) =>
       const columns = sql`${handoffs.markdown} as markdown, ${handoffs.branch} as branch, ${handoffs.author} as author, ${handoffs.agent} as agent, ${handoffs.createdAt} as created_at`;
       const latest = (found: number, where: SQL | undefined) =>
         sql`select * from (select ${columns}, ${found} as found from ${handoffs}
-          where ${and(ofProject(handoffs, sql.placeholder("projectId")), where)} order by ${handoffs.createdAt} desc limit 1)`;
+          where ${and(ofProject(handoffs, sql.placeholder("projectId")), where)} order by ${handoffs.createdAt} desc, ${handoffs.id} desc limit 1)`;
       const parts = [
         // The session's own: its id and its user's (a teammate's handoff under the same id is not this session's).
         bySession ? latest(OWN, and(eq(handoffs.sessionId, sql.placeholder("sessionId")), eq(handoffs.userId, sql.placeholder("userId")))) : undefined,
