@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
@@ -223,6 +223,19 @@ describe("baton task and the server", () => {
     expect(JSON.parse(stop.stdout)).toMatchObject({ memorySaved: false, newerOnServer: { markdown: newer } });
     expect((await api("GET", "/api/projects/web/tasks/task-21/memory")).json.memory.markdown).toBe(newer);
     expect(readFileSync(file, "utf8")).toBe(fileBefore);
+  });
+
+  it("a memory file kept from before (the server had none) is stored at start and saved at stop, its other front matter kept", async () => {
+    const repo = freshRepo();
+    const file = path.join(repo, "backlog", "memory", "task-22.md");
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, "---\ntask_id: task-22\nowner: team-payments\ncreated: 2025-01-01T00:00:00.000Z\nupdated: 2025-01-02T00:00:00.000Z\n---\n\n# task-22\n\nWritten last year.\n");
+    expect(JSON.parse((await runBaton(["task", "start", "task-22"], { cwd: repo, env })).stdout)).toMatchObject({ memorySource: "local file", memoryStored: true });
+    writeFileSync(file, readFileSync(file, "utf8").replace("Written last year.\n", "Written last year.\nAnd today.\n"));
+    const stop = await runBaton(["task", "stop"], { cwd: repo, env });
+    expect(JSON.parse(stop.stdout)).toMatchObject({ memorySaved: true, newerOnServer: null });
+    expect((await apiClient(server.url, token)("GET", "/api/projects/web/tasks/task-22/memory")).json.memory.markdown).toBe("# task-22\n\nWritten last year.\nAnd today.\n");
+    expect(readFileSync(file, "utf8")).toMatch(/^---\ntask_id: task-22\nowner: team-payments\ncreated: 2025-01-01T00:00:00.000Z\nupdated: 20\d\d-/);
   });
 
   it("show names a task, from the server's memory", async () => {

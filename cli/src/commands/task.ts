@@ -81,6 +81,8 @@ async function start(ctx: ServerContext, project: CommandProject, taskId: string
   const stored = memory ?? (await putMemory(ctx, base, taskId, localBody?.trim() ? localBody : memoryTemplate(taskId)));
   // The file says when the server's memory it holds was written (`updated:`): stop compares it.
   if (local === null) writeIfChanged(file, null, memoryFileText(taskId, stored.markdown, new Date().toISOString(), stored.updatedAt));
+  // A file kept as it was that holds the server's memory (stored from it just now, or the same) gets its time.
+  else if (stored.markdown === localBody) writeIfChanged(file, local, stamped(local, taskId, stored.updatedAt));
   // Claude Code reads the import file's imports as instructions: a memory someone else wrote last is not
   // imported (an import left from before goes), and the session-start context carries it, quoted.
   const importIt = !memory || memory.updatedByYou;
@@ -146,8 +148,17 @@ async function saveMemoryFile(ctx: ServerContext, slug: string, taskId: string, 
   // A file without the time (written by hand) cannot tell: saved, as before.
   if (memory && Number.isFinite(made) && Date.parse(memory.updatedAt) > made) return { saved: false, newer: memory };
   const stored = await putMemory(ctx, `/api/projects/${encodeURIComponent(slug)}`, taskId, body);
-  writeIfChanged(file, local, memoryFileText(taskId, body, facts.created ?? stored.updatedAt, stored.updatedAt));
+  writeIfChanged(file, local, stamped(local, taskId, stored.updatedAt));
   return { saved: true, newer: null };
+}
+
+/** The memory file with `updated:` set to the server's time of the memory it holds; the rest of it as it was. */
+function stamped(text: string, taskId: string, updatedAt: string): string {
+  const { front, body } = splitFrontMatter(text);
+  if (front === null) return memoryFileText(taskId, body.replace(/^\n/, ""), updatedAt, updatedAt);
+  const line = `updated: ${updatedAt}`;
+  const next = /^updated:.*$/m.test(front) ? front.replace(/^updated:.*$/m, line) : `${front}${front.endsWith("\n") || !front ? "" : "\n"}${line}\n`;
+  return `---\n${next}---\n${body}`;
 }
 
 async function stop(ctx: ServerContext, project: CommandProject, taskId: string | undefined, root: string): Promise<number> {
