@@ -117,8 +117,8 @@ async function decide(tx: DbOrTx, principal: Principal, projectIds: { read: stri
     });
   }
   const status = d.action === "accept" ? "accepted" : "rejected";
-  // The proposal keeps its own text (an edit is the learning's): an undo gives that back.
-  if (!(await decideProposal(tx, { ...writeScope, id: d.id, status, learningId }))) {
+  // Accepted with an edit, the proposal says what was accepted (an undo reopens it as stored, never with a client's text).
+  if (!(await decideProposal(tx, { ...writeScope, id: d.id, status, learningId, content: d.content }))) {
     throw new ApiError("conflict", `Proposal ${d.id} was decided by someone else meanwhile.`);
   }
   const superseded = learningId && d.supersedes?.length ? await supersedeFor(tx, principal.userId, readScope, { proposal: current, learningId, ids: d.supersedes }) : [];

@@ -18,8 +18,8 @@ export const undoSchema = z
     z.strictObject({
       id: z.string().min(1).max(100),
       /**
-       * Ignored: the review page sends the text the proposal had before an edit-then-accept, but the
-       * proposal keeps its own text when accepted, and an undo gives that back, never a client's text.
+       * Ignored: the review page sends the text the proposal had before an edit-then-accept; an undo
+       * reopens the proposal with its text as stored (what was accepted), never a client's text.
        */
       content: z.unknown().optional(),
     }),
@@ -30,7 +30,7 @@ export const undoSchema = z
 type Scopes = { read: string[]; write: string[] };
 
 /**
- * Takes back review decisions: each proposal goes back to pending with its own text as stored, and the
+ * Takes back review decisions: each proposal goes back to pending with its text as stored, and the
  * learning an accept created is deleted. All or nothing (one transaction). Refused for a proposal still
  * pending, decided more than UNDO_WINDOW_MS ago, in a project the user may not write, decided by
  * someone else (404/403/409), or whose learning was changed since (edited, pinned, …: 409).

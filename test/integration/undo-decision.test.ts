@@ -4,7 +4,7 @@ import { callAction } from "../support/server-action";
 import { emailOf, testWorld } from "../support/world";
 
 // The review page's undo (undoAction, called as the page calls it) takes back a decision just made: the
-// decider's own, while the learning is as the accept left it, and back to the proposal's own text,
+// decider's own, while the learning is as the accept left it, and back to the proposal's text as stored,
 // whatever text the call carries. ana owns web; bo is a member.
 const world = testWorld({ users: ["ana", "bo"], projects: { web: "ana" }, members: [{ project: "web", user: "bo", role: "member" }], tokens: {}, tempPrefix: "baton-undo-" });
 /** The password test/support/fixtures.ts gives every user it makes. */
@@ -44,12 +44,12 @@ describe("undoing a review decision", () => {
     expect(await proposal(id)).toMatchObject({ status: "accepted", content: "Run the linter before every push", learning_id: learning });
   });
 
-  it("the decider's own accept, edited in the accept: pending again with the proposal's own text, never the call's", async () => {
+  it("the decider's own accept, edited in the accept: pending again with the proposal's text as stored, never the call's", async () => {
     const id = await propose("Squash fixup commits before merging");
     const accepted = await api("bo")("POST", `/api/proposals/${id}/accept`, { content: "Squash fixup commits before review" });
     expect(accepted.json.learning.content).toBe("Squash fixup commits before review");
-    // The proposal keeps what was proposed; the edit is the learning's.
-    expect(accepted.json.proposal.content).toBe("Squash fixup commits before merging");
+    // The proposal says what was accepted (as the API always has).
+    expect(accepted.json.proposal.content).toBe("Squash fixup commits before review");
 
     // Someone else (the project's owner included) may not take bo's decision back.
     const refused = await undo("ana", [{ id }]);
@@ -57,7 +57,7 @@ describe("undoing a review decision", () => {
     expect(await learningCount(accepted.json.learning.id)).toBe(1);
 
     expect(await undo("bo", [{ id, content: MADE_UP }])).toMatchObject({ ok: true, data: { undone: 1 } });
-    expect(await proposal(id)).toMatchObject({ status: "pending", content: "Squash fixup commits before merging", learning_id: null });
+    expect(await proposal(id)).toMatchObject({ status: "pending", content: "Squash fixup commits before review", learning_id: null });
     expect(await learningCount(accepted.json.learning.id)).toBe(0);
   });
 

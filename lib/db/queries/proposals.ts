@@ -135,12 +135,12 @@ export async function mergeIntoProposal(
 /** Decides a pending proposal in the caller's scope; false when it is not pending (decided meanwhile). */
 export async function decideProposal(
   db: DbOrTx,
-  params: ProposalScope & { id: string; status: "accepted" | "rejected"; learningId: string | null },
+  params: ProposalScope & { id: string; status: "accepted" | "rejected"; learningId: string | null; content?: string },
 ): Promise<boolean> {
   const now = new Date();
   const updated = await db
     .update(proposals)
-    .set({ status: params.status, learningId: params.learningId, decidedAt: now, updatedAt: now })
+    .set({ status: params.status, learningId: params.learningId, decidedAt: now, updatedAt: now, ...(params.content ? { content: params.content } : {}) })
     .where(and(eq(proposals.id, params.id), eq(proposals.status, "pending"), visibleTo(proposals, params)))
     .returning({ id: proposals.id });
   return updated.length > 0;
