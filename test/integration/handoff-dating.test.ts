@@ -19,9 +19,12 @@ describe("POST /api/projects/{slug}/handoffs with writtenAt", () => {
     expect(Math.abs(Date.now() - 14 * DAY - Date.parse(ancient.json.handoff.createdAt))).toBeLessThan(60_000);
     const ahead = await post({ markdown: "From the future.", writtenAt: new Date(Date.now() + DAY).toISOString() });
     expect(Date.parse(ahead.json.handoff.createdAt)).toBeLessThanOrEqual(Date.now());
-    // A copy of a session's handoff sent late never dates it back.
-    const again = await post({ markdown: "Turn 2, sent late.", sessionId: "dated-late", writtenAt: new Date(Date.now() - 5 * DAY).toISOString() });
-    expect(again.json.handoff.createdAt).toBe(late.json.handoff.createdAt);
+    // A copy of a session's handoff written before the stored one (sent late) changes nothing; a newer one replaces it.
+    const older = await post({ markdown: "Turn 1, sent late.", sessionId: "dated-late", writtenAt: new Date(Date.now() - 5 * DAY).toISOString() });
+    expect(older.status).toBe(200);
+    expect(older.json.handoff).toMatchObject({ markdown: "Written three days ago, sent now.", createdAt: late.json.handoff.createdAt });
+    const newer = await post({ markdown: "Turn 3.", sessionId: "dated-late", writtenAt: new Date(Date.now() - 2 * DAY).toISOString() });
+    expect(newer.json.handoff.markdown).toBe("Turn 3.");
     const bad = await post({ markdown: "x", writtenAt: "yesterday" });
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/writtenAt/);

@@ -63,16 +63,14 @@ export async function upsertHandoff(db: DbOrTx, params: HandoffWrite): Promise<U
     .values(values)
     .onConflictDoUpdate({
       target: [handoffs.projectId, handoffs.sessionId],
-      set: {
-        markdown: sql`excluded.markdown`,
-        branch: sql`excluded.branch`,
-        author: sql`excluded.author`,
-        signedAs: sql`excluded.signed_as`,
-        agent: sql`excluded.agent`,
-        model: sql`excluded.model`,
-        // A copy sent late from a spool never dates the session's handoff back.
-        createdAt: sql`max(${handoffs.createdAt}, excluded.created_at)`,
-      },
+      // A copy written before the stored one (sent late from a spool) changes nothing: the session's
+      // newest handoff stays, with its time.
+      set: Object.fromEntries(
+        (["markdown", "branch", "author", "signedAs", "agent", "model", "createdAt"] as const).map((key) => {
+          const column = handoffs[key];
+          return [key, sql`case when excluded.created_at >= ${handoffs.createdAt} then excluded.${sql.identifier(column.name)} else ${column} end`];
+        }),
+      ),
       setWhere: sql`${handoffs.userId} = excluded.user_id`,
     })
     .returning(handoffColumns);
