@@ -25,15 +25,17 @@ beforeEach(() => {
 const SERVER = "http://baton.test";
 const request = (what: string) => redactValue(new SecretRedactor(), { method: "POST" as const, path: `/api/${what}`, body: { what }, what });
 
-/** A fake server: answers by path, records what it was sent. */
-function fakeServer(answer: (path: string) => number | "down") {
+/** A fake server: answers by path (a status, or a status with another's HTML page), records what it was sent. */
+function fakeServer(answer: (path: string) => number | "down" | { status: number; html: true }) {
   const sent: string[] = [];
   const call: ApiCall = async (_method, p) => {
-    const status = answer(p);
-    if (status === "down") throw new Unreachable("http://x", "refused", "ECONNREFUSED");
+    const given = answer(p);
+    if (given === "down") throw new Unreachable("http://x", "refused", "ECONNREFUSED");
     sent.push(p);
-    // Baton's success shape for a 2xx; an error status with no body.
-    return { status, text: "", json: status < 300 ? { ok: true } : undefined, server: "http://x", contentType: "application/json" };
+    if (typeof given === "object") return { status: given.status, text: "<h1>Access denied</h1>", json: undefined, server: "http://x", contentType: "text/html" };
+    // Baton's shapes: success, or its error JSON.
+    const json = given < 300 ? { ok: true } : { ok: false, error: { code: "refused", message: `refused with ${given}` } };
+    return { status: given, text: JSON.stringify(json), json, server: "http://x", contentType: "application/json" };
   };
   return { call, sent };
 }
@@ -72,6 +74,16 @@ describe("the spool", () => {
     writeSpool(request("x"), SERVER, dir);
     await flushSpool(fakeServer(() => status).call, SERVER, Date.now() + 5000, dir);
     expect(pendingSpool(dir)).toHaveLength(kept ? 1 : 0);
+  });
+
+  it.each([403, 404, 400])("a %i that is not Baton's (a gateway's page) keeps the file and stops the flush", async (status) => {
+    writeSpool(request("a"), SERVER, dir);
+    writeSpool(request("b"), SERVER, dir);
+    const server = fakeServer(() => ({ status, html: true }));
+    const result = await flushSpool(server.call, SERVER, Date.now() + 5000, dir);
+    expect(pendingSpool(dir)).toHaveLength(2);
+    expect(server.sent).toEqual(["/api/a"]);
+    expect(result.stoppedBy).toMatch(/did not answer as a Baton server/);
   });
 
   it("gives up on a file older than 14 days that is still refused", async () => {

@@ -3,7 +3,7 @@ import { isModelName, type AgentName } from "../../../lib/rules";
 import { isBatonAnswer, notBatonDetail, rawStart, Unreachable, type ApiCall } from "../http/api-client";
 import { redactValue, SecretRedactor, type Redacted } from "../../../lib/secrets/redact-secrets";
 import { hookLog } from "./hook-log";
-import { hopeless, writeSpool, type SpooledRequest } from "./spool";
+import { hopeless, notFromBaton, writeSpool, type SpooledRequest } from "./spool";
 
 /** A request a hook sends to the server, or spools when it cannot. */
 export type Outgoing = Omit<SpooledRequest, "createdAt">;
@@ -29,15 +29,14 @@ export async function deliver(call: ApiCall | null, outgoing: Outgoing[], option
           counts.sent++;
           continue;
         }
-        if (hopeless(res.status)) {
+        if (notFromBaton(res)) {
+          // An SSO page, a captive portal or a gateway answering for the server: nothing was delivered, nor will the rest be.
+          hookLog(`${options.who}: ${res.server} did not answer as a Baton server (${notBatonDetail(res)}${rawStart(res)}); spooled`);
+          reachable = false;
+        } else if (hopeless(res)) {
           hookLog(`${options.who}: ${request.what} refused (${res.status}): ${res.text.slice(0, 300)}`);
           counts.dropped++;
           continue;
-        }
-        if (res.status < 300) {
-          // An SSO page or a captive portal answering for the server: nothing was delivered, nor will the rest be.
-          hookLog(`${options.who}: ${res.server} did not answer as a Baton server (${notBatonDetail(res)}${rawStart(res)}); spooled`);
-          reachable = false;
         } else hookLog(`${options.who}: ${request.what} answered ${res.status}; spooled`);
       } catch (error) {
         if (!(error instanceof Unreachable)) throw error;
