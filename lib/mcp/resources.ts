@@ -7,6 +7,7 @@ import type { MemberProject } from "../db/queries/projects";
 import { latestHandoff } from "../handoffs/handoffs";
 import { listProjects } from "../projects/projects";
 import { sessionListQuerySchema } from "../sessions/session-schemas";
+import { insideRepository } from "../sessions/repository-path";
 import { getSession, listHeldSessions, listSessions, type SessionRef } from "../sessions/sessions";
 import { getActiveTask } from "../tasks/active-task";
 import { getTaskMemory } from "../tasks/task-memory";
@@ -206,7 +207,8 @@ async function sessionContents(env: ResourceEnv, uri: URL, ref: SessionRef) {
   const s = await getSession(env.db, env.principal, ref);
   const { project, status, priority, branch, specs, files, claimedBy } = s;
   const createdAt = s.createdAt.toISOString();
-  const meta = { project, status, priority, branch, specs, files, claimedBy, claimedAt: s.claimedAt?.toISOString() ?? null, createdAt, author: s.author };
+  // Only paths inside the repository are offered, as pickup_session does.
+  const meta = { project, status, priority, branch, specs: insideRepository(specs), files: insideRepository(files), claimedBy, claimedAt: s.claimedAt?.toISOString() ?? null, createdAt, author: s.author };
   const text = fenced(`Session document ${s.id} in ${project}`, [byline(s.author), `queued ${createdAt}`], s.markdown);
   return { contents: [{ uri: uri.href, mimeType: "text/markdown", text, _meta: meta }] };
 }

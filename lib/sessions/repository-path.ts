@@ -13,3 +13,6 @@ export function outsideRepository(listed: string): string | null {
   if (listed.split(/[\\/]+/).includes("..")) return "a path with ..";
   return null;
 }
+
+/** The listed paths an agent is offered: those inside the repository (a document stored before the rule may hold others). */
+export const insideRepository = (paths: readonly string[]): string[] => paths.filter((listed) => outsideRepository(listed) === null);

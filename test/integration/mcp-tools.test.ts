@@ -127,6 +127,9 @@ describe("tools", () => {
     const text = toolText(await call("ana", "pickup_session", { id: "s-paths", project: "gamma" }));
     expect(text).toContain("It lists these paths in the repository:\n- spec: docs/plan.md\n- file: src/app.ts\n(3 listed paths outside the repository left out.)");
     for (const outside of [".aws", ".ssh", ".config/baton"]) expect(text).not.toContain(outside);
+    // The resource's facts too.
+    const resource = await mcp.ana!.readResource({ uri: "baton://session/gamma/s-paths" });
+    expect(resource.contents[0]!._meta).toMatchObject({ specs: ["docs/plan.md"], files: ["src/app.ts"] });
     expect(toolText(await call("ana", "complete_session", { id: "s-paths", project: "gamma" }))).toContain("now done");
   });
 

@@ -5,7 +5,7 @@ import { byline, defuseLine, fenced } from "../../context/pack/fence";
 import { slugSchema } from "../../projects/project-schemas";
 import { claimNextSession, claimSession } from "../../sessions/claim-session";
 import { completeSession, releaseSession } from "../../sessions/finish-session";
-import { outsideRepository } from "../../sessions/repository-path";
+import { insideRepository } from "../../sessions/repository-path";
 import { sessionIdParam, sessionOutSchema } from "../../sessions/session-schemas";
 import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
@@ -64,10 +64,8 @@ export function registerSessionWriteTools(server: McpServer, env: McpEnv): void 
       const facts = [`priority ${out.priority}`, out.branch ? `branch ${defuseLine(out.branch)}` : null, out.workingDirectory ? `directory ${defuseLine(out.workingDirectory)}` : null];
       // Only paths inside the repository are offered: one stored before they were refused
       // (lib/sessions/repository-path.ts) would send the agent's own file tools to ~/.ssh.
-      const listed = [...out.specs.map((p) => ["spec", p]), ...out.files.map((p) => ["file", p])];
-      const inside = listed.filter(([, p]) => !outsideRepository(p!));
-      const paths = inside.map(([what, p]) => `- ${what}: ${defuseLine(p!)}`);
-      const leftOut = listed.length - inside.length;
+      const paths = [...insideRepository(out.specs).map((p) => `- spec: ${defuseLine(p)}`), ...insideRepository(out.files).map((p) => `- file: ${defuseLine(p)}`)];
+      const leftOut = out.specs.length + out.files.length - paths.length;
       const text = [
         `Claimed session ${out.id} in ${out.project} (${facts.filter(Boolean).join(", ")}); its status is now doing.`,
         (paths.length ? `It lists these paths in the repository:\n${paths.join("\n")}` : "It lists no spec or file paths.") +
