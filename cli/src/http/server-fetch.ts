@@ -32,7 +32,8 @@ const CERTIFICATE = /^(?:CERT_|ERR_TLS_|UNABLE_TO_VERIFY_)|SELF_SIGNED/;
 
 /** Whether a request failed on the server's certificate: not a server out of reach. */
 export function isCertificateProblem(code: string | undefined): boolean {
-  return isUntrustedCa(code) || CERTIFICATE.test(code ?? "");
+  // A handshake that timed out is a server out of reach, not its certificate.
+  return isUntrustedCa(code) || (CERTIFICATE.test(code ?? "") && code !== "ERR_TLS_HANDSHAKE_TIMEOUT");
 }
 
 /** How to trust the team's CA, for a failure that says its certificate is not trusted; else "". */
