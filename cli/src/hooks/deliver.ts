@@ -1,9 +1,9 @@
 import type { ProjectHints } from "../config/derive-project";
 import { isModelName, type AgentName } from "../../../lib/rules";
-import { isBatonAnswer, notBatonDetail, rawStart, Unreachable, type ApiCall } from "../http/api-client";
+import { answerKind, notBatonDetail, rawStart, Unreachable, type ApiCall } from "../http/api-client";
 import { redactValue, SecretRedactor, type Redacted } from "../../../lib/secrets/redact-secrets";
 import { hookLog } from "./hook-log";
-import { hopeless, notFromBaton, writeSpool, type SpooledRequest } from "./spool";
+import { writeSpool, type SpooledRequest } from "./spool";
 
 /** A request a hook sends to the server, or spools when it cannot. */
 export type Outgoing = Omit<SpooledRequest, "createdAt">;
@@ -25,15 +25,16 @@ export async function deliver(call: ApiCall | null, outgoing: Outgoing[], option
     if (reachable && call) {
       try {
         const res = await call(request.method, request.path, request.body, { timeoutMs: options.timeoutMs });
-        if (isBatonAnswer(res)) {
+        const kind = answerKind(res);
+        if (kind === "sent") {
           counts.sent++;
           continue;
         }
-        if (notFromBaton(res)) {
+        if (kind === "not-baton") {
           // An SSO page, a captive portal or a gateway answering for the server: nothing was delivered, nor will the rest be.
           hookLog(`${options.who}: ${res.server} did not answer as a Baton server (${notBatonDetail(res)}${rawStart(res)}); spooled`);
           reachable = false;
-        } else if (hopeless(res)) {
+        } else if (kind === "refused") {
           hookLog(`${options.who}: ${request.what} refused (${res.status}): ${res.text.slice(0, 300)}`);
           counts.dropped++;
           continue;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
-import { isBatonAnswer, notBatonDetail, serverMessage, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
+import { answerKind, notBatonDetail, Unreachable, type ApiCall, type ApiResponse } from "../http/api-client";
 import type { Redacted } from "../../../lib/secrets/redact-secrets";
 import { cacheDir, cacheDirIfAny, hookLog } from "./hook-log";
 import { writeWhole } from "../output/write-whole";
@@ -146,24 +146,6 @@ export function pendingSpool(dir = spoolDir()): string[] {
   }
 }
 
-/**
- * Answers that a resend may change: the server's trouble (5xx), a timeout or a rate limit (408, 429), and
- * a token refused outright (401: every request is refused alike until `baton login`). A request refused
- * for itself (400, 403 for a project or scope the token lacks, 404, 409, 413, 422…) is refused again.
- */
-const retryable = (status: number) => status >= 500 || [401, 408, 429].includes(status);
-
-/**
- * Baton's own 4xx answers that a resend cannot change: the request is dropped (logged), and the next one
- * is tried. A 4xx that is not Baton's error JSON (a gateway's or an SSO proxy's 403 page) says nothing
- * of the request: it waits, as for any answer that is not Baton's.
- */
-export const hopeless = (res: ApiResponse) => res.status >= 400 && res.status < 500 && !retryable(res.status) && serverMessage(res) !== null;
-
-/** An answer that is not Baton's (an SSO page, a captive portal, a gateway's 4xx page): nothing was delivered, and the rest would fare the same. */
-export const notFromBaton = (res: ApiResponse) =>
-  !isBatonAnswer(res) && ((res.status >= 200 && res.status < 300) || (res.status >= 400 && res.status < 500 && serverMessage(res) === null));
-
 export type FlushResult = { sent: number; dropped: number; kept: number; stoppedBy: string | null };
 
 /** What became of one file: sent, dropped for good, taken by another hook, or the reason the flush stops. */
@@ -241,16 +223,17 @@ function readClaimed(claimed: string, file: string): SpooledRequest | null {
 
 /** What the server's answer means for the claimed file: delete it (sent or hopeless), or put it back and stop. */
 function settle(request: SpooledRequest, res: ApiResponse, claimed: string, file: string): FileOutcome {
-  if (isBatonAnswer(res)) {
+  const kind = answerKind(res);
+  if (kind === "sent") {
     safeUnlink(claimed);
     return "sent";
   }
-  if (notFromBaton(res)) {
+  if (kind === "not-baton") {
     // Not Baton's answer (an SSO page, a captive portal, a gateway's 403): not sent; the rest would fare the same.
     putBack(claimed, file);
     return { stoppedBy: `${res.server} did not answer as a Baton server (${notBatonDetail(res)})` };
   }
-  if (hopeless(res)) {
+  if (kind === "refused") {
     hookLog(`spool: dropped ${request.what} (${request.method} ${request.path}): the server answered ${res.status} ${res.text.slice(0, 300)}`);
     safeUnlink(claimed);
     return "dropped";

@@ -134,6 +134,25 @@ export function serverMessage(res: ApiResponse): string | null {
   return error && typeof error.message === "string" ? error.message : null;
 }
 
+/**
+ * What an answer means for a request a hook can send again later (its deliveries and the spool):
+ * - "sent": Baton's success;
+ * - "not-baton": not Baton's answer (a 2xx that is not its JSON, a gateway's or an SSO proxy's 4xx page):
+ *   nothing was delivered, and the next request would fare the same;
+ * - "refused": Baton's own 4xx for this request (400, 403 for a project or scope the token lacks, 404,
+ *   409, 413, 422…), which a resend cannot change;
+ * - "retry": what a resend may change: the server's trouble (5xx), a timeout or rate limit (408, 429),
+ *   and a token refused outright (401: every request is refused alike until `baton login`).
+ */
+export type AnswerKind = "sent" | "not-baton" | "refused" | "retry";
+
+export function answerKind(res: ApiResponse): AnswerKind {
+  if (isBatonAnswer(res)) return "sent";
+  const clientError = res.status >= 400 && res.status < 500;
+  if ((res.status >= 200 && res.status < 300) || (clientError && serverMessage(res) === null)) return "not-baton";
+  return clientError && ![401, 408, 429].includes(res.status) ? "refused" : "retry";
+}
+
 /** The server's own message, or the status alone. */
 export const errorMessage = (res: ApiResponse): string => serverMessage(res) ?? `the server answered ${res.status}`;
 
