@@ -57,11 +57,14 @@ export const FORGEABLE_DELIMITERS: { name: string; holds: string; pattern: RegEx
 
 /**
  * Characters a reader does not see and a model reads: Unicode's tag characters (U+E0000–E007F, "ASCII
- * smuggling": a whole instruction that a reviewer's screen shows as nothing) and the bidirectional
- * controls that make a line show in another order than it is read (U+202A–202E, U+2066–2069). Team-written
- * text loses them on its way to an agent.
+ * smuggling": a whole instruction that a reviewer's screen shows as nothing), the supplementary
+ * variation selectors (U+E0100–E01EF, one a byte: data hidden after an emoji), the bidirectional controls
+ * that make a line show in another order than it is read (U+202A–202E, U+2066–2069), and runs of two or
+ * more variation selectors (U+FE00–FE0F) or zero-width characters (U+200B–200D, U+2060, U+FEFF): text
+ * uses one at a time (an emoji's presentation, a joiner between emoji), never a run, which is how
+ * bits are hidden in them. Team-written text loses them on its way to an agent.
  */
-const HIDDEN = /[\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/gu;
+const HIDDEN = /[\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}|[\u200B-\u200D\u2060\uFEFF]{2,}/gu;
 
 /** The text with hidden characters dropped and every forgeable delimiter defused. Pure and deterministic: same text, same result. */
 export function defuse(text: string): string {
