@@ -22,6 +22,8 @@ describe("tools", () => {
   it("the server's instructions and propose_learning's description say what a learning is for and what makes a good one", async () => {
     const { tools } = await mcp.ana!.listTools();
     const propose = tools.find((t) => t.name === "propose_learning")!.description!;
+    // The same proposal twice raises the pending one's confidence: a client must not retry it as safe.
+    expect(tools.find((t) => t.name === "propose_learning")!.annotations).toMatchObject({ idempotentHint: false, readOnlyHint: false });
     for (const text of [mcp.ana!.getInstructions()!, propose]) {
       expect(text).toContain("a correction the user made");
       expect(text).toContain("a fix that took effort");

@@ -14,7 +14,7 @@ import { propose } from "../../proposals/proposals";
 import { KIND_INFO, LEARNING_KINDS, MAX_CONTENT_CHARS, MAX_QUERY_CHARS, SOURCE_DEFAULTS } from "../../rules";
 import { toolText } from "../mcp-errors";
 import type { McpEnv } from "../mcp-env";
-import { IDEMPOTENT_WRITES, READS, registerTool } from "../register-tool";
+import { IDEMPOTENT_WRITES, READS, registerTool, WRITES } from "../register-tool";
 
 /**
  * What a learning is for and what makes a good one, said to the agent in the server's instructions and
@@ -97,7 +97,8 @@ export function registerLearningWriteTools(server: McpServer, env: McpEnv): void
       description:
         `Proposes a learning for a person to review in the dashboard (accept, edit or reject), marked as proposed by the agent; accepted ones reach every later session's context in this project (or yours, when personal). ${LEARNING_GUIDE} A near-duplicate of a pending proposal raises its confidence instead; one of an existing learning stores nothing.`,
       inputSchema: proposeInput,
-      annotations: IDEMPOTENT_WRITES,
+      // Not idempotent: the same proposal again raises the pending one's confidence (a retried call counts twice).
+      annotations: WRITES,
     },
     async (args) => {
       const result = await propose(env.db, env.principal, { ...args, method: "agent" });
