@@ -10,7 +10,7 @@ import { findLatestHandoff, listHandoffs, upsertHandoff, type HandoffRecord } fr
 import { getUser } from "../db/queries/users";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { requireProject } from "../projects/projects";
-import { withholdSecrets } from "../secrets/withhold-secrets";
+import { parseWithheld } from "../secrets/withhold-secrets";
 import { handoffTime, newHandoffSchema, type HandoffListQuery } from "./handoff-schemas";
 
 export type ProjectHandoff = HandoffRecord & { project: string };
@@ -26,7 +26,7 @@ export async function writeHandoff(
   input: unknown,
 ): Promise<{ handoff: ProjectHandoff; created: boolean }> {
   const project = await requireProject(db, principal, slug, "write");
-  const data = withholdSecrets(newHandoffSchema.parse(input));
+  const data = parseWithheld(newHandoffSchema, input);
   // The author is who holds the token: a name the client sends is kept beside it, never instead of it.
   const author = (await getUser(db, { userId: principal.userId }))?.name ?? "unknown";
   const result = await upsertHandoff(db, {

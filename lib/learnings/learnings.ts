@@ -15,7 +15,7 @@ import { searchLearnings } from "../db/queries/learning-search";
 import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
-import { withholdSecrets } from "../secrets/withhold-secrets";
+import { parseWithheld } from "../secrets/withhold-secrets";
 import { ftsQuery } from "./fts-query";
 import { findProposal } from "../db/queries/proposals";
 import { flagText } from "./learning-usage";
@@ -50,7 +50,7 @@ export async function getLearning(db: Db, principal: Principal, id: string): Pro
 }
 
 export async function createLearning(db: Db, principal: Principal, input: unknown): Promise<LearningRow> {
-  const data = withholdSecrets(newLearningSchema.parse(input));
+  const data = parseWithheld(newLearningSchema, input);
   const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
   const id = crypto.randomUUID();
   await insertLearning(db, {
@@ -85,7 +85,7 @@ async function writableScope(db: Db, principal: Principal, id: string) {
 export const auditSubject = (l: LearningRow, label = l.content) => ({ subject: "learning" as const, subjectId: l.id, label, projectId: l.projectId, ownerUserId: l.userId });
 
 export async function editLearning(db: Db, principal: Principal, id: string, input: unknown): Promise<LearningRow> {
-  const { pinned, superseded, flagged, files: givenFiles, ...patch } = withholdSecrets(learningPatchSchema.parse(input));
+  const { pinned, superseded, flagged, files: givenFiles, ...patch } = parseWithheld(learningPatchSchema, input);
   const { current, scope } = await writableScope(db, principal, id);
   const contentChanged = patch.content !== undefined && patch.content !== current.content;
   // New text names its files anew (with its proposal's evidence); files given by hand win.

@@ -25,6 +25,11 @@ const evidenceLineSchema = z.strictObject({
   text: z.string().min(1).max(MAX_EVIDENCE_CHARS),
 });
 const evidenceSchema = z.array(evidenceLineSchema).max(MAX_EVIDENCE_LINES);
+/**
+ * Evidence as answers give it: the shape without the input's limits, so a row stored under other limits
+ * (an older version's, an import's) is still listed, never refused as if the reader had sent it.
+ */
+const evidenceOutSchema = z.array(evidenceLineSchema.extend({ text: z.string() }));
 
 export const newProposalSchema = z.strictObject({
   kind: z.enum(LEARNING_KINDS),
@@ -81,7 +86,7 @@ export const proposalOutSchema = z.object({
   // Any text: pai-seed imports keep methods of their own ("regex", "llm").
   method: z.string().nullable(),
   lesson: z.enum(LESSON_KINDS).nullable(),
-  evidence: evidenceSchema.nullable(),
+  evidence: evidenceOutSchema.nullable(),
   ...producedByOutFields,
   decidedAt: isoDateOrNull,
   createdAt: isoDate,

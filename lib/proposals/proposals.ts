@@ -19,8 +19,8 @@ import { ftsQuery } from "../learnings/fts-query";
 import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
-import { LESSON_LABELS } from "../rules";
-import { withholdSecrets } from "../secrets/withhold-secrets";
+import { LESSON_LABELS, type EvidenceLine, type LessonKind } from "../rules";
+import { parseWithheld } from "../secrets/withhold-secrets";
 import { combineConfidence, isNearDuplicate } from "./near-duplicate";
 import { acceptSchema, newProposalSchema, proposalQuerySchema, reviewSchema } from "./proposal-schemas";
 import { learningFiles } from "../learnings/named-files";
@@ -34,11 +34,11 @@ export type ProposeResult =
 /**
  * Stores a learning candidate, unless it is a near-duplicate (see near-duplicate.ts) of a learning or
  * a pending proposal in the same scope (the same project, or the proposer's personal ones): then the
- * existing pending proposal's confidence is raised (its text, lesson and evidence stay as they are), or,
- * for a learning, nothing new is stored.
+ * existing pending proposal takes the sighting (mergedSighting: its text stays, its confidence rises,
+ * the sighting's lesson and evidence fill what it lacks), or, for a learning, nothing new is stored.
  */
 export async function propose(db: Db, principal: Principal, input: unknown): Promise<ProposeResult> {
-  const data = withholdSecrets(newProposalSchema.parse(input));
+  const data = parseWithheld(newProposalSchema, input);
   const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
   const scope = { userId: principal.userId, projectId };
 
@@ -51,8 +51,8 @@ export async function propose(db: Db, principal: Principal, input: unknown): Pro
   const pending = await listPendingInScope(db, { ...scope, limit: 500 });
   const twin = pending.find((p) => isNearDuplicate(p.content, data.content));
   const readScope = { userId: principal.userId, projectIds: await projectIdsFor(db, principal, "read") };
-  if (twin) {
-    await mergeIntoProposal(db, { id: twin.id, ...scope, confidence: combineConfidence(twin.confidence, data.confidence) });
+  // A twin decided since it was listed takes no merge: the sighting is stored as a proposal of its own.
+  if (twin && (await mergeIntoProposal(db, { id: twin.id, ...scope, ...mergedSighting(twin, data) }))) {
     return { merged: "proposal", proposal: (await findProposal(db, { ...readScope, id: twin.id }))! };
   }
   const id = crypto.randomUUID();
@@ -60,6 +60,17 @@ export async function propose(db: Db, principal: Principal, input: unknown): Pro
   const found = { method: data.method ?? null, lesson: data.lesson ?? null, evidence: data.evidence?.length ? data.evidence : null };
   await insertProposal(db, { id, ...scope, kind: data.kind, content: data.content, source: data.source, confidence: data.confidence, ...producedBy, ...found });
   return { merged: false, proposal: (await findProposal(db, { ...readScope, id }))! };
+}
+
+/**
+ * What a pending proposal becomes when the same lesson is proposed again: its confidence raised, and
+ * its lesson kind and evidence kept, or the sighting's when it had none (one proposed through MCP or
+ * `baton remember` has no lines; a session's hook later finds them). Evidence lines name turns of one
+ * session, so two sessions' lines are never mixed.
+ */
+function mergedSighting(twin: ProposalRow, sighting: z.output<typeof newProposalSchema>): { confidence: number; lesson: LessonKind | null; evidence: EvidenceLine[] | null } {
+  const evidence = twin.evidence?.length ? twin.evidence : sighting.evidence?.length ? sighting.evidence : null;
+  return { confidence: combineConfidence(twin.confidence, sighting.confidence), lesson: twin.lesson ?? sighting.lesson ?? null, evidence };
 }
 
 export async function listProposals(
@@ -146,7 +157,7 @@ async function scopes(db: Db, principal: Principal) {
 }
 
 export async function acceptProposal(db: Db, principal: Principal, id: string, input: unknown): Promise<DecisionResult> {
-  const { content, supersedes } = withholdSecrets(acceptSchema.parse(input ?? {}));
+  const { content, supersedes } = parseWithheld(acceptSchema, input ?? {});
   const projectIds = await scopes(db, principal);
   return db.transaction((tx) => decide(tx, principal, projectIds, { id, action: "accept", content, supersedes }));
 }
@@ -158,7 +169,7 @@ export async function rejectProposal(db: Db, principal: Principal, id: string): 
 
 /** Bulk review: every decision applies, or none does (one transaction). */
 export async function reviewProposals(db: Db, principal: Principal, input: unknown): Promise<DecisionResult[]> {
-  const decisions = withholdSecrets(reviewSchema.parse(input));
+  const decisions = parseWithheld(reviewSchema, input);
   const ids = new Set<string>();
   for (const d of decisions) {
     if (ids.has(d.id)) throw new ApiError("bad_request", `Proposal ${d.id} appears twice in the review.`);

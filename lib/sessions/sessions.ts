@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import { findSessionDoc, findSessionDocsForUser, insertSessionDoc, listSessionDocs, type SessionDocView } from "../db/queries/sessions";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { requireProject } from "../projects/projects";
-import { withholdSecrets } from "../secrets/withhold-secrets";
+import { parseWithheld } from "../secrets/withhold-secrets";
 import type { MemberProject } from "../db/queries/projects";
 import { parseSessionDocument, sessionBody } from "./parse-session-document";
 import { newSessionSchema, sessionIdParam, type SessionListQuery } from "./session-schemas";
@@ -13,7 +13,7 @@ import { newSessionSchema, sessionIdParam, type SessionListQuery } from "./sessi
 /** Queues a session document; its front matter gives id, priority, branch, paths and age. */
 export async function createSession(db: Db, principal: Principal, slug: string, input: unknown): Promise<SessionDocView> {
   const project = await requireProject(db, principal, slug, "write");
-  const { markdown } = withholdSecrets(newSessionSchema.parse(input));
+  const { markdown } = parseWithheld(newSessionSchema, input);
   const front = parseSessionDocument(markdown);
   if (!sessionBody(markdown).trim()) {
     const message = "The session document has front matter but nothing below it: write the task after the closing --- line.";

@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { findTaskMemory, upsertTaskMemory, type AuthoredTaskMemory, type TaskMemoryRecord } from "../db/queries/tasks";
 import { getUser } from "../db/queries/users";
 import { requireProject } from "../projects/projects";
-import { withholdSecrets } from "../secrets/withhold-secrets";
+import { parseWithheld } from "../secrets/withhold-secrets";
 import { taskIdSchema, taskMemoryBodySchema } from "./task-schemas";
 
 /**
@@ -30,7 +30,7 @@ export async function getTaskMemory(db: Db, principal: Principal, slug: string, 
 export async function putTaskMemory(db: Db, principal: Principal, slug: string, taskId: string, input: unknown): Promise<ProjectTaskMemory> {
   const project = await requireProject(db, principal, slug, "write");
   const id = taskIdSchema.parse(taskId);
-  const { markdown } = withholdSecrets(taskMemoryBodySchema.parse(input));
+  const { markdown } = parseWithheld(taskMemoryBodySchema, input);
   const memory = await upsertTaskMemory(db, { projectId: project.id, taskId: id, markdown, userId: principal.userId, now: new Date() });
   const user = await getUser(db, { userId: principal.userId });
   return { ...memory, project: project.slug, updatedBy: user?.name ?? null, updatedByYou: true };

@@ -37,6 +37,39 @@ describe("proposals keep their evidence, kind of lesson and method", () => {
     expect(again.json).toMatchObject({ merged: "proposal", proposal: { id: first.id, lesson: "resolved_failure", method: "transcript", evidence: evidence.slice(0, 1), mergedCount: 1 } });
   });
 
+  it("a near-duplicate fills what the pending proposal lacks: one an agent proposed gets the session's lines and lesson", async () => {
+    const first = (await propose({ content: "Staging lives in eu-west-1, not us-east-1.", method: "agent" })).json.proposal;
+    expect(first).toMatchObject({ lesson: null, evidence: null });
+    const again = await propose({ content: "staging lives in eu-west-1 not us-east-1", lesson: "correction", evidence, method: "transcript" });
+    expect(again.json).toMatchObject({ merged: "proposal", proposal: { id: first.id, lesson: "correction", method: "agent", evidence, mergedCount: 1 } });
+  });
+
+  it("a twin decided before the merge lands takes none: the sighting is a proposal of its own", async () => {
+    const first = (await propose({ content: "Release notes are drafted in the wiki first." })).json.proposal;
+    await world.sql("UPDATE proposals SET status = 'rejected' WHERE id = ?", [first.id]);
+    const again = await propose({ content: "release notes are drafted in the wiki first", evidence });
+    expect(again.status, again.text).toBe(201);
+    expect(again.json).toMatchObject({ merged: false, proposal: { status: "pending", evidence } });
+  });
+
+  it("text that grows past a limit once its secrets are withheld is refused before it is stored; listing never breaks", async () => {
+    // Each short secret becomes "[withheld: secret]": 296 characters sent, over 300 once withheld.
+    const text = Array.from({ length: 27 }, () => "token=ab12").join(" ");
+    expect(text.length).toBeLessThanOrEqual(MAX_EVIDENCE_CHARS);
+    const before = await world.sql("SELECT count(*) AS n FROM proposals");
+    const res = await propose({ content: "Deploy credentials stay out of the shell history.", evidence: [{ turn: 1, at: null, who: "user", text }] });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "validation_failed" });
+    expect(res.json.error.message).toContain("once the secrets in it are withheld");
+    expect(await world.sql("SELECT count(*) AS n FROM proposals")).toEqual(before);
+    // A row stored longer than today's limits (an older version's) is still listed, not refused as the reader's input.
+    const kept = (await propose({ content: "Feature flags are read at boot." , evidence: evidence.slice(0, 1) })).json.proposal;
+    await world.sql("UPDATE proposals SET evidence = ? WHERE id = ?", [JSON.stringify([{ ...evidence[0], text: "x".repeat(MAX_EVIDENCE_CHARS + 50) }]), kept.id]);
+    const listed = await as("bo")("GET", "/api/proposals?project=alpha");
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.json.items.find((p: { id: string }) => p.id === kept.id).evidence[0].text).toHaveLength(MAX_EVIDENCE_CHARS + 50);
+  });
+
   it("accepting with edited text keeps the evidence on the proposal, and the audit says the kind of lesson", async () => {
     const p = (await propose({ content: "An outbox table, not publishing from the handler.", lesson: "decision", evidence, method: "transcript", agent: "codex" })).json.proposal;
     const accepted = await as("ana")("POST", `/api/proposals/${p.id}/accept`, { content: "Events go through an outbox table, because the handler's transaction may roll back." });

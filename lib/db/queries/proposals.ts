@@ -122,14 +122,21 @@ export async function insertProposalsIfNew(db: DbOrTx, rows: NewProposalRow[]): 
   return added.length;
 }
 
+/**
+ * Merges a near-duplicate sighting into a pending proposal: its confidence raised, the sighting counted,
+ * and its lesson and evidence as the caller combined them. False when the proposal is no longer
+ * pending (decided meanwhile): nothing was merged.
+ */
 export async function mergeIntoProposal(
   db: DbOrTx,
-  params: Owner & { id: string; confidence: number },
-): Promise<void> {
-  await db
+  params: Owner & { id: string; confidence: number; lesson: LessonKind | null; evidence: EvidenceLine[] | null },
+): Promise<boolean> {
+  const merged = await db
     .update(proposals)
-    .set({ confidence: params.confidence, mergedCount: sql`${proposals.mergedCount} + 1`, updatedAt: new Date() })
-    .where(and(eq(proposals.id, params.id), ownedBy(proposals, params), eq(proposals.status, "pending")));
+    .set({ confidence: params.confidence, lesson: params.lesson, evidence: params.evidence, mergedCount: sql`${proposals.mergedCount} + 1`, updatedAt: new Date() })
+    .where(and(eq(proposals.id, params.id), ownedBy(proposals, params), eq(proposals.status, "pending")))
+    .returning({ id: proposals.id });
+  return merged.length > 0;
 }
 
 /** Decides a pending proposal in the caller's scope; false when it is not pending (decided meanwhile). */
