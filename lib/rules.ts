@@ -110,6 +110,11 @@ export const DEFAULT_SESSION_PRIORITY = SESSION_PRIORITIES.medium;
 
 /** A project slug: also a path segment and a `.baton.json` value. */
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+/**
+ * The review queue's filter value for the user's personal proposals: no slug can take it (a project may
+ * be named "personal").
+ */
+export const PERSONAL_ONLY = "~personal";
 export const SLUG_MAX = 64;
 export const SLUG_RULE = "Use lowercase letters, digits and dashes, starting with a letter or digit.";
 

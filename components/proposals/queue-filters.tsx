@@ -1,3 +1,4 @@
+import { PERSONAL_ONLY } from "@/lib/rules";
 import { ProjectSelect, type ProjectOption } from "../projects/project-select";
 
 /** The queue's order and project filter: a GET form, so it works without JavaScript and the address can be shared. */
@@ -14,7 +15,7 @@ export function QueueFilters({ sort, project, projects }: { sort: string; projec
       </div>
       <ProjectSelect projects={projects} defaultValue={project ?? ""}>
         <option value="">All (personal and projects)</option>
-        <option value="personal">Personal only</option>
+        <option value={PERSONAL_ONLY}>Personal only</option>
       </ProjectSelect>
       <button type="submit" className="btn btn-secondary">
         Show

@@ -7,14 +7,14 @@ import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage } from "../pagination/fetch-page";
 import { slugSchema } from "../projects/project-schemas";
 import { listProjects, requireProject } from "../projects/projects";
-import { MAX_REVIEW_PAGE_SIZE, REVIEW_PAGE_SIZE } from "../rules";
+import { MAX_REVIEW_PAGE_SIZE, PERSONAL_ONLY, REVIEW_PAGE_SIZE } from "../rules";
 import { similarLearnings, type SimilarLearning } from "./similar-learnings";
 
 /** The review page's query string. Unknown values fall back to the defaults rather than failing the page. */
 export const reviewQueueQuerySchema = z.object({
   sort: z.enum(queueSorts).catch(DEFAULT_QUEUE_SORT),
-  /** A project slug, "personal", or empty for everything. */
-  project: slugSchema.optional().catch(undefined),
+  /** A project slug, PERSONAL_ONLY, or empty for everything. */
+  project: z.union([z.literal(PERSONAL_ONLY), slugSchema]).optional().catch(undefined),
   cursor: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_REVIEW_PAGE_SIZE).catch(REVIEW_PAGE_SIZE).default(REVIEW_PAGE_SIZE),
 });
@@ -42,7 +42,9 @@ export async function reviewQueue(db: Db, principal: Principal, query: ReviewQue
   const readIds = memberships.map((p) => p.id);
   const writeIds = new Set(memberships.filter((p) => p.role !== "viewer").map((p) => p.id));
   let only: QueueFilter["only"];
-  if (q.project === "personal") only = "personal";
+  // A link from before PERSONAL_ONLY, `?project=personal`, still means them unless such a project is the user's.
+  const personal = q.project === PERSONAL_ONLY || (q.project === "personal" && !memberships.some((p) => p.slug === "personal"));
+  if (personal) only = "personal";
   else if (q.project) only = { projectId: (await requireProject(db, principal, q.project)).id };
 
   const filter: QueueFilter = { userId: principal.userId, projectIds: readIds, only };
