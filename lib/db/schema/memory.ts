@@ -165,6 +165,9 @@ export const proposals = sqliteTable(
   },
   (t) => [
     index("proposals_user_status_idx").on(t.userId, t.status, t.createdAt),
+    // A project's proposals by status (its pending ones: the review queue, a new proposal's twins, the
+    // context's index): decided ones are kept, so without it every such query read the whole table.
+    index("proposals_project_status_idx").on(t.projectId, t.status, t.createdAt),
     // The proposal a learning came from, found from the learning (provenance, undoing an accept).
     index("proposals_learning_idx").on(t.learningId).where(sql`${t.learningId} IS NOT NULL`),
     uniqueIndex("proposals_external_idx").on(t.userId, t.externalId),

@@ -1,0 +1,1 @@
+CREATE INDEX `proposals_project_status_idx` ON `proposals` (`project_id`,`status`,`created_at`);
