@@ -63,7 +63,8 @@ export async function createLearning(db: Db, principal: Principal, input: unknow
     confirmed: data.confirmed,
     pinned: data.pinned,
     tags: data.tags,
-    createdAt: data.createdAt ? new Date(data.createdAt) : undefined,
+    // A client may date a learning back (one kept elsewhere before), never ahead: a future one would head every newest-first list for good.
+    createdAt: data.createdAt ? new Date(Math.min(Date.parse(data.createdAt), Date.now())) : undefined,
   });
   const learning = await getLearning(db, principal, id);
   // A pinned learning is in every context of its project: the owners see who put it there.

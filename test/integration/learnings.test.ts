@@ -33,6 +33,16 @@ describe("learnings", () => {
     expect(commits.json.learning.userId).toBeUndefined();
   });
 
+  it("dates a learning back as asked, never ahead: a future createdAt is now", async () => {
+    const before = Date.now();
+    const res = await ana("POST", "/api/learnings", { kind: "insight", content: "Feature flags are read once at boot", createdAt: "9999-12-31T23:59:59Z" });
+    expect(res.status, res.text).toBe(201);
+    const at = Date.parse(res.json.learning.createdAt);
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    expect((await ana("DELETE", `/api/learnings/${res.json.learning.id}`)).status).toBe(200);
+  });
+
   it("searches with stemming (BM25) and filters by kind and project", async () => {
     const hits = await ana("GET", "/api/learnings?q=migrating+databases");
     expect(hits.json.items[0].id).toBe(created.mig);
