@@ -19,12 +19,19 @@ import { ftsQuery } from "../learnings/fts-query";
 import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
-import { LESSON_LABELS, type EvidenceLine, type LessonKind } from "../rules";
+import { LESSON_LABELS, MAX_EVIDENCE_CHARS, type EvidenceLine, type LessonKind } from "../rules";
+import { cut } from "../text/cut";
 import { parseWithheld } from "../secrets/withhold-secrets";
 import { combineConfidence, isNearDuplicate } from "./near-duplicate";
 import { acceptSchema, newProposalSchema, proposalQuerySchema, reviewSchema } from "./proposal-schemas";
 import { learningFiles } from "../learnings/named-files";
 import { supersedeFor } from "./supersede";
+
+/**
+ * Evidence lines are excerpts of a session: one that grew past MAX_EVIDENCE_CHARS as its secrets were
+ * withheld (a CLI of another version may withhold less at home) is cut back, not refused with its proposal.
+ */
+const fitEvidence = <T extends { evidence?: EvidenceLine[] | null }>(data: T): T => (data.evidence ? { ...data, evidence: data.evidence.map((e) => ({ ...e, text: cut(e.text, MAX_EVIDENCE_CHARS) })) } : data);
 
 export type ProposeResult =
   | { merged: false; proposal: ProposalRow }
@@ -38,7 +45,7 @@ export type ProposeResult =
  * the sighting's lesson and evidence fill what it lacks), or, for a learning, nothing new is stored.
  */
 export async function propose(db: Db, principal: Principal, input: unknown): Promise<ProposeResult> {
-  const data = parseWithheld(newProposalSchema, input);
+  const data = parseWithheld(newProposalSchema, input, fitEvidence);
   const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
   const scope = { userId: principal.userId, projectId };
 

@@ -17,10 +17,11 @@ export function withholdSecrets<T>(input: T): T {
  * The input parsed by `schema`, its secrets withheld, and parsed again: withholding can lengthen a text
  * (`token=ab12` becomes `token=[withheld: secret]`), and a text the schema's limits no longer hold is
  * refused here, before anything is stored, never stored longer than the limits every answer is checked
- * against. The schema must take its own output (no transform that changes a value's type).
+ * against; `fit` may first bring back within them what can be cut (an excerpt). The schema must take its
+ * own output (no transform that changes a value's type).
  */
-export function parseWithheld<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const withheld = withholdSecrets(schema.parse(input));
+export function parseWithheld<S extends z.ZodType>(schema: S, input: unknown, fit: (withheld: z.output<S>) => z.output<S> = (w) => w): z.output<S> {
+  const withheld = fit(withholdSecrets(schema.parse(input)));
   const again = schema.safeParse(withheld);
   if (again.success) return again.data;
   const first = again.error.issues[0];

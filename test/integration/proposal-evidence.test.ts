@@ -52,12 +52,20 @@ describe("proposals keep their evidence, kind of lesson and method", () => {
     expect(again.json).toMatchObject({ merged: false, proposal: { status: "pending", evidence } });
   });
 
-  it("text that grows past a limit once its secrets are withheld is refused before it is stored; listing never breaks", async () => {
+  it("text that grows past a limit once its secrets are withheld: evidence is cut back, content refused before it is stored; listing never breaks", async () => {
     // Each short secret becomes "[withheld: secret]": 296 characters sent, over 300 once withheld.
     const text = Array.from({ length: 27 }, () => "token=ab12").join(" ");
     expect(text.length).toBeLessThanOrEqual(MAX_EVIDENCE_CHARS);
+    const cutBack = await propose({ content: "Deploy credentials stay out of the shell history.", evidence: [{ turn: 1, at: null, who: "user", text }] });
+    expect(cutBack.status, cutBack.text).toBe(201);
+    const [line] = cutBack.json.proposal.evidence;
+    expect(line.text.length).toBeLessThanOrEqual(MAX_EVIDENCE_CHARS);
+    expect(line.text).toMatch(/^token=\[withheld[^\]]*\] .*…$/);
+    expect(line.text).not.toContain("ab12");
     const before = await world.sql("SELECT count(*) AS n FROM proposals");
-    const res = await propose({ content: "Deploy credentials stay out of the shell history.", evidence: [{ turn: 1, at: null, who: "user", text }] });
+    const content = Array.from({ length: 900 }, () => "token=ab12").join(" ");
+    expect(content.length).toBeLessThanOrEqual(10_000);
+    const res = await propose({ content });
     expect(res.status, res.text).toBe(400);
     expect(res.json.error).toMatchObject({ code: "validation_failed" });
     expect(res.json.error.message).toContain("once the secrets in it are withheld");

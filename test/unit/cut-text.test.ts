@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cut, oneLine } from "../../cli/src/text/cut";
+import { cut, oneLine } from "../../lib/text/cut";
 
 describe("cut", () => {
   it("keeps a text that fits, and cuts a longer one to n code units with an ellipsis", () => {

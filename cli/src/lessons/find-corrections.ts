@@ -1,6 +1,6 @@
 import type { Session } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut } from "../text/cut";
+import { cut } from "../../../lib/text/cut";
 import { evidenceOf, type Line } from "./session-lines";
 import { explicitAt } from "./find-explicit";
 import { mainStep } from "./find-failures";

@@ -1,6 +1,6 @@
 import type { Session, SessionEvent, ToolCall } from "../agents/session";
 import type { Lesson } from "./lesson";
-import { cut } from "../text/cut";
+import { cut } from "../../../lib/text/cut";
 import { errorLine, evidenceOf, firstErrorLine, retracted, standing, type Line } from "./session-lines";
 import { GUESS, OPENS, ORDER_ONLY, OWN_DOING, PLAN, QUESTION, RETRACT, specifics, statement } from "./wording";
 

@@ -1,7 +1,7 @@
 import type { Session } from "../agents/session";
 import { explicitAt } from "./find-explicit";
 import type { Lesson } from "./lesson";
-import { cut } from "../text/cut";
+import { cut } from "../../../lib/text/cut";
 import { evidenceOf, retracted, standing, type Line } from "./session-lines";
 import { weigh } from "./support";
 

@@ -1,6 +1,6 @@
 import type { Session } from "../agents/session";
 import { MAX_EVIDENCE_CHARS, MAX_EVIDENCE_LINES, type EvidenceLine } from "../../../lib/rules";
-import { cut, oneLine } from "../text/cut";
+import { cut, oneLine } from "../../../lib/text/cut";
 import { DENIES, RETRACT, SAME_AGAIN } from "./wording";
 
 /**

@@ -1,5 +1,5 @@
 import type { Session, SessionEvent } from "../agents/session";
-import { cut, oneLine } from "../text/cut";
+import { cut, oneLine } from "../../../lib/text/cut";
 
 /**
  * The session as a model reads it: one numbered line per event (`[12] user: …`), numbered as the

@@ -2,7 +2,7 @@ import type { Session } from "../agents/session";
 import type { WrittenSummary } from "../transcript/build-handoff";
 import type { Lesson } from "../lessons/lesson";
 import { evidenceOf } from "../lessons/session-lines";
-import { cut, oneLine } from "../text/cut";
+import { cut, oneLine } from "../../../lib/text/cut";
 import { AGENT_LABELS } from "../../../lib/rules";
 import { askAgent, askEndpoint } from "./ask-model";
 import { sessionText } from "./session-text";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Session, SessionEvent } from "../agents/session";
-import { cut, oneLine } from "../text/cut";
+import { cut, oneLine } from "../../../lib/text/cut";
 
 /**
  * An extractive handoff: what was asked, what was done, files touched, open ends, taken from the
