@@ -98,6 +98,17 @@ describe("baton doctor with an address where Baton does not answer", () => {
   });
 });
 
+describe("a gateway in front of a Baton that is down", () => {
+  it.each([502, 503, 504])("its %s page: commands say the server is not reachable (exit 5), not that Baton failed", async (status) => {
+    const gate = await oddServer((_req, res) => res.writeHead(status, { "content-type": "text/html" }).end(`<h1>${status} Bad Gateway</h1>`));
+    gates.push(gate);
+    const { env } = newHome({});
+    const whoami = await runBaton(["whoami"], { cwd: world.dir, env: { ...env, BATON_URL: gate.url, BATON_TOKEN: world.tokens.ana! } });
+    expect(whoami.code, whoami.stderr).toBe(5);
+    expect(whoami.stderr).toBe(`baton: the server is not reachable at ${gate.url} (a gateway answered ${status} for it).\n`);
+  });
+});
+
 describe("a server that redirects (http → https, a moved host)", () => {
   it.each([
     { status: 308, odd: () => moved },

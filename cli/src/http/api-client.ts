@@ -170,13 +170,18 @@ const exitOfStatus = (status: number): number =>
           ? EXIT.usage
           : EXIT.failure;
 
+const GATEWAY_FAILURES = new Set([502, 503, 504]);
+
 /**
  * The body of Baton's 2xx answer; a 2xx that is not Baton's JSON (an SSO page, a captive portal, a wrong
- * path) is Unreachable "not-baton"; anything else a CliError with the server's message and a typed exit code.
+ * path) is Unreachable "not-baton", a gateway's 502/503/504 page Unreachable too (exit 5); anything else a
+ * CliError with the server's message and a typed exit code.
  */
 export function expectOk<T = Record<string, unknown>>(res: ApiResponse, what: string): T {
   if (isBatonAnswer(res)) return res.json as T;
   if (res.status >= 200 && res.status < 300) throw new Unreachable(res.server, "not-baton", notBatonDetail(res));
+  // A proxy's own 502/503/504 page (Baton's 503 is its JSON): the proxy could not reach Baton behind it.
+  if (GATEWAY_FAILURES.has(res.status) && serverMessage(res) === null) throw new Unreachable(res.server, "refused", `a gateway answered ${res.status} for it`);
   const hint = res.status === 401 ? ` ${SIGN_IN_AGAIN}` : "";
   throw new ApiFailure(res.status, `${what}: ${errorMessage(res)}${hint}`, exitOfStatus(res.status));
 }
