@@ -66,9 +66,12 @@ export const FORGEABLE_DELIMITERS: { name: string; holds: string; pattern: RegEx
  */
 const HIDDEN = /[\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}|[\u200B-\u200D\u2060\uFEFF]{2,}/gu;
 
+/** The text without the characters a reader does not see (HIDDEN). */
+export const withoutHidden = (text: string): string => text.replace(HIDDEN, "");
+
 /** The text with hidden characters dropped and every forgeable delimiter defused. Pure and deterministic: same text, same result. */
 export function defuse(text: string): string {
-  let out = text.replace(HIDDEN, "");
+  let out = withoutHidden(text);
   for (const d of FORGEABLE_DELIMITERS) if (out.includes(d.holds)) out = out.replace(d.pattern, d.defuse);
   return out;
 }
