@@ -11,8 +11,11 @@
  */
 import { secretsInProse } from "./secret-in-prose";
 
-/** A credential shape: `label` names it in the marker; `keep` is a capture group kept verbatim (a name, a scheme). */
-type Pattern = { label: string; re: RegExp; keep?: number; named?: true };
+/**
+ * A credential shape: `label` names it in the marker; `keep` is a capture group kept verbatim (a name, a
+ * scheme); `check` says whether what follows the kept part is a value (not `$VAR`, a type, a placeholder).
+ */
+type Pattern = { label: string; re: RegExp; keep?: number; check?: (value: string) => boolean };
 
 /** Names whose value is a secret in `NAME=value`, `"name": "value"`, `name: value` and `--name value`. */
 const SECRET_WORDS = String.raw`(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|session[_-]?key|signing[_-]?key|encryption[_-]?key)`;
@@ -21,13 +24,62 @@ const SECRET_WORDS = String.raw`(?:password|passwd|passphrase|secret|token|api[_
  * "tokenizer" is no secret. Bounded, so a long run of name characters cannot make the search quadratic.
  */
 const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,40}?${SECRET_WORDS}(?:[_.-][A-Za-z0-9_.-]{0,40})?(?![A-Za-z0-9])`;
+/**
+ * Short words name a secret only as a whole last segment after "_" (DB_PASS, MY_PWD, AUTH, npmrc's
+ * `_auth`): "bypass", AUTHORS, `author:`, `--pass-with-no-tests`, AUTH_URL and "better-auth" are no secret.
+ */
+const SHORT_SECRET_NAME = String.raw`(?<![A-Za-z0-9.-])(?:pass|pwd|auth)(?![A-Za-z0-9_.-])`;
 /** A value: quoted (also JSON-escaped quotes, as in a command line), or up to the next space or delimiter. */
 const SECRET_VALUE = String.raw`(\\"[^"\\\n]{4,}\\"|"[^"\n]{4,}"|'[^'\n]{4,}'|[^\s"'\`,;&|)}\]\\]{4,})`;
+/** A value on a command line, quoted or not. */
+const ARGUMENT = String.raw`(?:'[^'\n]+'|"[^"\n]+"|[^\s"'\`;&|)]+)`;
+/** `NAME=value`, `"name": "value"`, `name: value`: an assignment names a value, prose ("the token expired") does not. */
+const assignment = (name: string) => new RegExp(String.raw`(${name}\\?["']?\s*(?:=|:(?!//))\s*)${SECRET_VALUE}`, "gi");
+/** What runs before a command's own flags, on the same command line (bounded). */
+const FLAGS_OF = (command: string) => String.raw`\b${command}\b[^\n|;&]{0,160}?\s`;
+/**
+ * A password on a command line, after what stays: `curl -u user:` (or `--user`), `mysql … -p` glued to
+ * it (`-p` alone asks, `-P 3306` is a port), `sshpass -p`, `docker login … -p` (or `--password`).
+ */
+const PASSWORD_FLAG = [
+  String.raw`${FLAGS_OF("curl")}(?:-[A-Za-z]*u|--user)(?:[ \t]*|=)["']?[^\s:"'@]+:`,
+  String.raw`${FLAGS_OF("(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mariadb(?:-dump|-admin)?)")}-p`,
+  String.raw`\bsshpass(?:\s+-v)*\s+-p\s*`,
+  String.raw`${FLAGS_OF("(?:docker|podman|buildah|skopeo|nerdctl)\\s+login")}(?:-p|--password)(?:\s+|=)`,
+].join("|");
 
-const PATTERNS: Pattern[] = [
-  { label: "private key", re: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g },
-  // A key block cut short (a truncated paste, a command line): everything that still looks like key material.
-  { label: "private key", re: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:-]|\\n)*/g },
+/**
+ * Values after a secret-looking name that are no secret: a variable reference, a placeholder, a marker of
+ * ours, an elided value (`…`, `baton_…`). Only at the start: a value cut short (`S3cr3t99…`) is a secret.
+ */
+const NOT_A_VALUE = /^\\?["']?(?:\$|<|\[withheld|\[private|\*{3}|%\w+%|process\.env|os\.environ|env\(|secrets\.|…|[A-Za-z]{1,11}[_-]…)/i;
+/**
+ * Code that names a secret without holding one: `token: string`, `password: params.passwordHash`,
+ * `secret = generateSecret()`, `token={state.token}`, `TOKEN_CACHE_MS = 5000`. A secret has digits or
+ * symbols; a type, identifier, member expression, call or short number does not.
+ */
+const CODE_VALUE = /^(?:[A-Za-z_$]+(?:\.[A-Za-z_$]+)*|\d{1,7}|[A-Za-z_$][\w$.]*[(<].*|\{.*)$/;
+/** A quoted prefix (`TOKEN_PREFIX = "baton_"`) names a token's shape, not a token. */
+const QUOTED_WORD = /^\\?["'][A-Za-z]{1,11}[_-]\\?["']$/;
+const isArgument = (value: string) => !NOT_A_VALUE.test(value);
+const isValue = (value: string) => isArgument(value) && !CODE_VALUE.test(value) && !QUOTED_WORD.test(value);
+/** After a short name (`auth: "basic"`, `pass: true`), a word of letters alone is a setting, not a secret. */
+const isStrongValue = (value: string) => isValue(value) && !/^\\?["']?[A-Za-z]+\\?["']?$/.test(value);
+/** A credential after a header name or a scheme: long enough, with a digit or a base64 symbol, or long and in mixed case ("Required" is a word). */
+const isCredential = (value: string) => isArgument(value) && value.length >= 8 && (/[\d+/=]/.test(value) || (value.length >= 16 && /[a-z]/.test(value) && /[A-Z]/.test(value)));
+
+/**
+ * A token right after a JSON-escaped newline or tab (`"creds:\nghp_…"`) is at a word's start too: the
+ * escape's letter does not glue to it. Replaces the leading `\b` of a pattern.
+ */
+const TOKEN_START = String.raw`(?<![A-Za-z0-9_](?<!\\[nrt]))`;
+const atTokenStart = (pattern: Pattern): Pattern => ({ ...pattern, re: new RegExp(pattern.re.source.replace(/^\\b/, TOKEN_START), pattern.re.flags) });
+/** A key block's body: never another BEGIN, so a text of BEGIN lines without END is read once, not once per line. */
+const KEY_BODY = String.raw`(?:(?!-----BEGIN)[\s\S])*?`;
+const KEY_LINE = (edge: "BEGIN" | "END") => String.raw`-----${edge}[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`;
+
+/** Tokens whose shape says what they are, wherever they stand. */
+const TOKENS: Pattern[] = [
   { label: "AWS access key id", re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
   { label: "AWS secret access key", re: /((?:aws)?_?secret_?access_?key["']?\s*[:=\s]\s*["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi, keep: 1 },
   { label: "GitHub token", re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}\b/g },
@@ -36,6 +88,8 @@ const PATTERNS: Pattern[] = [
   { label: "Slack token", re: /\bxox[abprse]-[A-Za-z0-9-]{10,}/g },
   { label: "Slack webhook", re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]+/g },
   { label: "Stripe key", re: /\b(?:sk|rk|whsec)_(?:live|test)_[A-Za-z0-9]{10,}\b/g },
+  // A webhook signing secret has no mode: whsec_ and 20 or more random characters.
+  { label: "Stripe key", re: /\bwhsec_[A-Za-z0-9+/]{20,}={0,2}/g },
   // Before OpenAI's: both start with sk-.
   { label: "Anthropic key", re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   // A digit required: kebab-case words after "sk-" are not keys.
@@ -47,25 +101,29 @@ const PATTERNS: Pattern[] = [
   { label: "JWT", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { label: "Azure key", re: /\b((?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=)[A-Za-z0-9%+/=_-]{16,}/g, keep: 1 },
   { label: "bearer token", re: /\b(Bearer\s+)[A-Za-z0-9._~+/-]{16,}=*/g, keep: 1 },
-  // scheme://user:password@host keeps the scheme and the user.
-  // The user may be empty (redis://:password@host).
-  { label: "password", re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]*:)[^\s@/"'<>]+(?=@)/gi, keep: 1 },
-  // Prose says "the token expired": only an assignment or a command-line flag names a value.
-  { label: "secret", re: new RegExp(String.raw`((?<![A-Za-z0-9])\\?["']?${SECRET_NAME}\\?["']?\s*(?:=|:(?!//))\s*)${SECRET_VALUE}`, "gi"), keep: 1, named: true },
-  { label: "secret", re: new RegExp(String.raw`((?<![\w-])--${SECRET_NAME}(?:=|\s+))${SECRET_VALUE}`, "gi"), keep: 1, named: true },
 ];
 
-/** Values after a secret-looking name that are no secret: a variable reference, a placeholder, a marker of ours. */
-const NOT_A_VALUE = /^["']?(?:\$|<|\[withheld|\[private|\*{3}|%\w+%|process\.env|os\.environ|env\(|secrets\.)|…/i;
-/**
- * Code that names a secret without holding one: `token: string`, `password: params.passwordHash`,
- * `secret = generateSecret()`, `token={state.token}`, `TOKEN_CACHE_MS = 5000`. A secret has digits or
- * symbols; a type, identifier, member expression, call or short number does not.
- */
-const CODE_VALUE = /^(?:[A-Za-z_$]+(?:\.[A-Za-z_$]+)*|\d{1,7}|[A-Za-z_$][\w$.]*[(<].*|\{.*)$/;
-/** A quoted prefix (`TOKEN_PREFIX = "baton_"`) names a token's shape, not a token. */
-const QUOTED_WORD = /^\\?["'][A-Za-z]{1,11}[_-]\\?["']$/;
-const notAValue = (value: string) => NOT_A_VALUE.test(value) || CODE_VALUE.test(value) || QUOTED_WORD.test(value);
+const PATTERNS: Pattern[] = [
+  { label: "private key", re: new RegExp(KEY_LINE("BEGIN") + KEY_BODY + KEY_LINE("END"), "g") },
+  // A key block cut short (a truncated paste, a command line): everything that still looks like key material.
+  { label: "private key", re: new RegExp(KEY_LINE("BEGIN") + String.raw`(?:[A-Za-z0-9+/=\s:-]|\\[nr])*`, "g") },
+  ...TOKENS.map(atTokenStart),
+  // Any scheme (Basic, token, Digest, none) keeps the header and the scheme.
+  { label: "credential", re: /(?<![\w-])((?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[A-Za-z][\w.-]*[ \t]+)?)[A-Za-z0-9._~+/=:-]+/gi, keep: 1, check: isCredential },
+  // A cookie header's pairs, to the end of the header.
+  { label: "cookie", re: /(?<![\w-])((?:Set-)?Cookie\\?["']?[ \t]*:[ \t]*\\?["']?)[!#$%&*+.^_|~0-9A-Za-z-]+=[^\r\n"'\\]+/gi, keep: 1, check: isArgument },
+  // scheme://user:password@host keeps the scheme and the user. The user may be empty (redis://:password@host);
+  // the password runs to the last "@" of the authority (a raw "@" in it, as withoutCredentials reads it).
+  { label: "password", re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]*:)[^\s/?#"'<>]+(?=@)/gi, keep: 1 },
+  { label: "password", re: new RegExp(String.raw`(${PASSWORD_FLAG})${ARGUMENT}`, "g"), keep: 1, check: isArgument },
+  // <password>…</password> and the like in XML (Maven's settings.xml, .NET config).
+  { label: "secret", re: new RegExp(String.raw`(<(${SECRET_NAME}|${SHORT_SECRET_NAME})>)[^<\n]{1,200}(?=</\2>)`, "gi"), keep: 1, check: isValue },
+  // Prose says "the token expired": only an assignment or a command-line flag names a value.
+  { label: "secret", re: assignment(String.raw`(?<![A-Za-z0-9])\\?["']?${SECRET_NAME}`), keep: 1, check: isValue },
+  { label: "secret", re: assignment(SHORT_SECRET_NAME), keep: 1, check: isStrongValue },
+  // `--password-stdin`, `--token-file PATH`: the flag names where the secret comes from.
+  { label: "secret", re: new RegExp(String.raw`((?<![\w-])--${SECRET_NAME}(?<![_-](?:stdin|file|env))(?:=|\s+))${SECRET_VALUE}`, "gi"), keep: 1, check: isValue },
+];
 
 const PRIVATE_BLOCK = /<private>[\s\S]*?(?:<\/private>|$)/gi;
 export const PRIVATE_MARKER = "[private: withheld]";
@@ -101,11 +159,11 @@ export class SecretRedactor {
       this.privateBlocks.add(block);
       return PRIVATE_MARKER;
     });
-    for (const { label, re, keep, named } of PATTERNS) {
+    for (const { label, re, keep, check } of PATTERNS) {
       out = out.replace(re, (match: string, ...groups: unknown[]) => {
         const kept = keep ? String(groups[keep - 1] ?? "") : "";
         const secret = match.slice(kept.length);
-        if (named && notAValue(secret)) return match;
+        if (check && !check(secret)) return match;
         this.secrets.add(secret);
         return kept + marker(label);
       });

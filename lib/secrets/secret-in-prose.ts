@@ -29,7 +29,8 @@ const MIN_CLASS_SWITCHES = 0.2;
 
 /** Characters of base64, base64url, hex and the separators of token formats (SG.x.y, 8Q~, hvs.). */
 const CANDIDATE = /(?<![A-Za-z0-9+/=_.~-])[A-Za-z0-9+/=_.~-]{16,1024}(?![A-Za-z0-9+/=_.~-])/g;
-const PASSWORD_VALUE = /^[^\s"'`<>(){}[\],;]{6,64}/;
+/** A value right after "password", not the rest of a name ("password-stdin", "password-reset-flow"). */
+const PASSWORD_VALUE = /^(?!-)[^\s"'`<>(){}[\],;]{6,64}/;
 const HEX = /^[0-9a-f]+$/i;
 /** A short lower-case prefix before hex (key-…, a provider's tag): the hex decides. */
 const PREFIXED_HEX = /^[a-z]{2,8}(?:[_-][a-z0-9]{1,3})?[_-]([0-9a-f]+)$/;

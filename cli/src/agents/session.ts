@@ -57,11 +57,12 @@ export function toolCall(name: string, input: Record<string, unknown>, at: strin
 
 /**
  * `text` cut to at most `max` characters at a whitespace: secrets are redacted after reading, and half a
- * token no longer has the shape the redactor knows.
+ * token no longer has the shape the redactor knows. The "…" stands apart, so the last word keeps its
+ * shape too (`DB_PASSWORD=S3cret…` would read as an elided value, not a secret).
  */
 function cutAtSpace(text: string, max: number): string {
   if (text.length <= max) return text;
   let end = max;
   while (end > 0 && !/\s/.test(text[end]!)) end--;
-  return `${text.slice(0, end)}…`;
+  return end > 0 ? `${text.slice(0, end)} …` : "…";
 }
