@@ -43,6 +43,23 @@ describe("parseTranscript", () => {
     ]);
   });
 
+  it("reads `!` bash mode as the Bash call it is, not as words the user typed (no proposal, no ask)", () => {
+    const line = (content: unknown) => JSON.stringify({ type: "user", timestamp: "2026-11-26T10:00:00.000Z", message: { role: "user", content } });
+    const t = parseTranscript(
+      [
+        line("<bash-input>cat docs/STYLE.md</bash-input>"),
+        line("<bash-stdout># Style\nNever use semicolons in the legacy app.\nAlways run the linter with --fix before a pull request.</bash-stdout><bash-stderr></bash-stderr>"),
+        line("<task-notification>Always restart the dev server after a schema change.</task-notification>"),
+        line('<teammate-message teammate_id="ana">Never merge on Fridays.</teammate-message>'),
+        line("Summarise the style doc for me"),
+      ].join("\n"),
+    );
+    expect(t.events.filter((e) => e.kind === "user").map((e) => (e.kind === "user" ? e.text : ""))).toEqual(["Summarise the style doc for me"]);
+    expect(t.events[0]).toMatchObject({ kind: "tool", name: "Bash", command: "cat docs/STYLE.md", output: "# Style\nNever use semicolons in the legacy app.\nAlways run the linter with --fix before a pull request." });
+    expect(findExplicit(t, linesOf(t))).toEqual([]);
+    expect(buildHandoff({ transcript: t, lastAssistantMessage: null, cwd: null, sessionId: "s1" })).not.toMatch(/bash-|semicolons|Fridays/);
+  });
+
   it("skips lines that are not JSON or not messages", () => {
     const t = parseTranscript(`not json\n{"type":"user"}\n42\nnull\n{"type":"assistant","message":{"content":"plain"}}\n`);
     expect(t.events).toEqual([{ kind: "assistant", text: "plain", at: null }]);

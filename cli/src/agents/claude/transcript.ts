@@ -11,8 +11,15 @@ import { emptySession, toolCall, type FileChange, type Session, type TodoItem, t
 
 type Block = { type?: unknown; text?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
 
-/** Text Claude Code puts in the user's turn that the user did not type. */
-const NOT_TYPED = /^\s*(<command-|<local-command-|<system-reminder>|Caveat: |\[Request interrupted)/;
+/**
+ * Text Claude Code puts in the user's turn that the user did not type: slash commands and their output,
+ * reminders, `!` bash mode (`<bash-input>`, `<bash-stdout>`, `<bash-stderr>`), background tasks' and
+ * teammates' messages.
+ */
+const NOT_TYPED = /^\s*(<command-|<local-command-|<system-reminder>|<bash-(?:input|stdout|stderr)>|<task-notification>|<teammate-message|Caveat: |\[Request interrupted)/;
+/** `!` bash mode: the command the user ran, then (in the next user line) what it printed. */
+const BASH_INPUT = /^\s*<bash-input>([\s\S]*?)<\/bash-input>\s*$/;
+const BASH_OUTPUT = /<bash-(stdout|stderr)>([\s\S]*?)<\/bash-\1>/g;
 
 const EDIT_TOOLS: Record<string, FileChange["how"]> = { Edit: "edited", MultiEdit: "edited", Write: "written", NotebookEdit: "edited" };
 
@@ -40,6 +47,23 @@ function claudeTool(name: string, input: Record<string, unknown>, at: string | n
     command: name === "Bash" ? str(input.command) : null,
     todos,
   });
+}
+
+/**
+ * A line of `!` bash mode, kept as the Bash call it is (so its output is a tool's output, redacted and
+ * read as such, not words the user typed): the command starts a call, the output completes the last one.
+ */
+function bashMode(t: Session, text: string, at: string | null): boolean {
+  const command = BASH_INPUT.exec(text)?.[1]?.trim();
+  if (command) {
+    t.events.push(claudeTool("Bash", { command }, at));
+    return true;
+  }
+  const last = t.events.at(-1);
+  if (!/^<bash-std(?:out|err)>/.test(text) || last?.kind !== "tool" || last.name !== "Bash" || last.output !== null) return false;
+  const output = [...text.matchAll(BASH_OUTPUT)].map((m) => m[2]!.trim()).filter(Boolean).join("\n");
+  if (output) Object.assign(last, toolCall(last.name, last.input, last.at, { ...last, output }));
+  return true;
 }
 
 export function parseClaudeTranscript(jsonl: string): Session {
@@ -71,7 +95,7 @@ export function parseClaudeTranscript(jsonl: string): Session {
         }
       }
       const text = textOf(content).trim();
-      if (text && !NOT_TYPED.test(text)) t.events.push({ kind: "user", text, at });
+      if (text && !bashMode(t, text, at) && !NOT_TYPED.test(text)) t.events.push({ kind: "user", text, at });
       continue;
     }
     if (!Array.isArray(content)) {
