@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -111,6 +111,11 @@ describe("the Gemini CLI transcript reader", () => {
     writeFileSync(file, resumed);
     expect(findGeminiTranscript("14e794f0-ba90-40e7-b1fd-ef2d55f86b89", path.join(tmp, "home"))).toBe(file);
     expect(findGeminiTranscript("00000000-0000", path.join(tmp, "home"))).toBeNull();
+    // A dangling link in another project's chats (a file removed, a synced folder) does not hide it.
+    const other = path.join(tmp, "home/.gemini/tmp/api/chats");
+    mkdirSync(other, { recursive: true });
+    symlinkSync(path.join(tmp, "gone.jsonl"), path.join(other, "session-2026-11-27T09-00-14e794f0.jsonl"));
+    expect(findGeminiTranscript("14e794f0-ba90-40e7-b1fd-ef2d55f86b89", path.join(tmp, "home"))).toBe(file);
 
     const errors: string[] = [];
     const facts = { ...geminiHook.facts(JSON.parse(fixture("hook-after-agent.json")) as Record<string, unknown>), transcriptPath: file, cwd: null };

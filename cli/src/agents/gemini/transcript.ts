@@ -197,6 +197,15 @@ function projectRoot(transcript: string): string | null {
   }
 }
 
+/** When a file was last written, or null when it cannot be read (a dangling link, a file just removed). */
+function modifiedAt(file: string): number | null {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The session's file when the hook did not name it: Gemini CLI names it after the first 8 characters of
  * the session id, in the folder of whichever project the session ran in; the newest such file wins.
@@ -218,8 +227,8 @@ export function findGeminiTranscript(sessionId: string, home: string): string | 
       for (const name of names) {
         if (!name.startsWith("session-") || !name.endsWith(`-${id8}.jsonl`)) continue;
         const file = path.join(chats, name);
-        const mtime = statSync(file).mtimeMs;
-        if (!best || mtime > best.mtime) best = { file, mtime };
+        const mtime = modifiedAt(file);
+        if (mtime !== null && (!best || mtime > best.mtime)) best = { file, mtime };
       }
     }
   } catch {
