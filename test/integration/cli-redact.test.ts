@@ -109,3 +109,52 @@ describe("the session-end hook withholds secrets", () => {
   });
 });
 
+
+// Shapes the audit of session 20 found passing: header credentials, command-line passwords, tokens
+// after a JSON-escaped newline, a secret at the edge of a tool output cut to MAX_TOOL_OUTPUT, and `!`
+// bash mode read as the user's own words. One session through the real hook, worker and server.
+describe("the session-end hook withholds the shapes found in session 20", () => {
+  const b64 = "YWxpY2U6UzNj" + "cjN0UGFzc3cwcmQ=";
+  const ghp = "gh" + "p_" + "k3Rz9QwXc7VbN2mLp8TyHs4JdF6aGe1UiO0q";
+  const secrets = [b64, "Hunter2Hunter2", "S3cr3tPass99", ghp, "Sup3rS3cret99", "whsec_AbCdEf1234567890GhIjKlMn"];
+
+  it("sends none of them, and no proposal from a `!` command's output", async () => {
+    let env = "";
+    for (let i = 0; env.length < 3900; i++) env += `CONFIG_VALUE_${i}=on\n`;
+    // The password ends exactly where the output is cut (4000 characters).
+    env = env.padEnd(4000 - "DB_PASSWORD=Sup3rS3cret99".length - 1, "x") + "\nDB_PASSWORD=Sup3rS3cret99\n" + "TRAILER=1\n".repeat(100);
+    let n = 0;
+    const at = () => `2026-01-13T09:00:${String(n++).padStart(2, "0")}.000Z`;
+    const msg = (type: "user" | "assistant", content: unknown) => JSON.stringify({ type, sessionId: "redact-20", cwd: repo, gitBranch: "main", timestamp: at(), message: { role: type, content } });
+    const tool = (id: string, command: string) => msg("assistant", [{ type: "text", text: "Running it." }, { type: "tool_use", id, name: "Bash", input: { command } }]);
+    const result = (id: string, content: string, failed = false) => msg("user", [{ type: "tool_result", tool_use_id: id, content, is_error: failed }]);
+    const lines = [
+      msg("user", `Fix the deploy. I ran curl -H 'Authorization: Basic ${b64}' https://api.example.com and curl -u deploy:Hunter2Hunter2 https://x.example.com`),
+      msg("user", String.raw`the secrets API returned {"SecretString":"deploy creds:\n${ghp}"} and the deploy still 401s`),
+      msg("user", "<bash-input>cat docs/STYLE.md</bash-input>"),
+      msg("user", "<bash-stdout>Always run the linter with --fix before opening a pull request.</bash-stdout><bash-stderr></bash-stderr>"),
+      tool("a", "npm run migrate"),
+      result("a", env, true),
+      msg("assistant", "The migrate script needs NODE_ENV because the config loader only reads .env.production by default."),
+      tool("b", "NODE_ENV=production npm run migrate"),
+      result("b", "migrated 3 files"),
+      tool("c", "mysql -u root -pS3cr3tPass99 app < dump.sql && echo STRIPE_WEBHOOK=whsec_AbCdEf1234567890GhIjKlMn"),
+      result("c", "ok"),
+      msg("assistant", "Migrations ran."),
+    ];
+    const file = path.join(world.dir, "transcript-20.jsonl");
+    writeFileSync(file, lines.join("\n") + "\n");
+    const home = path.join(world.dir, "home-20");
+    const input = JSON.stringify({ session_id: "redact-20", transcript_path: file, cwd: repo, hook_event_name: "Stop", last_assistant_message: "Migrations ran." });
+    const run = await runBaton(["hook", "stop"], { cwd: repo, env: homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! }), input });
+    expect(run.code).toBe(0);
+    await waitFor("the worker", () => /session-end worker \(Stop\): sent \d+, spooled 0, refused 0/.test(hookLog(home)));
+
+    const proposals = (await world.as("ana")("GET", "/api/proposals?limit=100")).json.items as { content: string; lesson: string; evidence: unknown }[];
+    // The failure and its fix arrived (the cut output is in its evidence), with the password withheld.
+    expect(proposals.some((p) => p.lesson === "resolved_failure" && JSON.stringify(p.evidence).includes("[withheld: secret]"))).toBe(true);
+    expect(proposals.map((p) => p.content).join("\n")).not.toMatch(/linter with --fix/);
+    const stored = await everyStoredValue();
+    for (const secret of secrets) expect(stored, secret).not.toContain(secret);
+  });
+});
