@@ -1,9 +1,9 @@
-import type { Session } from "../agents/session";
+import type { Session, SessionEvent } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut } from "../../../lib/text/cut";
 import { evidenceOf, type Line } from "./session-lines";
 import { explicitAt } from "./find-explicit";
-import { mainStep } from "./find-failures";
+import { mainStep } from "./shell-runs";
 import { offersChoice } from "./find-statements";
 import { ACK, ASIDE, ASSENTS, GUESS, OFFERS_MORE, OPENS, ORDER_ONLY, QUESTION, specifics, statement } from "./wording";
 
@@ -37,7 +37,8 @@ const REVERTS = /^(?:revert|undo|roll back|put back) (?:that|this|it)\b[\s,.;:�
 
 /** What the user had undone: the agent's sentence before it that names most specific things (`file(GLOB …)`). */
 function undone(lines: Line[], k: number): string {
-  const said = lines.slice(0, k).findLast((l) => l.who === "assistant");
+  let said: Line | undefined;
+  for (let j = k - 1; j >= 0 && !said; j--) if (lines[j]!.who === "assistant") said = lines[j];
   const best = said?.sentences.map((s) => ({ s, n: specifics(s).size })).sort((a, b) => b.n - a.n)[0];
   return best ? cut(best.s.replace(/[.\s]+$/, ""), 160) : "what was just done";
 }
@@ -60,21 +61,52 @@ function deniesFailedRun(session: Session, line: Line, sentence: string): boolea
   return NEGATION.test(sentence) && sentence.toLowerCase().includes(program);
 }
 
-/** What the agent did or said before `turn` (since the user's last words, or all of it): its text, commands, files and what its edits reported. */
-function agentWork(session: Session, turn: number, all = false): string {
-  const since = all ? -1 : session.events.slice(0, turn).findLastIndex((e) => e.kind === "user");
+/** What the agent did or said before `turn`, since the user's last words: its text, commands, files and what its edits reported. */
+function agentWork(session: Session, turn: number): string {
+  let since = -1;
+  for (let j = Math.min(turn, session.events.length) - 1; j >= 0 && since < 0; j--) if (session.events[j]!.kind === "user") since = j;
   return session.events
     .slice(since + 1, turn)
-    .map((e) => (e.kind === "assistant" ? e.text : e.kind === "tool" ? `${e.command ?? ""} ${e.files.map((f) => f.path).join(" ")} ${all || e.files.length ? (e.output ?? "") : ""}` : ""))
+    .map((e) => workOf(e, false))
     .join("\n");
 }
 
+/** An event as agentWork reads it: the agent's text, a tool's command, files and (when `all`, or it edited) output. */
+const workOf = (e: SessionEvent, all: boolean) => (e.kind === "assistant" ? e.text : e.kind === "tool" ? `${e.command ?? ""} ${e.files.map((f) => f.path).join(" ")} ${all || e.files.length ? (e.output ?? "") : ""}` : "");
+
 /** The user's first words echo, as a question, something the agent used ("us-central1??"): a "no" in other words. */
-function echoes(session: Session, line: Line): boolean {
+function echoes(line: Line, saidBefore: SaidBefore): boolean {
   const first = line.sentences[0]?.match(/^([^\s?]+(?:\s+[^\s?]+)?)\?+$/)?.[1];
   // A value (a region, a version, a path), not a word any answer could echo ("really??").
   const value = !!first && (specifics(first).size > 0 || /\d/.test(first));
-  return value && first.length >= 4 && agentWork(session, line.turn, true).toLowerCase().includes(first.toLowerCase());
+  return value && first.length >= 4 && saidBefore(line.turn, first.toLowerCase());
+}
+
+/** Whether the agent's work before `turn` (its text, every tool's command, files and output), lower-cased, holds `value`. */
+type SaidBefore = (turn: number, value: string) => boolean;
+
+/**
+ * SaidBefore for a session, built once: its work as one lower-cased text (each event's, one a line), and
+ * where each turn's starts. The work before a turn holds a value when the value's first place in the
+ * whole ends before that turn starts. (Joining all that came before, for every user line, was quadratic.)
+ */
+function saidBeforeIn(session: Session): SaidBefore {
+  let whole: string | null = null;
+  const starts: number[] = [];
+  const first = new Map<string, number>();
+  return (turn, value) => {
+    if (whole === null) {
+      // (Lower-cased a part at a time: the line breaks between keep each part's case mapping its own.)
+      const parts = session.events.map((e) => workOf(e, true).toLowerCase());
+      whole = parts.join("\n");
+      // starts[t]: the length of the first t parts joined.
+      starts.push(0);
+      parts.forEach((p, t) => starts.push(starts[t]! + (t > 0 ? 1 : 0) + p.length));
+    }
+    if (!first.has(value)) first.set(value, whole.indexOf(value));
+    const at = first.get(value)!;
+    return at >= 0 && at + value.length <= starts[Math.min(turn, starts.length - 1)]!;
+  };
 }
 
 /** A limit on what the agent used: "is 0.10 only", "we still support 0.9". */
@@ -95,13 +127,14 @@ function denies(session: Session, line: Line, sentence: string): boolean {
 
 export function findCorrections(session: Session, lines: Line[]): Lesson[] {
   const found: Lesson[] = [];
+  const saidBefore = saidBeforeIn(session);
+  const firstWork = session.events.findIndex((e) => e.kind !== "user");
   lines.forEach((line, k) => {
     if (line.who !== "user" || line.turn === 0) return;
     // Only after the agent did or said something: a first request corrects nothing.
-    const before = session.events.slice(0, line.turn).some((e) => e.kind !== "user");
-    if (!before) return;
+    if (firstWork < 0 || firstWork >= line.turn) return;
     const reverts = REVERTS.test(line.text.trim());
-    const opens = OPENS.test(line.text.trim()) || DISMISSES.test(line.text.trim()) || reverts || echoes(session, line);
+    const opens = OPENS.test(line.text.trim()) || DISMISSES.test(line.text.trim()) || reverts || echoes(line, saidBefore);
     // Agreeing with what the agent proposed ("ok do that, …") corrects nothing; nor does acknowledging
     // its work before the next request ("ok add a docstring example like the others").
     // (An acknowledgement followed by "but …" takes something back, and may correct.)

@@ -1,7 +1,8 @@
-import type { Session, SessionEvent, ToolCall } from "../agents/session";
+import type { Session, SessionEvent } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut } from "../../../lib/text/cut";
-import { errorLine, evidenceOf, firstErrorLine, retracted, standing, type Line } from "./session-lines";
+import { errorLine, evidenceOf, firstErrorLine, lastLineBefore, linesBetween, retracted, standing, type Line } from "./session-lines";
+import { added, doing, isShell, mainStep, passesByProgram, prepSteps, programOf, runOf, runsAgain, sameTargets, settles, targetOf, type Pass, type Shell } from "./shell-runs";
 import { GUESS, OPENS, ORDER_ONLY, OWN_DOING, PLAN, QUESTION, RETRACT, specifics, statement } from "./wording";
 
 /**
@@ -15,87 +16,53 @@ import { GUESS, OPENS, ORDER_ONLY, OWN_DOING, PLAN, QUESTION, RETRACT, specifics
 const CAUSE =
   /\b(?:because|the (?:real |actual )?(?:cause|reason|problem|issue|culprit|difference)(?: is| was|:)|cause:|caused by|turns out|there it is|that'?s (?:it|why)|hence|so the fix|fix is|the fix|needs?|requires?|must|has to|have to|was missing|is missing|isn'?t set|doesn'?t set|not set|expects?|only (?:works|runs|records|resolves)|by default|due to|panics? on|refuses|never runs?|rolled back)\b/i;
 
-type Shell = ToolCall & { command: string };
-const isShell = (e: SessionEvent | undefined): e is Shell => e?.kind === "tool" && !!e.command;
-
-/** The command that ran: the last `&&`/`;` step before any pipe (`cd x && npm test | tail` → `npm test`). */
-export function mainStep(command: string): string {
-  const beforePipe = command.split(/\s\|\s|\s\|&\s/)[0]!;
-  const steps = beforePipe.split(/\s*(?:&&|;|\|\|)\s*/).filter((s) => s.trim() && !/^(?:cd|set|export|source|\.)\s/.test(s.trim()) && !/^sleep\s/.test(s.trim()));
-  return (steps.at(-1) ?? beforePipe).replace(/\s+2>&1\s*$/, "").trim();
-}
-
-const isEnv = (w: string) => /^[A-Z_][A-Z0-9_]*=/.test(w);
-/** A shell step's words, `$(…)` and quoted strings kept whole. */
-const tokens = (step: string) => step.match(/(?:\$\([^)]*\)|"[^"]*"|'[^']*'|[^\s"'])+/g) ?? [];
-const words = (step: string) => tokens(step).filter((w) => !isEnv(w));
-/** A word that names a program or subcommand: not a path, a number, a value or a flag. */
-const BARE = /^[a-z][a-z0-9-]*$/;
-const barePrefix = (ws: string[]) => {
-  const end = ws.findIndex((w) => !BARE.test(w));
-  return end < 0 ? ws : ws.slice(0, end);
-};
-const pathLike = (w: string) => /[/.:]/.test(w);
-const WRAPPERS = new Set(["npx", "bundle", "poetry", "uv", "pnpm", "yarn", "npm", "go", "cargo", "docker", "./vendor/bin/sail", "python", "python3", "make", "dotnet", "mix", "flutter", "gradle", "./gradlew", "./mvnw", "mvn", "terraform", "kubectl", "helm"]);
-
-/**
- * Two runs of the same command: the same program (and subcommand, for tools that have them); the
- * targets may differ when they are paths (one test file, then its folder), flags and env always may.
- */
-function sameTarget(a: string, b: string): boolean {
-  const [wa, wb] = [words(mainStep(a)).filter((w) => !w.startsWith("-")), words(mainStep(b)).filter((w) => !w.startsWith("-"))];
-  if (!wa.length || wa[0] !== wb[0]) return false;
-  // Subcommands agree as far as both name them (`docker compose exec web airflow …` is not `… exec web python …`).
-  const [ba, bb] = [barePrefix(wa), barePrefix(wb)];
-  if (ba.slice(0, bb.length).some((w, k) => w !== bb[k])) return false;
-  if (!WRAPPERS.has(wa[0]!)) return true;
-  const [sa, sb] = [wa[1], wb[1]];
-  return sa === sb || (!!sa && !!sb && pathLike(sa) && pathLike(sb));
-}
-
-/** Flags that change what a run prints, not whether it works. */
-const OUTPUT_FLAGS = /^-(?:q|v+|s|x|-quiet|-verbose|-nocapture|-no-color|no-color|-color(?:=.*)?|-tb=.*|count=\d+|-silent|-progress.*|-plain|-info|-debug|-stacktrace)$/;
-
-const SETTING = /^['"]?[\w.,:=@/ -]+['"]?$/;
-const isFlag = (w: string | undefined) => !!w && /^--?[a-z]/i.test(w);
-
-/**
- * What the passing run has that the failing one had not: env assignments and flags, each flag with its
- * value (`-r jlink`), and an old flag given a new value (`-destination '…OS=17.2'` after `…OS=17.5`).
- */
-function added(failing: string, passing: string): string[] {
-  const had = new Set(tokens(failing));
-  const now = tokens(passing);
-  return [
-    ...new Set(
-      now.flatMap((w, k) => {
-        if (had.has(w)) return [];
-        if (isEnv(w)) return [w];
-        const value = now[k + 1];
-        if (isFlag(w) && !OUTPUT_FLAGS.test(w)) return [value && !isFlag(value) && !had.has(value) && !pathLike(value) ? `${w} ${value}` : w];
-        // A setting given anew (`OS=17.2`, `jlink`), not a payload (`'{"id": …}'`).
-        const flag = now[k - 1];
-        return isFlag(flag) && had.has(flag!) && !OUTPUT_FLAGS.test(flag!) && SETTING.test(w) ? [`${flag} ${w}`] : [];
-      }),
-    ),
-  ];
-}
-
-/**
- * A flag that carries a setting (an env assignment, a flag with its value) says how this project runs; a
- * bare switch nobody explained (`-upgrade`, `--preset`, `--update-goldens`) is the agent's trial, an
- * output option or a one-off order, and is no lesson without someone saying why.
- */
-const settles = (flag: string) => isEnv(flag) || flag.includes(" ");
-
 const NO = /^\s*(?:no\b|nope\b|don'?t\b|dont\b|stop\b|that'?s (?:not|wrong)|wait\b)|[,.\s]no\.?\s*$/i;
 
 /** The user rejects what was just done: the next thing the user says, before the agent acts again, says no. */
-function rejectedAfter(events: SessionEvent[], turn: number): boolean {
-  const at = events.findIndex((e, j) => j > turn && e.kind === "user");
-  if (at < 0 || events.slice(turn + 1, at).some((e) => e.kind === "tool")) return false;
-  const next = events[at]!;
-  return next.kind === "user" && NO.test(next.text);
+function rejectedAfter(events: SessionEvent[], turn: number, next: NextOf): boolean {
+  const at = next.user[turn + 1]!;
+  if (at < 0 || (next.tool[turn + 1]! >= 0 && next.tool[turn + 1]! < at)) return false;
+  const said = events[at]!;
+  return said.kind === "user" && NO.test(said.text);
+}
+
+/**
+ * Where the next event of each kind is: user[k] (and tool[k]) the first user's (tool's) event at k or
+ * after, -1 when none. Built once per session: a search from the start for every candidate was quadratic.
+ */
+type NextOf = { user: Int32Array; tool: Int32Array };
+function nextOf(events: SessionEvent[]): NextOf {
+  const next = { user: new Int32Array(events.length + 1).fill(-1), tool: new Int32Array(events.length + 1).fill(-1) };
+  for (let k = events.length - 1; k >= 0; k--) {
+    const kind = events[k]!.kind;
+    next.user[k] = kind === "user" ? k : next.user[k + 1]!;
+    next.tool[k] = kind === "tool" ? k : next.tool[k + 1]!;
+  }
+  return next;
+}
+
+/** The last event strictly between `from` and `to` that passes `test`, -1 when none (walked back from `to`, not searched from the end). */
+function lastBetween(events: SessionEvent[], from: number, to: number, test: (e: SessionEvent) => boolean): number {
+  for (let j = Math.min(to, events.length) - 1; j > from; j--) if (test(events[j]!)) return j;
+  return -1;
+}
+
+/**
+ * Where the same command (runsAgain, on targets read once) passed after it failed at `failedAt`, unless
+ * the user said no to that run: the first such of the passing runs of its program, -1 when none.
+ */
+function passedAfter(events: SessionEvent[], failedAt: number, command: string, runs: { next: NextOf; passes: Map<string, Pass[]> }): number {
+  const target = targetOf(command);
+  const passes = runs.passes.get(programOf(target) ?? "") ?? [];
+  // A binary search to the first after the failure.
+  let [lo, hi] = [0, passes.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (passes[mid]!.turn > failedAt) hi = mid;
+    else lo = mid + 1;
+  }
+  for (const pass of passes.slice(lo)) if (pass.targets.some((t) => sameTargets(t, target)) && !rejectedAfter(events, pass.turn, runs.next)) return pass.turn;
+  return -1;
 }
 
 /** How the agent says what it changes: "Changing the tests to …", "Setting X in pool.go", "Adding `--shm-size`". */
@@ -103,8 +70,8 @@ const FIX_VERB = /^(?:changing|setting|adding|using|switching|moving|putting|rep
 
 /** The sentence where the agent says what it changes for the fix, in its last words before the last edit before the pass. */
 function fixSentence(session: Session, lines: Line[], from: number, to: number): { text: string; turn: number } | null {
-  const lastEdit = session.events.findLastIndex((e, j) => j > from && j < to && e.kind === "tool" && (e.files.length > 0 || e.failed === false));
-  const said = lines.filter((l) => l.who === "assistant" && l.turn > from && l.turn < (lastEdit > 0 ? lastEdit : to)).at(-1);
+  const lastEdit = lastBetween(session.events, from, to, (e) => e.kind === "tool" && (e.files.length > 0 || e.failed === false));
+  const said = linesBetween(lines, from, lastEdit > 0 ? lastEdit : to).findLast((l) => l.who === "assistant");
   if (!said) return null;
   const s = said.sentences.filter((x) => FIX_VERB.test(x) || /\bto `[^`]+`/.test(x)).at(-1);
   return s ? { text: s, turn: said.turn } : null;
@@ -115,7 +82,7 @@ function fixSentence(session: Session, lines: Line[], from: number, to: number):
  * ("scratch that", "I was wrong about …"), everything it said before is a disproved guess.
  */
 function standingSaid(lines: Line[], from: number, to: number): { s: string; turn: number; k: number; line: Line }[] {
-  const span = lines.filter((l) => l.who === "assistant" && l.turn > from && l.turn < to);
+  const span = linesBetween(lines, from, to).filter((l) => l.who === "assistant");
   const lastRetraction = span.findLastIndex((l) => l.sentences.some((s) => RETRACT.test(s)));
   return span.slice(Math.max(0, lastRetraction)).filter((line) => !retracted(lines, line)).flatMap((line) => {
     const kept = new Set(standing(line));
@@ -156,47 +123,14 @@ function diagnosis(session: Session, said: ReturnType<typeof standingSaid>, from
  */
 function lastDiagnosis(session: Session, said: ReturnType<typeof standingSaid>, from: number, lastFailure: number, to: number, error: string | null) {
   const restored = restoredBetween(session, from, to);
-  const lastEdit = session.events.findLastIndex((e, j) => j > from && j < to && e.kind === "tool" && e.files.some((f) => !restored.has(f.path)));
+  const lastEdit = lastBetween(session.events, from, to, (e) => e.kind === "tool" && e.files.some((f) => !restored.has(f.path)));
   const beforeEdit = lastEdit > 0 ? said.filter((x) => x.turn < lastEdit) : said;
   return diagnosis(session, beforeEdit.filter((x) => x.turn > lastFailure), from, to, error) ?? diagnosis(session, beforeEdit, from, to, error);
 }
 
-/** A command's steps (`&&`, `;`, `||` apart), each without what it is piped into. */
-const stepsOf = (command: string) =>
-  command
-    .split(/\s*(?:&&|;|\|\|)\s*/)
-    .map((s) => s.split(/\s\|&?\s/)[0]!.replace(/\s+2>&1\s*$/, "").trim())
-    .filter(Boolean);
-/** Steps that only look, print or move files around: not what made a run pass. */
-const INERT = /^(?:echo|sleep|cat|ls|grep|rg|find|head|tail|sed|which|pwd|cp|mv|rm|mkdir|touch|git (?:diff|status|log|show|commit|push|checkout))\b/;
-/** Staging files is inert when it is for a commit in the same command; before a build it changes what the build sees (a flake's source is what git tracks). */
-const inert = (step: string, steps: string[]) => INERT.test(step) || (/^git add\b/.test(step) && steps.some((s) => /^git commit\b/.test(s)));
-
-/** What a command run first did: its steps that act (`pulumi login gs://…`), without moving around or looking (`cd`, `ls`, `… ls`). */
-const doing = (command: string) => {
-  const steps = stepsOf(command).filter((s) => !/^cd\s/.test(s) && !inert(s, []) && !/\b(?:ls|list|show|status|info)$/.test(s));
-  return steps.length ? steps.join(" && ") : mainStep(command);
-};
-
-/** The step of `command` that runs what `failing` ran (`west build && west flash && tio …` → `tio …`), else its main step. */
-const runOf = (command: string, failing: string) => stepsOf(command).findLast((s) => sameTarget(s, failing)) ?? mainStep(command);
-/** `command` runs again what `failing` ran, as its main step or as one of its steps. */
-const runsAgain = (command: string, failing: string) => sameTarget(command, failing) || stepsOf(command).some((s) => sameTarget(s, failing));
-
-/**
- * What the passing run did first that the first failing run did not: `export X=…`, `eval $(…)`, a
- * `cd`, an install chained before the same command. The failing run is the symptom the next session meets.
- */
-function prepSteps(failing: string, passing: string): string[] {
-  const had = new Set(stepsOf(failing));
-  const steps = stepsOf(passing);
-  const last = steps.findLastIndex((s) => sameTarget(s, failing));
-  return steps.slice(0, Math.max(0, last)).filter((s) => !had.has(s) && !sameTarget(s, failing) && !inert(s, steps));
-}
-
 /** What the user said between the failure and the pass that states something: not a question, not an order alone. */
 function userTold(lines: Line[], from: number, to: number): { text: string; turn: number } | null {
-  const told = lines.filter((l) => l.who === "user" && l.turn > from && l.turn < to).at(-1);
+  const told = linesBetween(lines, from, to).findLast((l) => l.who === "user");
   const said = told?.sentences.filter((s) => !QUESTION.test(s) && !ORDER_ONLY.test(s.replace(OPENS, "")) && s.split(/\s+/).length >= 4);
   return told && said?.length ? { text: cut(said.slice(0, 3).map((s) => s.replace(OPENS, "")).join(" "), 300), turn: told.turn } : null;
 }
@@ -212,7 +146,7 @@ const restoredBetween = (session: Session, from: number, to: number) =>
  * work in progress, which teaches the next session nothing. Edits a later `git checkout` undid do not count.
  */
 function ownSlip(session: Session, lines: Line[], failedAt: number, passedAt: number): boolean {
-  const asked = lines.filter((l) => l.who === "user" && l.turn < failedAt).at(-1)?.turn ?? -1;
+  const asked = lastLineBefore(lines, failedAt, "user")?.turn ?? -1;
   const filesOf = (from: number, to: number) => session.events.slice(from, to).flatMap((e) => (e.kind === "tool" ? e.files.map((f) => f.path) : []));
   const written = new Set(filesOf(asked + 1, failedAt));
   const restored = restoredBetween(session, failedAt, passedAt);
@@ -220,22 +154,29 @@ function ownSlip(session: Session, lines: Line[], failedAt: number, passedAt: nu
   return fixed.length > 0 && fixed.every((f) => written.has(f));
 }
 
+/** The last run of `command` from `from` to before `to` that failed; each run of it there is marked `done`. */
+function runsBetween(events: SessionEvent[], from: number, to: number, command: string, done: Set<number>): number {
+  let lastFailure = from;
+  for (let j = from; j < to; j++) {
+    const e = events[j];
+    if (isShell(e) && runsAgain(e.command, command)) {
+      done.add(j);
+      if (e.failed === true) lastFailure = j;
+    }
+  }
+  return lastFailure;
+}
+
 export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] {
   const found: Lesson[] = [];
   const done = new Set<number>();
   const { events } = session;
+  const runs = { next: nextOf(events), passes: passesByProgram(events) };
   events.forEach((failed, i) => {
     if (done.has(i) || !isShell(failed) || failed.failed !== true) return;
-    const passedAt = events.findIndex((e, j) => j > i && isShell(e) && e.failed === false && runsAgain(e.command, failed.command) && !rejectedAfter(events, j));
+    const passedAt = passedAfter(events, i, failed.command, runs);
     if (passedAt < 0) return;
-    let lastFailure = i;
-    for (let j = i; j < passedAt; j++) {
-      const e = events[j];
-      if (isShell(e) && runsAgain(e.command, failed.command)) {
-        done.add(j);
-        if (e.failed === true) lastFailure = j;
-      }
-    }
+    const lastFailure = runsBetween(events, i, passedAt, failed.command, done);
     const passed = events[passedAt] as Shell;
     // The first failure's error: the symptom the next session will meet (the line the cause explains, once known).
     let error = firstErrorLine(failed.output) ?? firstErrorLine((events[lastFailure] as Shell).output);

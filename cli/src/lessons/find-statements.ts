@@ -2,7 +2,7 @@ import type { Session } from "../agents/session";
 import { explicitAt } from "./find-explicit";
 import type { Lesson } from "./lesson";
 import { cut } from "../../../lib/text/cut";
-import { evidenceOf, retracted, standing, type Line } from "./session-lines";
+import { evidenceOf, firstAfter, retracted, standing, type Line } from "./session-lines";
 import { weigh } from "./support";
 
 import { ACK, ASIDE, ASSENTS, GUESS, OWN_DOING, PLAN, QUESTION, specifics, statement } from "./wording";
@@ -103,7 +103,7 @@ function pushback(line: Line | undefined): boolean {
 
 /** The user's next words after the agent's `line` approve it: a yes, before saying anything else. */
 function approved(lines: Line[], line: Line): boolean {
-  const answer = lines.find((l) => l.turn > line.turn);
+  const answer = lines[firstAfter(lines, line.turn)];
   return answer?.who === "user" && (YES.test(answer.text) || ASSENTS.test(answer.text.trim()));
 }
 
@@ -115,7 +115,8 @@ export function findDecisions(session: Session, lines: Line[]): Lesson[] {
     const said = lines.slice(Math.max(0, k - 3), k).filter((l) => l.who === "assistant");
     const confirms = CONFIRMS.test(answer.text);
     // An offer is open until the user answers it: only questions about it may come between.
-    const open = (l: Line) => lines.slice(lines.indexOf(l) + 1, k).every((x) => x.who === "assistant" || QUESTION.test(x.text.trim()));
+    // (Found from k back: `l` is one of the three lines before it.)
+    const open = (l: Line) => lines.slice(lines.lastIndexOf(l, k - 1) + 1, k).every((x) => x.who === "assistant" || QUESTION.test(x.text.trim()));
     const offered = [...said].reverse().find((l) => offersChoice(l) && open(l));
     // A yes answers the agent's last words: in a back-and-forth over choices, its latest proposal; after
     // the user pushed back on a proposal with a reason, the agent's revised one.

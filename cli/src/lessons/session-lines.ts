@@ -37,15 +37,40 @@ export function linesOf(session: Session): Line[] {
 }
 
 /**
+ * Where the lines after `turn` start in `lines` (lines.length when none): `lines` are in turn order, as
+ * linesOf makes them, so a binary search finds it. The finders read the lines near one they look at
+ * through this, never by filtering all of them (a session of 50,000 events took most of a minute that way).
+ */
+export function firstAfter(lines: Line[], turn: number): number {
+  let [lo, hi] = [0, lines.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (lines[mid]!.turn > turn) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The last line of `who` before `turn`, walked back from it. */
+export function lastLineBefore(lines: Line[], turn: number, who: Line["who"]): Line | undefined {
+  for (let k = firstAfter(lines, turn - 1) - 1; k >= 0; k--) if (lines[k]!.who === who) return lines[k];
+  return undefined;
+}
+
+/** The lines strictly between turns `from` and `to`, in order. */
+export const linesBetween = (lines: Line[], from: number, to: number): Line[] => lines.slice(firstAfter(lines, from), firstAfter(lines, to - 1));
+
+/**
  * What the agent says in `line` was taken back: its next words retract it ("I was wrong about …",
  * "scratch that", "you're right"), or the user's next words deny it ("no, …", "hm? look at the actual
  * error"). A disproved guess, whatever a tool printed in between.
  */
 export function retracted(lines: Line[], line: Line): boolean {
   if (line.who !== "assistant") return false;
-  const after = lines.filter((l) => l.turn > line.turn);
-  const next = after.find((l) => l.who === "assistant");
-  const answer = after[0]?.who === "user" ? after[0] : undefined;
+  const from = firstAfter(lines, line.turn);
+  let next: Line | undefined;
+  for (let k = from; k < lines.length && !next; k++) if (lines[k]!.who === "assistant") next = lines[k];
+  const answer = lines[from]?.who === "user" ? lines[from] : undefined;
   return (!!next && (next.sentences.some((s) => RETRACT.test(s)) || SAME_AGAIN.test(next.text.trim()))) || (!!answer && DENIES.test(answer.text.trim()));
 }
 

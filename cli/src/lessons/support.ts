@@ -1,4 +1,4 @@
-import type { Session } from "../agents/session";
+import type { Session, SessionEvent } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { GUESS, specifics } from "./wording";
 
@@ -27,6 +27,17 @@ function actedOn(session: Session, after: number, words: Set<string>): boolean {
   });
 }
 
+/** The other side's next words after event `turn`: the user's after the agent's, the agent's after the user's, either after a tool's. */
+function replyAfter(session: Session, turn: number): Extract<SessionEvent, { text: string }> | undefined {
+  const who = session.events[turn]?.kind;
+  // (Walked from the event on, not sliced: a slice of the rest for each candidate was quadratic in a long session.)
+  for (let j = Math.max(0, turn + 1); j < session.events.length; j++) {
+    const e = session.events[j]!;
+    if ((e.kind === "user" || e.kind === "assistant") && e.kind !== who) return e;
+  }
+  return undefined;
+}
+
 export type Support = { signals: string[]; doubts: string[] };
 
 export function supportOf(session: Session, lesson: Lesson): Support {
@@ -45,9 +56,8 @@ export function supportOf(session: Session, lesson: Lesson): Support {
   // A run failed and a later one passed: what the session itself proved.
   if (lesson.evidence.some((e) => e.who === "tool" && e.text.endsWith("(succeeded)")) && lesson.evidence.some((e) => e.who === "tool" && !e.text.endsWith("(succeeded)"))) signals.push("proved");
   // The other side's next words agree (the user after the agent, the agent after the user).
-  const lastWho = session.events[last]?.kind;
-  const reply = session.events.slice(last + 1).find((e) => (e.kind === "user" || e.kind === "assistant") && e.kind !== lastWho);
-  if (reply && (reply.kind === "user" || reply.kind === "assistant") && AGREES.test(reply.text.trim())) signals.push("confirmed");
+  const reply = replyAfter(session, last);
+  if (reply && AGREES.test(reply.text.trim())) signals.push("confirmed");
   if (actedOn(session, last, named)) signals.push("acted");
   // A hedge or a "for now" in what the user or the agent states as so: a guess or a workaround. (A
   // decision quotes both sides' words, where "for now" scopes the choice rather than doubting it.)
