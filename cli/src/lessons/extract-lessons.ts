@@ -16,15 +16,42 @@ import { MIN_SIGNALS, weigh } from "./support";
  * the product's own but for bench/lessons.ts --sweep, which measures what other limits would give.
  */
 export function extractLessons(session: Session, limits: ExtractLimits = LIMITS): Lesson[] {
-  const lines = linesOf(session);
-  const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(session, lines)).flatMap((l) => weigh(session, l, limits.minSignals) ?? []);
+  const skipped = Math.max(0, session.events.length - MAX_LESSON_EVENTS);
+  const recent = skipped ? { ...session, events: session.events.slice(skipped) } : session;
+  const lines = linesOf(recent);
+  const all = [findExplicit, findCorrections, findResolvedFailures, findDecisions, findFacts].flatMap((find) => find(recent, lines)).flatMap((l) => weigh(recent, l, limits.minSignals) ?? []);
+  const found = fewest(all.sort((a, b) => b.confidence - a.confidence), limits);
+  // Evidence names its turns in the whole session, as the transcript numbers them.
+  return skipped ? found.map((l) => ({ ...l, evidence: l.evidence.map((e) => ({ ...e, turn: e.turn + skipped })) })) : found;
+}
+
+/**
+ * Lessons are drawn from a session's last MAX_LESSON_EVENTS events at most (user's and agent's words and
+ * tool calls alike); what came before is not read. A safety net: the finders read a session in about
+ * linear time, and no labelled session comes near this (the longest has 35 events), but the worker runs
+ * on the whole transcript at every session's end, and Gemini, opencode and Copilot at every turn's end.
+ * On a longer session the first event read stands as its start (a first request states nothing but its
+ * asides), and a failure before the cut that passed after it is not seen.
+ */
+export const MAX_LESSON_EVENTS = 5000;
+
+/**
+ * The first of each lesson said more than once, in the order given (the most confident first), at most
+ * limits.perKind of each inferred kind and limits.perSession in all: read only as far as it takes to
+ * find that many (a long session has thousands of candidates, each compared with those kept before it).
+ */
+function fewest(sorted: Lesson[], limits: ExtractLimits): Lesson[] {
+  const kept: Lesson[] = [];
+  const out: Lesson[] = [];
   const perKind = new Map<string, number>();
-  const fewest = distinct(all.sort((a, b) => b.confidence - a.confidence)).filter((l) => {
-    if (l.lesson === "explicit") return true;
-    perKind.set(l.lesson, (perKind.get(l.lesson) ?? 0) + 1);
-    return perKind.get(l.lesson)! <= limits.perKind;
-  });
-  return fewest.slice(0, limits.perSession);
+  for (const lesson of sorted) {
+    if (out.length >= limits.perSession) break;
+    if (kept.some((k) => sameLesson(k, lesson))) continue;
+    kept.push(lesson);
+    if (lesson.lesson !== "explicit") perKind.set(lesson.lesson, (perKind.get(lesson.lesson) ?? 0) + 1);
+    if (lesson.lesson === "explicit" || perKind.get(lesson.lesson)! <= limits.perKind) out.push(lesson);
+  }
+  return out;
 }
 
 /**
