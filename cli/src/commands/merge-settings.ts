@@ -3,6 +3,8 @@
  * Gemini's settings.json share it) without losing or duplicating what is there: `.claude/settings.json` hooks (`{ hooks: { SessionStart: [{ matcher?, hooks: [{ type:
  * "command", command, timeout? }] }] } }`) and `.mcp.json` (`{ mcpServers: { name: {...} } }`).
  */
+import { isAgentName } from "../../../lib/rules";
+
 export type Json = Record<string, unknown>;
 
 /** `timeout`: Claude Code's own limit for the hook, in seconds; set where the hook has none (one the user set stays). */
@@ -21,12 +23,55 @@ export function isBatonHook(command: unknown, subcommand: string): boolean {
   return typeof command === "string" && new RegExp(`(?:^|[\\s/"'])baton(?:\\.mjs)?["']?\\s+hook\\s+${subcommand}(?:\\s|$)`).test(command);
 }
 
+/** A hook command that ends as Baton writes its hooks: what runs the CLI, ` hook <subcommand>`, then ` --agent <agent>` for all but Claude Code. */
+function batonTail(command: unknown, subcommand: string): { runner: string; agent: string | null } | null {
+  if (typeof command !== "string") return null;
+  const m = new RegExp(`^(.*\\S)\\s+hook\\s+${subcommand}(?:\\s+--agent\\s+(\\S+))?\\s*$`).exec(command);
+  return m ? { runner: m[1]!, agent: m[2] ?? null } : null;
+}
+
+/** One of Baton's hooks as an installer writes it. */
+export type OwnHook = { event: string; command: string; subcommand: string };
+
+/**
+ * Which hook commands of a config are Baton's own, to update in place, never to add a second time:
+ * - the very command being written (`--command bt`, `node …/dist/baton.js`, a copy of any name);
+ * - one that runs baton by its name (isBatonHook: `npx baton …`, an older checkout's path);
+ * - one that ends in ` hook <subcommand> --agent <agent>`, a flag of Baton's own;
+ * - `<runner> hook <subcommand>` where the same runner runs Baton's hook at another of its events as
+ *   well: an earlier install with another command. One such line alone may be a user's own tool of
+ *   that shape, and is left alone.
+ * `commandsAt(event)`: the hook commands the config has at that event.
+ */
+export function ownHooks(entries: OwnHook[], commandsAt: (event: string) => unknown[]): (command: unknown, entry: OwnHook) => boolean {
+  const seen = new Map<string, Set<string>>();
+  for (const { event, subcommand } of entries) {
+    for (const command of commandsAt(event)) {
+      const tail = batonTail(command, subcommand);
+      if (tail) seen.set(tail.runner, (seen.get(tail.runner) ?? new Set()).add(subcommand));
+    }
+  }
+  return (command, entry) => {
+    if (command === entry.command || isBatonHook(command, entry.subcommand)) return true;
+    const tail = batonTail(command, entry.subcommand);
+    if (!tail) return false;
+    return isAgentName(tail.agent) || (seen.get(tail.runner)?.size ?? 0) > 1;
+  };
+}
+
+/** The commands of the hooks in a Claude Code-shaped config at `event` (none where the shape is not that). */
+const commandsIn = (hooks: Json, event: string): unknown[] =>
+  (Array.isArray(hooks[event]) ? hooks[event] : []).flatMap((group: unknown) =>
+    isObject(group) && Array.isArray(group.hooks) ? group.hooks.map((hook: unknown) => (isObject(hook) ? hook.command : undefined)) : [],
+  );
+
 export function mergeHooks(input: Json, entries: HookEntry[]): { settings: Json; changes: string[] } {
   const settings = structuredClone(input);
   const changes: string[] = [];
   settings.hooks ??= {};
   if (!isObject(settings.hooks)) throw new MergeError(`"hooks" is not an object`);
   const hooks = settings.hooks;
+  const isOwn = ownHooks(entries, (event) => commandsIn(hooks, event));
   for (const entry of entries) {
     hooks[entry.event] ??= [];
     const groups = hooks[entry.event];
@@ -35,7 +80,7 @@ export function mergeHooks(input: Json, entries: HookEntry[]): { settings: Json;
     for (const group of groups) {
       if (!isObject(group) || !Array.isArray(group.hooks)) continue;
       group.hooks = group.hooks.filter((hook: unknown) => {
-        if (!isObject(hook) || !isBatonHook(hook.command, entry.subcommand)) return true;
+        if (!isObject(hook) || !isOwn(hook.command, entry)) return true;
         if (found) {
           changes.push(`removed a duplicate ${entry.event} hook`);
           return false;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { isBatonHook, mergeHooks, MergeError, type Json } from "../../commands/merge-settings";
+import { mergeHooks, MergeError, type Json } from "../../commands/merge-settings";
 import type { InstallContext, Installer, InstallPlan, PlannedFile } from "../agent";
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
@@ -80,12 +80,14 @@ export function commandWords(command: string): string[] {
   return words;
 }
 
+const hookCommand = (command: string, subcommand: string) => `${command} hook ${subcommand} --agent codex`;
+
 function planHooks(file: string, command: string): { planned: PlannedFile; hooks: Json } {
   let hooks: Json = {};
   const planned = planJson(file, (json) => {
     const merged = mergeHooks(
       json,
-      EVENTS.map((e) => ({ event: e.event, command: `${command} hook ${e.subcommand} --agent codex`, subcommand: e.subcommand, timeout: e.timeout })),
+      EVENTS.map((e) => ({ event: e.event, command: hookCommand(command, e.subcommand), subcommand: e.subcommand, timeout: e.timeout })),
     );
     hooks = merged.settings;
     return { json: merged.settings, changes: merged.changes };
@@ -94,7 +96,7 @@ function planHooks(file: string, command: string): { planned: PlannedFile; hooks
 }
 
 /** `[hooks.state."<hooks.json>:<event>:<group>:<index>"]` with the hash of each Baton hook where the merged hooks.json puts it. */
-function trustEntries(hooksFile: string, hooks: Json): { key: string; hash: string; event: string }[] {
+function trustEntries(hooksFile: string, hooks: Json, command: string): { key: string; hash: string; event: string }[] {
   const entries: { key: string; hash: string; event: string }[] = [];
   const byEvent = (hooks.hooks ?? {}) as Json;
   for (const e of EVENTS) {
@@ -102,7 +104,8 @@ function trustEntries(hooksFile: string, hooks: Json): { key: string; hash: stri
     groups.forEach((group, g) => {
       const handlers = group && Array.isArray(group.hooks) ? (group.hooks as Json[]) : [];
       handlers.forEach((handler, h) => {
-        if (!handler || !isBatonHook(handler.command, e.subcommand)) return;
+        // Merged, Baton's hook runs exactly what was written (mergeHooks updates an earlier install's).
+        if (!handler || handler.command !== hookCommand(command, e.subcommand)) return;
         entries.push({ key: `${hooksFile}:${e.label}:${g}:${h}`, hash: codexHookHash(e.event, e.label, group.matcher, handler), event: e.event });
       });
     });
@@ -148,7 +151,7 @@ function plan(context: InstallContext): InstallPlan {
   const dir = codexHome(context.home);
   const hooksFile = path.join(dir, "hooks.json");
   const { planned: hooks, hooks: merged } = planHooks(hooksFile, context.command);
-  const config = planConfig(path.join(dir, "config.toml"), context.command, trustEntries(hooksFile, merged));
+  const config = planConfig(path.join(dir, "config.toml"), context.command, trustEntries(hooksFile, merged, context.command));
   return {
     files: [hooks, config],
     notes: [

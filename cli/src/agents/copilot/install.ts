@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Installer } from "../agent";
-import { MergeError, isBatonHook, mergeMcp, type Json } from "../../commands/merge-settings";
+import { MergeError, mergeMcp, ownHooks, type Json } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
 import { planJson, stdioMcpServer } from "../install-files";
@@ -48,14 +48,16 @@ export function mergeCopilotHooks(input: Json, command: string): { json: Json; c
   json.hooks ??= {};
   if (!isObject(json.hooks)) throw new MergeError(`"hooks" is not an object`);
   const hooks = json.hooks;
-  for (const { event, subcommand, timeoutSec } of HOOKS) {
-    const wanted = `${command} hook ${subcommand} --agent copilot`;
+  const own = HOOKS.map(({ event, subcommand }) => ({ event, subcommand, command: `${command} hook ${subcommand} --agent copilot` }));
+  const isOwn = ownHooks(own, (event) => (Array.isArray(hooks[event]) ? hooks[event].map((hook: unknown) => (isObject(hook) ? hook.bash : undefined)) : []));
+  for (const [i, { event, timeoutSec }] of HOOKS.entries()) {
+    const wanted = own[i]!.command;
     hooks[event] ??= [];
     const list = hooks[event];
     if (!Array.isArray(list)) throw new MergeError(`"hooks.${event}" is not a list`);
     let found = false;
     hooks[event] = list.filter((hook: unknown) => {
-      if (!isObject(hook) || !isBatonHook(hook.bash, subcommand)) return true;
+      if (!isObject(hook) || !isOwn(hook.bash, own[i]!)) return true;
       if (found) {
         changes.push(`removed a duplicate ${event} hook`);
         return false;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Installer, InstallContext } from "../agent";
-import { isBatonHook, MergeError, mergeHooks, mergeMcp, type HookEntry, type Json } from "../../commands/merge-settings";
+import { MergeError, mergeHooks, mergeMcp, type HookEntry, type Json } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
 import { planJson, stdioMcpServer } from "../install-files";
@@ -41,9 +41,9 @@ function hookEntries(command: string): (HookEntry & { seconds: number })[] {
 function geminiFields(settings: Json, entries: ReturnType<typeof hookEntries>, added: Set<string>): string[] {
   const changes: string[] = [];
   const hooks = settings.hooks as Record<string, { hooks?: Json[] }[]>;
-  for (const { event, subcommand, seconds } of entries) {
+  for (const { event, command, subcommand, seconds } of entries) {
     for (const hook of hooks[event]!.flatMap((group) => (Array.isArray(group?.hooks) ? group.hooks : []))) {
-      if (!hook || typeof hook !== "object" || !isBatonHook(hook.command, subcommand)) continue;
+      if (!hook || typeof hook !== "object" || hook.command !== command) continue;
       if (hook.timeout === undefined) {
         hook.timeout = seconds * MS;
         if (!added.has(event)) changes.push(`gave the ${event} hook a time limit of ${seconds} s`);
