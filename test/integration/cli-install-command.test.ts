@@ -110,3 +110,24 @@ describe("baton install with a command that does not name baton", () => {
     );
   });
 });
+
+describe("the stdio MCP entry of a CLI at a path a shell would expand ($, `)", () => {
+  it("claude, gemini and copilot start the CLI itself: no quotes left in its arguments", async () => {
+    // (Node runs no ES module from a path with a backslash: commandWords' unit test has that one.)
+    const odd = path.join(tmp.dir, "My Tools $HOME `x`");
+    mkdirSync(odd, { recursive: true });
+    const cli = path.join(odd, "baton.mjs");
+    copyFileSync(path.join(ROOT, "cli/dist/baton.mjs"), cli);
+    const where = fresh();
+    const files = { claude: path.join(where.repo, ".mcp.json"), gemini: path.join(where.home, ".gemini/settings.json"), copilot: path.join(where.home, ".copilot/mcp-config.json") };
+    for (const [agent, file] of Object.entries(files)) {
+      const installed = await runProcess(process.execPath, [cli, "install", agent], { cwd: where.repo, env: where.env });
+      expect(installed.code, installed.stderr).toBe(0);
+      const entry = readJson(file).mcpServers.baton as { command: string; args: string[] };
+      expect([entry.command, ...entry.args]).toEqual(["node", cli, "mcp"]);
+      // As the agent starts it, without a shell (--version for mcp: the bridge would wait on stdin).
+      const ran = await runProcess(entry.command, [...entry.args.slice(0, -1), "--version"], { cwd: where.repo, env: where.env });
+      expect(ran.code, ran.stderr).toBe(0);
+    }
+  });
+});

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { codexHookHash, codexInstaller, commandWords } from "../../cli/src/agents/codex/install";
+import { codexHookHash, codexInstaller } from "../../cli/src/agents/codex/install";
+import { commandWords } from "../../cli/src/agents/install-files";
 import type { InstallContext, PlannedFile } from "../../cli/src/agents/agent";
 import { MergeError } from "../../cli/src/commands/merge-settings";
 import { tempDir } from "../support/server";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { InstallContext, PlannedFile } from "../../cli/src/agents/agent";
 import { copilotInstaller } from "../../cli/src/agents/copilot/install";
-import { splitCommand } from "../../cli/src/agents/install-files";
+import { commandWords } from "../../cli/src/agents/install-files";
 import { MergeError } from "../../cli/src/commands/merge-settings";
 
 // `baton install copilot` plans its merges into ~/.copilot/hooks/baton.json and ~/.copilot/mcp-config.json.
@@ -109,13 +109,17 @@ describe("copilotInstaller.plan", () => {
   });
 });
 
-describe("splitCommand", () => {
+describe("commandWords (the stdio MCP entry's words)", () => {
   it.each([
     ["baton", ["baton"]],
     ["node /opt/baton/baton.mjs mcp", ["node", "/opt/baton/baton.mjs", "mcp"]],
     [`node "/Users/ana/My Tools/baton.mjs" mcp`, ["node", "/Users/ana/My Tools/baton.mjs", "mcp"]],
+    // shellWord single-quotes a path a shell would expand: the quotes are not part of it.
+    ["node '/a $HOME `x` b\\c/baton.mjs' mcp", ["node", "/a $HOME `x` b\\c/baton.mjs", "mcp"]],
+    ['node "/a \\"q\\" \\$x"/b a\\ b mcp', ["node", '/a "q" $x/b', "a b", "mcp"]],
+    ["node '' x", ["node", "", "x"]],
   ])("%s", (line, words) => {
-    expect(splitCommand(line)).toEqual(words);
+    expect(commandWords(line)).toEqual(words);
   });
 });
 

@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InstallContext } from "@/cli/src/agents/agent";
 import { MergeError } from "@/cli/src/commands/merge-settings";
-import { commandWords, opencodeInstaller } from "@/cli/src/agents/opencode/install";
+import { commandWords } from "@/cli/src/agents/install-files";
+import { opencodeInstaller } from "@/cli/src/agents/opencode/install";
 import { JsoncError, parseJsonc, setJsonc } from "@/cli/src/agents/opencode/jsonc-edit";
 
 // `baton install opencode` plans Baton's plugin file and its MCP server in opencode.json(c), keeping

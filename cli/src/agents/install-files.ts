@@ -29,13 +29,22 @@ export function planJson(file: string, merge: (json: Json) => { json: Json; chan
   return { file, before: text, after, changes: merged.changes };
 }
 
-
 /**
- * A command line as a program and its arguments, for a stdio MCP server: words split at spaces, a
- * double-quoted word read as the JSON string `baton install` writes for a path with spaces.
+ * A command line split into words as a POSIX shell would, for the command lines Baton writes
+ * (shellWord): "…" (where \ escapes $ ` " \) and '…' quote, a bare \ escapes the next character,
+ * quoted and bare parts of one word join; nothing is expanded. Every agent's stdio MCP entry and
+ * Codex's are made of these words, since the agents start the program without a shell.
  */
-export function splitCommand(line: string): string[] {
-  return (line.match(/"(?:[^"\\]|\\.)*"|\S+/g) ?? []).map((word) => (word.startsWith('"') ? (JSON.parse(word) as string) : word));
+export function commandWords(command: string): string[] {
+  const words: string[] = [];
+  for (const [word] of command.matchAll(/(?:"(?:[^"\\]|\\[\s\S])*"|'[^']*'|\\[\s\S]|[^\s"'\\])+/g)) {
+    words.push(
+      word.replace(/"((?:[^"\\]|\\[\s\S])*)"|'([^']*)'|\\([\s\S])/g, (_, double: string | undefined, single: string | undefined, escaped: string | undefined) =>
+        double !== undefined ? double.replace(/\\([$`"\\])/g, "$1") : (single ?? escaped ?? ""),
+      ),
+    );
+  }
+  return words;
 }
 
 /**
@@ -44,6 +53,6 @@ export function splitCommand(line: string): string[] {
  * secret is written into the agent's configuration and a token in the config file just works.
  */
 export function stdioMcpServer(command: string): { command: string; args: string[] } {
-  const [program, ...args] = splitCommand(`${command} mcp`);
+  const [program, ...args] = commandWords(`${command} mcp`);
   return { command: program!, args };
 }

@@ -5,7 +5,7 @@ import { mergeHooks, MergeError, type Json } from "../../commands/merge-settings
 import type { InstallContext, Installer, InstallPlan, PlannedFile } from "../agent";
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
-import { planJson } from "../install-files";
+import { commandWords, planJson } from "../install-files";
 import { setTable, TomlError, tomlString, tomlStrings } from "./toml-tables";
 
 /**
@@ -71,13 +71,6 @@ export function codexHookHash(event: string, label: string, matcher: unknown, ha
   const sorted = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(sorted) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Json)[k])])) : v;
   return `sha256:${createHash("sha256").update(JSON.stringify(sorted(identity))).digest("hex")}`;
-}
-
-/** A command line split into words as a shell would for the simple cases Baton writes (`node /path/baton.mjs`, quoted paths). */
-export function commandWords(command: string): string[] {
-  const words: string[] = [];
-  for (const m of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) words.push(m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : (m[2] ?? m[3]!));
-  return words;
 }
 
 const hookCommand = (command: string, subcommand: string) => `${command} hook ${subcommand} --agent codex`;

@@ -4,6 +4,7 @@ import { MergeError } from "../../commands/merge-settings";
 import type { InstallContext, Installer, PlannedFile } from "../agent";
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
+import { commandWords } from "../install-files";
 import { JsoncError, parseJsonc, setJsonc } from "./jsonc-edit";
 import type { PluginSettings } from "./plugin-hooks";
 
@@ -36,15 +37,6 @@ export function bakedPlugin(command: string): string {
     limitsMs: { sessionStart: HOOK_TIMEOUT_SECONDS.sessionStart * 1000, prompt: HOOK_TIMEOUT_SECONDS.prompt * 1000, preCompact: HOOK_TIMEOUT_SECONDS.preCompact * 1000 },
   };
   return text.replace(BAKED, JSON.stringify(JSON.stringify(settings)));
-}
-
-/** A command line split into words as a POSIX shell would: "…" and '…' quote, nothing else is expanded. */
-export function commandWords(command: string): string[] {
-  const words: string[] = [];
-  for (const match of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
-    words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : (match[2] ?? match[3]!));
-  }
-  return words;
 }
 
 /** opencode's user config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode` (it follows the XDG base directories). */
