@@ -34,8 +34,8 @@ function partId(): string {
   return `prt_${time}${[...randomBytes(14)].map((b) => BASE62[b % 62]).join("")}`;
 }
 
-const userText = (parts: Part[]) =>
-  parts
+const userText = (parts: unknown[]) =>
+  (parts.filter((p) => !!p && typeof p === "object") as Part[])
     .filter((p) => p.type === "text" && !p.synthetic && typeof p.text === "string")
     .map((p) => p.text as string)
     .join("\n");
@@ -88,43 +88,62 @@ class Sessions {
   }
 }
 
+/** The session a hook's first argument names, when it is one of opencode's ids (a missing one is none: never "undefined"). */
+function sessionOf(call: unknown): string | null {
+  const id = (call as { sessionID?: unknown } | null | undefined)?.sessionID;
+  return typeof id === "string" && SESSION_ID.test(id) ? id : null;
+}
+
+type Output = { system?: unknown; message?: { id?: unknown; model?: { modelID?: unknown } }; parts?: unknown };
+
+/**
+ * Each of opencode's hooks, guarded: an input without the fields expected (another opencode version,
+ * a call with no arguments) does nothing, and nothing a hook does ever throws into the session.
+ */
+const guarded =
+  <A extends unknown[]>(body: (...args: A) => Promise<void> | void) =>
+  async (...args: A): Promise<void> => {
+    try {
+      await body(...args);
+    } catch {
+      // a hook never breaks the session
+    }
+  };
+
 export const BatonPlugin = async (input: PluginInput) => {
   const sessions = new Sessions(input);
   return {
-    event: async ({ event }: { event: { type?: unknown; properties?: unknown } }) => {
-      try {
-        sessions.event(event);
-      } catch {
-        // a hook never breaks the session
-      }
-    },
+    event: guarded((arg?: { event?: { type?: unknown; properties?: unknown } }) => {
+      if (arg?.event && typeof arg.event === "object") sessions.event(arg.event);
+    }),
 
-    "experimental.chat.system.transform": async (call: { sessionID?: string }, output: { system: string[] }) => {
-      if (!call.sessionID || !SESSION_ID.test(call.sessionID)) return;
-      const context = await sessions.start(call.sessionID);
+    "experimental.chat.system.transform": guarded(async (call?: unknown, output?: Output) => {
+      const sessionId = sessionOf(call);
+      if (!sessionId || !Array.isArray(output?.system)) return;
+      const context = await sessions.start(sessionId);
       if (context) output.system.push(context);
-    },
+    }),
 
-    "chat.message": async (call: { sessionID: string; model?: { modelID?: string } }, output: { message: { id?: string; model?: { modelID?: string } }; parts: Part[] }) => {
-      if (!SESSION_ID.test(call.sessionID)) return;
-      sessions.model = call.model?.modelID ?? output.message.model?.modelID ?? sessions.model;
-      await sessions.start(call.sessionID);
-      const prompt = userText(output.parts);
+    "chat.message": guarded(async (call?: { model?: { modelID?: unknown } }, output?: Output) => {
+      const sessionId = sessionOf(call);
+      if (!sessionId) return;
+      const modelId = call?.model?.modelID ?? output?.message?.model?.modelID;
+      if (typeof modelId === "string") sessions.model = modelId;
+      await sessions.start(sessionId);
+      const parts = output?.parts;
+      if (!Array.isArray(parts)) return;
+      const prompt = userText(parts);
       if (!prompt) return;
-      const context = contextOf(await runHook(SETTINGS, "prompt", sessions.hookInput(call.sessionID, "prompt", { prompt }), SETTINGS.limitsMs.prompt));
-      const messageID = output.message.id ?? output.parts[0]?.messageID;
-      if (context && messageID) output.parts.push({ id: partId(), sessionID: call.sessionID, messageID, type: "text", text: context, synthetic: true });
-    },
+      const context = contextOf(await runHook(SETTINGS, "prompt", sessions.hookInput(sessionId, "prompt", { prompt }), SETTINGS.limitsMs.prompt));
+      const messageID = output?.message?.id ?? (parts[0] as Part | undefined)?.messageID;
+      if (context && typeof messageID === "string") parts.push({ id: partId(), sessionID: sessionId, messageID, type: "text", text: context, synthetic: true });
+    }),
 
-    "experimental.session.compacting": async (call: { sessionID: string }) => {
-      if (!SESSION_ID.test(call.sessionID)) return;
-      let transcript: string;
-      try {
-        transcript = sessions.log.write(call.sessionID);
-      } catch {
-        return;
-      }
-      await runHook(SETTINGS, "pre-compact", sessions.hookInput(call.sessionID, "pre-compact", { transcript_path: transcript }), SETTINGS.limitsMs.preCompact);
-    },
+    "experimental.session.compacting": guarded(async (call?: unknown) => {
+      const sessionId = sessionOf(call);
+      if (!sessionId) return;
+      const transcript = sessions.log.write(sessionId);
+      await runHook(SETTINGS, "pre-compact", sessions.hookInput(sessionId, "pre-compact", { transcript_path: transcript }), SETTINGS.limitsMs.preCompact);
+    }),
   };
 };
