@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { byline, fenced, quoteLines } from "@/lib/context/pack/fence";
@@ -148,6 +148,25 @@ describe("baton session new, then baton pickup", () => {
     expect(shown).toBeGreaterThan(5);
     expect(picked.stdout).toContain(`line ${shown} of a big file\n\n[Truncated`);
     expect(picked.stdout).not.toContain(`line ${shown + 1} of a big file`);
+  });
+
+  it("a listed file over 2 GiB: only what can be shown is read, and the claimed session is printed with it cut", async () => {
+    // Sparse past its first lines: 2.5 GiB on paper, a few KB on disk. Reading it whole threw after the claim.
+    const huge = path.join(repo, "huge.log");
+    writeFileSync(huge, BIG.repeat(10));
+    truncateSync(huge, 2.5 * 1024 ** 3);
+    try {
+      const id = await queue('---\nid: huge\nfiles: ["huge.log", "src/a.ts"]\n---\nA huge log.\n');
+      const picked = await runBaton(["pickup", id, "--max-chars", "2000"], { cwd: repo, env });
+      expect(picked.code, picked.stderr).toBe(0);
+      expect(picked.stdout).toContain(`Session claimed: ${id}`);
+      expect(picked.stdout).toContain("--- huge.log ---\nline 1 of a big file\n");
+      expect(picked.stdout.length).toBeLessThanOrEqual(2000);
+      // Its line count is not known without reading it all: the note names where it was cut.
+      expect(picked.stdout).toMatch(/\[Truncated at 2000 characters: huge\.log cut after line \d+; not shown: src\/a\.ts\. Raise the limit with --max-chars\.\]\n$/);
+    } finally {
+      rmSync(huge);
+    }
   });
 
   it("--no-inject prints the document alone; a document without files has no injected section", async () => {

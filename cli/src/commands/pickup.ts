@@ -8,6 +8,13 @@ import { DEFAULT_MAX_CHARS, renderPickup } from "./render-pickup";
 type Session = { id: string; project: string; markdown: string; specs: string[]; files: string[]; author?: string | null; createdAt?: string };
 
 /**
+ * How much of a listed file pickup reads: enough for the whole output (a character is at most 3 bytes
+ * of UTF-8), and a file up to this size whole, so that a cut one's note can say how many lines it has.
+ * A larger file is read only in part (one of several GiB used to be read whole, or crash the command).
+ */
+const WHOLE_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
  * `baton pickup [id]`: claims the next queued session document of the project (or the one named, in
  * the project: see callSession), prints it and the files it lists, read fresh from the repository.
  * Always text: this output is made to be read by an agent.
@@ -35,7 +42,8 @@ export async function runPickup(args: string[]): Promise<number> {
 
   const root = config.repoRoot ?? config.cwd;
   const inject = !values["no-inject"];
-  const files = inject ? uniquePaths(session.specs ?? [], session.files ?? []).map((p) => readListedFile(root, p)) : [];
+  const maxBytes = Math.max(maxChars * 3, WHOLE_FILE_BYTES);
+  const files = inject ? uniquePaths(session.specs ?? [], session.files ?? []).map((p) => readListedFile(root, p, maxBytes)) : [];
   process.stdout.write(renderPickup({ id: session.id, markdown: session.markdown, author: session.author ?? null, createdAt: session.createdAt, files, inject, maxChars }));
   return EXIT.ok;
 }

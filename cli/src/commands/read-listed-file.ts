@@ -1,14 +1,16 @@
-import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { outsideRepository } from "../../../lib/sessions/repository-path";
 
 /** A file a session document lists, read fresh from disk, or why it is not shown. */
 export type ListedFile =
-  | { path: string; status: "ok"; content: string }
+  /** `partial`: the file goes on past `content`, which is as much as the output can show. */
+  | { path: string; status: "ok"; content: string; partial?: boolean }
   | { path: string; status: "missing" }
   | { path: string; status: "refused"; reason: string }
   | { path: string; status: "not-a-file" }
-  | { path: string; status: "binary" };
+  | { path: string; status: "binary" }
+  | { path: string; status: "unreadable"; reason: string };
 
 function within(root: string, target: string): boolean {
   const rel = path.relative(root, target);
@@ -16,12 +18,30 @@ function within(root: string, target: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
+/** A file's first `maxBytes` bytes, and whether there is more: never the whole of a huge file (one over 2 GiB cannot be read whole at all). */
+function readStart(file: string, maxBytes: number): { bytes: Buffer; partial: boolean } | null {
+  // Checked before it is opened: opening a FIFO would wait for a writer.
+  if (!statSync(file).isFile()) return null;
+  const fd = openSync(file, "r");
+  try {
+    const stat = fstatSync(fd);
+    // One byte more than is kept says whether there is more (the size may change while it is read).
+    const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+    let read = 0;
+    for (let n = -1; n !== 0 && read < buffer.length; read += n) n = readSync(fd, buffer, read, buffer.length - read, read);
+    return { bytes: buffer.subarray(0, Math.min(read, maxBytes)), partial: read > maxBytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Only paths inside the repository: an absolute path, a `..` segment, or a path that resolves
  * outside the root through a symlink is refused, whatever the document says. A session document
- * can come from anyone in the project; pickup must not print ~/.ssh into an agent's context.
+ * can come from anyone in the project; pickup must not print ~/.ssh into an agent's context. At most
+ * `maxBytes` of the file are read.
  */
-export function readListedFile(root: string, listed: string): ListedFile {
+export function readListedFile(root: string, listed: string, maxBytes: number): ListedFile {
   const outside = outsideRepository(listed);
   if (outside) return { path: listed, status: "refused", reason: `${outside}; only paths inside the repository are injected` };
   const full = path.join(root, ...listed.split(/[\\/]+/));
@@ -40,10 +60,16 @@ export function readListedFile(root: string, listed: string): ListedFile {
     return { path: listed, status: "missing" };
   }
   if (!within(realRoot, real)) return { path: listed, status: "refused", reason: "it resolves outside the repository (symlink)" };
-  if (!statSync(real).isFile()) return { path: listed, status: "not-a-file" };
-  const bytes = readFileSync(real);
-  if (bytes.subarray(0, 8000).includes(0)) return { path: listed, status: "binary" };
-  return { path: listed, status: "ok", content: bytes.toString("utf8") };
+  let start: ReturnType<typeof readStart>;
+  try {
+    start = readStart(real, maxBytes);
+  } catch (error) {
+    // Pickup has claimed the session by now: a file it cannot read is said, never a crash.
+    return { path: listed, status: "unreadable", reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  }
+  if (!start) return { path: listed, status: "not-a-file" };
+  if (start.bytes.subarray(0, 8000).includes(0)) return { path: listed, status: "binary" };
+  return { path: listed, status: "ok", content: start.bytes.toString("utf8"), ...(start.partial ? { partial: true } : {}) };
 }
 
 /** Each path once, in the order listed (specs first). */

@@ -3,8 +3,8 @@ import type { ListedFile } from "./read-listed-file";
 
 export const DEFAULT_MAX_CHARS = 100_000;
 
-/** A part of the output; `headerLines` of its text are framing, the rest is the document or file. */
-type Piece = { label: string; text: string; headerLines: number };
+/** A part of the output; `headerLines` of its text are framing, the rest is the document or file (`partial`: read only in part, its line count unknown). */
+type Piece = { label: string; text: string; headerLines: number; partial?: boolean };
 
 const withNewline = (s: string) => (s.endsWith("\n") ? s : `${s}\n`);
 
@@ -24,14 +24,16 @@ function fileText(file: ListedFile): string {
       return `\n[Warning: Not a file: ${shown}]\n`;
     case "binary":
       return `\n[Warning: Binary file not shown: ${shown}]\n`;
+    case "unreadable":
+      return `\n[Warning: Could not read ${shown}: ${defuseLine(file.reason)}]\n`;
   }
 }
 
 const lineCount = (s: string) => s.split("\n").length - (s.endsWith("\n") ? 1 : 0);
 
-function truncationNote(maxChars: number, cut: { label: string; shownLines: number; totalLines: number } | null, notShown: string[]): string {
+function truncationNote(maxChars: number, cut: { label: string; shownLines: number; totalLines: number | null } | null, notShown: string[]): string {
   const parts: string[] = [];
-  if (cut) parts.push(`${cut.label} cut after line ${cut.shownLines} of ${cut.totalLines}`);
+  if (cut) parts.push(`${cut.label} cut after line ${cut.shownLines}${cut.totalLines === null ? "" : ` of ${cut.totalLines}`}`);
   if (notShown.length) {
     const listed = notShown.slice(0, 10).join(", ");
     parts.push(`not shown: ${listed}${notShown.length > 10 ? ` and ${notShown.length - 10} more` : ""}`);
@@ -61,7 +63,7 @@ export function renderPickup(input: {
   ];
   if (input.inject && input.files.length) {
     pieces.push({ label: "", text: "\n=== Injected Files ===\n", headerLines: 2 });
-    for (const file of input.files) pieces.push({ label: shownPath(file), text: fileText(file), headerLines: file.status === "ok" ? 2 : 0 });
+    for (const file of input.files) pieces.push({ label: shownPath(file), text: fileText(file), headerLines: file.status === "ok" ? 2 : 0, partial: file.status === "ok" && file.partial });
   }
 
   const whole = pieces.map((p) => p.text).join("");
@@ -69,6 +71,8 @@ export function renderPickup(input: {
 
   const labelsAfter = (i: number) => pieces.slice(i + 1).map((p) => p.label).filter(Boolean);
   const totalLines = (p: Piece) => lineCount(p.text) - p.headerLines;
+  // A file read in part is longer than the whole output may be (pickup reads enough for that), so it is always cut.
+  const ofLines = (p: Piece) => (p.partial ? null : totalLines(p));
   // The longest note cutting at piece i could need: room for it is kept free while pieces are added whole.
   const worstNote = (i: number) => {
     const piece = pieces[i]!;
@@ -92,7 +96,7 @@ export function renderPickup(input: {
     const shownLines = lineCount(shown) - piece.headerLines;
     const partial = shownLines > 0 && piece.label !== "" && piece.headerLines > 0;
     const note = partial
-      ? truncationNote(input.maxChars, { label: piece.label, shownLines, totalLines: totalLines(piece) }, labelsAfter(i))
+      ? truncationNote(input.maxChars, { label: piece.label, shownLines, totalLines: ofLines(piece) }, labelsAfter(i))
       : truncationNote(input.maxChars, null, [piece.label, ...labelsAfter(i)].filter(Boolean));
     out += (partial ? shown : "") + note;
     // Only a limit too small for the note itself gets here with more.
