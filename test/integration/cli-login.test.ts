@@ -9,7 +9,7 @@ import { loginApproval } from "../support/login-approval";
 import { runProcess } from "../support/run-process";
 import { freePort, ROOT } from "../support/server";
 import { emailOf, testWorld } from "../support/world";
-import { homeEnv, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
+import { homeEnv, recordingProxy, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
 
 // `baton login`, `baton whoami` and `baton logout`: the real CLI as a child process against the real
 // built server, the code approved (or denied) through the dashboard's own page, posted as a browser
@@ -242,6 +242,21 @@ describe("offline and odd configurations", () => {
     expect(result.stderr).toMatch(/could not be revoked \(the server is not reachable at .*\): it stays valid until you revoke it at .*\/settings\/tokens/);
     expect(result.stderr).toContain(`Removed it from ${configFile(home)}`);
     expect(readConfig(home)).toEqual({ url: down, mode: "full" });
+  });
+
+  it("baton logout waits its own 10 s for the revocation, not the hooks' 2 s: a server slow to answer (3.5 s) still revokes", async () => {
+    const { home, env } = newHome();
+    const token = await createUserWithToken(world.databaseUrl, emailOf("ana"), { existing: true });
+    const slow = await recordingProxy(world.server.url, { delayMs: 3500 });
+    try {
+      writeUserConfig(home, { url: slow.url, token });
+      const result = await runBaton(["logout"], { cwd: world.dir, env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(json(result.stdout)).toMatchObject({ revoked: true });
+      expect((await apiClient(world.server.url, token)("GET", "/api/me")).status).toBe(401);
+    } finally {
+      await slow.close();
+    }
   });
 
   it("baton logout with a read token: removed from the file, but not revoked (a read token changes nothing), exit 1", async () => {

@@ -18,7 +18,8 @@ type OnServer = { state: "revoked" } | { state: "refused"; why: string } | { sta
 async function revoke(url: string | null, token: string, trust: Trust): Promise<OnServer> {
   if (!url) return { state: "kept", why: "no server is configured", exit: EXIT.usage };
   try {
-    const res = await apiClient({ url, token, timeoutMs: REVOKE_TIMEOUT_MS, ...trust })("DELETE", "/api/me/token");
+    // Only the CA of `trust` (the whole config): its timeoutMs is the hooks' limit, not this one.
+    const res = await apiClient({ url, token, caFile: trust.caFile, timeoutMs: REVOKE_TIMEOUT_MS })("DELETE", "/api/me/token");
     if (res.status >= 200 && res.status < 300) return { state: "revoked" };
     if (res.status === 401) return { state: "refused", why: `${url} does not take it any more (revoked already)` };
     return { state: "kept", why: `${url} answered ${res.status}: ${errorMessage(res)}`, exit: EXIT.failure };
