@@ -125,6 +125,14 @@ async function main(argv: string[]): Promise<number> {
   return (await COMMANDS[command]())(rest);
 }
 
+// A reader that stops early (`baton session list | head -1`) closes the pipe: the rest of the output is
+// dropped without a word and the command's own exit code stands. Another write error is said.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") return;
+  process.stderr.write(`baton: cannot write the output (${error.message})\n`);
+  process.exitCode = EXIT.failure;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

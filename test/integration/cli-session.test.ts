@@ -3,6 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { homeEnv, makeRepo, runBaton } from "../fixtures/cli/cli-env";
 import { tableCounts } from "../support/fixtures";
+import { runProcess } from "../support/run-process";
+import { ROOT } from "../support/server";
 import { testWorld, WEB_TEAM } from "../support/world";
 
 // `baton session new|list|pickup|complete|release` for session documents and `baton handoff
@@ -149,5 +151,20 @@ describe("baton session and pickup address a document by project and id", () => 
     expect(wrong.code).toBe(4);
     expect(wrong.stderr).toMatch(/No project "api"/);
     expect(await statusIn("web", "s-single")).toBe("doing");
+  });
+});
+
+describe("output to a reader that stops early", () => {
+  // `| true` has exited before the CLI writes (it asks the server first): every write is to a closed pipe.
+  const piped = (args: string) =>
+    runProcess("bash", ["-c", `"${process.execPath}" "${path.join(ROOT, "cli/bin/baton.mjs")}" ${args} | true; exit "\${PIPESTATUS[0]}"`], { cwd: repo, env: envOf("ana") });
+
+  it("`baton session list | true` ends quietly with the command's exit code (no EPIPE stack trace)", async () => {
+    await baton("ana", ["session", "list"]);
+    for (const [args, code] of [["session list", 0], ["--help", 0], ["session list --status waiting", 2]] as const) {
+      const result = await piped(args);
+      expect(result.stderr, args).not.toMatch(/EPIPE|Error:|at /);
+      expect(result.code, args).toBe(code);
+    }
   });
 });
