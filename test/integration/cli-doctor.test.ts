@@ -69,4 +69,24 @@ describe("baton doctor", () => {
     expect(report.server.problem).toMatch(problem);
     expect(exit).toBe(code);
   });
+
+  it("Baton installed with --command (bt, a path of another name) counts as installed, the other command said in a note", async () => {
+    const otherHome = path.join(tmp.dir, "home-command");
+    for (const dir of [".claude", ".codex", ".config/opencode"]) mkdirSync(path.join(otherHome, dir), { recursive: true });
+    const otherEnv = homeEnv(otherHome, { PATH, BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const otherRepo = makeRepo(path.join(tmp.dir, "src", "command"), { remote: "git@github.com:acme/web.git" });
+    for (const [agent, command] of [["claude", "bt"], ["codex", "/opt/baton-cli"], ["opencode", "bt"]]) {
+      const installed = await runBaton(["install", agent!, "--command", command!], { cwd: otherRepo, env: otherEnv });
+      expect(installed.code, installed.stderr).toBe(0);
+    }
+    const result = await runBaton(["doctor"], { cwd: otherRepo, env: otherEnv });
+    const report = JSON.parse(result.stdout) as Doctor & { agents: { notes: string[] }[] };
+    const agent = (name: string) => report.agents.find((a) => a.agent === name)!;
+    expect(agent("claude").installed).toEqual({ repo: true });
+    expect(agent("codex").installed).toEqual({ user: true });
+    expect(agent("opencode").installed).toMatchObject({ user: true });
+    expect(agent("claude").notes).toEqual([`repo: Baton's hooks run \`bt\`; \`baton install\` here would write \`${BIN}\``]);
+    expect(agent("codex").notes).toEqual([`user: Baton's hooks run \`/opt/baton-cli\`; \`baton install\` here would write \`${BIN}\``]);
+    expect(result.code, result.stdout).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 import { homeFolder } from "../config/home";
 import { existsSync } from "node:fs";
 import { AGENTS } from "../agents/agents";
+import type { InstallContext, Installer } from "../agents/agent";
 import { onPath } from "../agents/find-agent";
 import { projectHints } from "../config/derive-project";
 import { originUrl } from "../config/git-info";
@@ -15,6 +16,7 @@ import { printResult } from "../output/print";
 import { AGENT_LABELS, AGENT_NAMES, type AgentName } from "../../../lib/rules";
 import { describeSummariser, parseSummariser } from "../summarise/summariser-config";
 import { defaultCommand } from "./install";
+import { installedCommands } from "./installed-commands";
 
 /** What `baton doctor` found about the server: reachable (health answers), answering (the token is taken and the context routes answer for this repository). */
 type ServerCheck = {
@@ -30,7 +32,8 @@ type ServerCheck = {
   exit: number;
 };
 
-type AgentCheck = { agent: AgentName; label: string; found: string | null; installed: Record<string, boolean>; pending: string[] };
+/** `notes`: what is worth knowing though Baton is installed (its hooks run another command than this CLI would write). */
+type AgentCheck = { agent: AgentName; label: string; found: string | null; installed: Record<string, boolean>; pending: string[]; notes: string[] };
 
 const DOCTOR_TIMEOUT_MS = 5000;
 
@@ -60,6 +63,26 @@ async function checkServer(config: BatonConfig): Promise<ServerCheck> {
   }
 }
 
+/**
+ * Whether Baton is installed in one scope of an agent: what `baton install` would change there now.
+ * Baton's hooks written with another command (`baton install --command bt`) are installed as well,
+ * the difference said in a note.
+ */
+function checkScope(installer: Installer, context: InstallContext): { pending: string[]; note: string | null } {
+  const pendingWith = (command: string) => {
+    const plan = installer.plan({ ...context, command });
+    return { plan, pending: plan.files.flatMap((f) => f.changes) };
+  };
+  const { plan, pending } = pendingWith(context.command);
+  if (!pending.length) return { pending, note: null };
+  for (const command of installedCommands(plan.files)) {
+    if (command !== context.command && !pendingWith(command).pending.length) {
+      return { pending: [], note: `${context.scope}: Baton's hooks run \`${command}\`; \`baton install\` here would write \`${context.command}\`` };
+    }
+  }
+  return { pending, note: null };
+}
+
 /** For each agent on this machine: whether Baton's hooks and MCP entry are in its configuration, per scope. */
 async function checkAgents(config: BatonConfig): Promise<AgentCheck[]> {
   const home = homeFolder();
@@ -68,14 +91,14 @@ async function checkAgents(config: BatonConfig): Promise<AgentCheck[]> {
   for (const agent of AGENT_NAMES) {
     const installer = await AGENTS[agent].installer();
     const found = installer.found({ home });
-    const check: AgentCheck = { agent, label: AGENT_LABELS[agent], found, installed: {}, pending: [] };
+    const check: AgentCheck = { agent, label: AGENT_LABELS[agent], found, installed: {}, pending: [], notes: [] };
     if (found && config.url) {
       for (const scope of installer.scopes) {
         try {
-          const plan = installer.plan({ command: defaultCommand(), url: config.url.replace(/\/+$/, ""), scope, home, root: config.repoRoot ?? config.cwd });
-          const pending = plan.files.flatMap((f) => f.changes);
+          const { pending, note } = checkScope(installer, { command: defaultCommand(), url: config.url.replace(/\/+$/, ""), scope, home, root: config.repoRoot ?? config.cwd });
           check.installed[scope] = pending.length === 0;
           if (pending.length) check.pending.push(...pending.map((c) => `${scope}: ${c}`));
+          if (note) check.notes.push(note);
         } catch (error) {
           check.installed[scope] = false;
           check.pending.push(`${scope}: ${(error as Error).message}`);
@@ -122,7 +145,8 @@ function agentLine(a: AgentCheck): string {
   const scopes = Object.entries(a.installed);
   if (!scopes.length) return `  ${name} ${a.found}: cannot check without a server URL`;
   const installedIn = scopes.filter(([, ok]) => ok).map(([scope]) => scope);
-  if (installedIn.length) return `  ${name} ${a.found}: Baton installed (${installedIn.join(", ")} configuration)`;
+  const notes = a.notes.map((n) => `\n  ${"".padEnd(12)}   note: ${n}`).join("");
+  if (installedIn.length) return `  ${name} ${a.found}: Baton installed (${installedIn.join(", ")} configuration)${notes}`;
   return `  ${name} ${a.found}: Baton not installed or out of date (${a.pending.length} change${a.pending.length === 1 ? "" : "s"} pending): run baton install ${a.agent}`;
 }
 
