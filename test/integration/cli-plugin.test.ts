@@ -197,7 +197,7 @@ describe("the plugin in the real Claude Code", () => {
     expect(remember.code, remember.stdout + remember.stderr).toBe(0);
     const asked = model.requests.slice(seen).map((r) => JSON.stringify(r.body)).find((body) => body.includes("staging lives in eu-west-1"));
     expect(asked, "no request carried /remember's prompt").toBeDefined();
-    expect(asked).toMatch(/node \\"[^"$]+\/bin\/baton\.mjs\\" remember \\"<the learning>\\"/);
+    expect(asked).toMatch(/node \\"[^"$]+\/bin\/baton\.mjs\\" remember --kind <pattern\|insight> -- \\"<the learning>\\"/);
     expect(asked).toContain("a fix that took effort");
   }, 240_000);
 });

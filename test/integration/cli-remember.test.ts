@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli";
 import { tableCounts } from "../support/fixtures";
-import { tempDir } from "../support/server";
+import { runProcess } from "../support/run-process";
+import { ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
 import { homeEnv, makeRepo } from "../fixtures/cli/cli-env";
 
@@ -67,5 +69,16 @@ describe("baton remember", () => {
     expect(res.code, res.stdout + res.stderr).toBe(code);
     expect(res.stdout + res.stderr).toContain(message);
     expect(await tableCounts(world.databaseUrl)).toEqual(before);
+  });
+
+  it("the plugin's /remember command line works as the model fills it in, for a learning that starts with a dash", async () => {
+    const template = readFileSync(path.join(ROOT, "plugins/baton/commands/remember.md"), "utf8");
+    const line = /^\s*(node .* remember .*)$/m.exec(template)![1]!;
+    const learning = "-v prints the CLI's version: check it before filing a bug.";
+    const command = line.replace("<pattern|insight>", "insight").replace("<the learning>", learning.replace(/[$`"\\]/g, "\\$&"));
+    const env = homeEnv(path.join(tmp.dir, "home"), { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, BATON_SESSION_ID: "", CLAUDE_SESSION_ID: "", CLAUDE_PLUGIN_ROOT: path.join(ROOT, "plugins/baton") });
+    const res = await runProcess("sh", ["-c", command], { cwd: webRepo, env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).proposal).toMatchObject({ kind: "insight", content: learning });
   });
 });
