@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../support/api";
@@ -236,6 +236,20 @@ describe("baton task and the server", () => {
     expect(JSON.parse(stop.stdout)).toMatchObject({ memorySaved: true, newerOnServer: null });
     expect((await apiClient(server.url, token)("GET", "/api/projects/web/tasks/task-22/memory")).json.memory.markdown).toBe("# task-22\n\nWritten last year.\nAnd today.\n");
     expect(readFileSync(file, "utf8")).toMatch(/^---\ntask_id: task-22\nowner: team-payments\ncreated: 2025-01-01T00:00:00.000Z\nupdated: 20\d\d-/);
+  });
+
+  it("a write that fails (a full disk, here a file-size limit) leaves the developer's CLAUDE.local.md as it was", async () => {
+    const repo = freshRepo();
+    const notes = Array.from({ length: 1500 }, (_, i) => `- my own note ${i}: keep this line`).join("\n") + "\n";
+    writeFileSync(path.join(repo, "CLAUDE.local.md"), notes);
+    const cli = path.join(ROOT, "cli/bin/baton.mjs");
+    // ulimit -f counts 512-byte blocks: 16 KB, under the 50 KB CLAUDE.local.md needs with the block.
+    const result = await runProcess("bash", ["-c", `ulimit -f 32 && exec "${process.execPath}" "${cli}" task start task-368`], { cwd: repo, env });
+    expect(result.code).toBe(1);
+    expect(readFileSync(path.join(repo, "CLAUDE.local.md"), "utf8")).toBe(notes);
+    expect(readdirSync(repo).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    // The task was made active before the write failed: the tests after this one start with none.
+    expect((await runBaton(["task", "stop", "task-368"], { cwd: repo, env })).code).toBe(0);
   });
 
   it("show names a task, from the server's memory", async () => {

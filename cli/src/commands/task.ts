@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { ErrorReason } from "../../../lib/api/error-codes";
 import { expectProjectOk, requireServer, resolveProject, type CommandProject, type ServerContext } from "../config/server-context";
@@ -7,6 +7,7 @@ import { expectOk } from "../http/api-client";
 import { frontMatterScalars, splitFrontMatter } from "../markdown/split-front-matter";
 import { parseOptions } from "../output/parse-options";
 import { printResult } from "../output/print";
+import { writeWhole } from "../output/write-whole";
 import { blockTask, removeTaskBlock, upsertTaskBlock } from "./claude-md-block";
 import { excludeFromGit } from "./git-exclude";
 import { TASK_ID_PATTERN, TASK_ID_RULE, TASK_IMPORT_FILE } from "../../../lib/rules";
@@ -37,11 +38,13 @@ async function serverMemory(ctx: ServerContext, slug: string, taskId: string): P
 
 const readIfExists = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : null);
 
-/** Writes only when the content changes, so running a command twice leaves files (and mtimes) alone. */
+/**
+ * Writes only when the content changes, so running a command twice leaves files (and mtimes) alone;
+ * whole or not at all (writeWhole): the developer's own CLAUDE.local.md is never left cut short.
+ */
 function writeIfChanged(file: string, before: string | null, after: string): boolean {
   if (before === after) return false;
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, after);
+  writeWhole(file, after);
   return true;
 }
 
