@@ -19,7 +19,7 @@ const BIN = `node ${path.join(ROOT, "cli/bin/baton.mjs")}`;
 
 type Doctor = {
   server: { reachable: boolean; answering: boolean; project: string | null; problem: string | null };
-  agents: { agent: string; found: string | null; installed: Record<string, boolean> }[];
+  agents: { agent: string; found: string | null; installed: Record<string, boolean>; notes: string[] }[];
   summariser: { setting: string | null; problem: string | null };
 };
 
@@ -80,7 +80,7 @@ describe("baton doctor", () => {
       expect(installed.code, installed.stderr).toBe(0);
     }
     const result = await runBaton(["doctor"], { cwd: otherRepo, env: otherEnv });
-    const report = JSON.parse(result.stdout) as Doctor & { agents: { notes: string[] }[] };
+    const report = JSON.parse(result.stdout) as Doctor;
     const agent = (name: string) => report.agents.find((a) => a.agent === name)!;
     expect(agent("claude").installed).toEqual({ repo: true });
     expect(agent("codex").installed).toEqual({ user: true });
