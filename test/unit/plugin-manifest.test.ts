@@ -40,7 +40,8 @@ describe("the Claude Code plugin", () => {
       expect(text, file).not.toMatch(/npx|npm /);
     }
     const remember = readFileSync(path.join(dir, "remember.md"), "utf8");
-    expect(remember).toContain('node "${CLAUDE_PLUGIN_ROOT}/bin/baton.mjs" remember "');
+    // The learning after `--`, so that one starting with a dash is not taken for an option.
+    expect(remember).toContain('node "${CLAUDE_PLUGIN_ROOT}/bin/baton.mjs" remember --kind <pattern|insight> -- "<the learning>"');
     expect(remember).toMatch(/^allowed-tools: Bash\(node:\*\)$/m);
     expect(remember).toContain("$ARGUMENTS");
   });
