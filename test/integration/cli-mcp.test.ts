@@ -204,13 +204,14 @@ describe("failures come back as JSON-RPC errors, never as a crash", () => {
     ]);
   });
 
-  it("answers lines that are not JSON-RPC itself; blank lines and CRLF are fine", async () => {
+  it("answers lines that are not JSON-RPC itself (under their id when it can be read); blank lines and CRLF are fine", async () => {
     const { code, messages } = await runBridge(envOf("ana"), ["not json\n", "\n", "[]\n", '{"id":4,"method":"ping"}\n', `${JSON.stringify(request(5, "ping"))}\r\n`]);
     expect(code).toBe(0);
     expect(messages).toEqual([
       { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
       { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },
-      { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },
+      // No "jsonrpc", but an id it can read: answered under that id, so the client is not left waiting.
+      { jsonrpc: "2.0", id: 4, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },
       { jsonrpc: "2.0", id: 5, result: {} },
     ]);
   });

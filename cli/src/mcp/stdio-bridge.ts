@@ -41,7 +41,9 @@ function readLine(line: string, log: (message: string) => void): { message: unkn
   }
   if (!jsonRpcMessages(message)) {
     log(`a line on stdin is not a JSON-RPC 2.0 message: ${line.slice(0, 120)}`);
-    return { refusal: errorResponse(null, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC 2.0 message (or a non-empty batch of them).") };
+    // An id that can be read is answered under it, so a client waiting on it is not left to time out.
+    const id = isObject(message) && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null;
+    return { refusal: errorResponse(id, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC 2.0 message (or a non-empty batch of them).") };
   }
   return { message };
 }
