@@ -3,13 +3,20 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
 /**
  * A transcript file's text; of a file over `maxBytes` only its end (where the session stands now), read
  * without loading the rest. The line cut at the start is not JSON, and every reader skips such lines.
- * Null when the file is missing or unreadable (`onError` hears why, unless it is simply not there).
+ * Null when the file is missing, not a regular file (a FIFO would block the read) or unreadable (`onError`
+ * hears why, unless it is simply not there).
  */
 export function readTail(file: string | null, maxBytes: number, onError: (message: string) => void): string | null {
   if (!file) return null;
   let fd: number | null = null;
   try {
-    const size = statSync(file).size;
+    const stat = statSync(file);
+    // A FIFO or a device would block the read (or never end): a transcript is a file.
+    if (!stat.isFile()) {
+      onError(`the transcript ${file} is not a regular file`);
+      return null;
+    }
+    const size = stat.size;
     const length = Math.min(size, maxBytes);
     const buffer = Buffer.alloc(length);
     fd = openSync(file, "r");
