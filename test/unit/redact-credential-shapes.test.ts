@@ -108,3 +108,40 @@ describe("a key block without its end", () => {
     expect(out).toBe("[withheld: private key]");
   });
 });
+
+// Providers' tokens by their documented prefixes: withheld wherever they stand, after a JSON-escaped
+// newline too; lookalikes in prose and code stay. Assembled from parts, as above.
+const r = (n: number, alphabet = "a1B2c3D4e5F6g7H8i9J0k") => Array.from({ length: n }, (_, i) => alphabet[(i * 7) % alphabet.length]).join("");
+const hex = (n: number) => r(n, "0123456789abcdef");
+describe("providers' tokens", () => {
+  it.each([
+    ["Hugging Face", "hf" + "_" + r(34)],
+    ["Google OAuth access token", "ya" + "29." + r(40)],
+    ["Shopify", "shp" + "at_" + hex(32)],
+    ["DigitalOcean", "do" + "p_v1_" + hex(64)],
+    ["PyPI", "pypi-" + "AgEIcHlwaS5vcmc" + r(60)],
+    ["Databricks", "da" + "pi" + hex(32)],
+    ["Linear", "lin" + "_api_" + r(40)],
+    ["Supabase", "sb" + "p_" + hex(40)],
+    ["Groq", "gs" + "k_" + r(52)],
+    ["Replicate", "r8" + "_" + r(37)],
+    ["Grafana service account", "gl" + "sa_" + r(32) + "_" + hex(8)],
+    ["Postman", "PMAK-" + hex(24) + "-" + hex(34)],
+    ["age", "AGE-SECRET-KEY-1" + r(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")],
+  ])("withholds a %s token, in prose and after an escaped newline", (_name, token) => {
+    for (const text of [`export TOKEN_X=${token}`, `use ${token} here`, `{"note":"creds:\\n${token}"}`]) {
+      for (const out of [new SecretRedactor().text(text), withholdSecrets(text)]) expect(out).not.toContain(token);
+    }
+  });
+
+  it.each([
+    "the hf_transfer package speeds up downloads",
+    "shpat_ tokens are Shopify's admin tokens",
+    "set ya29 aside",
+    "r8_model_name is not a token",
+    "the glc_ prefix is Grafana Cloud's",
+    "dapi is Databricks' prefix",
+  ])("leaves alone: %s", (text) => {
+    expect(new SecretRedactor().text(text)).toBe(text);
+  });
+});
