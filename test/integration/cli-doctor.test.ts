@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, ROOT, tempDir } from "../support/server";
@@ -88,5 +88,24 @@ describe("baton doctor", () => {
     expect(agent("claude").notes).toEqual([`repo: Baton's hooks run \`bt\`; \`baton install\` here would write \`${BIN}\``]);
     expect(agent("codex").notes).toEqual([`user: Baton's hooks run \`/opt/baton-cli\`; \`baton install\` here would write \`${BIN}\``]);
     expect(result.code, result.stdout).toBe(0);
+  });
+
+  it("Claude Code with Baton's plugin enabled counts as installed; disabled in the repository's local settings, it does not", async () => {
+    const pluginHome = path.join(tmp.dir, "home-plugin");
+    mkdirSync(path.join(pluginHome, ".claude"), { recursive: true });
+    writeFileSync(path.join(pluginHome, ".claude", "settings.json"), JSON.stringify({ enabledPlugins: { "other@market": true, "baton@baton": true } }));
+    const pluginEnv = homeEnv(pluginHome, { PATH, BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const pluginRepo = makeRepo(path.join(tmp.dir, "src", "plugin"), { remote: "git@github.com:acme/web.git" });
+    const enabled = await runBaton(["doctor"], { cwd: pluginRepo, env: pluginEnv });
+    const claude = (JSON.parse(enabled.stdout) as Doctor).agents.find((a) => a.agent === "claude")!;
+    expect(claude.installed).toEqual({ plugin: true, repo: false });
+    expect(claude.notes).toEqual([`the Baton plugin is enabled in ${path.join(pluginHome, ".claude", "settings.json")}`]);
+    expect(enabled.code, enabled.stdout).toBe(0);
+
+    mkdirSync(path.join(pluginRepo, ".claude"), { recursive: true });
+    writeFileSync(path.join(pluginRepo, ".claude", "settings.local.json"), JSON.stringify({ enabledPlugins: { "baton@baton": false } }));
+    const disabled = await runBaton(["doctor"], { cwd: pluginRepo, env: pluginEnv });
+    expect((JSON.parse(disabled.stdout) as Doctor).agents.find((a) => a.agent === "claude")!.installed).toEqual({ repo: false });
+    expect(disabled.code).toBe(1);
   });
 });

@@ -17,6 +17,7 @@ import { AGENT_LABELS, AGENT_NAMES, type AgentName } from "../../../lib/rules";
 import { describeSummariser, parseSummariser } from "../summarise/summariser-config";
 import { defaultCommand } from "./install";
 import { installedCommands } from "./installed-commands";
+import { pluginEnabledIn } from "../agents/claude/plugin-enabled";
 
 /** What `baton doctor` found about the server: reachable (health answers), answering (the token is taken and the context routes answer for this repository). */
 type ServerCheck = {
@@ -93,6 +94,12 @@ async function checkAgents(config: BatonConfig): Promise<AgentCheck[]> {
     const found = installer.found({ home });
     const check: AgentCheck = { agent, label: AGENT_LABELS[agent], found, installed: {}, pending: [], notes: [] };
     if (found && config.url) {
+      // Claude Code's plugin brings the hooks and the MCP server wherever it is enabled.
+      const plugin = agent === "claude" ? pluginEnabledIn({ home, root: config.repoRoot ?? config.cwd }) : null;
+      if (plugin) {
+        check.installed.plugin = true;
+        check.notes.push(`the Baton plugin is enabled in ${plugin}`);
+      }
       for (const scope of installer.scopes) {
         try {
           const { pending, note } = checkScope(installer, { command: defaultCommand(), url: config.url.replace(/\/+$/, ""), scope, home, root: config.repoRoot ?? config.cwd });
