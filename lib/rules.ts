@@ -139,6 +139,12 @@ export const MAX_TAGS = 32;
 export const MAX_TAG_CHARS = 64;
 /** Free-text search and context hints, in characters. */
 export const MAX_QUERY_CHARS = 2_000;
+/**
+ * A search hint a hook sends is cut to this many bytes as the URL carries it, too: Node's HTTP parser
+ * refuses a request whose line and headers pass 16 KB, and 2,000 characters of CJK text are 18 KB
+ * percent-encoded (each character 3 bytes of UTF-8, each byte "%XX").
+ */
+export const MAX_HINT_URL_BYTES = 6_000;
 export const MAX_NAME_CHARS = 100;
 export const MAX_SOURCE_CHARS = 200;
 

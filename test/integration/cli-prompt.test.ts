@@ -97,6 +97,19 @@ describe("baton hook prompt in a session started by baton hook session-start", (
   });
 });
 
+describe("hints in scripts whose characters are long in a URL", () => {
+  it("a branch whose commit subjects are long CJK lines still gets its context (the hint is cut to what a request line holds)", async () => {
+    const cjk = makeRepo(path.join(tmp.dir, "src", "cjk"), { remote: "git@github.com:acme/web.git", commits: ["令牌".repeat(350), "签名密钥轮换".repeat(120), "哈希".repeat(350)] });
+    const start = await runBaton(["hook", "session-start"], { cwd: cjk, env: env(), input: JSON.stringify({ session_id: "s-cjk", cwd: cjk, source: "startup" }) });
+    expect(start.code).toBe(0);
+    const context = hookContext(start.stdout);
+    expect(context).not.toContain("context unavailable");
+    expect(context).toContain("learnings (");
+    const prompt = await runPrompt("签名密钥".repeat(250) + " flamingo", { input: promptInput("签名密钥".repeat(250) + " flamingo", { session_id: "s-cjk", cwd: cjk }) });
+    expect([prompt.code, prompt.stderr]).toEqual([0, ""]);
+  });
+});
+
 describe("baton hook prompt never holds a prompt up", () => {
   // The hook's own limit is 1 s by default; the process around it also pays Node's start.
   const servers = failingServers();

@@ -1,3 +1,4 @@
+import { MAX_HINT_URL_BYTES } from "../../../lib/rules";
 import { REDACTION_MARKERS, SecretRedactor } from "../../../lib/secrets/redact-secrets";
 
 // What a hook sends the server to search with (a prompt's opening, the branch's recent commit
@@ -20,5 +21,18 @@ function redactionWindow(text: string, chars: number): string {
  */
 export function searchHint(text: string, maxChars: number): string {
   const redacted = new SecretRedactor().text(redactionWindow(text, 16 * maxChars)).replace(REDACTION_MARKERS, " ");
-  return redacted.replace(/\s+/g, " ").trim().slice(0, maxChars).trim();
+  return withinUrlBytes(redacted.replace(/\s+/g, " ").trim().slice(0, maxChars)).trim();
+}
+
+/** The text's start that percent-encoded takes at most MAX_HINT_URL_BYTES (whole characters: a cut never splits one). */
+function withinUrlBytes(text: string): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    // An unreserved ASCII character (or a space, "+") is one byte in the URL; any other, "%XX" for each byte of its UTF-8.
+    bytes += /[A-Za-z0-9 *._~-]/.test(char) ? 1 : 3 * Buffer.byteLength(char);
+    if (bytes > MAX_HINT_URL_BYTES) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
 }
