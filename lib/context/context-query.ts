@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  CLAUDE_CODE_MAX_CHARS,
   CONTEXT_MODES,
   DEFAULT_CONTEXT_BUDGET,
   DEFAULT_CONTEXT_MAX_CHARS,
@@ -44,3 +45,12 @@ export const contextQuerySchema = z.object({
   sessionId: z.string().trim().max(MAX_SESSION_ID_CHARS).optional(),
 });
 export type ContextQuery = z.output<typeof contextQuerySchema>;
+
+/**
+ * The query as its format can use it: Claude Code keeps the first CLAUDE_CODE_MAX_CHARS of a hook's
+ * injected context and shows the rest as a file path, so an answer in its format (the session start's
+ * and the prompt stage's) is never longer, whatever maxChars asks.
+ */
+export function fitFormat<Q extends { format: string; maxChars: number }>(q: Q): Q {
+  return q.format === "claude" && q.maxChars > CLAUDE_CODE_MAX_CHARS ? { ...q, maxChars: CLAUDE_CODE_MAX_CHARS } : q;
+}

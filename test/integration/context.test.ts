@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "@/lib/context/pack/tokenizer";
-import { LEARNING_KINDS } from "@/lib/rules";
+import { CLAUDE_CODE_MAX_CHARS, LEARNING_KINDS } from "@/lib/rules";
 import { apiClient } from "../support/api";
 import { ROOT, startServer } from "../support/server";
 import { testWorld } from "../support/world";
@@ -142,6 +142,19 @@ describe("GET /api/context", () => {
     expect(claude.json).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: json.context } });
   });
 
+  it("format=claude never passes Claude Code's 10,000 characters, whatever maxChars asks; other formats may", async () => {
+    for (let i = 0; i < 40; i++) {
+      const content = `Deploy step ${i}: the release job of other runs migrations, then rolls the canary for ${i + 5} minutes; ${"the rollback keeps the previous image tagged, ".repeat(6)}`;
+      expect((await ana("POST", "/api/learnings", { kind: "pattern", content, project: "other", confirmed: true })).status).toBe(201);
+    }
+    const wide = "/api/context?project=other&q=deploy+release+migrations&budget=32000&maxChars=200000";
+    const json = (await ana("GET", wide)).json;
+    expect(json.context.length).toBeGreaterThan(CLAUDE_CODE_MAX_CHARS);
+    const claude = (await ana("GET", `${wide}&format=claude`)).json.hookSpecificOutput.additionalContext as string;
+    expect(claude.length).toBeLessThanOrEqual(CLAUDE_CODE_MAX_CHARS);
+    expect(claude).toContain("## Relevant learnings");
+  });
+
   it("is byte-identical for the same state and query, with an ETag that answers 304", async () => {
     const a = await ana("GET", "/api/context?project=web&q=auth");
     const b = await ana("GET", "/api/context?project=web&q=auth");
@@ -152,6 +165,7 @@ describe("GET /api/context", () => {
     const cached = await ana("GET", "/api/context?project=web&q=auth", undefined, { "if-none-match": etag });
     expect(cached.status).toBe(304);
     expect(cached.text).toBe("");
+    expect((await ana("GET", "/api/context?project=web&q=auth", undefined, { "if-none-match": "*" })).status).toBe(304);
     // Another query whose context differs ("other" matches nothing in web: its context is auth's, the task's "token" and its tags' feedback).
     expect((await ana("GET", "/api/context?project=web&q=migrations", undefined, { "if-none-match": etag })).status).toBe(200);
   });

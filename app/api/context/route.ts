@@ -3,7 +3,7 @@ import { originFromHeaders } from "@/lib/api/origin-from-headers";
 import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
 import { getConfig } from "@/lib/config";
-import { contextQuerySchema } from "@/lib/context/context-query";
+import { contextQuerySchema, fitFormat } from "@/lib/context/context-query";
 import { serveContext } from "@/lib/context/serve/serve-context";
 
 /**
@@ -12,7 +12,7 @@ import { serveContext } from "@/lib/context/serve/serve-context";
  * token this instance remembers is checked in the context's own first batch (no lookup of its own).
  */
 export const GET = guard("read", async ({ request, db, principal }) => {
-  const q = parseQuery(request, contextQuerySchema);
+  const q = fitFormat(parseQuery(request, contextQuerySchema));
   const served = await serveContext(db, principal, q, { dashboardUrl: originFromHeaders(request.headers, getConfig().baseUrl) });
   const headers = {
     etag: served.etag,
@@ -24,7 +24,8 @@ export const GET = guard("read", async ({ request, db, principal }) => {
     ...(served.cached ? {} : { "x-baton-search": served.searched ?? "none" }),
   };
   const ifNoneMatch = request.headers.get("if-none-match");
-  if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === served.etag)) {
+  // "*" matches any current answer (RFC 9110); a listed tag matches weakly.
+  if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === "*" || t.trim().replace(/^W\//, "") === served.etag)) {
     return new Response(null, { status: 304, headers });
   }
   return new Response(served.body, { headers: { ...headers, "content-type": served.contentType } });

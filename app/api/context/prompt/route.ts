@@ -2,6 +2,7 @@ import { hookCacheControl } from "@/lib/api/hook-cache-control";
 import { parseQuery } from "@/lib/api/parse-query";
 import { guard } from "@/lib/auth/guard";
 import { promptBody, promptContext } from "@/lib/context/prompt/prompt-context";
+import { fitFormat } from "@/lib/context/context-query";
 import { promptQuerySchema } from "@/lib/context/prompt/prompt-query";
 
 /**
@@ -10,7 +11,7 @@ import { promptQuerySchema } from "@/lib/context/prompt/prompt-query";
  * this instance remembers is checked in the prompt's own first batch (no lookup of its own).
  */
 export const GET = guard("read", async ({ request, db, principal }) => {
-  const q = parseQuery(request, promptQuerySchema);
+  const q = fitFormat(parseQuery(request, promptQuerySchema));
   const { body, contentType } = promptBody(await promptContext(db, principal, q), q.format);
   return new Response(body, { headers: { "content-type": contentType, "cache-control": hookCacheControl("no-store"), vary: "authorization, cookie" } });
 }, { checkTokenInReads: true });
