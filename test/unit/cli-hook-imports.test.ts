@@ -53,8 +53,9 @@ describe("the hook chunks", () => {
     // with telling an input too large or cut short from one that is not JSON (cli/src/hooks/hook-input.ts),
     // and the session-start hook by the redactor its commit subjects go through (cli/src/hooks/search-hint.ts);
     // by 3.4 KB with the credential shapes of session 20 (headers, cookies, command-line passwords, short
-    // .env names; lib/secrets/redact-secrets.ts) and `!` bash mode read as a tool call (claude/transcript.ts);
+    // .env names; lib/secrets/redact-secrets.ts) and `!` bash mode read as a tool call (claude/transcript.ts),
+    // by 0.4 KB with thirteen providers' token prefixes (Hugging Face, Google OAuth, …);
     // a hook loads nothing else, so what it parses stays well under a millisecond.
-    expect(bytes).toBeLessThan(64_500);
+    expect(bytes).toBeLessThan(65_500);
   });
 });
