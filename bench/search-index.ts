@@ -13,7 +13,6 @@ import { drizzle } from "drizzle-orm/libsql";
 import { parseArgs } from "node:util";
 import type { Db } from "../lib/db/client";
 import { readAll } from "../lib/db/queries/batch-reads";
-import { metaRead } from "../lib/db/queries/context";
 import { searchRead, type SearchParams, type Searched } from "../lib/db/queries/context-candidates";
 import * as schema from "../lib/db/schema";
 import { hintsOf, TERM_SELECTION } from "../lib/context/hints/hint-query";
@@ -37,7 +36,6 @@ async function measure(size: number): Promise<void> {
     const loadMs = performance.now() - loadStart;
     global.gc?.();
     const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-    const { m } = await readAll(db, { m: metaRead(db) });
     const userId = String((await client.execute("SELECT id FROM users LIMIT 1")).rows[0]!.id);
     const next = hookQueries(size);
     const searches: SearchParams[] = Array.from({ length: Number(values.queries) }, () => {
@@ -50,7 +48,7 @@ async function measure(size: number): Promise<void> {
     let found = 0;
     for (let round = 0; round < Number(values.rounds); round++) {
       let started = performance.now();
-      const inMemory = searches.map((s) => searchInMemory(index, s, m.storeSize));
+      const inMemory = searches.map((s) => searchInMemory(index, s));
       times.memory.push((performance.now() - started) / searches.length);
       started = performance.now();
       const bySql: Searched[] = [];

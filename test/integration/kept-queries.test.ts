@@ -78,7 +78,7 @@ describe("kept queries", () => {
       all: changedLearningsRead(db, 0),
       later: changedLearningsRead(db, 1, 1),
     });
-    expect(r.meta.storeSize).toBe(3);
+    expect(r.meta.learningsChanged).toBe(3);
     expect([r.m1.lastSessionId, r.m1.lastSessionAt?.getTime()]).toEqual(["s1", 5000]);
     expect([r.m2.lastSessionId, r.m2.lastSessionAt?.getTime()]).toEqual(["s2", 6000]);
     expect(r.none.lastSessionId).toBeNull();

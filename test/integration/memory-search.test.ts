@@ -5,22 +5,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { readAll } from "@/lib/db/queries/batch-reads";
-import { FTS_WINDOW, searchRead, type SearchParams, type Searched, type TermSelection } from "@/lib/db/queries/context-candidates";
+import { FTS_WINDOW, type SearchParams, type TermSelection } from "@/lib/db/queries/context-candidates";
 import { metaRead } from "@/lib/db/queries/context";
 import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
 import { searchInMemory } from "@/lib/context/search/bm25-search";
-import { CATCH_UP_INLINE, indexAt, indexChangesRead, loadSearchIndex, searchIndexAt } from "@/lib/context/search/index-sync";
+import { CATCH_UP_INLINE, indexAt, indexChangesRead, loadSearchIndex } from "@/lib/context/search/index-sync";
 import { LearningIndex } from "@/lib/context/search/learning-index";
 import { indexedLearningsRead } from "@/lib/db/queries/learning-index-reads";
 import { ROOT, tempDir } from "../support/server";
+import { expectSame, readableStores } from "../support/readable-store";
 
 /**
  * The learnings' index in memory (lib/context/search) against the FTS5 statement it stands in for
- * (searchRead): the same words chosen, the same candidates in the same order, the same BM25 scores, on
- * a real libSQL file, for random stores and hints; and kept current by the learning_changes log through
- * inserts, edits, supersedes, pins, deletes and a writer's new name.
+ * (searchRead) on a store holding only what the reader may read (their personal learnings and the
+ * project's): the same words chosen, the same candidates in the same order, the same BM25 scores, on
+ * real libSQL files, for random stores and hints. So what anyone else wrote moves nothing in memory. Kept
+ * current by the learning_changes log through inserts, edits, supersedes, pins, deletes and a writer's
+ * new name.
  */
 
 // Words drawn with a skew, so some are in most learnings and some in few; stemmed alike (deploy,
@@ -54,6 +57,7 @@ beforeAll(async () => {
   client = createClient({ url: `file:${tmp.dir}/memory.db` });
   await migrate(client, `${ROOT}/drizzle`);
   db = drizzle(client, { schema }) as unknown as Db;
+  store = readableStores(client, db, tmp.dir);
   const stmts: InStatement[] = USERS.map((id) => ({ sql: "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?, ?, ?, 0, 0)", args: [id, id, `${id}@example.com`] }));
   stmts.push({ sql: "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'web', 'Web', 'u1', 0, 0)", args: [] });
   for (let i = 0; i < 500; i++) stmts.push(learningInsert());
@@ -61,6 +65,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
+  store?.close();
   client?.close();
   tmp.remove();
 });
@@ -68,27 +73,10 @@ afterAll(() => {
 /** Learnings written with an id, owner, project and content of a test's own (confirmed, no tags, created at 3). */
 const insert = (rows: [id: string, owner: string, project: string | null, content: string][]) =>
   client.batch(rows.map(([id, owner, project, content]) => ({ sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES (?, ?, ?, 'pattern', ?, 'test', 1, '', 3, 3)", args: [id, owner, project, content] })), "write");
-const meta = async () => (await readAll(db, { m: metaRead(db) })).m;
-const bySql = async (params: SearchParams) => (await readAll(db, { r: searchRead(db, params) })).r;
-
-/** The index as a context uses it: current with the change its reads saw. */
-async function current(): Promise<{ index: LearningIndex; storeSize: number }> {
-  const m = await meta();
-  await loadSearchIndex(db);
-  return { index: (await searchIndexAt(db, m.learningsChanged))!, storeSize: m.storeSize };
-}
-
-/** Same candidates, same order, same scores (to the last digits a JSON round trip of the hints' scores keeps), same words chosen. */
-function expectSame(memory: Searched, statement: Searched): void {
-  expect(memory.chosen).toBe(statement.chosen);
-  expect(memory.candidates.map((c) => c.id)).toEqual(statement.candidates.map((c) => c.id));
-  memory.candidates.forEach((c, i) => {
-    const { score, ...row } = c;
-    const { score: expected, ...sqlRow } = statement.candidates[i]!;
-    expect(row).toEqual(sqlRow);
-    expect(score).toBeCloseTo(expected!, 12);
-  });
-}
+let store: ReturnType<typeof readableStores>;
+const meta = () => store.meta();
+const bySql = (params: SearchParams) => store.bySql(params);
+const current = () => store.current();
 
 const selections: TermSelection[] = [TERM_SELECTION, { maxShare: 0.2, minCutoff: 10, maxMatches: 120 }, { maxShare: 0.5, minCutoff: 5, maxMatches: 40 }];
 const hint = fc.uniqueArray(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom("absent", "nowhere", "deploys", "caches")), { minLength: 1, maxLength: 8 });
@@ -96,14 +84,15 @@ const owners = fc.constantFrom({ userId: "u1", projectId: null }, { userId: "u1"
 
 describe("the learnings' search in memory", () => {
   it("chooses the words, finds and scores the candidates as the FTS5 statement does", async () => {
-    const { index, storeSize } = await current();
+    const { index } = await current();
     await fc.assert(
       fc.asyncProperty(hint, fc.constantFrom(...selections), owners, fc.constantFrom(5, 30, 1000), fc.constantFrom(START_TAG_WEIGHT, 0.5, 0.3, 0), async (terms, selection, owner, limit, tagWeight) => {
         const params: SearchParams = { ...owner, limit, tagWeight, terms: terms.map((t) => [t, null]), knownAt: null, selection, scores: true };
-        const [memory, statement] = [searchInMemory(index, params, storeSize), await bySql(params)];
+        const [memory, statement] = [searchInMemory(index, params), await bySql(params)];
         expectSame(memory, statement);
-        // Every word the statement counted exactly, counted the same.
-        for (const [term, n] of statement.counted) if (n <= Math.max(selection.minCutoff, storeSize * selection.maxShare)) expect(memory.counted.get(term)).toBe(n);
+        // Every word the statement counted exactly, counted the same, against the same size.
+        expect(memory.size).toBe(statement.size);
+        for (const [term, n] of statement.counted) if (n <= Math.max(selection.minCutoff, statement.size * selection.maxShare)) expect(memory.counted.get(term)).toBe(n);
         // The scores of every match (the hints' search hands them to the feedback's).
         const pairs = JSON.parse(statement.scores as string) as [number, number][];
         const scores = new Map(memory.scores as Iterable<[number, number]>);
@@ -116,21 +105,21 @@ describe("the learnings' search in memory", () => {
   });
 
   it("adds the feedback's words to the hints' scores as the statement does, and searches an expression chosen already", async () => {
-    const { index, storeSize } = await current();
+    const { index } = await current();
     await fc.assert(
       fc.asyncProperty(hint, owners, fc.constantFrom(5, 30), async (terms, owner, limit) => {
         const first: SearchParams = { ...owner, limit, tagWeight: START_TAG_WEIGHT, terms: terms.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION, scores: true };
-        const [memory, statement] = [searchInMemory(index, first, storeSize), await bySql(first)];
+        const [memory, statement] = [searchInMemory(index, first), await bySql(first)];
         if (statement.chosen === null) return;
-        const again = searchInMemory(index, { ...owner, limit, tagWeight: START_TAG_WEIGHT, match: statement.chosen }, storeSize);
+        const again = searchInMemory(index, { ...owner, limit, tagWeight: START_TAG_WEIGHT, match: statement.chosen });
         expectSame(again, await bySql({ ...owner, limit, tagWeight: START_TAG_WEIGHT, match: statement.chosen }));
         const extra = feedbackTerms(statement.candidates, terms);
         if (!extra.length) return;
         const feedback = { ...owner, limit, tagWeight: START_TAG_WEIGHT, terms: extra.map((t): [string, null] => [t, null]), knownAt: null, maxTerms: FEEDBACK_TERMS, selection: TERM_SELECTION };
-        const bySlot = searchInMemory(index, { ...feedback, scored: memory.scores }, storeSize);
+        const bySlot = searchInMemory(index, { ...feedback, scored: memory.scores });
         expectSame(bySlot, await bySql({ ...feedback, scored: statement.scores }));
         // The same scores as a statement answers them (by seq, JSON) add up the same.
-        expectSame(searchInMemory(index, { ...feedback, scored: statement.scores }, storeSize), bySlot);
+        expectSame(searchInMemory(index, { ...feedback, scored: statement.scores }), bySlot);
       }),
       { numRuns: 150, seed: 26 },
     );
@@ -170,13 +159,16 @@ describe("the learnings' search in memory", () => {
     const other = createClient({ url: `file:${tmp.dir}/memory.db` });
     await other.batch(writes, "write");
     other.close();
-    const { index, storeSize } = await current();
+    const { index } = await current();
     expect(index.changed).toBe((await meta()).learningsChanged);
     // What the changes made of it is what a load of the store makes.
     const loaded = new LearningIndex();
     for (const l of (await readAll(db, { all: indexedLearningsRead(db, 0, 1_000_000) })).all) loaded.put(l);
     expect(index.size).toBe(loaded.size);
     expect(index.totalTokens).toBe(loaded.totalTokens);
+    // Each scope's statistics, kept through the changes, as a load counts them.
+    const statsOf = (i: LearningIndex, userId: string, projectId: string | null) => i.scopeStats(i.keyOf(userId), projectId === null ? undefined : i.keyOf(projectId));
+    for (const userId of USERS) for (const projectId of ["p1", null]) expect(statsOf(index, userId, projectId)).toEqual(statsOf(loaded, userId, projectId));
     // What the start counts the lines of first (lib/startup.ts): the newest held, newest first.
     const seqs = (await client.execute("SELECT seq FROM learnings ORDER BY seq DESC LIMIT 3")).rows.map((r) => Number(r.seq));
     expect(index.newest(3).map((l) => l.seq)).toEqual(seqs);
@@ -188,7 +180,7 @@ describe("the learnings' search in memory", () => {
     await fc.assert(
       fc.asyncProperty(hint, owners, async (terms, owner) => {
         const params: SearchParams = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, terms: terms.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
-        expectSame(searchInMemory(index, params, storeSize), await bySql(params));
+        expectSame(searchInMemory(index, params), await bySql(params));
       }),
       { numRuns: 100, seed: 27 },
     );
@@ -199,7 +191,7 @@ describe("the learnings' search in memory", () => {
     for (const [id, [, , word]] of Object.entries(scoped))
       for (const [userId, projectId] of USERS.flatMap((u) => [[u, "p1"] as const, [u, null] as const])) {
         const params: SearchParams = { userId, projectId, limit: 1000, tagWeight: START_TAG_WEIGHT, match: `"${word}"` };
-        const memory = searchInMemory(index, params, storeSize);
+        const memory = searchInMemory(index, params);
         expectSame(memory, await bySql(params));
         if (memory.candidates.length) seen.add(`${id} ${userId} ${projectId}`);
       }
@@ -207,7 +199,7 @@ describe("the learnings' search in memory", () => {
     expect([...seen].sort()).toEqual(["given u2 null", "given u2 p1", "joined u1 p1", "joined u2 p1", "joined u3 p1", "personal u1 null", "personal u1 p1"]);
     const rows = (await client.execute("SELECT count(*) AS n, sum(length(content)) AS c FROM learnings")).rows[0]!;
     expect(index.size).toBe(Number(rows.n));
-    const renamed = searchInMemory(index, { userId: "u1", projectId: "p1", limit: 1000, tagWeight: 1, match: '"ledger"' }, storeSize);
+    const renamed = searchInMemory(index, { userId: "u1", projectId: "p1", limit: 1000, tagWeight: 1, match: '"ledger"' });
     expect(renamed.candidates.filter((c) => c.userId === "u1").every((c) => c.author === "Ursula")).toBe(true);
     expect(renamed.candidates.some((c) => c.userId === "u1")).toBe(true);
   });
@@ -237,16 +229,16 @@ describe("the learnings' search in memory", () => {
     r = await read();
     expect(indexAt(db, r.after, r.changes, r.meta.learningsChanged)).toBeNull();
     await expect.poll(async () => (await loadSearchIndex(db))!.changed, { timeout: 10_000 }).toBe(r.meta.learningsChanged);
-    const { index: reloaded, storeSize } = await current();
+    const { index: reloaded } = await current();
     expect(reloaded.size).toBe(Number((await client.execute("SELECT count(*) AS n FROM learnings")).rows[0]!.n));
     const params: SearchParams = { userId: "u1", projectId: "p1", limit: 1000, tagWeight: START_TAG_WEIGHT, terms: VOCABULARY.slice(0, 6).map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
-    expectSame(searchInMemory(reloaded, params, storeSize), await bySql(params));
+    expectSame(searchInMemory(reloaded, params), await bySql(params));
   });
 
   it("adds the hints' scores by seq once a change has given one of their learnings' slots to another", async () => {
-    const { index, storeSize } = await current();
+    const { index } = await current();
     const owner = { userId: "u1", projectId: "p1" };
-    const hints = searchInMemory(index, { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"ledger"', scores: true }, storeSize);
+    const hints = searchInMemory(index, { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"ledger"', scores: true });
     const asStatement = JSON.stringify([...hints.scores]);
     const gone = hints.candidates[0]!;
     const slot = index.slot(gone.seq);
@@ -258,29 +250,32 @@ describe("the learnings' search in memory", () => {
     expect(index.slot(Number((await client.execute("SELECT seq FROM learnings WHERE id = 'in-its-slot'")).rows[0]!.seq))).toBe(slot);
     expect(JSON.stringify([...hints.scores])).toBe(asStatement);
     const feedback: SearchParams = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"canary"', scored: hints.scores };
-    const memory = searchInMemory(index, feedback, after.storeSize);
+    const memory = searchInMemory(index, feedback);
     expectSame(memory, await bySql({ ...feedback, scored: asStatement }));
     // Scored for "canary" alone, not with the deleted learning's score for "ledger".
-    const own = searchInMemory(index, { ...feedback, scored: "[]" }, after.storeSize).candidates.find((c) => c.id === "in-its-slot")!;
+    const own = searchInMemory(index, { ...feedback, scored: "[]" }).candidates.find((c) => c.id === "in-its-slot")!;
     expect(memory.candidates.find((c) => c.id === "in-its-slot")!.score).toBe(own.score);
   });
 
-  it("keeps FTS5's window of the best matches when more learnings match, cut among equal scores where FTS5 cuts", async () => {
-    // More learnings than the window with the same words, so the same score: which stay is the tie-break's
-    // doing alone. Every tenth is u1's own, so the cut decides which of those u1's context may rank.
+  it("keeps FTS5's window of the best matches the reader may rank, cut among equal scores where FTS5 cuts, whatever others match", async () => {
+    // More of u1's learnings than the window with the same words, so the same score: which stay is the
+    // tie-break's doing alone. u3's match too, and take no place in u1's window.
     const tied = FTS_WINDOW + 150;
-    await insert(Array.from({ length: tied }, (_, i) => [`tied-${i}`, i % 10 ? "u3" : "u1", null, "wombat"]));
-    const { index, storeSize } = await current();
+    await insert(Array.from({ length: tied }, (_, i) => [`tied-${i}`, i % 10 ? "u1" : "u3", null, "wombat"]));
+    await insert(Array.from({ length: tied }, (_, i) => [`tied-more-${i}`, "u1", null, "wombat"]));
+    const { index } = await current();
     const hints: SearchParams = { userId: "u1", projectId: null, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"wombat"', scores: true };
-    const [memory, statement] = [searchInMemory(index, hints, storeSize), await bySql(hints)];
+    const [memory, statement] = [searchInMemory(index, hints), await bySql(hints)];
     expectSame(memory, statement);
     const window = (scores: Iterable<readonly [number, number]>) => [...scores].map(([seq]) => seq).sort((a, b) => a - b);
     expect(window(memory.scores as Iterable<[number, number]>)).toEqual(window(JSON.parse(statement.scores as string) as [number, number][]));
     expect(window(memory.scores as Iterable<[number, number]>).length).toBe(FTS_WINDOW);
-    // Some of u1's were cut: the candidates are those the window kept.
-    expect(memory.candidates.length).toBeLessThan(tied / 10);
+    const u3 = new Set((await client.execute("SELECT seq FROM learnings WHERE user_id = 'u3'")).rows.map((r) => Number(r.seq)));
+    expect(window(memory.scores as Iterable<[number, number]>).some((seq) => u3.has(seq))).toBe(false);
+    expect(memory.candidates).toHaveLength(1000);
+    expect(memory.candidates.every((c) => c.userId === "u1")).toBe(true);
     const feedback: SearchParams = { userId: "u1", projectId: null, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"wombat" OR "ledger"' };
-    expectSame(searchInMemory(index, { ...feedback, scored: memory.scores }, storeSize), await bySql({ ...feedback, scored: statement.scores }));
+    expectSame(searchInMemory(index, { ...feedback, scored: memory.scores }), await bySql({ ...feedback, scored: statement.scores }));
   });
 
   it("scores a learning the words match in its tags alone once, at a tags weight of 0, as the statement does", async () => {
@@ -288,9 +283,9 @@ describe("the learnings' search in memory", () => {
       sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES ('tags-only', 'u1', 'p1', 'pattern', 'nothing searched for here', 'test', 1, 'zeta omega', 7, 7)",
       args: [],
     });
-    const { index, storeSize } = await current();
+    const { index } = await current();
     const params: SearchParams = { userId: "u1", projectId: "p1", limit: 10, tagWeight: 0, match: '"zeta" OR "omega"', scores: true };
-    const memory = searchInMemory(index, params, storeSize);
+    const memory = searchInMemory(index, params);
     expect(memory.candidates.map((c) => c.id)).toEqual(["tags-only"]);
     expectSame(memory, await bySql(params));
   });

@@ -35,8 +35,8 @@ async function prompt(client: typeof ana, params: Record<string, string>): Promi
 }
 
 beforeAll(async () => {
-  // Someone else's store of ordinary size: the words of this test are rare in it, as topic words are.
-  expect((await as("zed")("POST", "/api/seed/import", fillerSeed(150))).status).toBe(200);
+  // A store of ordinary size of ana's own (a search weighs words by what its reader may read): the words of this test are rare in it, as topic words are.
+  expect((await as("ana")("POST", "/api/seed/import", fillerSeed(150))).status).toBe(200);
   const learnings = [
     { key: "flamingo", kind: "insight", content: FLAMINGO, project: "alpha", confirmed: true },
     { key: "webhook", kind: "pattern", content: WEBHOOK, project: "alpha", confirmed: true },

@@ -11,7 +11,7 @@ import { waitFor } from "../fixtures/cli/cli-env";
 // at the prompt even when it shares no word with the prompt. A prompt on something else gets nothing.
 
 const world = testWorld({
-  users: ["ana", "cy", "zed"],
+  users: ["ana", "cy"],
   projects: { gamma: "ana", delta: "ana", beta: "cy" },
   members: [],
   tokens: {},
@@ -49,12 +49,15 @@ async function start(client: typeof ana, sessionId: string, project: string): Pr
 }
 
 beforeAll(async () => {
-  // Someone else's store of ordinary size, so full-text search weighs words as in use.
-  expect((await as("zed")("POST", "/api/seed/import", fillerSeed(600))).status).toBe(200);
+  // Stores of ordinary size, ana's and cy's own (a search weighs words by what its reader may read), so
+  // full-text search weighs words as in use.
+  for (const user of [ana, cy]) expect((await user("POST", "/api/seed/import", fillerSeed(600))).status).toBe(200);
   const blockers = async (client: typeof ana, project: string) => {
     for (let i = 0; i < BLOCKERS; i++) {
       const content = `Osprey export ${project} ${i}: retry osprey export uploads with the throttle and checksum of batch ${i}`;
       expect((await client("POST", "/api/learnings", { kind: "insight", content, project, confirmed: true })).status).toBe(201);
+      // Shorter than the target: what the start's budget has left after the long ones goes to these, not to it.
+      expect((await client("POST", "/api/learnings", { kind: "insight", content: `Osprey export retry ${i}: throttle uploads`, project, confirmed: true })).status).toBe(201);
     }
   };
   await blockers(ana, "gamma");

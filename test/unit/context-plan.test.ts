@@ -34,14 +34,20 @@ function request(query: Record<string, string>, snapshot?: Snapshot): ReadReques
 /** What the instance remembers: the version last seen, and word frequencies at `frequencies.at`. */
 function memory(seen: string | null, frequencies: { at?: string; of?: Record<string, number> } = {}): Memory {
   return {
-    seen: { version: seen, storeSize: 1000 },
-    frequencies: { currentVersion: frequencies.at ?? null, get: (v, t) => (v !== null && v === frequencies.at ? frequencies.of?.[t] : undefined) },
+    seen: { version: seen },
+    // Held by scope and word (scopeWord): the scope's size as its word "", 1000.
+    frequencies: { currentVersion: frequencies.at ?? null, get: (v, key) => (v !== null && v === frequencies.at ? wordOf(key, frequencies.of) : undefined) },
     recent: { get: () => undefined },
   };
 }
 
+const wordOf = (key: string, of: Record<string, number> | undefined) => {
+  const word = key.split("\u0000")[2]!;
+  return word === "" ? 1000 : of?.[word];
+};
+
 /** A batch's answers: the version read, and whatever else the batch read. */
-const answers = (version: string, r: Partial<BatchResults> = {}): BatchResults => ({ meta: { version, storeSize: 1000, vectorWidth: null }, ...r }) as BatchResults;
+const answers = (version: string, r: Partial<BatchResults> = {}): BatchResults => ({ meta: { version, vectorWidth: null }, ...r }) as BatchResults;
 const sectionAnswers = { proposals: sections.proposals, counts: sections.counts, pinned: sections.pinned, queued: 0 };
 const choices = [{ ...project, joinedAt: new Date(0), matcherKind: null, matcherPattern: null }];
 
@@ -97,7 +103,7 @@ describe("a version that moved", () => {
     const req = request({ cwd: "/work/shop", q: "stale price" }, { version: "7", project, seed: undefined, sections });
     const start = startKnown(req);
     const first = plan(start, req, memory("7"));
-    const searched: Searched = { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" };
+    const searched: Searched = { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" , size: 1000 };
     const k = absorb(start, answers("8", { search: searched, handoff: undefined, recentPersonal: [], recentProject: [] }), first.assumed, req, memory("8"));
     expect(k).toMatchObject({ ownerKnown: false, project: null, versions: ["8"] });
     expect([k.sections, k.seed]).toEqual([undefined, undefined]);
@@ -111,7 +117,7 @@ describe("a version that moved", () => {
     const req = request({ cwd: "/work/shop", q: "stale price" }, { version: "7", project, seed: undefined, sections });
     const start = startKnown(req);
     const first = plan(start, req, memory("7"));
-    const k = absorb(start, answers("7", { search: { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" }, recentPersonal: [], recentProject: [] }), first.assumed, req, memory("7"));
+    const k = absorb(start, answers("7", { search: { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" , size: 1000 }, recentPersonal: [], recentProject: [] }), first.assumed, req, memory("7"));
     expect(k).toMatchObject({ ownerKnown: true, project, sections, seed: { value: undefined }, handoff: { value: undefined } });
     expect(k.matches?.map((m) => m.id)).toEqual(["a"]);
     expect(planReads(k, req, memory("7"))).toBe(DONE);
@@ -121,7 +127,7 @@ describe("a version that moved", () => {
     const req = request({ cwd: "/work/shop", q: "stale price" }, { version: "6", project: { ...project, id: "p0" }, seed: undefined, sections });
     const start = startKnown(req);
     const first = plan(start, req, memory("7"));
-    const read = answers("7", { choices, seed: undefined, ...sectionAnswers, search: { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" }, recentPersonal: [] });
+    const read = answers("7", { choices, seed: undefined, ...sectionAnswers, search: { candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" , size: 1000 }, recentPersonal: [] });
     const k = absorb(start, read, first.assumed, req, memory("7"));
     expect(k).toMatchObject({ owner: { userId, projectId: "p1" }, project });
     expect([k.sections, k.first, k.matches, k.recent]).toEqual([undefined, undefined, undefined, undefined]);
@@ -137,7 +143,7 @@ describe("the tags' feedback", () => {
   it("is searched in a next batch when the best matches' tags add words: its own words, the hints' scores added", () => {
     const first = plan(start, req, memory("7"));
     const scores = "[[1,-2],[3,-1.8]]";
-    const k = absorb(start, batch({ candidates: [row("a", "cache invalidation")], counted: new Map(), chosen: '"stale"', scores }), first.assumed, req, memory("7"));
+    const k = absorb(start, batch({ candidates: [row("a", "cache invalidation")], counted: new Map(), chosen: '"stale"', scores , size: 1000 }), first.assumed, req, memory("7"));
     expect(k.matches).toBeUndefined();
     expect(k.feedback).toEqual({ extra: [["cache", null], ["invalidation", null]] });
     const second = plan(k, req, memory("7"));
@@ -149,7 +155,7 @@ describe("the tags' feedback", () => {
       maxTerms: FEEDBACK_TERMS,
       scored: scores,
     });
-    const done = absorb(k, answers("7", { search: { candidates: [row("b", ""), row("a", "")], counted: new Map(), chosen: '"cache"', scores: "[]" } }), second.assumed, req, memory("7"));
+    const done = absorb(k, answers("7", { search: { candidates: [row("b", ""), row("a", "")], counted: new Map(), chosen: '"cache"', scores: "[]" , size: 1000 } }), second.assumed, req, memory("7"));
     expect(done.matches?.map((m) => m.id)).toEqual(["b", "a"]);
     expect(planReads(done, req, memory("7"))).toBe(DONE);
   });
@@ -157,13 +163,13 @@ describe("the tags' feedback", () => {
   it("with every added word's frequency known, searched by its expression", () => {
     const mem = memory("7", { at: "7", of: { cache: 3, invalidation: 4 } });
     const first = plan(start, req, mem);
-    const k = absorb(start, batch({ candidates: [row("a", "cache invalidation")], counted: new Map(), chosen: '"stale"', scores: "[]" }), first.assumed, req, mem);
+    const k = absorb(start, batch({ candidates: [row("a", "cache invalidation")], counted: new Map(), chosen: '"stale"', scores: "[]" , size: 1000 }), first.assumed, req, mem);
     expect(plan(k, req, mem).reads.search).toEqual({ owner: { userId, projectId: null }, match: '"cache" OR "invalidation"', scored: "[]" });
   });
 
   it("is not searched when the matches have no tags: the reads end after one batch", () => {
     const first = plan(start, req, memory("7"));
-    const k = absorb(start, batch({ candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" }), first.assumed, req, memory("7"));
+    const k = absorb(start, batch({ candidates: [row("a", "")], counted: new Map(), chosen: '"stale"', scores: "[]" , size: 1000 }), first.assumed, req, memory("7"));
     expect(k.feedback).toBeNull();
     expect(k.matches?.map((m) => m.id)).toEqual(["a"]);
     expect(planReads(k, req, memory("7"))).toBe(DONE);
@@ -172,7 +178,7 @@ describe("the tags' feedback", () => {
   it("absorbing leaves the record it was given as it was", () => {
     const first = plan(start, req, memory("7"));
     const before = JSON.stringify(start);
-    absorb(start, batch({ candidates: [row("a", "cache")], counted: new Map(), chosen: '"stale"', scores: "[]" }), first.assumed, req, memory("7"));
+    absorb(start, batch({ candidates: [row("a", "cache")], counted: new Map(), chosen: '"stale"', scores: "[]" , size: 1000 }), first.assumed, req, memory("7"));
     expect(JSON.stringify(start)).toBe(before);
   });
 });

@@ -11,7 +11,7 @@ import type { ContextQuery } from "../context-query";
 import { lastSessionSeenFrom, withRecent } from "./marks";
 import { nearestTo } from "../read/nearest";
 import { rankStart } from "../rank/rank-start";
-import { contextCaches } from "../read/caches";
+import { contextCaches, SCOPE_SIZE, scopeWord } from "../read/caches";
 import { sessionTerms } from "../cache/recent-sessions";
 import { feedbackTerms } from "../hints/hint-query";
 
@@ -55,8 +55,9 @@ export async function gatherContext(
   const mark = withRecent(principal.userId, reads.mark, env.now.getTime());
   const identity = identityOf(seed?.identity);
   // What the session is about, for its prompts: the hint words as the search chose them, by the frequencies its reads counted.
-  const { frequencies, seen } = contextCaches();
-  const terms = sessionTerms(reads.hints.terms, feedbackTerms(reads.matches, reads.hints.terms), (w) => frequencies.get(frequencies.currentVersion, w), seen.storeSize);
+  const { frequencies } = contextCaches();
+  const at = frequencies.currentVersion;
+  const terms = sessionTerms(reads.hints.terms, feedbackTerms(reads.matches, reads.hints.terms), (w) => frequencies.get(at, scopeWord(owner, w)), frequencies.get(at, scopeWord(owner, SCOPE_SIZE)) ?? null);
   return {
     project,
     version: reads.version,

@@ -47,15 +47,15 @@ export function buildPromptContext(learnings: ContextLearning[], limits: { budge
  * What it gives is recorded for the session (buffered bookkeeping, like the start's).
  */
 export async function promptContext(db: Db, principal: Principal, q: PromptQuery, now = new Date()): Promise<PromptContext> {
-  // One batch before the search: the token's check (when taken as remembered), the store's size, the
+  // One batch before the search: the token's check (when taken as remembered), the state, the
   // project, what the session was given (the table; below, what this instance gave it lately, maybe not
-  // written or synced back yet), and the prompt's word counts (store-wide) or, with the learnings'
+  // written or synced back yet), and the prompt's word counts (in what the user may read) or, with the learnings'
   // index in memory, the changes it has not applied (it counts the words and searches, no statement).
   // After a compaction this instance served, what the table holds from before it is forgotten, even
   // while the bookkeeping that deletes it is still buffered.
   const since = compactedSince(principal.userId, q.sessionId);
   const held = searchIndex(db);
-  const words = promptWords(db, q.q, held);
+  const words = promptWords(db, principal, q.q, held);
   const after = held?.changed ?? 0;
   const r = await readWithTokenCheck(db, principal, {
     changes: held ? indexChangesRead(db, held) : undefined,
@@ -67,13 +67,13 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   const project = sessionProject(r, principal, q);
   const served = r.served;
   const index = r.changes ? indexAt(db, after, r.changes, r.meta.learningsChanged) : null;
-  const counts = await promptCounts(db, words.terms, r.counts, index);
-  const matched = promptMatch(q.q, words.terms, counts, r.meta.storeSize, sessionTermsOf(r, principal, q));
+  const owner = { userId: principal.userId, projectId: project?.id ?? null };
+  const counts = await promptCounts(db, principal, owner, words.terms, r.counts, index);
+  const matched = promptMatch(q.q, words.terms, counts, sessionTermsOf(r, principal, q));
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
   if (project?.injectionPaused) return empty;
   for (const id of recentlyServed(principal.userId, q.sessionId)) served.add(id);
-  const owner = { userId: principal.userId, projectId: project?.id ?? null };
   const limit = promptCandidates(q.budget);
   const found = await readPromptCandidates(db, owner, matched, { limit, seen: served.size, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth, index });
   const relevant = relevantUnseen(found, matched.minScore, { limit, exclude: served, reader: owner.userId, sessionMinScore: matched.session?.minScore });

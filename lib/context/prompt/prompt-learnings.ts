@@ -1,9 +1,10 @@
+import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
 import { readAll } from "../../db/queries/batch-reads";
 import { DEFAULT_TAG_WEIGHT, searchRead, type LearningCandidateRow, type SearchParams } from "../../db/queries/context-candidates";
 import { documentFrequencies, searchInMemory } from "../search/bm25-search";
 import type { LearningIndex } from "../search/learning-index";
-import { wordCountsRead } from "../../db/queries/learning-counts";
+import { scopedWordCountsRead } from "../../db/queries/learning-counts";
 import type { Owner } from "../../db/queries/scope";
 import { NO_TOPIC, type SessionTopic } from "../../db/queries/session-served";
 import { ftsExpression } from "../../learnings/fts-query";
@@ -29,8 +30,8 @@ import { START_TAG_WEIGHT } from "../hints/tag-feedback";
  */
 export const PROMPT_MATCH_WORDS = 1.5;
 
-/** FTS5's inverse document frequency of a word found in one of `storeSize` learnings. */
-const uniqueWordWeight = (storeSize: number) => Math.log(Math.max(1, storeSize - 0.5) / 1.5);
+/** FTS5's inverse document frequency of a word found in one of `size` learnings (the reader's scope). */
+const uniqueWordWeight = (size: number) => Math.log(Math.max(1, size - 0.5) / 1.5);
 
 /** The most a learning's embedding may be from the prompt's (cosine distance) to count as relevant. */
 export const MAX_PROMPT_VECTOR_DISTANCE = 0.45;
@@ -59,25 +60,31 @@ export const SESSION_MATCH_WORDS = 2;
 /** Where counting a prompt's word stops: past selectTerms' cutoff a word is left out whatever its count. */
 const COUNT_CAP = { share: TERM_SELECTION.maxShare, least: TERM_SELECTION.minCutoff };
 
+/** How many learnings of a scope have each of a prompt's words, and how many the scope holds. */
+export type WordCounts = { counts: Map<string, number>; size: number };
+
 /**
  * The prompt's words, with the read (for the request's first batch) of how many learnings have each:
- * store-wide, so read before the project is known. Counts stop past selectTerms' cutoff, where a word
- * is left out whatever its count, so choosing from them is choosing from the full counts.
+ * read before the project is known, so among every learning the user may read (scopedWordCountsRead).
+ * Counts stop past selectTerms' cutoff, where a word is left out whatever its count, so choosing from
+ * them is choosing from the full counts.
  */
-export function promptWords(db: Db, prompt: string, index: LearningIndex | null) {
+export function promptWords(db: Db, principal: Principal, prompt: string, index: LearningIndex | null) {
   const terms = promptTerms(prompt);
   // With the learnings' index in memory, the counts are its own (promptCounts), after the batch.
-  return { terms, counts: terms.length && !index ? wordCountsRead(db, { terms, cap: COUNT_CAP }) : undefined };
+  const counts = terms.length && !index ? scopedWordCountsRead(db, { terms, cap: COUNT_CAP, userId: principal.userId, projectIds: principal.projectIds }) : undefined;
+  return { terms, counts };
 }
 
 /**
- * The prompt's word counts: from the index when it is current (exact), else as the batch read them,
- * else (the index was held but fell too far behind to wait for) read now.
+ * The prompt's word counts: from the index when it is current (exact, in the session's scope), else as
+ * the batch read them, else (the index was held but fell too far behind to wait for) read now.
  */
-export async function promptCounts(db: Db, terms: string[], read: Map<string, number> | undefined, index: LearningIndex | null): Promise<Map<string, number> | undefined> {
+export async function promptCounts(db: Db, principal: Principal, scope: Owner, terms: string[], read: WordCounts | undefined, index: LearningIndex | null): Promise<WordCounts | undefined> {
   if (!terms.length) return undefined;
-  if (index) return documentFrequencies(index, terms);
-  return read ?? (await readAll(db, { counts: wordCountsRead(db, { terms, cap: COUNT_CAP }) })).counts;
+  if (index) return documentFrequencies(index, scope, terms);
+  const counts = () => scopedWordCountsRead(db, { terms, cap: COUNT_CAP, userId: principal.userId, projectIds: principal.projectIds });
+  return read ?? (await readAll(db, { counts: counts() })).counts;
 }
 
 /**
@@ -91,16 +98,16 @@ const aboutTopic = (terms: string[], topic: SessionTopic) => {
 };
 
 /**
- * The prompt's match, from its words, their counts (undefined: no words), the store's size (read in
- * one batch) and what the session is about (recorded at its start: sessionTerms). On the session's
+ * The prompt's match, from its words, their counts in the reader's scope with its size (undefined: no
+ * words) and what the session is about (recorded at its start: sessionTerms). On the session's
  * topic, the prompt's words are searched together with the session's (one FTS expression: BM25 sums
  * over the words, so a learning matching both ranks first): what the start ranked just below its cut
  * comes at the prompt, even when it shares no word with the prompt.
  */
-export function promptMatch(prompt: string, terms: string[], counts: Map<string, number> | undefined, storeSize: number, topic: SessionTopic = NO_TOPIC): PromptMatch {
-  if (!counts) return { prompt, terms, match: null, minScore: Infinity, session: null };
-  const own = selectTerms(terms, counts, storeSize);
-  const unit = uniqueWordWeight(storeSize);
+export function promptMatch(prompt: string, terms: string[], words: WordCounts | undefined, topic: SessionTopic = NO_TOPIC): PromptMatch {
+  if (!words) return { prompt, terms, match: null, minScore: Infinity, session: null };
+  const own = selectTerms(terms, words.counts, words.size);
+  const unit = uniqueWordWeight(words.size);
   const both = aboutTopic(terms, topic) ? ftsExpression([...new Set([...own, ...topic.words, ...topic.related])]) : null;
   return {
     prompt,
@@ -133,9 +140,7 @@ export async function readPromptCandidates(
   };
   const { index } = options;
   // In memory (lib/context/search) when the index is held: no statement; else both in one batch.
-  // Both are expressions chosen already: the store's size (what choosing words weighs) is not used.
-  const NO_WORDS_TO_CHOOSE = 0;
-  const inMemory = (params: SearchParams | undefined) => (params && index ? searchInMemory(index, params, NO_WORDS_TO_CHOOSE).candidates : undefined);
+  const inMemory = (params: SearchParams | undefined) => (params && index ? searchInMemory(index, params).candidates : undefined);
   const reads = index ? {} : { own: searches.own && searchRead(db, searches.own), both: searches.both && searchRead(db, searches.both) };
   const [found, nearest] = await Promise.all([readAll(db, reads), terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : []]);
   const own = inMemory(searches.own) ?? ("own" in found ? found.own?.candidates : undefined);

@@ -77,7 +77,7 @@ export type Assumed = {
 };
 
 /** A search that found nothing, because no word was worth searching for. */
-export const NOTHING_SEARCHED: Searched = { candidates: [], counted: new Map(), chosen: null, scores: new Map() };
+export const NOTHING_SEARCHED: Searched = { candidates: [], counted: new Map(), chosen: null, scores: new Map(), size: 0 };
 
 /** The branch's handoff, as read. */
 export type Handoff = Results<{ h: ReturnType<typeof handoffRead> }>["h"];

@@ -1,6 +1,7 @@
 import type { LearningCandidateRow } from "../../db/queries/context-candidates";
 import { BoundedCache, VersionedCache } from "../../process/bounded-cache";
 import type { Snapshot } from "./batch";
+import type { Owner } from "../../db/queries/scope";
 import { processWide } from "../../process/process-state";
 
 /**
@@ -11,9 +12,10 @@ import { processWide } from "../../process/process-state";
  *
  * - snapshots: per user's hints (project named, cwd, remote, task), the project, seed and sections
  *   they were last given, with the version they were read at;
- * - frequencies: in how many learnings a word occurs (capped at the cutoff), at one state version;
+ * - frequencies: in how many learnings of a scope (a user's personal ones and a project's) a word occurs
+ *   (capped at the cutoff), and how many that scope holds, at one state version (scopeWord);
  * - recent: the newest learnings of a scope, at one state version;
- * - seen: the state version this instance read last, and the store's size then.
+ * - seen: the state version this instance read last.
  */
 export const CACHE_LIMITS = { snapshots: 2_000, frequencies: 50_000, recent: 200 } as const;
 
@@ -21,15 +23,22 @@ export type ContextCaches = {
   snapshots: BoundedCache<string, Snapshot>;
   frequencies: VersionedCache<string, number>;
   recent: VersionedCache<string, LearningCandidateRow[]>;
-  seen: { version: string | null; storeSize: number | null };
+  seen: { version: string | null };
 };
+
+/**
+ * Where `frequencies` holds a word's count in a scope; the scope's size is held as its word "" (a hint
+ * word is never empty). A count is its scope's alone: nobody else's learnings reach another's choice.
+ */
+export const scopeWord = (scope: Owner, word: string): string => `${scope.userId}\u0000${scope.projectId ?? ""}\u0000${word}`;
+export const SCOPE_SIZE = "";
 
 function create(): ContextCaches {
   return {
     snapshots: new BoundedCache(CACHE_LIMITS.snapshots),
     frequencies: new VersionedCache(CACHE_LIMITS.frequencies),
     recent: new VersionedCache(CACHE_LIMITS.recent),
-    seen: { version: null, storeSize: null },
+    seen: { version: null },
   };
 }
 

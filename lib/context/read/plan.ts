@@ -9,6 +9,7 @@ import { chooseProject, hintsNameProject, type ProjectChoice } from "../project/
 import type { ContextQuery } from "../context-query";
 import { NOTHING_SEARCHED, sectionsOf, type Assumed, type BatchResults, type Handoff, type PlannedReads, type PlannedSearch, type Sections, type Snapshot } from "./batch";
 import { FEEDBACK_TERMS, feedbackTerms, hintsOf, selectTerms, titleOf, type SearchHints } from "../hints/hint-query";
+import { SCOPE_SIZE, scopeWord } from "./caches";
 
 /**
  * The plan of a context's reads, as pure functions over an immutable record of what is known so far
@@ -56,7 +57,7 @@ export type ReadRequest = {
 
 /** What the instance remembers between contexts (lib/context/read/caches.ts), as far as the plan consults it. */
 export type Memory = {
-  seen: { readonly version: string | null; readonly storeSize: number | null };
+  seen: { readonly version: string | null };
   frequencies: { readonly currentVersion: string | null; get(version: string | null, term: string): number | undefined };
   recent: { get(version: string | null, key: string): LearningCandidateRow[] | undefined };
 };
@@ -112,7 +113,7 @@ export function planReads(k: Known, request: ReadRequest, memory: Memory): Plan 
   const snapshot = round === 0 && request.snapshot !== undefined && request.snapshot.version === version;
   const cachedRecent = k.owner && !k.recent ? memory.recent.get(trusted, recentKey(k.owner, request.limit)) : undefined;
   const words = hintsNow(k, request).terms;
-  const chosen = k.first || !words.length ? undefined : chooseHere(words, request, memory);
+  const chosen = k.first || !words.length || !k.owner ? undefined : chooseHere(words, k.owner, request, memory);
   const assumed: Assumed = { owner: k.owner, snapshot, readSeed: !k.seed && !snapshot, termsKey: words.join(" "), chosen, version: trusted, cachedRecent };
   const owner = k.owner;
   const reads: PlannedReads = {
@@ -129,23 +130,23 @@ export function planReads(k: Known, request: ReadRequest, memory: Memory): Plan 
 }
 
 /**
- * On this machine, the hints' search expression is chosen here when every word's frequency and the
- * store's size are remembered at the version last seen: no statement counts, and none searches when
- * no word is worth it. On a server, the search chooses in SQL, checking itself what it was told
- * against the version it reads, so no round trip is ever lost to a version that moved.
+ * On this machine, the hints' search expression is chosen here when every word's frequency in the
+ * scope and the scope's size are remembered at the version last seen: no statement counts, and none
+ * searches when no word is worth it. On a server, the search chooses in SQL, checking itself what it
+ * was told against the version it reads, so no round trip is ever lost to a version that moved.
  */
-function chooseHere(words: string[], request: ReadRequest, memory: Memory): Assumed["chosen"] {
-  const { seen } = memory;
-  const { terms, knownAt } = termsKnown(words, memory);
-  if (!request.local || knownAt === null || knownAt !== seen.version || seen.storeSize === null) return undefined;
+function chooseHere(words: string[], scope: Owner, request: ReadRequest, memory: Memory): Assumed["chosen"] {
+  const { terms, knownAt } = termsKnown(words, scope, memory);
+  const size = memory.frequencies.get(knownAt, scopeWord(scope, SCOPE_SIZE));
+  if (!request.local || knownAt === null || knownAt !== memory.seen.version || size === undefined) return undefined;
   if (terms.some(([, n]) => n === null)) return undefined;
-  return { version: knownAt, match: ftsExpression(selectTerms(words, new Map(terms as [string, number][]), seen.storeSize)) };
+  return { version: knownAt, match: ftsExpression(selectTerms(words, new Map(terms as [string, number][]), size)) };
 }
 
-/** Words with the frequencies remembered for them, and the version those hold for (the search checks it). */
-function termsKnown(words: string[], memory: Memory): { terms: HintTerm[]; knownAt: string | null } {
+/** Words with the frequencies in the scope remembered for them, and the version those hold for (the search checks it). */
+function termsKnown(words: string[], scope: Owner, memory: Memory): { terms: HintTerm[]; knownAt: string | null } {
   const knownAt = memory.frequencies.currentVersion;
-  return { terms: words.map((t): HintTerm => [t, memory.frequencies.get(knownAt, t) ?? null]), knownAt };
+  return { terms: words.map((t): HintTerm => [t, memory.frequencies.get(knownAt, scopeWord(scope, t)) ?? null]), knownAt };
 }
 
 /** The search this batch makes: the feedback's, else the hints' (by an expression chosen here, or chosen in SQL); none once matched. */
@@ -156,9 +157,9 @@ function plannedSearch(k: Known, assumed: Assumed, words: string[], memory: Memo
   // searched for): as one search for both ranks them, without scoring the hints' matches again.
   const scored = k.first?.searched.scores;
   if (k.first && k.feedback?.match) return { owner, match: k.feedback.match, scored };
-  if (k.first && k.feedback) return { owner, ...termsKnown(k.feedback.extra.map(([t]) => t), memory), maxTerms: FEEDBACK_TERMS, scored };
+  if (k.first && k.feedback) return { owner, ...termsKnown(k.feedback.extra.map(([t]) => t), owner, memory), maxTerms: FEEDBACK_TERMS, scored };
   if (assumed.chosen) return assumed.chosen.match ? { owner, match: assumed.chosen.match, scores: true } : undefined;
-  return !k.first && words.length ? { owner, ...termsKnown(words, memory), scores: true } : undefined;
+  return !k.first && words.length ? { owner, ...termsKnown(words, owner, memory), scores: true } : undefined;
 }
 
 /**
@@ -182,7 +183,7 @@ function absorbOwned(known: Known, r: BatchResults, assumed: Assumed, request: R
   let k: Known = known.sections ? known : { ...known, sections: sectionsOf(r) };
   if (assumed.owner?.projectId && !k.handoff) k = { ...k, handoff: { value: r.handoff } };
   const searched = assumed.chosen ? (assumed.chosen.version === version ? (r.search ?? NOTHING_SEARCHED) : undefined) : r.search;
-  if (!k.matches) k = absorbSearch(k, searched, assumed, { storeSize: r.meta.storeSize, version }, request, memory);
+  if (!k.matches) k = absorbSearch(k, searched, assumed, version, request, memory);
   if (!k.recent) k = absorbRecent(k, r, assumed, request.limit);
   return k;
 }
@@ -192,10 +193,10 @@ function absorbOwned(known: Known, r: BatchResults, assumed: Assumed, request: R
  * searched in the next batch, in the same one as the sections when the task title was assumed), or
  * the feedback's. The matches are taken once the task title read gives the words searched for.
  */
-function absorbSearch(known: Known, searched: Searched | undefined, assumed: Assumed, at: { storeSize: number; version: string }, request: ReadRequest, memory: Memory): Known {
+function absorbSearch(known: Known, searched: Searched | undefined, assumed: Assumed, version: string, request: ReadRequest, memory: Memory): Known {
   let k = known;
   if (searched && k.first) k = { ...k, second: searched };
-  else if (searched) k = { ...k, first: { searched, key: assumed.termsKey }, feedback: feedbackOf(k, searched, at, request, memory) };
+  else if (searched) k = { ...k, first: { searched, key: assumed.termsKey }, feedback: feedbackOf(k, searched, version, request, memory) };
   const words = hintsNow(k, request).terms;
   if (!words.length) k = { ...k, matches: [] };
   if (k.matches || !k.sections || !k.first) return k;
@@ -206,13 +207,17 @@ function absorbSearch(known: Known, searched: Searched | undefined, assumed: Ass
   return k;
 }
 
-/** The words the first matches' tags add, with what is known of them; null: none worth searching for (told when every frequency is known). */
-function feedbackOf(k: Known, first: Searched, at: { storeSize: number; version: string }, request: ReadRequest, memory: Memory): Feedback | null {
-  const extra = first.chosen === null ? [] : feedbackTerms(first.candidates, hintsNow(k, request).terms);
-  if (!extra.length) return null;
-  const terms = extra.map((t): HintTerm => [t, memory.frequencies.get(at.version, t) ?? null]);
+/**
+ * The words the first matches' tags add, with what is known of them in the scope; null: none worth
+ * searching for (told when every frequency is known).
+ */
+function feedbackOf(k: Known, first: Searched, version: string, request: ReadRequest, memory: Memory): Feedback | null {
+  const extra = first.chosen === null || !k.owner ? [] : feedbackTerms(first.candidates, hintsNow(k, request).terms);
+  if (!extra.length || !k.owner) return null;
+  const scope = k.owner;
+  const terms = extra.map((t): HintTerm => [t, memory.frequencies.get(version, scopeWord(scope, t)) ?? null]);
   if (terms.some(([, n]) => n === null)) return { extra: terms };
-  const added = ftsExpression(selectTerms(extra, new Map(terms as [string, number][]), at.storeSize).slice(0, FEEDBACK_TERMS));
+  const added = ftsExpression(selectTerms(extra, new Map(terms as [string, number][]), first.size).slice(0, FEEDBACK_TERMS));
   return added ? { extra: terms, match: added } : null;
 }
 

@@ -6,7 +6,8 @@ import type { MemberProject } from "../../db/queries/projects";
 import { readsLocally } from "../../db/reads-locally";
 import type { Seed } from "../../db/schema";
 import { readWithTokenCheck } from "./checked-reads";
-import { contextCaches, type ContextCaches } from "./caches";
+import type { Owner } from "../../db/queries/scope";
+import { contextCaches, SCOPE_SIZE, scopeWord, type ContextCaches } from "./caches";
 import { absorb, DONE, hintsNow, planReads, recentKey, startKnown, type Known, type ReadRequest } from "./plan";
 import type { ContextQuery } from "../context-query";
 import { batchOf, searchedAt, searchOnly, searchParams, snapshotKey, type BatchResults, type Handoff, type PlannedReads, type Sections } from "./batch";
@@ -59,7 +60,7 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
     if (known.versions.length === MAX_ROUNDS) throw new Error("a context's reads did not settle");
     const results = await readBatch(db, request, plan.reads, index, last);
     last = results.meta;
-    rememberRead(caches, results);
+    rememberRead(caches, results, plan.reads.search?.owner);
     const next = absorb(known, results, plan.assumed, request, caches);
     if (results.recentPersonal && !known.recent && next.recent) caches.recent.set(results.meta.version, recentKey(next.owner, limit), next.recent);
     known = next;
@@ -77,19 +78,20 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
 async function readBatch(db: Db, { principal, q, limit }: ReadRequest, reads: PlannedReads, index: LearningIndex | null, last: BatchResults["meta"] | undefined): Promise<BatchResults> {
   if (!index || !reads.search) return readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, reads));
   // Only the feedback's search is left, and the index holds the state the last batch read: no batch at all.
-  if (last && searchOnly(reads) && index.changed >= last.learningsChanged) return searchedAt(last, searchInMemory(index, searchParams(reads.search, limit), last.storeSize));
+  if (last && searchOnly(reads) && index.changed >= last.learningsChanged) return searchedAt(last, searchInMemory(index, searchParams(reads.search, limit)));
   const after = index.changed;
   const batch = { ...batchOf(db, principal, q, limit, { ...reads, search: undefined }), changes: indexChangesRead(db, index) };
   const { changes, ...results } = await readWithTokenCheck(db, principal, batch);
   return { ...results, search: await searchAt(db, searchParams(reads.search, limit), results.meta, { after, read: changes }) };
 }
 
-/** What a batch tells the instance to remember: the state's version and the store's size, and the frequencies the search counted. */
-function rememberRead(caches: ContextCaches, r: BatchResults): void {
+/** What a batch tells the instance to remember: the state's version, and the frequencies the search counted in its scope with the scope's size. */
+function rememberRead(caches: ContextCaches, r: BatchResults, scope: Owner | undefined): void {
   const version = r.meta.version;
   caches.seen.version = version;
-  caches.seen.storeSize = r.meta.storeSize;
-  if (r.search) for (const [term, n] of r.search.counted) caches.frequencies.set(version, term, n);
+  if (!r.search || !scope) return;
+  caches.frequencies.set(version, scopeWord(scope, SCOPE_SIZE), r.search.size);
+  for (const [term, n] of r.search.counted) caches.frequencies.set(version, scopeWord(scope, term), n);
 }
 
 /** The reads' answer; the snapshot remembered when every batch saw one version. */

@@ -3,47 +3,49 @@ import { ftsExpression } from "../../learnings/fts-query";
 import { selectTerms } from "../hints/hint-query";
 import { processWide } from "../../process/process-state";
 import { ftsTokens } from "./fts-tokens";
+import type { Owner } from "../../db/queries/scope";
 import { packed, unpacked, type IndexedLearning, type LearningIndex, type Occurrences } from "./learning-index";
+import type { ScopeStats } from "./scope-stats";
 
 /**
- * searchRead's answer (lib/db/queries/context-candidates.ts) from the learnings held in memory: the same
- * words chosen, the same BM25 scores (FTS5's bm25() written out: k1 = 1.2, b = 0.75, each phrase's IDF
- * over every learning, a column's weight added once per occurrence, the document's length in both
- * columns), the same window of the best FTS_WINDOW matches before the scope, the same order. No
- * statement: the context's own reads say the store's size (`storeSize`, as metaRead reads it: what
- * choosing the words weighs them against) and that the index is current.
- * test/integration/memory-search.test.ts compares the two on generated stores.
+ * searchRead's answer (lib/db/queries/context-candidates.ts) from the learnings held in memory, by
+ * statistics of the reader's scope alone (their personal learnings and the project's, pinned and
+ * superseded ones too): each phrase's IDF over those, their count and mean length (BM25, as FTS5's
+ * bm25() computes it: k1 = 1.2, b = 0.75, a column's weight added once per occurrence, the document's
+ * length in both columns), the words chosen by their counts in the scope against its size
+ * (`ScopeStats.live`, learning_counts' count), and the window of the best FTS_WINDOW matches among the
+ * learnings the reader may rank. What anyone else wrote moves no score, no choice and no byte of a
+ * context. The scores are those FTS5 gives on a store holding only what the reader may read
+ * (test/integration/memory-search.test.ts compares the two).
  */
-export function searchInMemory(index: LearningIndex, params: SearchParams, storeSize: number): Searched {
+export function searchInMemory(index: LearningIndex, params: SearchParams): Searched {
+  const [owner, project] = [index.keyOf(params.userId), params.projectId == null ? undefined : index.keyOf(params.projectId)];
+  const stats = index.scopeStats(owner, project);
   const hits = new Map<string, Occurrences>();
-  const hitsOf = (word: string) => hits.get(word) ?? hits.set(word, phraseHits(index, word)).get(word)!;
+  const hitsOf = (word: string) => hits.get(word) ?? hits.set(word, visibleHits(index, phraseHits(index, word), owner, project)).get(word)!;
   let phrases: string[];
   const counted = new Map<string, number>();
   if ("match" in params) phrases = wordsOf(params.match);
   else {
     const words = params.terms.map(([term]) => term);
     for (const word of words) counted.set(word, hitsOf(word).slots.length);
-    phrases = selectTerms(words, counted, storeSize, params.selection).slice(0, params.maxTerms ?? Infinity);
+    phrases = selectTerms(words, counted, stats.live, params.selection).slice(0, params.maxTerms ?? Infinity);
   }
   const chosen = ftsExpression(phrases);
-  if (chosen === null) return { candidates: [], counted, chosen, scores: NO_SCORES, via: "memory" };
+  if (chosen === null) return { candidates: [], counted, chosen, scores: NO_SCORES, size: stats.live, via: "memory" };
 
   const sum = new Sum(index);
   try {
-    bm25(sum, index, phrases.map(hitsOf), params.tagWeight);
+    bm25(sum, index, stats, phrases.map(hitsOf), { tagWeight: params.tagWeight, owner, project });
     if (params.scored !== undefined) sum.addScored(params.scored);
-    // FTS5 hands on its best FTS_WINDOW matches of everyone's learnings; the scope is applied to those.
     const window = sum.window(FTS_WINDOW);
     const { slots, scores } = window;
-    const [owner, project] = [index.keyOf(params.userId), params.projectId == null ? undefined : index.keyOf(params.projectId)];
-    const kept: number[] = [];
-    for (let i = 0; i < slots.length; i++) if (index.inScope(slots[i]!, owner, project)) kept.push(i);
-    const threshold = limitScore(kept, scores, params.limit);
+    const threshold = limitScore(scores, params.limit);
     const top: { l: IndexedLearning; score: number }[] = [];
-    if (params.limit > 0) for (const i of kept) if (threshold === undefined || scores[i]! <= threshold) top.push({ l: index.at(slots[i]!)!, score: scores[i]! });
+    if (params.limit > 0) for (let i = 0; i < slots.length; i++) if (threshold === undefined || scores[i]! <= threshold) top.push({ l: index.at(slots[i]!)!, score: scores[i]! });
     top.sort((a, b) => a.score - b.score || b.l.createdMs - a.l.createdMs || b.l.seq - a.l.seq);
     const candidates = top.slice(0, params.limit).map(({ l, score }) => candidateOf(l, score));
-    return { candidates, counted, chosen, scores: params.scores ? window : NO_SCORES, via: "memory" };
+    return { candidates, counted, chosen, scores: params.scores ? window : NO_SCORES, size: stats.live, via: "memory" };
   } finally {
     sum.clear();
   }
@@ -168,39 +170,45 @@ export class WindowScores implements Iterable<readonly [number, number]> {
 }
 
 /**
- * The score the best `limit` of the `kept` matches score at most (lowest first): the limit-th lowest
- * (undefined: no more than `limit` are kept, all of them are). Every one of the best `limit` scores at
- * most that, and only ties at it are more, so sorting those instead of all gives the same first `limit`;
- * most matches are cut by one numeric sort of the scores.
+ * The score the best `limit` matches score at most (lowest first): the limit-th lowest (undefined: no
+ * more than `limit`, all of them are kept). Every one of the best `limit` scores at most that, and only
+ * ties at it are more, so sorting those instead of all gives the same first `limit`; most matches are
+ * cut by one numeric sort of the scores.
  */
-function limitScore(kept: readonly number[], scores: Float64Array, limit: number): number | undefined {
-  if (kept.length <= limit) return undefined;
-  const sorted = new Float64Array(kept.length);
-  for (let i = 0; i < kept.length; i++) sorted[i] = scores[kept[i]!]!;
-  sorted.sort();
+function limitScore(scores: Float64Array, limit: number): number | undefined {
+  if (scores.length <= limit) return undefined;
+  const sorted = Float64Array.from(scores).sort();
   return sorted[limit - 1]!;
 }
 
-/** In how many learnings a word (a phrase: FTS5 may read it as several tokens) occurs: wordCountsRead's count, exact. */
-export function documentFrequencies(index: LearningIndex, words: string[]): Map<string, number> {
-  return new Map(words.map((w) => [w, phraseHits(index, w).slots.length]));
+/**
+ * In how many learnings a user may read (their personal ones and the project's) a word (a phrase: FTS5
+ * may read it as several tokens) occurs, and how many learnings of that scope choosing words weighs
+ * those counts against (learning_counts' count): wordCountsRead's answer, exact.
+ */
+export function documentFrequencies(index: LearningIndex, scope: Owner, words: string[]): { counts: Map<string, number>; size: number } {
+  const [owner, project] = [index.keyOf(scope.userId), scope.projectId == null ? undefined : index.keyOf(scope.projectId)];
+  return { counts: new Map(words.map((w) => [w, visibleHits(index, phraseHits(index, w), owner, project).slots.length])), size: index.scopeStats(owner, project).live };
 }
 
 const K1 = 1.2;
 const B = 0.75;
 
 /**
- * Each matching learning's BM25 score (negative, best lowest, as FTS5 answers it), into `sum`. Summed
- * phrase by phrase in the expression's order, as FTS5 sums them, so the scores are FTS5's to the bit.
+ * Each matching learning's BM25 score (negative, best lowest, as FTS5 answers it) into `sum`, for those
+ * the scope may rank; `phrases` are the scope's hits, its statistics `stats`. Summed phrase by phrase in
+ * the expression's order, as FTS5 sums them, so the scores are FTS5's to the bit on a store of that scope.
  */
-function bm25(sum: Sum, index: LearningIndex, phrases: Occurrences[], tagWeight: number): void {
-  const rows = index.size;
-  const avgdl = index.totalTokens / rows;
+function bm25(sum: Sum, index: LearningIndex, stats: ScopeStats, phrases: Occurrences[], scope: { tagWeight: number; owner: number | undefined; project: number | undefined }): void {
+  const { tagWeight, owner, project } = scope;
+  const rows = stats.rows;
+  const avgdl = stats.tokens / rows;
   for (const { slots, counts } of phrases) {
     const n = slots.length;
     let idf = Math.log((rows - n + 0.5) / (n + 0.5));
     if (idf <= 0) idf = 1e-6;
     for (let i = 0; i < n; i++) {
+      if (!index.inScope(slots[i]!, owner, project)) continue;
       // FTS5 adds a column's weight once per occurrence, in the order of the columns.
       const { content, tags, length } = unpacked(counts[i]!);
       let freq = 0;
@@ -239,6 +247,19 @@ function phraseHits(index: LearningIndex, word: string): Occurrences {
 }
 
 const NO_HITS: Occurrences = { slots: [], counts: [] };
+
+/** Of a phrase's hits, those in learnings the scope may read (ranked or not): what its statistics count. */
+function visibleHits(index: LearningIndex, hits: Occurrences, owner: number | undefined, project: number | undefined): Occurrences {
+  const { slots, counts } = hits;
+  const kept = { slots: [] as number[], counts: [] as number[] };
+  if (owner === undefined && project === undefined) return kept;
+  for (let i = 0; i < slots.length; i++)
+    if (index.visibleIn(slots[i]!, owner, project)) {
+      kept.slots.push(slots[i]!);
+      kept.counts.push(counts[i]!);
+    }
+  return kept;
+}
 
 /** How many times `phrase` occurs in `tokens` as consecutive tokens. */
 function runs(tokens: string[], phrase: string[]): number {

@@ -1,9 +1,11 @@
 import type { LearningCandidateRow } from "../../db/queries/context-candidates";
 import { ftsTokens } from "./fts-tokens";
+import { ScopeCounts, type ScopeStats } from "./scope-stats";
 
 /**
- * Every learning of the store (everyone's: BM25's statistics are the whole index's, as FTS5's are), held
- * in memory with its postings, so a context ranks its candidates without a full-text statement
+ * Every learning of the store (everyone's), held in memory with its postings and counted by scope (a
+ * user's personal learnings, a project's), so a context ranks its candidates without a full-text
+ * statement, by statistics of what its reader may read alone (lib/context/search/bm25-search.ts)
  * (BENCHMARKS.md, issue 25: the two FTS5 statements were half of a context's time). The tokens are
  * FTS5's own (`porter unicode61`, lib/context/search/fts-tokens.ts), so the ranking is the one
  * learnings_fts gives (lib/context/search/bm25-search.ts; test/integration/memory-search.test.ts compares).
@@ -13,6 +15,8 @@ export type IndexedLearning = LearningCandidateRow & {
   projectId: string | null;
   /** Neither pinned nor superseded: what a context may rank (rankable() in the candidate queries). */
   rankable: boolean;
+  /** Superseded: never ranked, nor counted among the learnings a scope holds (learning_counts). */
+  superseded: boolean;
   /** Its tokens in both columns: BM25's document length. */
   length: number;
   /** createdAt in ms, for ordering. */
@@ -73,6 +77,9 @@ export class LearningIndex {
   private readonly seqs: number[] = [];
   private readonly projects: number[] = [];
   private readonly owners: number[] = [];
+  /** By slot, the scope's project key whether rankable or not (0: personal): what the scope's statistics count. */
+  private readonly scopes: number[] = [];
+  private readonly counts = new ScopeCounts();
   private readonly keys = new Map<string, number>();
   private readonly slotOf = new Map<number, number>();
   private readonly free: number[] = [];
@@ -135,6 +142,24 @@ export class LearningIndex {
     return (p === 0 && this.owners[slot] === owner) || (p > 0 && p === project);
   }
 
+  /**
+   * Whether the learning in a slot is one this user and project may read, ranked or not (pinned,
+   * superseded): what the scope's statistics count.
+   */
+  visibleIn(slot: number, owner: number | undefined, project: number | undefined): boolean {
+    const p = this.scopes[slot]!;
+    return (p === 0 && this.owners[slot] === owner) || (p > 0 && p === project);
+  }
+
+  /**
+   * What the learnings a user (`owner`, keyOf) and project (keyOf; undefined: none) may read add up to:
+   * BM25's document count and total length in that scope, and how many of them are not superseded
+   * (learning_counts' count, what choosing words weighs their frequencies against).
+   */
+  scopeStats(owner: number | undefined, project: number | undefined): ScopeStats {
+    return this.counts.of(owner, project);
+  }
+
   /** The learnings held, newest (highest seq) first, at most `limit` of them. */
   newest(limit: number): IndexedLearning[] {
     const held = this.slots.filter((doc): doc is Doc => doc !== undefined);
@@ -159,8 +184,10 @@ export class LearningIndex {
     const at = this.slotOf.get(learning.seq);
     const old = at === undefined ? undefined : this.slots[at];
     if (at !== undefined && old && old.content === learning.content && old.tags === learning.tags) {
+      this.counts.count(this.scopes[at]!, this.owners[at]!, old, -1);
       this.slots[at] = shaped(learning, old.length, old.gen);
       this.scope(at, learning);
+      this.counts.count(this.scopes[at]!, this.owners[at]!, this.slots[at]!, 1);
       return;
     }
     this.remove(learning.seq);
@@ -178,6 +205,7 @@ export class LearningIndex {
     this.slotOf.set(learning.seq, slot);
     this.seqs[slot] = learning.seq;
     this.scope(slot, learning);
+    this.counts.count(this.scopes[slot]!, this.owners[slot]!, this.slots[slot]!, 1);
     this.moves++;
   }
 
@@ -191,6 +219,7 @@ export class LearningIndex {
       if (p) p.stale++;
     }
     this.tokens -= doc.length;
+    this.counts.count(this.scopes[slot]!, this.owners[slot]!, doc, -1);
     this.slots[slot] = undefined;
     this.slotOf.delete(seq);
     this.free.push(slot);
@@ -198,9 +227,11 @@ export class LearningIndex {
   }
 
   private scope(slot: number, l: Pick<IndexedLearning, "rankable" | "projectId" | "userId">): void {
-    this.projects[slot] = !l.rankable ? -1 : l.projectId === null ? 0 : this.key(l.projectId);
+    this.scopes[slot] = l.projectId === null ? 0 : this.key(l.projectId);
+    this.projects[slot] = l.rankable ? this.scopes[slot] : -1;
     this.owners[slot] = this.key(l.userId);
   }
+
 
   /** An id's key (from 1), given the first time it is seen: kept while the index is (one per user and project whose learnings it held). */
   private key(id: string): number {
@@ -251,6 +282,7 @@ function shaped(l: Omit<IndexedLearning, "length" | "createdMs">, length: number
     author: l.author,
     projectId: l.projectId,
     rankable: l.rankable,
+    superseded: l.superseded,
     length,
     createdMs: l.createdAt.getTime(),
     gen,

@@ -1,16 +1,15 @@
-import { and, desc, eq, isNull, sql, type Column, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { appMeta, learningCounts, learnings, users, type LearningKind } from "../schema";
 import { read } from "./batch-reads";
-import { ofProject, personalAndProject, personalOf, visibleTo, type Owner } from "./scope";
+import { countsOwners, ofProject, personalAndProject, personalOf, visibleTo, type Owner } from "./scope";
 
 /**
  * Candidates for a context: FTS matches of the hints, best BM25 first; or, without hints, the newest
  * of the user's personal learnings and the project's, confirmed first.
  *
- * Both shapes are written to stay fast on a large store. FTS5 ranks inside its own index first (the
- * inner query: only the best FTS_WINDOW matches of everyone's learnings leave it), and the scope is
- * applied to those; "newest" reads the two scopes separately, each along its (owner, created_at) index.
+ * Both shapes are written to stay fast on a large store: the search keeps the best FTS_WINDOW matches
+ * the reader may rank; "newest" reads the two scopes separately, each along its (owner, created_at) index.
  */
 export const FTS_WINDOW = 2000;
 
@@ -106,7 +105,15 @@ export type TermSelection = { maxShare: number; minCutoff: number; maxMatches: n
  * chose (null: none), and when asked every match's [seq, BM25 score] (not only the candidates'), as the
  * JSON array the feedback's search takes back (one value, however many matches: no row each).
  */
-export type Searched = { candidates: LearningCandidateRow[]; counted: Map<string, number>; chosen: string | null; scores: MatchScores; via?: SearchPath };
+export type Searched = {
+  candidates: LearningCandidateRow[];
+  counted: Map<string, number>;
+  chosen: string | null;
+  scores: MatchScores;
+  /** How many learnings of the reader's scope the words were chosen against (learning_counts' count). */
+  size: number;
+  via?: SearchPath;
+};
 
 /** Where a search ran: in the learnings' index in memory (lib/context/search), or as a statement (FTS5). */
 export type SearchPath = "memory" | "sql";
@@ -155,9 +162,15 @@ type SearchRow = {
 
 /**
  * The FTS candidates of hint words in one statement, so a context needs no round trip between counting
- * words and searching: how many learnings each word occurs in (given when known at the state's version),
- * which words to search for (selectTerms' rule, in SQL: test/integration/term-selection.test.ts checks
- * they agree), then the best matches by BM25 in the owner's scope (nothing when no word is chosen).
+ * words and searching: in how many learnings of the reader's scope each word occurs (given when known
+ * at the state's version), which words to search for (selectTerms' rule against the scope's size, in
+ * SQL: test/integration/term-selection.test.ts checks they agree), then the best matches by BM25 among
+ * those the reader may rank (nothing when no word is chosen).
+ *
+ * The path of a store too large for the index in memory, and of the moments an index loads or catches
+ * up (lib/context/search/index-sync.ts): FTS5's bm25() weighs a word by the whole store's statistics,
+ * so there, unlike in memory (bm25-search.ts), what others wrote moves the scores, though never which
+ * learnings are counted, chosen among or ranked.
  *
  * Counting stops where choosing stops caring: past the cutoff (a word that common is never searched
  * for), and on a store large enough that the cutoff is past MAX_MATCHES, at MAX_MATCHES + 1: such a word
@@ -168,22 +181,24 @@ type SearchRow = {
 export function searchRead(db: Db, params: SearchParams) {
   const words = "match" in params ? NO_WORDS : params;
   const { maxShare, minCutoff, maxMatches } = words.selection;
-  const scope = and(visibleTo(learnings, personalAndProject(params)), rankable(learnings));
+  const visible = visibleTo(learnings, personalAndProject(params));
+  const scope = and(visible, rankable(learnings));
   // bm25() is spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
   const query = sql`select * from (
     with terms(i, term, known) as (select key, value ->> 0, value ->> 1 from json_each(${JSON.stringify(words.terms)})),
     gate(ok) as (select (select ${appMeta.value} from ${appMeta} where ${appMeta.key} = 'context_version') is ${words.knownAt}),
+    size(n) as (select coalesce(sum(${learningCounts.n}), 0) from ${learningCounts} where ${inArray(learningCounts.owner, countsOwners(params))}),
     cut(c, whole, cap) as (select c, cast(c as integer) + 1, min(cast(c as integer), ${maxMatches}) + 1 from (
-      select max(${minCutoff}, coalesce(sum(${learningCounts.n}), 0) * ${maxShare}) as c from ${learningCounts})),
+      select max(${minCutoff}, (select n from size) * ${maxShare}) as c)),
     counted as materialized (
       select i, term, known is null or not (select ok from gate) as fresh,
         case when known is not null and (select ok from gate) then known else (select count(*) from (
-          select 1 from learnings_fts where learnings_fts match '"' || term || '"' limit (select cap from cut))) end as n
+          select 1 from ${matching(sql`'"' || term || '"'`)} and ${visible} limit (select cap from cut))) end as n
       from terms),
     rarer(found) as (select exists (select 1 from counted where n > 0 and n <= ${maxMatches})),
     df as materialized (
       select i, term, fresh, case when bound and not (select found from rarer) then (select count(*) from (
-          select 1 from learnings_fts where learnings_fts match '"' || term || '"' limit (select whole from cut))) else n end as n,
+          select 1 from ${matching(sql`'"' || term || '"'`)} and ${visible} limit (select whole from cut))) else n end as n,
         not (bound and (select found from rarer)) as exact
       from (select *, fresh and n = (select cap from cut) and (select cap < whole from cut) as bound from counted)),
     usable as (
@@ -196,7 +211,7 @@ export function searchRead(db: Db, params: SearchParams) {
       select '"' || term || '"' as phrase from usable where r = 1 or cum <= ${maxMatches} order by i limit ${words.maxTerms ?? -1})`
     }),
     own as (
-      select rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) as score from learnings_fts where learnings_fts match (select coalesce(q, '""') from expr)),
+      select learnings_fts.rowid as rowid, bm25(learnings_fts, 1.0, ${params.tagWeight}) as score from ${matching(sql`(select coalesce(q, '""') from expr)`)} and ${scope}),
     best as (${
       params.scored === undefined
         ? sql`select rowid, score from own order by score, rowid desc limit ${FTS_WINDOW}`
@@ -212,15 +227,20 @@ export function searchRead(db: Db, params: SearchParams) {
       from best join ${learnings} on ${learnings.seq} = best.rowid where ${scope} order by best.score, ${learnings.createdAt} desc, ${learnings.seq} desc limit ${params.limit})
     union all select 1, term, null, null, null, null, null, null, null, null, n from df where fresh and exact
     union all select 2, q, null, null, null, null, null, null, null, null, null from expr
+    union all select 4, null, null, null, null, null, null, null, null, null, n from size
     ${params.scores ? sql`union all select 3, (select json_group_array(json_array(rowid, score)) from best), null, null, null, null, null, null, null, null, null` : sql``})`;
   return read(db.all<SearchRow>(query), (rows): Searched => ({
     candidates: rows.filter((r) => r.what === 0).map(candidateOf),
     counted: new Map(rows.filter((r) => r.what === 1).map((r) => [r.id, Number(r.score)])),
     chosen: rows.find((r) => r.what === 2)?.id ?? null,
     scores: rows.find((r) => r.what === 3)?.id ?? "[]",
+    size: Number(rows.find((r) => r.what === 4)?.score ?? 0),
     via: "sql",
   }));
 }
+
+/** FTS5's matches joined to their learnings in that order (CROSS JOIN: FTS5 drives), for a condition on the learning. */
+const matching = (match: SQL) => sql`learnings_fts cross join ${learnings} on ${learnings.seq} = learnings_fts.rowid where learnings_fts match ${match}`;
 
 function scoresJson(scores: MatchScores): string {
   return typeof scores === "string" ? scores : JSON.stringify([...scores]);

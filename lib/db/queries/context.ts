@@ -33,15 +33,13 @@ import {
 const metaQuery = keptQuery((db) => {
   const keys = ["context_version", "embedding_dimensions"];
   const meta = db.select({ key: appMeta.key, value: appMeta.value }).from(appMeta).where(inArray(appMeta.key, keys));
-  const size = db.select({ key: sql<string>`'learnings'`, value: sql<string>`coalesce(sum(${learningCounts.n}), 0)` }).from(learningCounts);
   const changed = db.select({ key: sql<string>`'learning_changes'`, value: sql<string>`coalesce(max(${learningChanges.id}), 0)` }).from(learningChanges);
-  return meta.unionAll(size).unionAll(changed);
+  return meta.unionAll(changed);
 });
 
 /**
  * The state's version (drizzle/0003_context_version.sql's triggers move it), the vector table's width,
- * how many learnings the store holds (everyone's: the counts kept at write time), and the last change
- * to the learnings (learning_changes' newest id: what the in-memory search index must have applied).
+ * and the last change to the learnings (learning_changes' newest id: what the in-memory search index must have applied).
  */
 export function metaRead(db: Db) {
   return read(metaQuery(db), (rows) => {
@@ -49,7 +47,6 @@ export function metaRead(db: Db) {
     return {
       version: value("context_version") ?? "0",
       vectorWidth: Number(value("embedding_dimensions") ?? 0) || null,
-      storeSize: Number(value("learnings") ?? 0),
       learningsChanged: Number(value("learning_changes") ?? 0),
     };
   });
