@@ -37,18 +37,19 @@ async function measure(size: number): Promise<void> {
     global.gc?.();
     const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
     const userId = String((await client.execute("SELECT id FROM users LIMIT 1")).rows[0]!.id);
+    const readable = (await client.execute({ sql: "SELECT project_id FROM project_members WHERE user_id = ?", args: [userId] })).rows.map((r) => String(r.project_id));
     const next = hookQueries(size);
     const searches: SearchParams[] = Array.from({ length: Number(values.queries) }, () => {
       const p = new URLSearchParams(next().split("?")[1]);
       const terms = hintsOf({ q: p.get("q")!, branch: p.get("branch")!, cwd: p.get("cwd")! }, null).terms;
-      return { userId, projectId: "p-web", limit: 134, tagWeight: START_TAG_WEIGHT, terms: terms.map((t): [string, null] => [t, null]), knownAt: null, selection: TERM_SELECTION, scores: true };
+      return { userId, projectId: "p-web", reader: { userId, projectIds: null }, limit: 134, tagWeight: START_TAG_WEIGHT, terms: terms.map((t): [string, null] => [t, null]), knownAt: null, selection: TERM_SELECTION, scores: true };
     });
     const times = { memory: [] as number[], statement: [] as number[] };
     let same = 0;
     let found = 0;
     for (let round = 0; round < Number(values.rounds); round++) {
       let started = performance.now();
-      const inMemory = searches.map((s) => searchInMemory(index, s));
+      const inMemory = searches.map((s) => searchInMemory(index, s, readable));
       times.memory.push((performance.now() - started) / searches.length);
       started = performance.now();
       const bySql: Searched[] = [];

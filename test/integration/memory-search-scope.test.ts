@@ -5,9 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import * as schema from "@/lib/db/schema";
-import { TERM_SELECTION } from "@/lib/context/hints/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
-import { searchInMemory } from "@/lib/context/search/bm25-search";
 import type { LearningIndex } from "@/lib/context/search/learning-index";
 import { ROOT, tempDir } from "../support/server";
 import { readableStores } from "../support/readable-store";
@@ -20,6 +18,10 @@ import { readableStores } from "../support/readable-store";
 
 const VOCABULARY = "token refresh deploy ledger webhook cursor schema retry cache queue staging cron migrate invoice vault canary snake_case café".split(" ");
 const tmp = tempDir("baton-memory-scope-");
+/** A choice of words that keeps common ones too (a small store's words are all common). */
+const WIDE = { maxShare: 0.6, minCutoff: 5, maxMatches: 300 };
+/** u1 reads p1; u2 reads p1 and p2, which u1 is not in. */
+const MEMBERS = { u1: ["p1"], u2: ["p1", "p2"] };
 let client: Client;
 let store: ReturnType<typeof readableStores>;
 let s = 5;
@@ -33,9 +35,10 @@ const learning = (id: string, owner: string, project: string | null, content: st
 beforeAll(async () => {
   client = createClient({ url: `file:${tmp.dir}/scope.db` });
   await migrate(client, `${ROOT}/drizzle`);
-  store = readableStores(client, drizzle(client, { schema }) as unknown as Db, tmp.dir);
+  store = readableStores(client, drizzle(client, { schema }) as unknown as Db, tmp.dir, MEMBERS);
   const stmts: InStatement[] = ["u1", "u2", "u3"].map((id) => ({ sql: "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?, ?, ?, 0, 0)", args: [id, id, `${id}@example.com`] }));
   stmts.push({ sql: "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'web', 'Web', 'u1', 0, 0), ('p2', 'api', 'Api', 'u2', 0, 0)", args: [] });
+  for (const [user, projects] of Object.entries(MEMBERS)) for (const p of projects) stmts.push({ sql: "INSERT INTO project_members (project_id, user_id, role, created_at) VALUES (?, ?, 'member', 0)", args: [p, user] });
   for (let i = 0; i < 300; i++) stmts.push(learning(`l${i}`, ["u1", "u2"][i % 2]!, rand() < 0.6 ? "p1" : null, text()));
   await client.batch(stmts, "write");
 });
@@ -48,18 +51,19 @@ afterAll(() => {
 
 describe("a reader's search in memory", () => {
   it("moves no score, count, choice or window of the reader's when others write where the reader may not read", async () => {
+    // (u2 is in p2: what is written there is u2's to read, and moves u2's statistics, as the next test shows.)
     const hints = fc.sample(fc.uniqueArray(fc.constantFrom(...VOCABULARY, "absent"), { minLength: 1, maxLength: 8 }), { numRuns: 60, seed: 28 });
-    const readers = [{ userId: "u1", projectId: "p1" }, { userId: "u2", projectId: "p1" }, { userId: "u1", projectId: null }];
+    const readers = [{ userId: "u1", projectId: "p1" }, { userId: "u1", projectId: null }];
     const answer = (index: LearningIndex) =>
       readers.flatMap((reader) =>
         hints.map((words) => {
-          const found = searchInMemory(index, { ...reader, limit: 30, tagWeight: START_TAG_WEIGHT, terms: words.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION, scores: true });
+          const found = store.inMemory(index, { ...reader, limit: 30, tagWeight: START_TAG_WEIGHT, terms: words.map((t) => [t, null]), knownAt: null, selection: WIDE, scores: true });
           return { ...found, scores: [...(found.scores as Iterable<readonly [number, number]>)].sort((a, b) => a[0] - b[0]), counted: [...found.counted] };
         }),
       );
     const before = answer((await store.current()).index);
     expect(before.filter((a) => a.candidates.length).length).toBeGreaterThan(hints.length);
-    // u3 writes their own and in p2, u2 in p2 (which u1 is not in), every one full of the readers' words.
+    // u3 writes their own and in p2, u2 in p2 (which u1 is not in), every one full of the reader's words.
     const words = VOCABULARY.join(" ");
     const others = Array.from({ length: 400 }, (_, i) => learning(`others-${i}`, i % 2 ? "u2" : "u3", i % 2 || i % 4 === 0 ? "p2" : null, `${words} ${VOCABULARY[i % VOCABULARY.length]}`));
     await client.batch(others, "write");

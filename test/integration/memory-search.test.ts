@@ -5,17 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { readAll } from "@/lib/db/queries/batch-reads";
-import { FTS_WINDOW, type SearchParams, type TermSelection } from "@/lib/db/queries/context-candidates";
+import { FTS_WINDOW, type TermSelection } from "@/lib/db/queries/context-candidates";
 import { metaRead } from "@/lib/db/queries/context";
 import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
-import { searchInMemory } from "@/lib/context/search/bm25-search";
 import { CATCH_UP_INLINE, indexAt, indexChangesRead, loadSearchIndex } from "@/lib/context/search/index-sync";
 import { LearningIndex } from "@/lib/context/search/learning-index";
 import { indexedLearningsRead } from "@/lib/db/queries/learning-index-reads";
 import { ROOT, tempDir } from "../support/server";
-import { expectSame, readableStores } from "../support/readable-store";
+import { expectSame, readableStores, type Asked } from "../support/readable-store";
 
 /**
  * The learnings' index in memory (lib/context/search) against the FTS5 statement it stands in for
@@ -57,9 +56,10 @@ beforeAll(async () => {
   client = createClient({ url: `file:${tmp.dir}/memory.db` });
   await migrate(client, `${ROOT}/drizzle`);
   db = drizzle(client, { schema }) as unknown as Db;
-  store = readableStores(client, db, tmp.dir);
+  store = readableStores(client, db, tmp.dir, MEMBERS);
   const stmts: InStatement[] = USERS.map((id) => ({ sql: "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?, ?, ?, 0, 0)", args: [id, id, `${id}@example.com`] }));
   stmts.push({ sql: "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'web', 'Web', 'u1', 0, 0)", args: [] });
+  for (const [user, projects] of Object.entries(MEMBERS)) for (const p of projects) stmts.push({ sql: "INSERT INTO project_members (project_id, user_id, role, created_at) VALUES (?, ?, 'member', 0)", args: [p, user] });
   for (let i = 0; i < 500; i++) stmts.push(learningInsert());
   await client.batch(stmts, "write");
 });
@@ -75,8 +75,11 @@ const insert = (rows: [id: string, owner: string, project: string | null, conten
   client.batch(rows.map(([id, owner, project, content]) => ({ sql: "INSERT INTO learnings (id, user_id, project_id, kind, content, source, confirmed, tags, created_at, updated_at) VALUES (?, ?, ?, 'pattern', ?, 'test', 1, '', 3, 3)", args: [id, owner, project, content] })), "write");
 let store: ReturnType<typeof readableStores>;
 const meta = () => store.meta();
-const bySql = (params: SearchParams) => store.bySql(params);
+const bySql = (params: Asked) => store.bySql(params);
 const current = () => store.current();
+const inMemory = (index: LearningIndex, params: Asked) => store.inMemory(index, params);
+/** Who is a member of which project (u3 of none: p1's learnings u3 writes are not u3's to read). */
+const MEMBERS = { u1: ["p1"], u2: ["p1"] };
 
 const selections: TermSelection[] = [TERM_SELECTION, { maxShare: 0.2, minCutoff: 10, maxMatches: 120 }, { maxShare: 0.5, minCutoff: 5, maxMatches: 40 }];
 const hint = fc.uniqueArray(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom("absent", "nowhere", "deploys", "caches")), { minLength: 1, maxLength: 8 });
@@ -87,8 +90,8 @@ describe("the learnings' search in memory", () => {
     const { index } = await current();
     await fc.assert(
       fc.asyncProperty(hint, fc.constantFrom(...selections), owners, fc.constantFrom(5, 30, 1000), fc.constantFrom(START_TAG_WEIGHT, 0.5, 0.3, 0), async (terms, selection, owner, limit, tagWeight) => {
-        const params: SearchParams = { ...owner, limit, tagWeight, terms: terms.map((t) => [t, null]), knownAt: null, selection, scores: true };
-        const [memory, statement] = [searchInMemory(index, params), await bySql(params)];
+        const params: Asked = { ...owner, limit, tagWeight, terms: terms.map((t) => [t, null]), knownAt: null, selection, scores: true };
+        const [memory, statement] = [inMemory(index, params), await bySql(params)];
         expectSame(memory, statement);
         // Every word the statement counted exactly, counted the same, against the same size.
         expect(memory.size).toBe(statement.size);
@@ -108,18 +111,18 @@ describe("the learnings' search in memory", () => {
     const { index } = await current();
     await fc.assert(
       fc.asyncProperty(hint, owners, fc.constantFrom(5, 30), async (terms, owner, limit) => {
-        const first: SearchParams = { ...owner, limit, tagWeight: START_TAG_WEIGHT, terms: terms.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION, scores: true };
-        const [memory, statement] = [searchInMemory(index, first), await bySql(first)];
+        const first: Asked = { ...owner, limit, tagWeight: START_TAG_WEIGHT, terms: terms.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION, scores: true };
+        const [memory, statement] = [inMemory(index, first), await bySql(first)];
         if (statement.chosen === null) return;
-        const again = searchInMemory(index, { ...owner, limit, tagWeight: START_TAG_WEIGHT, match: statement.chosen });
+        const again = inMemory(index, { ...owner, limit, tagWeight: START_TAG_WEIGHT, match: statement.chosen });
         expectSame(again, await bySql({ ...owner, limit, tagWeight: START_TAG_WEIGHT, match: statement.chosen }));
         const extra = feedbackTerms(statement.candidates, terms);
         if (!extra.length) return;
         const feedback = { ...owner, limit, tagWeight: START_TAG_WEIGHT, terms: extra.map((t): [string, null] => [t, null]), knownAt: null, maxTerms: FEEDBACK_TERMS, selection: TERM_SELECTION };
-        const bySlot = searchInMemory(index, { ...feedback, scored: memory.scores });
+        const bySlot = inMemory(index, { ...feedback, scored: memory.scores });
         expectSame(bySlot, await bySql({ ...feedback, scored: statement.scores }));
         // The same scores as a statement answers them (by seq, JSON) add up the same.
-        expectSame(searchInMemory(index, { ...feedback, scored: statement.scores }), bySlot);
+        expectSame(inMemory(index, { ...feedback, scored: statement.scores }), bySlot);
       }),
       { numRuns: 150, seed: 26 },
     );
@@ -167,7 +170,7 @@ describe("the learnings' search in memory", () => {
     expect(index.size).toBe(loaded.size);
     expect(index.totalTokens).toBe(loaded.totalTokens);
     // Each scope's statistics, kept through the changes, as a load counts them.
-    const statsOf = (i: LearningIndex, userId: string, projectId: string | null) => i.scopeStats(i.keyOf(userId), projectId === null ? undefined : i.keyOf(projectId));
+    const statsOf = (i: LearningIndex, userId: string, projectId: string | null) => i.readableStats(i.keyOf(userId), new Set(projectId === null ? [] : [i.keyOf(projectId)!]));
     for (const userId of USERS) for (const projectId of ["p1", null]) expect(statsOf(index, userId, projectId)).toEqual(statsOf(loaded, userId, projectId));
     // What the start counts the lines of first (lib/startup.ts): the newest held, newest first.
     const seqs = (await client.execute("SELECT seq FROM learnings ORDER BY seq DESC LIMIT 3")).rows.map((r) => Number(r.seq));
@@ -179,8 +182,8 @@ describe("the learnings' search in memory", () => {
     expect(index.get(Number((await client.execute("SELECT seq FROM learnings WHERE id = 'l13'")).rows[0]!.seq))).toMatchObject({ kind: "insight", createdMs: 5 });
     await fc.assert(
       fc.asyncProperty(hint, owners, async (terms, owner) => {
-        const params: SearchParams = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, terms: terms.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
-        expectSame(searchInMemory(index, params), await bySql(params));
+        const params: Asked = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, terms: terms.map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
+        expectSame(inMemory(index, params), await bySql(params));
       }),
       { numRuns: 100, seed: 27 },
     );
@@ -190,8 +193,8 @@ describe("the learnings' search in memory", () => {
     const seen = new Set<string>();
     for (const [id, [, , word]] of Object.entries(scoped))
       for (const [userId, projectId] of USERS.flatMap((u) => [[u, "p1"] as const, [u, null] as const])) {
-        const params: SearchParams = { userId, projectId, limit: 1000, tagWeight: START_TAG_WEIGHT, match: `"${word}"` };
-        const memory = searchInMemory(index, params);
+        const params: Asked = { userId, projectId, limit: 1000, tagWeight: START_TAG_WEIGHT, match: `"${word}"` };
+        const memory = inMemory(index, params);
         expectSame(memory, await bySql(params));
         if (memory.candidates.length) seen.add(`${id} ${userId} ${projectId}`);
       }
@@ -199,7 +202,7 @@ describe("the learnings' search in memory", () => {
     expect([...seen].sort()).toEqual(["given u2 null", "given u2 p1", "joined u1 p1", "joined u2 p1", "joined u3 p1", "personal u1 null", "personal u1 p1"]);
     const rows = (await client.execute("SELECT count(*) AS n, sum(length(content)) AS c FROM learnings")).rows[0]!;
     expect(index.size).toBe(Number(rows.n));
-    const renamed = searchInMemory(index, { userId: "u1", projectId: "p1", limit: 1000, tagWeight: 1, match: '"ledger"' });
+    const renamed = inMemory(index, { userId: "u1", projectId: "p1", limit: 1000, tagWeight: 1, match: '"ledger"' });
     expect(renamed.candidates.filter((c) => c.userId === "u1").every((c) => c.author === "Ursula")).toBe(true);
     expect(renamed.candidates.some((c) => c.userId === "u1")).toBe(true);
   });
@@ -231,14 +234,14 @@ describe("the learnings' search in memory", () => {
     await expect.poll(async () => (await loadSearchIndex(db))!.changed, { timeout: 10_000 }).toBe(r.meta.learningsChanged);
     const { index: reloaded } = await current();
     expect(reloaded.size).toBe(Number((await client.execute("SELECT count(*) AS n FROM learnings")).rows[0]!.n));
-    const params: SearchParams = { userId: "u1", projectId: "p1", limit: 1000, tagWeight: START_TAG_WEIGHT, terms: VOCABULARY.slice(0, 6).map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
-    expectSame(searchInMemory(reloaded, params), await bySql(params));
+    const params: Asked = { userId: "u1", projectId: "p1", limit: 1000, tagWeight: START_TAG_WEIGHT, terms: VOCABULARY.slice(0, 6).map((t) => [t, null]), knownAt: null, selection: TERM_SELECTION };
+    expectSame(inMemory(reloaded, params), await bySql(params));
   });
 
   it("adds the hints' scores by seq once a change has given one of their learnings' slots to another", async () => {
     const { index } = await current();
     const owner = { userId: "u1", projectId: "p1" };
-    const hints = searchInMemory(index, { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"ledger"', scores: true });
+    const hints = inMemory(index, { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"ledger"', scores: true });
     const asStatement = JSON.stringify([...hints.scores]);
     const gone = hints.candidates[0]!;
     const slot = index.slot(gone.seq);
@@ -249,11 +252,11 @@ describe("the learnings' search in memory", () => {
     expect(after.index).toBe(index);
     expect(index.slot(Number((await client.execute("SELECT seq FROM learnings WHERE id = 'in-its-slot'")).rows[0]!.seq))).toBe(slot);
     expect(JSON.stringify([...hints.scores])).toBe(asStatement);
-    const feedback: SearchParams = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"canary"', scored: hints.scores };
-    const memory = searchInMemory(index, feedback);
+    const feedback: Asked = { ...owner, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"canary"', scored: hints.scores };
+    const memory = inMemory(index, feedback);
     expectSame(memory, await bySql({ ...feedback, scored: asStatement }));
     // Scored for "canary" alone, not with the deleted learning's score for "ledger".
-    const own = searchInMemory(index, { ...feedback, scored: "[]" }).candidates.find((c) => c.id === "in-its-slot")!;
+    const own = inMemory(index, { ...feedback, scored: "[]" }).candidates.find((c) => c.id === "in-its-slot")!;
     expect(memory.candidates.find((c) => c.id === "in-its-slot")!.score).toBe(own.score);
   });
 
@@ -264,8 +267,8 @@ describe("the learnings' search in memory", () => {
     await insert(Array.from({ length: tied }, (_, i) => [`tied-${i}`, i % 10 ? "u1" : "u3", null, "wombat"]));
     await insert(Array.from({ length: tied }, (_, i) => [`tied-more-${i}`, "u1", null, "wombat"]));
     const { index } = await current();
-    const hints: SearchParams = { userId: "u1", projectId: null, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"wombat"', scores: true };
-    const [memory, statement] = [searchInMemory(index, hints), await bySql(hints)];
+    const hints: Asked = { userId: "u1", projectId: null, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"wombat"', scores: true };
+    const [memory, statement] = [inMemory(index, hints), await bySql(hints)];
     expectSame(memory, statement);
     const window = (scores: Iterable<readonly [number, number]>) => [...scores].map(([seq]) => seq).sort((a, b) => a - b);
     expect(window(memory.scores as Iterable<[number, number]>)).toEqual(window(JSON.parse(statement.scores as string) as [number, number][]));
@@ -274,8 +277,8 @@ describe("the learnings' search in memory", () => {
     expect(window(memory.scores as Iterable<[number, number]>).some((seq) => u3.has(seq))).toBe(false);
     expect(memory.candidates).toHaveLength(1000);
     expect(memory.candidates.every((c) => c.userId === "u1")).toBe(true);
-    const feedback: SearchParams = { userId: "u1", projectId: null, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"wombat" OR "ledger"' };
-    expectSame(searchInMemory(index, { ...feedback, scored: memory.scores }), await bySql({ ...feedback, scored: statement.scores }));
+    const feedback: Asked = { userId: "u1", projectId: null, limit: 1000, tagWeight: START_TAG_WEIGHT, match: '"wombat" OR "ledger"' };
+    expectSame(inMemory(index, { ...feedback, scored: memory.scores }), await bySql({ ...feedback, scored: statement.scores }));
   });
 
   it("scores a learning the words match in its tags alone once, at a tags weight of 0, as the statement does", async () => {
@@ -284,8 +287,8 @@ describe("the learnings' search in memory", () => {
       args: [],
     });
     const { index } = await current();
-    const params: SearchParams = { userId: "u1", projectId: "p1", limit: 10, tagWeight: 0, match: '"zeta" OR "omega"', scores: true };
-    const memory = searchInMemory(index, params);
+    const params: Asked = { userId: "u1", projectId: "p1", limit: 10, tagWeight: 0, match: '"zeta" OR "omega"', scores: true };
+    const memory = inMemory(index, params);
     expect(memory.candidates.map((c) => c.id)).toEqual(["tags-only"]);
     expectSame(memory, await bySql(params));
   });

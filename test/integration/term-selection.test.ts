@@ -75,10 +75,13 @@ function settled(rows: LearningCandidateRow[]): string[] {
 /** How many learnings the store holds, counted. */
 const storeSize = async () => Number((await client.execute("SELECT count(*) AS n FROM learnings")).rows[0]!.n);
 
-/** What an owner may read, as SQL (their personal learnings and the project's). */
-const readable = (owner: Owner) => ({ sql: "((project_id IS NULL AND user_id = ?) OR project_id = ?)", args: [owner.userId, owner.projectId] });
+/** What an owner's user may read, as SQL: their personal learnings, their projects' and the context's project's. */
+const readable = (owner: Owner) => ({
+  sql: "((project_id IS NULL AND user_id = ?) OR project_id IN (SELECT project_id FROM project_members WHERE user_id = ?) OR project_id = ?)",
+  args: [owner.userId, owner.userId, owner.projectId],
+});
 
-/** How many learnings an owner may read that are not superseded, counted: what a search weighs its words' counts against. */
+/** How many learnings an owner's user may read that are not superseded, counted: what a search weighs its words' counts against. */
 async function scopeSize(owner: Owner): Promise<number> {
   const r = readable(owner);
   return Number((await client.execute({ sql: `SELECT count(*) AS n FROM learnings WHERE ${r.sql} AND superseded_at IS NULL`, args: r.args })).rows[0]!.n);
@@ -109,6 +112,8 @@ beforeAll(async () => {
   db = drizzle(client, { schema }) as unknown as Db;
   const stmts: InStatement[] = USERS.map((id) => ({ sql: "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?, ?, ?, 0, 0)", args: [id, id, `${id}@example.com`] }));
   stmts.push({ sql: "INSERT INTO projects (id, slug, name, created_by, created_at, updated_at) VALUES ('p1', 'web', 'Web', 'u1', 0, 0)", args: [] });
+  // u1 is in p1, u2 is not (and writes only personal learnings).
+  stmts.push({ sql: "INSERT INTO project_members (project_id, user_id, role, created_at) VALUES ('p1', 'u1', 'owner', 0)", args: [] });
   let s = 7;
   const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
   for (let i = 0; i < 400; i++) {
@@ -135,8 +140,8 @@ describe("the hint words' search in one statement", () => {
   const hint = fc.uniqueArray(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constantFrom("absent", "nowhere")), { minLength: 1, maxLength: 8 });
 
   const version = async () => String((await client.execute("SELECT value FROM app_meta WHERE key = 'context_version'")).rows[0]!.value);
-  const search = async (params: (SearchParams extends infer P ? (P extends unknown ? Omit<P, "tagWeight" | "limit"> : never) : never) & { limit?: number }) =>
-    (await readAll(db, { r: searchRead(db, { limit: 30, tagWeight: START_TAG_WEIGHT, ...params }) })).r;
+  const search = async (params: (SearchParams extends infer P ? (P extends unknown ? Omit<P, "tagWeight" | "limit" | "reader"> : never) : never) & { limit?: number }) =>
+    (await readAll(db, { r: searchRead(db, { limit: 30, tagWeight: START_TAG_WEIGHT, reader: { userId: params.userId, projectIds: null }, ...params } as SearchParams) })).r;
 
   it("finds what counting each word, selectTerms and a search find, knowing some counts already or none", async () => {
     await fc.assert(

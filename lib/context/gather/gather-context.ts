@@ -11,7 +11,7 @@ import type { ContextQuery } from "../context-query";
 import { lastSessionSeenFrom, withRecent } from "./marks";
 import { nearestTo } from "../read/nearest";
 import { rankStart } from "../rank/rank-start";
-import { contextCaches, SCOPE_SIZE, scopeWord } from "../read/caches";
+import { contextCaches, READABLE_SIZE, readerWord } from "../read/caches";
 import { sessionTerms } from "../cache/recent-sessions";
 import { feedbackTerms } from "../hints/hint-query";
 
@@ -57,7 +57,7 @@ export async function gatherContext(
   // What the session is about, for its prompts: the hint words as the search chose them, by the frequencies its reads counted.
   const { frequencies } = contextCaches();
   const at = frequencies.currentVersion;
-  const terms = sessionTerms(reads.hints.terms, feedbackTerms(reads.matches, reads.hints.terms), (w) => frequencies.get(at, scopeWord(owner, w)), frequencies.get(at, scopeWord(owner, SCOPE_SIZE)) ?? null);
+  const terms = sessionTerms(reads.hints.terms, feedbackTerms(reads.matches, reads.hints.terms), (w) => frequencies.get(at, readerWord(principal, w)), frequencies.get(at, readerWord(principal, READABLE_SIZE)) ?? null);
   return {
     project,
     version: reads.version,

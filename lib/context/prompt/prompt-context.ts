@@ -1,6 +1,6 @@
 import type { Principal } from "../../auth/principal";
 import type { Db } from "../../db/client";
-import { metaRead } from "../../db/queries/context";
+import { metaRead, readableProjectsRead } from "../../db/queries/context";
 import { servedRead } from "../../db/queries/session-served";
 import { queryEmbedder } from "../../embeddings/query-embedder";
 import type { ContextLearning } from "../context-types";
@@ -59,6 +59,7 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   const after = held?.changed ?? 0;
   const r = await readWithTokenCheck(db, principal, {
     changes: held ? indexChangesRead(db, held) : undefined,
+    readable: held ? readableProjectsRead(db, principal) : undefined,
     meta: metaRead(db),
     ...sessionProjectReads(db, principal, q),
     served: servedRead(db, { userId: principal.userId, sessionId: q.sessionId, since }),
@@ -66,16 +67,17 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   });
   const project = sessionProject(r, principal, q);
   const served = r.served;
-  const index = r.changes ? indexAt(db, after, r.changes, r.meta.learningsChanged) : null;
+  const current = r.changes ? indexAt(db, after, r.changes, r.meta.learningsChanged) : null;
+  const index = current && r.readable ? { index: current, readable: r.readable } : null;
   const owner = { userId: principal.userId, projectId: project?.id ?? null };
-  const counts = await promptCounts(db, principal, owner, words.terms, r.counts, index);
+  const counts = await promptCounts(db, principal, words.terms, r.counts, index);
   const matched = promptMatch(q.q, words.terms, counts, sessionTermsOf(r, principal, q));
   const projectOut = project ? { slug: project.slug, name: project.name } : null;
   const empty: PromptContext = { context: "", tokenEstimate: 0, budget: q.budget, learningsShown: 0, learningIds: [], project: projectOut };
   if (project?.injectionPaused) return empty;
   for (const id of recentlyServed(principal.userId, q.sessionId)) served.add(id);
   const limit = promptCandidates(q.budget);
-  const found = await readPromptCandidates(db, owner, matched, { limit, seen: served.size, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth, index });
+  const found = await readPromptCandidates(db, { owner, reader: principal }, matched, { limit, seen: served.size, embedQuery: queryEmbedder(), vectorWidth: r.meta.vectorWidth, index });
   const relevant = relevantUnseen(found, matched.minScore, { limit, exclude: served, reader: owner.userId, sessionMinScore: matched.session?.minScore });
   const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokensByLine);
   if (!built.shown.length) return empty;

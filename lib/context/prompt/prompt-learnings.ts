@@ -5,7 +5,7 @@ import { DEFAULT_TAG_WEIGHT, searchRead, type LearningCandidateRow, type SearchP
 import { documentFrequencies, searchInMemory } from "../search/bm25-search";
 import type { LearningIndex } from "../search/learning-index";
 import { scopedWordCountsRead } from "../../db/queries/learning-counts";
-import type { Owner } from "../../db/queries/scope";
+import type { Owner, Reader } from "../../db/queries/scope";
 import { NO_TOPIC, type SessionTopic } from "../../db/queries/session-served";
 import { ftsExpression } from "../../learnings/fts-query";
 import { stem } from "../../proposals/near-duplicate";
@@ -72,19 +72,19 @@ export type WordCounts = { counts: Map<string, number>; size: number };
 export function promptWords(db: Db, principal: Principal, prompt: string, index: LearningIndex | null) {
   const terms = promptTerms(prompt);
   // With the learnings' index in memory, the counts are its own (promptCounts), after the batch.
-  const counts = terms.length && !index ? scopedWordCountsRead(db, { terms, cap: COUNT_CAP, userId: principal.userId, projectIds: principal.projectIds }) : undefined;
+  const counts = terms.length && !index ? scopedWordCountsRead(db, { terms, cap: COUNT_CAP, reader: principal }) : undefined;
   return { terms, counts };
 }
 
 /**
- * The prompt's word counts: from the index when it is current (exact, in the session's scope), else as
- * the batch read them, else (the index was held but fell too far behind to wait for) read now.
+ * The prompt's word counts among what the reader may read: from the index when it is current (exact;
+ * `readable`: the reader's projects, read with the batch), else as the batch read them, else (the index
+ * was held but fell too far behind to wait for) read now.
  */
-export async function promptCounts(db: Db, principal: Principal, scope: Owner, terms: string[], read: WordCounts | undefined, index: LearningIndex | null): Promise<WordCounts | undefined> {
+export async function promptCounts(db: Db, principal: Principal, terms: string[], read: WordCounts | undefined, index: { index: LearningIndex; readable: readonly string[] } | null): Promise<WordCounts | undefined> {
   if (!terms.length) return undefined;
-  if (index) return documentFrequencies(index, scope, terms);
-  const counts = () => scopedWordCountsRead(db, { terms, cap: COUNT_CAP, userId: principal.userId, projectIds: principal.projectIds });
-  return read ?? (await readAll(db, { counts: counts() })).counts;
+  if (index) return documentFrequencies(index.index, principal.userId, index.readable, terms);
+  return read ?? (await readAll(db, { counts: scopedWordCountsRead(db, { terms, cap: COUNT_CAP, reader: principal }) })).counts;
 }
 
 /**
@@ -128,19 +128,21 @@ export type PromptCandidates = { bm25: LearningCandidateRow[]; nearest: Nearest;
  */
 export async function readPromptCandidates(
   db: Db,
-  owner: Owner,
+  scope: { owner: Owner; reader: Reader },
   { prompt, terms, match, session }: PromptMatch,
-  options: { limit: number; seen: number; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null; index: LearningIndex | null },
+  options: { limit: number; seen: number; embedQuery?: (text: string) => Promise<number[] | null>; vectorWidth: number | null; index: { index: LearningIndex; readable: readonly string[] } | null },
 ): Promise<PromptCandidates> {
+  const { owner } = scope;
+  const reader = { userId: scope.reader.userId, projectIds: scope.reader.projectIds };
   const limit = Math.min(MAX_CANDIDATE_ROWS, options.limit + options.seen);
   const searches = {
-    own: match ? { ...owner, match, limit, tagWeight: DEFAULT_TAG_WEIGHT } : undefined,
+    own: match ? { ...owner, reader, match, limit, tagWeight: DEFAULT_TAG_WEIGHT } : undefined,
     // Weighed as the start weighed them: what it ranked just below its cut ranks high here too.
-    both: session ? { ...owner, match: session.match, limit, tagWeight: START_TAG_WEIGHT } : undefined,
+    both: session ? { ...owner, reader, match: session.match, limit, tagWeight: START_TAG_WEIGHT } : undefined,
   };
   const { index } = options;
   // In memory (lib/context/search) when the index is held: no statement; else both in one batch.
-  const inMemory = (params: SearchParams | undefined) => (params && index ? searchInMemory(index, params).candidates : undefined);
+  const inMemory = (params: SearchParams | undefined) => (params && index ? searchInMemory(index.index, params, index.readable).candidates : undefined);
   const reads = index ? {} : { own: searches.own && searchRead(db, searches.own), both: searches.both && searchRead(db, searches.both) };
   const [found, nearest] = await Promise.all([readAll(db, reads), terms.length ? nearestTo(db, options.embedQuery, prompt, owner, options.vectorWidth) : []]);
   const own = inMemory(searches.own) ?? ("own" in found ? found.own?.candidates : undefined);

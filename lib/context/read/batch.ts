@@ -5,7 +5,7 @@ import { pinnedRead, recentReads, searchRead, type HintTerm, type LearningCandid
 import { handoffRead, learningCountsRead, metaRead, pendingProposalsRead, queuedSessionsRead, seedRead, taskMemoryRead } from "../../db/queries/context";
 import { contextMarkRead } from "../../db/queries/context-marks";
 import type { MemberProject } from "../../db/queries/projects";
-import type { Owner } from "../../db/queries/scope";
+import type { Owner, Reader } from "../../db/queries/scope";
 import type { LearningKind, Seed } from "../../db/schema";
 import { projectChoicesFor } from "../project/choose-project";
 import type { ContextQuery } from "../context-query";
@@ -115,15 +115,16 @@ export function batchOf(db: Db, principal: Principal, q: ContextQuery, limit: nu
     seed: planned.seed ? seedRead(db, { userId: principal.userId }) : undefined,
     ...(planned.sections ? sectionReads(db, planned.sections, q) : NO_SECTION_READS),
     handoff: handoff ? handoffRead(db, { ...handoff, branch: q.branch ?? null, sessionId: q.source === "compact" ? (q.sessionId ?? null) : null }) : undefined,
-    search: search ? searchRead(db, searchParams(search, limit)) : undefined,
+    search: search ? searchRead(db, searchParams(search, limit, principal)) : undefined,
     recentPersonal: recent.personal,
     recentProject: recent.project,
   };
 }
 
-/** What searchRead (or the index in memory: lib/context/search) is asked for a planned search. */
-export function searchParams({ owner, ...search }: PlannedSearch, limit: number): SearchParams {
-  return { ...owner, limit, tagWeight: START_TAG_WEIGHT, ...("match" in search ? search : { ...search, selection: TERM_SELECTION }) };
+/** What searchRead (or the index in memory: lib/context/search) is asked for a planned search, for whoever reads. */
+export function searchParams({ owner, ...search }: PlannedSearch, limit: number, reader: Reader): SearchParams {
+  const whose = { userId: reader.userId, projectIds: reader.projectIds };
+  return { ...owner, reader: whose, limit, tagWeight: START_TAG_WEIGHT, ...("match" in search ? search : { ...search, selection: TERM_SELECTION }) };
 }
 
 /** What a planned batch answers. */

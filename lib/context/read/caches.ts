@@ -1,7 +1,7 @@
 import type { LearningCandidateRow } from "../../db/queries/context-candidates";
 import { BoundedCache, VersionedCache } from "../../process/bounded-cache";
 import type { Snapshot } from "./batch";
-import type { Owner } from "../../db/queries/scope";
+import type { Reader } from "../../db/queries/scope";
 import { processWide } from "../../process/process-state";
 
 /**
@@ -12,8 +12,8 @@ import { processWide } from "../../process/process-state";
  *
  * - snapshots: per user's hints (project named, cwd, remote, task), the project, seed and sections
  *   they were last given, with the version they were read at;
- * - frequencies: in how many learnings of a scope (a user's personal ones and a project's) a word occurs
- *   (capped at the cutoff), and how many that scope holds, at one state version (scopeWord);
+ * - frequencies: in how many learnings a reader may read a word occurs (capped at the cutoff), and how
+ *   many those are, at one state version (readerWord);
  * - recent: the newest learnings of a scope, at one state version;
  * - seen: the state version this instance read last.
  */
@@ -27,11 +27,12 @@ export type ContextCaches = {
 };
 
 /**
- * Where `frequencies` holds a word's count in a scope; the scope's size is held as its word "" (a hint
- * word is never empty). A count is its scope's alone: nobody else's learnings reach another's choice.
+ * Where `frequencies` holds a word's count among what a reader may read (their personal learnings and
+ * their projects', within a token's limit); how many those are is held as the word "" (a hint word is
+ * never empty). A count is its reader's alone: nobody else's learnings reach another's choice.
  */
-export const scopeWord = (scope: Owner, word: string): string => `${scope.userId}\u0000${scope.projectId ?? ""}\u0000${word}`;
-export const SCOPE_SIZE = "";
+export const readerWord = (reader: Reader, word: string): string => `${reader.userId}\u0000${JSON.stringify(reader.projectIds)}\u0000${word}`;
+export const READABLE_SIZE = "";
 
 function create(): ContextCaches {
   return {

@@ -2,14 +2,14 @@ import type { Principal } from "../../auth/principal";
 import { newestOfBoth, type HintTerm, type LearningCandidateRow, type Searched } from "../../db/queries/context-candidates";
 import { NO_MARK, type ContextMark } from "../../db/queries/context-marks";
 import type { MemberProject } from "../../db/queries/projects";
-import type { Owner } from "../../db/queries/scope";
+import type { Owner, Reader } from "../../db/queries/scope";
 import type { Seed } from "../../db/schema";
 import { ftsExpression } from "../../learnings/fts-query";
 import { chooseProject, hintsNameProject, type ProjectChoice } from "../project/choose-project";
 import type { ContextQuery } from "../context-query";
 import { NOTHING_SEARCHED, sectionsOf, type Assumed, type BatchResults, type Handoff, type PlannedReads, type PlannedSearch, type Sections, type Snapshot } from "./batch";
 import { FEEDBACK_TERMS, feedbackTerms, hintsOf, selectTerms, titleOf, type SearchHints } from "../hints/hint-query";
-import { SCOPE_SIZE, scopeWord } from "./caches";
+import { READABLE_SIZE, readerWord } from "./caches";
 
 /**
  * The plan of a context's reads, as pure functions over an immutable record of what is known so far
@@ -113,7 +113,7 @@ export function planReads(k: Known, request: ReadRequest, memory: Memory): Plan 
   const snapshot = round === 0 && request.snapshot !== undefined && request.snapshot.version === version;
   const cachedRecent = k.owner && !k.recent ? memory.recent.get(trusted, recentKey(k.owner, request.limit)) : undefined;
   const words = hintsNow(k, request).terms;
-  const chosen = k.first || !words.length || !k.owner ? undefined : chooseHere(words, k.owner, request, memory);
+  const chosen = k.first || !words.length ? undefined : chooseHere(words, request, memory);
   const assumed: Assumed = { owner: k.owner, snapshot, readSeed: !k.seed && !snapshot, termsKey: words.join(" "), chosen, version: trusted, cachedRecent };
   const owner = k.owner;
   const reads: PlannedReads = {
@@ -123,43 +123,44 @@ export function planReads(k: Known, request: ReadRequest, memory: Memory): Plan 
     seed: assumed.readSeed,
     sections: owner && !k.sections && !snapshot ? owner : undefined,
     handoff: owner?.projectId && !k.handoff ? { userId: owner.userId, projectId: owner.projectId } : undefined,
-    search: plannedSearch(k, assumed, words, memory),
+    search: plannedSearch(k, assumed, words, memory, request.principal),
     recent: owner && !k.recent && !cachedRecent ? owner : undefined,
   };
   return { reads, assumed };
 }
 
 /**
- * On this machine, the hints' search expression is chosen here when every word's frequency in the
- * scope and the scope's size are remembered at the version last seen: no statement counts, and none
- * searches when no word is worth it. On a server, the search chooses in SQL, checking itself what it
- * was told against the version it reads, so no round trip is ever lost to a version that moved.
+ * On this machine, the hints' search expression is chosen here when every word's frequency among what
+ * the reader may read, and how many learnings that is, are remembered at the version last seen: no
+ * statement counts, and none searches when no word is worth it. On a server, the search chooses in SQL,
+ * checking itself what it was told against the version it reads, so no round trip is ever lost to a
+ * version that moved.
  */
-function chooseHere(words: string[], scope: Owner, request: ReadRequest, memory: Memory): Assumed["chosen"] {
-  const { terms, knownAt } = termsKnown(words, scope, memory);
-  const size = memory.frequencies.get(knownAt, scopeWord(scope, SCOPE_SIZE));
+function chooseHere(words: string[], request: ReadRequest, memory: Memory): Assumed["chosen"] {
+  const { terms, knownAt } = termsKnown(words, request.principal, memory);
+  const size = memory.frequencies.get(knownAt, readerWord(request.principal, READABLE_SIZE));
   if (!request.local || knownAt === null || knownAt !== memory.seen.version || size === undefined) return undefined;
   if (terms.some(([, n]) => n === null)) return undefined;
   return { version: knownAt, match: ftsExpression(selectTerms(words, new Map(terms as [string, number][]), size)) };
 }
 
-/** Words with the frequencies in the scope remembered for them, and the version those hold for (the search checks it). */
-function termsKnown(words: string[], scope: Owner, memory: Memory): { terms: HintTerm[]; knownAt: string | null } {
+/** Words with the frequencies among what the reader may read remembered for them, and the version those hold for (the search checks it). */
+function termsKnown(words: string[], reader: Reader, memory: Memory): { terms: HintTerm[]; knownAt: string | null } {
   const knownAt = memory.frequencies.currentVersion;
-  return { terms: words.map((t): HintTerm => [t, memory.frequencies.get(knownAt, scopeWord(scope, t)) ?? null]), knownAt };
+  return { terms: words.map((t): HintTerm => [t, memory.frequencies.get(knownAt, readerWord(reader, t)) ?? null]), knownAt };
 }
 
 /** The search this batch makes: the feedback's, else the hints' (by an expression chosen here, or chosen in SQL); none once matched. */
-function plannedSearch(k: Known, assumed: Assumed, words: string[], memory: Memory): PlannedSearch | undefined {
+function plannedSearch(k: Known, assumed: Assumed, words: string[], memory: Memory, reader: Reader): PlannedSearch | undefined {
   const { owner } = k;
   if (!owner || k.matches || k.second) return undefined;
   // The feedback's words are searched alone, the hints' scores added (BM25 is a sum over the words
   // searched for): as one search for both ranks them, without scoring the hints' matches again.
   const scored = k.first?.searched.scores;
   if (k.first && k.feedback?.match) return { owner, match: k.feedback.match, scored };
-  if (k.first && k.feedback) return { owner, ...termsKnown(k.feedback.extra.map(([t]) => t), owner, memory), maxTerms: FEEDBACK_TERMS, scored };
+  if (k.first && k.feedback) return { owner, ...termsKnown(k.feedback.extra.map(([t]) => t), reader, memory), maxTerms: FEEDBACK_TERMS, scored };
   if (assumed.chosen) return assumed.chosen.match ? { owner, match: assumed.chosen.match, scores: true } : undefined;
-  return !k.first && words.length ? { owner, ...termsKnown(words, owner, memory), scores: true } : undefined;
+  return !k.first && words.length ? { owner, ...termsKnown(words, reader, memory), scores: true } : undefined;
 }
 
 /**
@@ -208,14 +209,13 @@ function absorbSearch(known: Known, searched: Searched | undefined, assumed: Ass
 }
 
 /**
- * The words the first matches' tags add, with what is known of them in the scope; null: none worth
- * searching for (told when every frequency is known).
+ * The words the first matches' tags add, with what is known of them among what the reader may read;
+ * null: none worth searching for (told when every frequency is known).
  */
 function feedbackOf(k: Known, first: Searched, version: string, request: ReadRequest, memory: Memory): Feedback | null {
-  const extra = first.chosen === null || !k.owner ? [] : feedbackTerms(first.candidates, hintsNow(k, request).terms);
-  if (!extra.length || !k.owner) return null;
-  const scope = k.owner;
-  const terms = extra.map((t): HintTerm => [t, memory.frequencies.get(version, scopeWord(scope, t)) ?? null]);
+  const extra = first.chosen === null ? [] : feedbackTerms(first.candidates, hintsNow(k, request).terms);
+  if (!extra.length) return null;
+  const terms = extra.map((t): HintTerm => [t, memory.frequencies.get(version, readerWord(request.principal, t)) ?? null]);
   if (terms.some(([, n]) => n === null)) return { extra: terms };
   const added = ftsExpression(selectTerms(extra, new Map(terms as [string, number][]), first.size).slice(0, FEEDBACK_TERMS));
   return added ? { extra: terms, match: added } : null;

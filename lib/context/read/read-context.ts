@@ -6,8 +6,9 @@ import type { MemberProject } from "../../db/queries/projects";
 import { readsLocally } from "../../db/reads-locally";
 import type { Seed } from "../../db/schema";
 import { readWithTokenCheck } from "./checked-reads";
-import type { Owner } from "../../db/queries/scope";
-import { contextCaches, SCOPE_SIZE, scopeWord, type ContextCaches } from "./caches";
+import type { Reader } from "../../db/queries/scope";
+import { readableProjectsRead } from "../../db/queries/context";
+import { contextCaches, READABLE_SIZE, readerWord, type ContextCaches } from "./caches";
 import { absorb, DONE, hintsNow, planReads, recentKey, startKnown, type Known, type ReadRequest } from "./plan";
 import type { ContextQuery } from "../context-query";
 import { batchOf, searchedAt, searchOnly, searchParams, snapshotKey, type BatchResults, type Handoff, type PlannedReads, type Sections } from "./batch";
@@ -55,12 +56,12 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
   const request: ReadRequest = { principal, q, limit, snapshot: caches.snapshots.get(key), local: readsLocally(db) };
   const index = searchIndex(db);
   let known = startKnown(request);
-  let last: BatchResults["meta"] | undefined;
+  let last: Last | undefined;
   for (let plan = planReads(known, request, caches); plan !== DONE; plan = planReads(known, request, caches)) {
     if (known.versions.length === MAX_ROUNDS) throw new Error("a context's reads did not settle");
-    const results = await readBatch(db, request, plan.reads, index, last);
-    last = results.meta;
-    rememberRead(caches, results, plan.reads.search?.owner);
+    const { readable, ...results } = await readBatch(db, request, plan.reads, index, last);
+    last = { meta: results.meta, readable: readable ?? last?.readable };
+    rememberRead(caches, results, principal);
     const next = absorb(known, results, plan.assumed, request, caches);
     if (results.recentPersonal && !known.recent && next.recent) caches.recent.set(results.meta.version, recentKey(next.owner, limit), next.recent);
     known = next;
@@ -75,23 +76,27 @@ export async function readContext(db: Db, principal: Principal, q: ContextQuery,
  * would (searchAt): no round trip of its own, after a write either. When the search is all a batch
  * would read (the feedback's), it is answered from the index at the state the batch before read.
  */
-async function readBatch(db: Db, { principal, q, limit }: ReadRequest, reads: PlannedReads, index: LearningIndex | null, last: BatchResults["meta"] | undefined): Promise<BatchResults> {
+async function readBatch(db: Db, { principal, q, limit }: ReadRequest, reads: PlannedReads, index: LearningIndex | null, last: Last | undefined): Promise<BatchResults & { readable?: string[] }> {
   if (!index || !reads.search) return readWithTokenCheck(db, principal, batchOf(db, principal, q, limit, reads));
+  const params = searchParams(reads.search, limit, principal);
   // Only the feedback's search is left, and the index holds the state the last batch read: no batch at all.
-  if (last && searchOnly(reads) && index.changed >= last.learningsChanged) return searchedAt(last, searchInMemory(index, searchParams(reads.search, limit)));
+  if (last?.readable && searchOnly(reads) && index.changed >= last.meta.learningsChanged) return searchedAt(last.meta, searchInMemory(index, params, last.readable));
   const after = index.changed;
-  const batch = { ...batchOf(db, principal, q, limit, { ...reads, search: undefined }), changes: indexChangesRead(db, index) };
+  const batch = { ...batchOf(db, principal, q, limit, { ...reads, search: undefined }), changes: indexChangesRead(db, index), readable: readableProjectsRead(db, principal) };
   const { changes, ...results } = await readWithTokenCheck(db, principal, batch);
-  return { ...results, search: await searchAt(db, searchParams(reads.search, limit), results.meta, { after, read: changes }) };
+  return { ...results, search: await searchAt(db, params, results.meta, { after, read: changes }, results.readable) };
 }
 
-/** What a batch tells the instance to remember: the state's version, and the frequencies the search counted in its scope with the scope's size. */
-function rememberRead(caches: ContextCaches, r: BatchResults, scope: Owner | undefined): void {
+/** What the last batch read: the state, and the projects the reader may read (read with a search in memory). */
+type Last = { meta: BatchResults["meta"]; readable: string[] | undefined };
+
+/** What a batch tells the instance to remember: the state's version, and the frequencies the search counted among what the reader may read, with how many those are. */
+function rememberRead(caches: ContextCaches, r: BatchResults, reader: Reader): void {
   const version = r.meta.version;
   caches.seen.version = version;
-  if (!r.search || !scope) return;
-  caches.frequencies.set(version, scopeWord(scope, SCOPE_SIZE), r.search.size);
-  for (const [term, n] of r.search.counted) caches.frequencies.set(version, scopeWord(scope, term), n);
+  if (!r.search) return;
+  caches.frequencies.set(version, readerWord(reader, READABLE_SIZE), r.search.size);
+  for (const [term, n] of r.search.counted) caches.frequencies.set(version, readerWord(reader, term), n);
 }
 
 /** The reads' answer; the snapshot remembered when every batch saw one version. */

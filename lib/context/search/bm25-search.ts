@@ -3,26 +3,28 @@ import { ftsExpression } from "../../learnings/fts-query";
 import { selectTerms } from "../hints/hint-query";
 import { processWide } from "../../process/process-state";
 import { ftsTokens } from "./fts-tokens";
-import type { Owner } from "../../db/queries/scope";
 import { packed, unpacked, type IndexedLearning, type LearningIndex, type Occurrences } from "./learning-index";
 import type { ScopeStats } from "./scope-stats";
 
 /**
  * searchRead's answer (lib/db/queries/context-candidates.ts) from the learnings held in memory, by
- * statistics of the reader's scope alone (their personal learnings and the project's, pinned and
- * superseded ones too): each phrase's IDF over those, their count and mean length (BM25, as FTS5's
- * bm25() computes it: k1 = 1.2, b = 0.75, a column's weight added once per occurrence, the document's
- * length in both columns), the words chosen by their counts in the scope against its size
- * (`ScopeStats.live`, learning_counts' count), and the window of the best FTS_WINDOW matches among the
- * learnings the reader may rank. What anyone else wrote moves no score, no choice and no byte of a
- * context. The scores are those FTS5 gives on a store holding only what the reader may read
+ * statistics of what the reader may read alone (their personal learnings and those of the projects
+ * they are a member of, `readable`: pinned and superseded ones too): each phrase's IDF over those,
+ * their count and mean length (BM25, as FTS5's bm25() computes it: k1 = 1.2, b = 0.75, a column's
+ * weight added once per occurrence, the document's length in both columns), the words chosen by their
+ * counts there against how many those are (`ScopeStats.live`, learning_counts' count), and the window
+ * of the best FTS_WINDOW matches among the learnings the context may rank (the owner's personal ones
+ * and the project's). What anyone else wrote moves no score, no choice and no byte of a context. The
+ * scores are those FTS5 gives on a store holding only what the reader may read
  * (test/integration/memory-search.test.ts compares the two).
  */
-export function searchInMemory(index: LearningIndex, params: SearchParams): Searched {
+export function searchInMemory(index: LearningIndex, params: SearchParams, readable: readonly string[]): Searched {
   const [owner, project] = [index.keyOf(params.userId), params.projectId == null ? undefined : index.keyOf(params.projectId)];
-  const stats = index.scopeStats(owner, project);
+  // What the reader may read, and the context's project (theirs: a context is only ever for one).
+  const projects = readableKeys(index, params.projectId == null ? readable : [...readable, params.projectId]);
+  const stats = index.readableStats(owner, projects);
   const hits = new Map<string, Occurrences>();
-  const hitsOf = (word: string) => hits.get(word) ?? hits.set(word, visibleHits(index, phraseHits(index, word), owner, project)).get(word)!;
+  const hitsOf = (word: string) => hits.get(word) ?? hits.set(word, readableHits(index, phraseHits(index, word), owner, projects)).get(word)!;
   let phrases: string[];
   const counted = new Map<string, number>();
   if ("match" in params) phrases = wordsOf(params.match);
@@ -182,13 +184,23 @@ function limitScore(scores: Float64Array, limit: number): number | undefined {
 }
 
 /**
- * In how many learnings a user may read (their personal ones and the project's) a word (a phrase: FTS5
- * may read it as several tokens) occurs, and how many learnings of that scope choosing words weighs
- * those counts against (learning_counts' count): wordCountsRead's answer, exact.
+ * In how many learnings a reader may read (their personal ones and those of `readable`, their
+ * projects) a word (a phrase: FTS5 may read it as several tokens) occurs, and how many learnings choosing
+ * words weighs those counts against (learning_counts' count): scopedWordCountsRead's answer, exact.
  */
-export function documentFrequencies(index: LearningIndex, scope: Owner, words: string[]): { counts: Map<string, number>; size: number } {
-  const [owner, project] = [index.keyOf(scope.userId), scope.projectId == null ? undefined : index.keyOf(scope.projectId)];
-  return { counts: new Map(words.map((w) => [w, visibleHits(index, phraseHits(index, w), owner, project).slots.length])), size: index.scopeStats(owner, project).live };
+export function documentFrequencies(index: LearningIndex, userId: string, readable: readonly string[], words: string[]): { counts: Map<string, number>; size: number } {
+  const [owner, projects] = [index.keyOf(userId), readableKeys(index, readable)];
+  return { counts: new Map(words.map((w) => [w, readableHits(index, phraseHits(index, w), owner, projects).slots.length])), size: index.readableStats(owner, projects).live };
+}
+
+/** The keys of the projects given that the index holds learnings of. */
+function readableKeys(index: LearningIndex, projectIds: readonly string[]): Set<number> {
+  const keys = new Set<number>();
+  for (const id of projectIds) {
+    const key = index.keyOf(id);
+    if (key !== undefined) keys.add(key);
+  }
+  return keys;
 }
 
 const K1 = 1.2;
@@ -248,13 +260,13 @@ function phraseHits(index: LearningIndex, word: string): Occurrences {
 
 const NO_HITS: Occurrences = { slots: [], counts: [] };
 
-/** Of a phrase's hits, those in learnings the scope may read (ranked or not): what its statistics count. */
-function visibleHits(index: LearningIndex, hits: Occurrences, owner: number | undefined, project: number | undefined): Occurrences {
+/** Of a phrase's hits, those in learnings the reader may read (ranked or not): what the statistics count. */
+function readableHits(index: LearningIndex, hits: Occurrences, owner: number | undefined, projects: ReadonlySet<number>): Occurrences {
   const { slots, counts } = hits;
   const kept = { slots: [] as number[], counts: [] as number[] };
-  if (owner === undefined && project === undefined) return kept;
+  if (owner === undefined && !projects.size) return kept;
   for (let i = 0; i < slots.length; i++)
-    if (index.visibleIn(slots[i]!, owner, project)) {
+    if (index.readableIn(slots[i]!, owner, projects)) {
       kept.slots.push(slots[i]!);
       kept.counts.push(counts[i]!);
     }

@@ -105,12 +105,19 @@ export async function searchIndexAt(db: Db, changed: number): Promise<LearningIn
 }
 
 /**
- * A context's search at the state its batch read (`at`, with the changes read for the index): in memory
- * when that brings the index to it, else as a statement of its own (searchRead).
+ * A context's search at the state its batch read (`at`, with the changes read for the index, and the
+ * projects the reader may read): in memory when that brings the index to it, else as a statement of its
+ * own (searchRead).
  */
-export async function searchAt(db: Db, params: SearchParams, at: { learningsChanged: number }, changes: { after: number; read: LearningChanges } | undefined): Promise<Searched> {
+export async function searchAt(
+  db: Db,
+  params: SearchParams,
+  at: { learningsChanged: number },
+  changes: { after: number; read: LearningChanges } | undefined,
+  readable: readonly string[],
+): Promise<Searched> {
   const index = changes && indexAt(db, changes.after, changes.read, at.learningsChanged);
-  return index ? searchInMemory(index, params) : (await readAll(db, { found: searchRead(db, params) })).found;
+  return index ? searchInMemory(index, params, readable) : (await readAll(db, { found: searchRead(db, params) })).found;
 }
 
 /** One load or catch-up at a time per database: contexts wait for one under way, unless it runs in the background. */

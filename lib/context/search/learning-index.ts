@@ -143,21 +143,22 @@ export class LearningIndex {
   }
 
   /**
-   * Whether the learning in a slot is one this user and project may read, ranked or not (pinned,
-   * superseded): what the scope's statistics count.
+   * Whether the learning in a slot is one a reader may read, ranked or not (pinned, superseded): the
+   * reader's personal one (`owner`, keyOf) or one of a project of theirs (`projects`, keys): what the
+   * statistics of what they may read count.
    */
-  visibleIn(slot: number, owner: number | undefined, project: number | undefined): boolean {
+  readableIn(slot: number, owner: number | undefined, projects: ReadonlySet<number>): boolean {
     const p = this.scopes[slot]!;
-    return (p === 0 && this.owners[slot] === owner) || (p > 0 && p === project);
+    return p === 0 ? this.owners[slot] === owner : projects.has(p);
   }
 
   /**
-   * What the learnings a user (`owner`, keyOf) and project (keyOf; undefined: none) may read add up to:
-   * BM25's document count and total length in that scope, and how many of them are not superseded
+   * What the learnings a reader may read add up to (their personal ones, `owner`, and their projects',
+   * `projects`; keys): BM25's document count and total length, and how many of them are not superseded
    * (learning_counts' count, what choosing words weighs their frequencies against).
    */
-  scopeStats(owner: number | undefined, project: number | undefined): ScopeStats {
-    return this.counts.of(owner, project);
+  readableStats(owner: number | undefined, projects: ReadonlySet<number>): ScopeStats {
+    return this.counts.of(owner, projects);
   }
 
   /** The learnings held, newest (highest seq) first, at most `limit` of them. */

@@ -1,7 +1,7 @@
 /**
  * What the learnings of one scope add up to: how many (superseded too: `rows`, as FTS5 counts a store's
  * rows), their tokens in both columns, and how many are not superseded (`live`, learning_counts' count).
- * BM25's statistics for a reader are those of their personal scope and their project's together.
+ * BM25's statistics for a reader are those of their personal scope and their projects' together.
  */
 export type ScopeStats = { rows: number; tokens: number; live: number };
 
@@ -25,10 +25,17 @@ export class ScopeCounts {
     if (!learning.superseded) s.live += sign;
   }
 
-  /** What a user's personal learnings (`owner`; undefined: none held) and a project's (undefined: none) add up to. */
-  of(owner: number | undefined, project: number | undefined): ScopeStats {
-    const mine = owner === undefined ? undefined : this.personal.get(owner);
-    const ours = project === undefined ? undefined : this.projects.get(project);
-    return { rows: (mine?.rows ?? 0) + (ours?.rows ?? 0), tokens: (mine?.tokens ?? 0) + (ours?.tokens ?? 0), live: (mine?.live ?? 0) + (ours?.live ?? 0) };
+  /** What a user's personal learnings (`owner`; undefined: none held) and some projects' add up to. */
+  of(owner: number | undefined, projects: Iterable<number>): ScopeStats {
+    const sum = { rows: 0, tokens: 0, live: 0 };
+    const add = (s: ScopeStats | undefined) => {
+      if (!s) return;
+      sum.rows += s.rows;
+      sum.tokens += s.tokens;
+      sum.live += s.live;
+    };
+    if (owner !== undefined) add(this.personal.get(owner));
+    for (const project of projects) add(this.projects.get(project));
+    return sum;
   }
 }

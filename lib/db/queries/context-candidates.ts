@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, isNull, sql, type Column, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../client";
 import { appMeta, learningCounts, learnings, users, type LearningKind } from "../schema";
 import { read } from "./batch-reads";
-import { countsOwners, ofProject, personalAndProject, personalOf, visibleTo, type Owner } from "./scope";
+import { ofProject, personalAndProject, personalOf, readableBy, readableCounts, visibleTo, type Owner, type Reader } from "./scope";
 
 /**
  * Candidates for a context: FTS matches of the hints, best BM25 first; or, without hints, the newest
@@ -110,7 +110,7 @@ export type Searched = {
   counted: Map<string, number>;
   chosen: string | null;
   scores: MatchScores;
-  /** How many learnings of the reader's scope the words were chosen against (learning_counts' count). */
+  /** How many learnings the reader may read the words were chosen against (learning_counts' count). */
   size: number;
   via?: SearchPath;
 };
@@ -122,6 +122,8 @@ export type SearchPath = "memory" | "sql";
 export type MatchScores = string | Iterable<readonly [number, number]>;
 
 export type SearchParams = Owner & {
+  /** Whose statistics: what the reader may read (readableBy), counted and weighed; the candidates are the owner's scope's. */
+  reader: Reader;
   limit: number;
   tagWeight: number;
   /** Also answer every match's score: the hints' search, whose scores the feedback's adds to its own. */
@@ -162,8 +164,8 @@ type SearchRow = {
 
 /**
  * The FTS candidates of hint words in one statement, so a context needs no round trip between counting
- * words and searching: in how many learnings of the reader's scope each word occurs (given when known
- * at the state's version), which words to search for (selectTerms' rule against the scope's size, in
+ * words and searching: in how many learnings the reader may read each word occurs (given when known
+ * at the state's version), which words to search for (selectTerms' rule against how many those are, in
  * SQL: test/integration/term-selection.test.ts checks they agree), then the best matches by BM25 among
  * those the reader may rank (nothing when no word is chosen).
  *
@@ -181,13 +183,13 @@ type SearchRow = {
 export function searchRead(db: Db, params: SearchParams) {
   const words = "match" in params ? NO_WORDS : params;
   const { maxShare, minCutoff, maxMatches } = words.selection;
-  const visible = visibleTo(learnings, personalAndProject(params));
-  const scope = and(visible, rankable(learnings));
+  const { visible, counted } = readerStatistics(params);
+  const scope = and(visibleTo(learnings, personalAndProject(params)), rankable(learnings));
   // bm25() is spelled out rather than FTS5's configured `rank`: measured faster (99 ms vs 166 ms at 78k matches).
   const query = sql`select * from (
     with terms(i, term, known) as (select key, value ->> 0, value ->> 1 from json_each(${JSON.stringify(words.terms)})),
     gate(ok) as (select (select ${appMeta.value} from ${appMeta} where ${appMeta.key} = 'context_version') is ${words.knownAt}),
-    size(n) as (select coalesce(sum(${learningCounts.n}), 0) from ${learningCounts} where ${inArray(learningCounts.owner, countsOwners(params))}),
+    size(n) as (select coalesce(sum(${learningCounts.n}), 0) from ${learningCounts} where ${counted}),
     cut(c, whole, cap) as (select c, cast(c as integer) + 1, min(cast(c as integer), ${maxMatches}) + 1 from (
       select max(${minCutoff}, (select n from size) * ${maxShare}) as c)),
     counted as materialized (
@@ -237,6 +239,18 @@ export function searchRead(db: Db, params: SearchParams) {
     size: Number(rows.find((r) => r.what === 4)?.score ?? 0),
     via: "sql",
   }));
+}
+
+/**
+ * Where a search's statistics come from: the learnings the reader may read and the context's project's
+ * (theirs: a context is only ever for one), and the rows of learning_counts that count them.
+ */
+function readerStatistics(params: SearchParams): { visible: SQL; counted: SQL } {
+  const project = params.projectId;
+  return {
+    visible: or(readableBy(learnings, params.reader), project ? eq(learnings.projectId, project) : undefined)!,
+    counted: or(readableCounts(learningCounts.owner, params.reader), project ? eq(learningCounts.owner, `project:${project}`) : undefined)!,
+  };
 }
 
 /** FTS5's matches joined to their learnings in that order (CROSS JOIN: FTS5 drives), for a condition on the learning. */

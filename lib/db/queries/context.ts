@@ -8,7 +8,7 @@ import { memberProjectColumns } from "./projects";
 import { PENDING_PROPOSAL_ORDER } from "./proposal-queue";
 import { sessionMarksWrite, setupNoteWrite } from "./context-marks";
 import { sessionServedWrites, type SessionServedEntry } from "./session-served";
-import { countsOwners, memberOf, ofProject, personalAndProject, userInProject, visibleTo, type Owner } from "./scope";
+import { countsOwners, memberOf, ofProject, personalAndProject, readableProjects, userInProject, visibleTo, type Owner, type Reader } from "./scope";
 import {
   activeTasks,
   appMeta,
@@ -50,6 +50,14 @@ export function metaRead(db: Db) {
       learningsChanged: Number(value("learning_changes") ?? 0),
     };
   });
+}
+
+/**
+ * The projects a reader may read (a member of, within a token's limit): whose learnings the statistics
+ * of a search in memory count (lib/context/search/bm25-search.ts). A membership moves the state's version.
+ */
+export function readableProjectsRead(db: Db, reader: Reader) {
+  return read(db.all<{ id: string }>(sql`select project_id as id from ${readableProjects(reader)}`), (rows) => rows.map((r) => r.id));
 }
 
 /** The counter drizzle/0003_context_version.sql's triggers bump on every change a context depends on. */

@@ -1,8 +1,9 @@
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { LEARNING_KINDS, type LearningKind } from "../../rules";
 import type { Db, DbOrTx } from "../client";
 import { read } from "./batch-reads";
-import { learningCounts, learnings, projectMembers } from "../schema";
+import { learningCounts, learnings } from "../schema";
+import { readableBy, readableCounts, type Reader } from "./scope";
 
 /**
  * Counting stops past a cap where only "more than that" matters: `least`, or `share` of the store if
@@ -26,17 +27,14 @@ function wordCountsQuery(db: DbOrTx, params: { terms: string[]; cap?: CountCap }
 const frequencyMap = (rows: { term: string; n: number }[]) => new Map(rows.map((r) => [r.term, Number(r.n)]));
 
 /**
- * In how many learnings a user may read (their personal ones and those of the projects they are a
- * member of, of `projectIds` only when given: a token's limit) each word occurs, and how many learnings
- * that is (learning_counts' count: what choosing words weighs the counts against), in one statement,
- * before the request knows its project; a count stops at the cap + 1. Nobody else's learnings count.
+ * In how many learnings a reader may read (their personal ones and those of the projects they are a
+ * member of: readableBy) each word occurs, and how many learnings that is (learning_counts' count: what
+ * choosing words weighs the counts against), in one statement; a count stops at the cap + 1. Nobody
+ * else's learnings count.
  */
-export function scopedWordCountsRead(db: Db, params: { terms: string[]; cap: CountCap; userId: string; projectIds: string[] | null }) {
-  const limited = params.projectIds ? sql` and ${inArray(projectMembers.projectId, params.projectIds)}` : sql``;
-  const projects = sql`(select ${projectMembers.projectId} from ${projectMembers} where ${projectMembers.userId} = ${params.userId}${limited})`;
-  const size = sql`(select coalesce(sum(${learningCounts.n}), 0) from ${learningCounts}
-    where ${learningCounts.owner} = ${`user:${params.userId}`} or ${learningCounts.owner} in (select 'project:' || project_id from ${projects}))`;
-  const visible = sql`((${learnings.projectId} is null and ${learnings.userId} = ${params.userId}) or ${learnings.projectId} in ${projects})`;
+export function scopedWordCountsRead(db: Db, params: { terms: string[]; cap: CountCap; reader: Reader }) {
+  const size = sql`(select coalesce(sum(${learningCounts.n}), 0) from ${learningCounts} where ${readableCounts(learningCounts.owner, params.reader)})`;
+  const visible = readableBy(learnings, params.reader);
   const cap = sql`cast(max(${params.cap.least}, ${size} * ${params.cap.share}) as integer) + 1`;
   const query = db.all<{ term: string | null; n: number }>(sql`select value as term, (select count(*) from (
       select 1 from learnings_fts cross join ${learnings} on ${learnings.seq} = learnings_fts.rowid

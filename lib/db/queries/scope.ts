@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, type Column, type Placeholder, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql, type Column, type Placeholder, type SQL } from "drizzle-orm";
 import { projectMembers } from "../schema";
 
 // Who owns a row, written once per kind of owner and put in every query's WHERE (or join) from here:
@@ -16,6 +16,11 @@ type ProjectRows = { projectId: Column };
 export type Visibility = { userId: string; projectIds: string[] };
 /** Where a row lives: one project, or (null) the user's personal rows. */
 export type Owner = { userId: string; projectId: string | null };
+/**
+ * Whoever reads, as far as what they may read goes: their personal rows and those of every project they
+ * are a member of, of `projectIds` only when given (a token limited to some projects).
+ */
+export type Reader = { userId: string; projectIds: string[] | null };
 
 export function personalOf(table: UserOrProjectRows, userId: string): SQL {
   return and(isNull(table.projectId), eq(table.userId, userId))!;
@@ -47,6 +52,22 @@ export function ofProject(table: ProjectRows, projectId: string | Placeholder): 
 
 export function userInProject(table: UserOrProjectRows, owner: { userId: string; projectId: string }): SQL {
   return and(eq(table.userId, owner.userId), ofProject(table, owner.projectId))!;
+}
+
+/** The projects a reader may read, as a subquery: those they are a member of (within a token's limit). */
+export function readableProjects(reader: Reader): SQL {
+  const limit = reader.projectIds ? inArray(projectMembers.projectId, reader.projectIds) : undefined;
+  return sql`(select ${projectMembers.projectId} from ${projectMembers} where ${and(eq(projectMembers.userId, reader.userId), limit)})`;
+}
+
+/** The rows a reader may read: their personal ones and those of the projects they are a member of. */
+export function readableBy(table: UserOrProjectRows, reader: Reader): SQL {
+  return or(personalOf(table, reader.userId), sql`${table.projectId} in ${readableProjects(reader)}`)!;
+}
+
+/** The keys of learning_counts that count what a reader may read (readableBy). */
+export function readableCounts(column: Column, reader: Reader): SQL {
+  return or(eq(column, `user:${reader.userId}`), sql`${column} in (select 'project:' || project_id from ${readableProjects(reader)})`)!;
 }
 
 /**
