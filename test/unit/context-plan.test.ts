@@ -35,14 +35,14 @@ function request(query: Record<string, string>, snapshot?: Snapshot): ReadReques
 function memory(seen: string | null, frequencies: { at?: string; of?: Record<string, number> } = {}): Memory {
   return {
     seen: { version: seen },
-    // Held by scope and word (scopeWord): the scope's size as its word "", 1000.
+    // Held by reader and word (readerWord): how many learnings the reader may read as the word "", 1000.
     frequencies: { currentVersion: frequencies.at ?? null, get: (v, key) => (v !== null && v === frequencies.at ? wordOf(key, frequencies.of) : undefined) },
     recent: { get: () => undefined },
   };
 }
 
 const wordOf = (key: string, of: Record<string, number> | undefined) => {
-  const word = key.split("\u0000")[2]!;
+  const word = key.slice(key.lastIndexOf("\u0000") + 1);
   return word === "" ? 1000 : of?.[word];
 };
 

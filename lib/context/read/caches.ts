@@ -31,7 +31,8 @@ export type ContextCaches = {
  * their projects', within a token's limit); how many those are is held as the word "" (a hint word is
  * never empty). A count is its reader's alone: nobody else's learnings reach another's choice.
  */
-export const readerWord = (reader: Reader, word: string): string => `${reader.userId}\u0000${JSON.stringify(reader.projectIds)}\u0000${word}`;
+export const readerWord = (reader: Reader, word: string): string =>
+  reader.projectIds ? `${reader.userId}\u0000${reader.projectIds.join(",")}\u0000${word}` : `${reader.userId}\u0000${word}`;
 export const READABLE_SIZE = "";
 
 function create(): ContextCaches {

@@ -2,8 +2,8 @@ import { FTS_WINDOW, type LearningCandidateRow, type MatchScores, type SearchPar
 import { ftsExpression } from "../../learnings/fts-query";
 import { selectTerms } from "../hints/hint-query";
 import { processWide } from "../../process/process-state";
-import { ftsTokens } from "./fts-tokens";
-import { packed, unpacked, type IndexedLearning, type LearningIndex, type Occurrences } from "./learning-index";
+import { readableKeys, readerView } from "./reader-view";
+import { unpacked, type IndexedLearning, type LearningIndex, type Occurrences } from "./learning-index";
 import type { ScopeStats } from "./scope-stats";
 
 /**
@@ -23,14 +23,16 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, reada
   // What the reader may read, and the context's project (theirs: a context is only ever for one).
   const projects = readableKeys(index, params.projectId == null ? readable : [...readable, params.projectId]);
   const stats = index.readableStats(owner, projects);
-  const hits = new Map<string, Occurrences>();
-  const hitsOf = (word: string) => hits.get(word) ?? hits.set(word, readableHits(index, phraseHits(index, word), owner, projects)).get(word)!;
+  const view = readerView(index, owner, projects, stats);
   let phrases: string[];
   const counted = new Map<string, number>();
   if ("match" in params) phrases = wordsOf(params.match);
   else {
     const words = params.terms.map(([term]) => term);
-    for (const word of words) counted.set(word, hitsOf(word).slots.length);
+    // Past the cutoff a word is left out whatever its count: counted to one past it, no further.
+    const { minCutoff, maxShare } = params.selection;
+    const cap = Math.floor(Math.max(minCutoff, stats.live * maxShare)) + 1;
+    for (const word of words) counted.set(word, view.count(word, cap));
     phrases = selectTerms(words, counted, stats.live, params.selection).slice(0, params.maxTerms ?? Infinity);
   }
   const chosen = ftsExpression(phrases);
@@ -38,7 +40,7 @@ export function searchInMemory(index: LearningIndex, params: SearchParams, reada
 
   const sum = new Sum(index);
   try {
-    bm25(sum, index, stats, phrases.map(hitsOf), { tagWeight: params.tagWeight, owner, project });
+    bm25(sum, index, stats, phrases.map(view.hits), { tagWeight: params.tagWeight, owner, project });
     if (params.scored !== undefined) sum.addScored(params.scored);
     const window = sum.window(FTS_WINDOW);
     const { slots, scores } = window;
@@ -183,26 +185,6 @@ function limitScore(scores: Float64Array, limit: number): number | undefined {
   return sorted[limit - 1]!;
 }
 
-/**
- * In how many learnings a reader may read (their personal ones and those of `readable`, their
- * projects) a word (a phrase: FTS5 may read it as several tokens) occurs, and how many learnings choosing
- * words weighs those counts against (learning_counts' count): scopedWordCountsRead's answer, exact.
- */
-export function documentFrequencies(index: LearningIndex, userId: string, readable: readonly string[], words: string[]): { counts: Map<string, number>; size: number } {
-  const [owner, projects] = [index.keyOf(userId), readableKeys(index, readable)];
-  return { counts: new Map(words.map((w) => [w, readableHits(index, phraseHits(index, w), owner, projects).slots.length])), size: index.readableStats(owner, projects).live };
-}
-
-/** The keys of the projects given that the index holds learnings of. */
-function readableKeys(index: LearningIndex, projectIds: readonly string[]): Set<number> {
-  const keys = new Set<number>();
-  for (const id of projectIds) {
-    const key = index.keyOf(id);
-    if (key !== undefined) keys.add(key);
-  }
-  return keys;
-}
-
 const K1 = 1.2;
 const B = 0.75;
 
@@ -231,53 +213,6 @@ function bm25(sum: Sum, index: LearningIndex, stats: ScopeStats, phrases: Occurr
       sum.add(slots[i]!, -(idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * length) / avgdl)))));
     }
   }
-}
-
-/** The learnings a phrase (one word of the hints, which FTS5 may read as several tokens) occurs in. */
-function phraseHits(index: LearningIndex, word: string): Occurrences {
-  const tokens = ftsTokens(word);
-  if (!tokens.length) return NO_HITS;
-  if (tokens.length === 1) return index.occurrences(tokens[0]!);
-  // Several tokens ("snake_case"): the learnings with all of them (the rarest token's, kept where the
-  // others occur too), then counted where they stand in a row.
-  const lists = tokens.map((t) => index.occurrences(t).slots).sort((a, b) => a.length - b.length);
-  let withAll: readonly number[] = lists[0]!;
-  for (const other of lists.slice(1)) {
-    if (!withAll.length) break;
-    const has = new Set(other);
-    withAll = withAll.filter((slot) => has.has(slot));
-  }
-  const hits = { slots: [] as number[], counts: [] as number[] };
-  for (const slot of withAll) {
-    const l = index.at(slot)!;
-    const [content, tags] = [runs(ftsTokens(l.content), tokens), runs(ftsTokens(l.tags), tokens)];
-    if (!content && !tags) continue;
-    hits.slots.push(slot);
-    hits.counts.push(packed(l.length, content, tags));
-  }
-  return hits;
-}
-
-const NO_HITS: Occurrences = { slots: [], counts: [] };
-
-/** Of a phrase's hits, those in learnings the reader may read (ranked or not): what the statistics count. */
-function readableHits(index: LearningIndex, hits: Occurrences, owner: number | undefined, projects: ReadonlySet<number>): Occurrences {
-  const { slots, counts } = hits;
-  const kept = { slots: [] as number[], counts: [] as number[] };
-  if (owner === undefined && !projects.size) return kept;
-  for (let i = 0; i < slots.length; i++)
-    if (index.readableIn(slots[i]!, owner, projects)) {
-      kept.slots.push(slots[i]!);
-      kept.counts.push(counts[i]!);
-    }
-  return kept;
-}
-
-/** How many times `phrase` occurs in `tokens` as consecutive tokens. */
-function runs(tokens: string[], phrase: string[]): number {
-  let n = 0;
-  for (let i = 0; i + phrase.length <= tokens.length; i++) if (phrase.every((t, j) => tokens[i + j] === t)) n++;
-  return n;
 }
 
 /** The words of an expression ftsExpression made (`"a" OR "b"`), in its order. */

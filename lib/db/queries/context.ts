@@ -57,8 +57,13 @@ export function metaRead(db: Db) {
  * of a search in memory count (lib/context/search/bm25-search.ts). A membership moves the state's version.
  */
 export function readableProjectsRead(db: Db, reader: Reader) {
-  return read(db.all<{ id: string }>(sql`select project_id as id from ${readableProjects(reader)}`), (rows) => rows.map((r) => r.id));
+  const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+  if (reader.projectIds) return read(db.all<{ id: string }>(sql`select project_id as id from ${readableProjects(reader)}`), ids);
+  return read(membershipsQuery(db, { userId: reader.userId }), ids);
 }
+
+/** Every project a user is a member of: the statement kept (it runs with every context's search). */
+const membershipsQuery = keptQuery((db: Db) => db.select({ id: projectMembers.projectId }).from(projectMembers).where(eq(projectMembers.userId, sql.placeholder("userId"))));
 
 /** The counter drizzle/0003_context_version.sql's triggers bump on every change a context depends on. */
 export async function contextVersion(db: DbOrTx): Promise<string> {
