@@ -68,7 +68,8 @@ export const learningOutSchema = z.object({
   /** Set when a newer learning replaced it: still listed and searchable, never injected. */
   supersededAt: isoDateOrNull,
   supersededBy: z.string().nullable(),
-  score: z.number().optional(),
+  // No search score: FTS5's bm25() weighs words by every learning in the store, so the number would
+  // tell a reader how many of other people's learnings hold a word. The order of a search is the answer.
   /** The files it names (issue 27): from its text, its proposal's evidence, or given by hand. */
   files: z.array(z.string()),
   /** Why a later session put it in doubt, while it is flagged. */
