@@ -5,15 +5,25 @@ import { guard } from "@/lib/auth/guard";
 import { getConfig } from "@/lib/config";
 import { contextQuerySchema, fitFormat } from "@/lib/context/context-query";
 import { serveContext } from "@/lib/context/serve/serve-context";
+import type { Principal } from "@/lib/auth/principal";
+import type { Db } from "@/lib/db/client";
 
 /**
  * What an agent receives at session start. Reads only: the bookkeeping (last-injected times, the
  * served log) is buffered and written apart from the request, and never read back into a context. A
  * token this instance remembers is checked in the context's own first batch (no lookup of its own).
  */
-export const GET = guard("read", async ({ request, db, principal }) => {
+export const GET = guard("read", ({ request, db, principal }) => answer(request, db, principal, true), { checkTokenInReads: true });
+
+/**
+ * GET's headers without its body, and nothing recorded: a HEAD (a monitor, a proxy's check) starts no
+ * session and does not spend the one-time setup note (Next.js would otherwise answer HEAD with GET).
+ */
+export const HEAD = guard("read", ({ request, db, principal }) => answer(request, db, principal, false), { checkTokenInReads: true });
+
+async function answer(request: Request, db: Db, principal: Principal, record: boolean): Promise<Response> {
   const q = fitFormat(parseQuery(request, contextQuerySchema));
-  const served = await serveContext(db, principal, q, { dashboardUrl: originFromHeaders(request.headers, getConfig().baseUrl) });
+  const served = await serveContext(db, principal, q, { dashboardUrl: originFromHeaders(request.headers, getConfig().baseUrl), record });
   const headers = {
     etag: served.etag,
     "cache-control": hookCacheControl("private, no-cache"),
@@ -28,5 +38,5 @@ export const GET = guard("read", async ({ request, db, principal }) => {
   if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === "*" || t.trim().replace(/^W\//, "") === served.etag)) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(served.body, { headers: { ...headers, "content-type": served.contentType } });
-}, { checkTokenInReads: true });
+  return new Response(record ? served.body : null, { headers: { ...headers, "content-type": served.contentType } });
+}

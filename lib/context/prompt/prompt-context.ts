@@ -46,7 +46,7 @@ export function buildPromptContext(learnings: ContextLearning[], limits: { budge
  * host's session id) has not been given, at its start or at an earlier prompt, within the budget.
  * What it gives is recorded for the session (buffered bookkeeping, like the start's).
  */
-export async function promptContext(db: Db, principal: Principal, q: PromptQuery, now = new Date()): Promise<PromptContext> {
+export async function promptContext(db: Db, principal: Principal, q: PromptQuery, now = new Date(), record = true): Promise<PromptContext> {
   // One batch before the search: the token's check (when taken as remembered), the state, the
   // project, what the session was given (the table; below, what this instance gave it lately, maybe not
   // written or synced back yet), and the prompt's word counts (in what the user may read) or, with the learnings'
@@ -82,7 +82,8 @@ export async function promptContext(db: Db, principal: Principal, q: PromptQuery
   const built = buildPromptContext(relevant, { budget: q.budget, maxChars: q.maxChars, now }, countTokensByLine);
   if (!built.shown.length) return empty;
   const learningIds = built.shown.map((l) => l.id);
-  recordServed(db, {
+  // A HEAD request changes nothing: what it would give is not recorded as given.
+  if (record) recordServed(db, {
     userId: principal.userId,
     projectId: project?.id ?? null,
     tokenId: principal.tokenId,

@@ -80,9 +80,11 @@ async function versionAndToken(db: Db, principal: Principal): Promise<string> {
 
 /**
  * The context for a request in the format asked for, from the cache when the state and query are
- * unchanged. Records the bookkeeping (buffered) either way. Used by GET /api/context and MCP.
+ * unchanged. Records the bookkeeping (buffered) either way, unless told not to (`record: false`: a HEAD
+ * request, which changes nothing: no session starts, the setup note is not spent). Used by
+ * GET /api/context and MCP.
  */
-export async function serveContext(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string }): Promise<ServedContext> {
+export async function serveContext(db: Db, principal: Principal, q: ContextQuery, env: { dashboardUrl: string; record?: boolean }): Promise<ServedContext> {
   const now = Date.now();
   const key = JSON.stringify([principal.userId, principal.projectIds, q, env.dashboardUrl]);
   // A kept answer is checked with one small read; a question asked once is rendered without it (the
@@ -94,6 +96,7 @@ export async function serveContext(db: Db, principal: Principal, q: ContextQuery
     period: Math.floor(now / TIME_BUCKET_MS),
   });
   const served = cached ? { ...rendered.served, cached } : rendered.served;
+  if (env.record === false) return served;
   const session = q.sessionId ? { sessionId: q.sessionId, startsSession: true, chosen: served.chosen, terms: served.terms } : null;
   // A paused project's session is still in it (its handoffs go there): only that is recorded.
   if (served.paused) {

@@ -1,0 +1,73 @@
+import { sideClient } from "../support/side-db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient } from "../support/api";
+import { createProject, createUserWithToken } from "../support/fixtures";
+import { startServer, tempDir, type RunningServer } from "../support/server";
+
+/**
+ * HEAD on the context routes is safe (RFC 9110): it answers GET's headers without the body and records
+ * nothing, so a monitor or a proxy's check starts no session, is not "the last session", gives nothing
+ * to a session at its prompt, and does not spend the setup note a user is shown once. Next.js answers
+ * HEAD with the GET handler when a route exports no HEAD, bookkeeping and all.
+ */
+
+const tmp = tempDir("baton-context-head-");
+const databaseUrl = `file:${tmp.dir}/baton.db`;
+let server: RunningServer;
+let ana: ReturnType<typeof apiClient>;
+
+async function count(sql: string): Promise<number> {
+  const db = sideClient(databaseUrl);
+  try {
+    return Number((await db.execute(sql)).rows[0]!.n);
+  } finally {
+    db.close();
+  }
+}
+
+/** Written about once a second after the request (the bookkeeping is buffered): waited for past that. */
+const settled = () => new Promise((resolve) => setTimeout(resolve, 2_500));
+
+beforeAll(async () => {
+  server = await startServer({ databaseUrl });
+  const token = await createUserWithToken(databaseUrl, "ana@example.com");
+  ana = apiClient(server.url, token);
+  await createProject(server.url, token, "web");
+  for (const content of ["The flamingo webhook drops the osprey ledger row when the queue restarts", "Pelican deploys need the heron flag"]) {
+    expect((await ana("POST", "/api/learnings", { kind: "pattern", content, project: "web", confirmed: true })).status).toBe(201);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  tmp.remove();
+});
+
+describe("HEAD on the context routes", () => {
+  it("answers GET's headers without a body and records nothing: no session, no setup note spent, nothing given at a prompt", async () => {
+    const start = "/api/context?format=text&project=web&q=flamingo+osprey&sessionId=s-head";
+    const head = await ana("HEAD", start);
+    expect(head.status).toBe(200);
+    expect(head.text).toBe("");
+    expect(head.headers.get("etag")).toBeTruthy();
+    const prompt = `/api/context/prompt?${new URLSearchParams({ q: "the flamingo webhook drops osprey rows", sessionId: "s-head", project: "web", format: "text" })}`;
+    expect((await ana("HEAD", prompt)).status).toBe(200);
+    await settled();
+    expect(await count("SELECT count(*) AS n FROM context_log")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM session_served")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM session_projects")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM context_marks WHERE setup_note_at IS NOT NULL OR last_session_id IS NOT NULL")).toBe(0);
+    // The first GET is still the first: the setup note is there, and the ETag is the one HEAD gave.
+    const get = await ana("GET", start);
+    expect(get.status).toBe(200);
+    expect(get.headers.get("etag")).toBe(head.headers.get("etag"));
+    expect(get.text).toContain("## Baton setup");
+    expect(get.text).toContain("flamingo");
+    // The prompt then gives what the start did not (nothing was recorded as given by HEAD).
+    const asked = await ana("GET", prompt);
+    expect(asked.status).toBe(200);
+    await settled();
+    expect(await count("SELECT count(*) AS n FROM context_log WHERE source IS NOT 'prompt'")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM session_projects")).toBe(1);
+  }, 60_000);
+});
