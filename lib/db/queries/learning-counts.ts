@@ -13,7 +13,9 @@ export type CountCap = { share: number; least: number };
 
 /**
  * In how many learnings (of everyone's) each word occurs, through the full-text index (so stemmed
- * alike): one statement however many words. With a cap, a count stops at the cap + 1.
+ * alike): one statement however many words. With a cap, a count stops at the cap + 1. Only for choosing
+ * which words a proposal's twin search and the tidy-up probe with, whose answers stay in one scope; a
+ * context counts what its reader may read (scopedWordCountsRead).
  */
 function wordCountsQuery(db: DbOrTx, params: { terms: string[]; cap?: CountCap }) {
   const cap = params.cap
@@ -42,11 +44,6 @@ export function scopedWordCountsRead(db: Db, params: { terms: string[]; cap: Cou
     from json_each(${JSON.stringify(params.terms)})
     union all select null, ${size}`);
   return read(query, (rows) => ({ counts: frequencyMap(rows.filter((r): r is { term: string; n: number } => r.term !== null)), size: Number(rows.find((r) => r.term === null)?.n ?? 0) }));
-}
-
-/** wordCountsQuery as one read of a batch. */
-export function wordCountsRead(db: Db, params: { terms: string[]; cap?: CountCap }) {
-  return read(wordCountsQuery(db, params), frequencyMap);
 }
 
 /** wordCountsQuery on its own. */
