@@ -16,7 +16,8 @@ import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
 import { parseWithheld } from "../secrets/withhold-secrets";
-import { ftsQuery } from "./fts-query";
+import { ftsExpression, searchWords } from "./fts-query";
+import { searchReadable } from "./readable-search";
 import { findProposal } from "../db/queries/proposals";
 import { flagText } from "./learning-usage";
 import { learningFiles } from "./named-files";
@@ -33,11 +34,14 @@ export async function listLearnings(db: Db, principal: Principal, query: z.input
   const projectIds = await projectIdsFor(db, principal, "read");
   const projectId = q.project ? (await requireProject(db, principal, q.project)).id : undefined;
   const filter = { userId: principal.userId, projectIds, projectId, kind: q.kind, pinned: q.pinned };
-  const match = q.q ? ftsQuery(q.q) : null;
+  const words = q.q ? searchWords(q.q) : [];
+  const match = ftsExpression(words);
 
   if (match) {
     const [offset] = decodeCursor(q.cursor, [cursorPart.count]) ?? [0];
-    return fetchPage(q.limit, (limit) => searchLearnings(db, { ...filter, limit, match, offset }), () => [offset + q.limit]);
+    // Ranked over what the reader may read (the index in memory), else by FTS5 over the whole store.
+    const search = async (limit: number) => (await searchReadable(db, { ...filter, limit, words, offset })) ?? searchLearnings(db, { ...filter, limit, match, offset });
+    return fetchPage(q.limit, search, () => [offset + q.limit]);
   }
   const before = decodeCursor(q.cursor, [cursorPart.time, cursorPart.count]);
   return fetchPage(q.limit, (limit) => listRecentLearnings(db, { ...filter, limit, before }), (last) => [last.createdAt.getTime(), last.seq]);

@@ -99,4 +99,22 @@ describe("another user's learnings, where the reader may not read them", () => {
     for (const answer of after) expect(answer).not.toMatch(/cy private/);
     expect(after).toEqual(before);
   }, 120_000);
+
+  it("change nothing in the order of the reader's learnings search (GET /api/learnings?q=), which gives no score", async () => {
+    // Two of ana's, alike but for one word each: in what ana may read, each word is in one learning, so
+    // the newer comes first. cy's private learnings holding one of them would make it the commoner word
+    // store-wide, and the other learning first.
+    for (const content of ["Wombat rollout gate opens at noon", "Quokka rollout gate opens at noon"]) {
+      expect((await ana("POST", "/api/learnings", { kind: "pattern", content, confirmed: true })).status).toBe(201);
+    }
+    const search = async () => {
+      const res = await ana("GET", "/api/learnings?q=wombat+quokka");
+      expect(res.status, res.text).toBe(200);
+      return res.json.items.map((l: { content: string; score?: number }) => [l.content, l.score]);
+    };
+    const before = await search();
+    expect(before).toEqual([["Quokka rollout gate opens at noon", undefined], ["Wombat rollout gate opens at noon", undefined]]);
+    for (let i = 0; i < 40; i++) expect((await cy("POST", "/api/learnings", { kind: "pattern", content: `quokka notes of cy ${i}`, project: i % 2 ? "api" : undefined })).status).toBe(201);
+    expect(await search()).toEqual(before);
+  }, 60_000);
 });

@@ -195,24 +195,63 @@ const B = 0.75;
  */
 function bm25(sum: Sum, index: LearningIndex, stats: ScopeStats, phrases: Occurrences[], scope: { tagWeight: number; owner: number | undefined; project: number | undefined }): void {
   const { tagWeight, owner, project } = scope;
-  const rows = stats.rows;
-  const avgdl = stats.tokens / rows;
+  const avgdl = stats.tokens / stats.rows;
   for (const { slots, counts } of phrases) {
-    const n = slots.length;
-    let idf = Math.log((rows - n + 0.5) / (n + 0.5));
-    if (idf <= 0) idf = 1e-6;
-    for (let i = 0; i < n; i++) {
-      if (!index.inScope(slots[i]!, owner, project)) continue;
-      // FTS5 adds a column's weight once per occurrence, in the order of the columns.
-      const { content, tags, length } = unpacked(counts[i]!);
-      let freq = 0;
-      for (let k = content; k > 0; k--) freq += 1.0;
-      for (let k = tags; k > 0; k--) freq += tagWeight;
-      // FTS5 negates the sum; adding each term negated gives the same bits (IEEE rounding is symmetric in
-      // sign; the first term is taken as it is, so a zero term stays -0 as FTS5's -1.0 × 0).
-      sum.add(slots[i]!, -(idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * length) / avgdl)))));
+    const idf = idfOf(stats.rows, slots.length);
+    for (let i = 0; i < slots.length; i++) if (index.inScope(slots[i]!, owner, project)) sum.add(slots[i]!, term(idf, counts[i]!, tagWeight, avgdl));
+  }
+}
+
+/** FTS5's IDF of a phrase in `n` of `rows` learnings (never below a millionth). */
+function idfOf(rows: number, n: number): number {
+  const idf = Math.log((rows - n + 0.5) / (n + 0.5));
+  return idf <= 0 ? 1e-6 : idf;
+}
+
+/**
+ * One phrase's BM25 term for one learning (`counts` packed), negated: FTS5 negates the sum, and adding
+ * each term negated gives the same bits (IEEE rounding is symmetric in sign; the first term is taken as
+ * it is, so a zero term stays -0 as FTS5's -1.0 × 0).
+ */
+function term(idf: number, counts: number, tagWeight: number, avgdl: number): number {
+  // FTS5 adds a column's weight once per occurrence, in the order of the columns.
+  const { content, tags, length } = unpacked(counts);
+  let freq = 0;
+  for (let k = content; k > 0; k--) freq += 1.0;
+  for (let k = tags; k > 0; k--) freq += tagWeight;
+  return -(idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * length) / avgdl))));
+}
+
+/**
+ * Every learning a reader may read that `keep` keeps and that any of `words` is in, with its BM25 score
+ * over what the reader may read (FTS5's bm25() on a store of only those), best first, then newest: the
+ * learnings search (lib/learnings/readable-search.ts), pinned and superseded ones too.
+ */
+export function rankReadable(
+  index: LearningIndex,
+  reader: { userId: string; readable: readonly string[] },
+  words: string[],
+  tagWeight: number,
+  keep: (l: IndexedLearning) => boolean,
+): { learning: IndexedLearning; score: number }[] {
+  const [owner, projects] = [index.keyOf(reader.userId), readableKeys(index, reader.readable)];
+  const stats = index.readableStats(owner, projects);
+  const view = readerView(index, owner, projects, stats);
+  const scores = new Map<number, number>();
+  for (const word of words) {
+    const { slots, counts } = view.hits(word);
+    const idf = idfOf(stats.rows, slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const t = term(idf, counts[i]!, tagWeight, stats.tokens / stats.rows);
+      const before = scores.get(slots[i]!);
+      scores.set(slots[i]!, before === undefined ? t : before + t);
     }
   }
+  const ranked = [...scores].flatMap(([slot, score]) => {
+    const learning = index.at(slot)!;
+    return keep(learning) ? [{ learning, score }] : [];
+  });
+  return ranked.sort((a, b) => a.score - b.score || b.learning.createdMs - a.learning.createdMs || b.learning.seq - a.learning.seq);
 }
 
 /** The words of an expression ftsExpression made (`"a" OR "b"`), in its order. */

@@ -15,11 +15,11 @@ export type IndexedLearning = LearningCandidateRow & {
   projectId: string | null;
   /** Neither pinned nor superseded: what a context may rank (rankable() in the candidate queries). */
   rankable: boolean;
-  /** Superseded: never ranked, nor counted among the learnings a scope holds (learning_counts). */
+  /** Superseded: never ranked, nor counted among the learnings a scope holds (learning_counts). `pinned`: as the row says. */
   superseded: boolean;
+  pinned: boolean;
   /** Its tokens in both columns: BM25's document length. */
   length: number;
-  /** createdAt in ms, for ordering. */
   createdMs: number;
 };
 
@@ -284,6 +284,7 @@ function shaped(l: Omit<IndexedLearning, "length" | "createdMs">, length: number
     projectId: l.projectId,
     rankable: l.rankable,
     superseded: l.superseded,
+    pinned: l.pinned,
     length,
     createdMs: l.createdAt.getTime(),
     gen,

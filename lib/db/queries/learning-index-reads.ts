@@ -12,6 +12,7 @@ const indexedColumns = {
   projectId: learnings.projectId,
   rankable: sql<number>`${learnings.pinned} = 0 and ${learnings.supersededAt} is null`.mapWith(Boolean),
   superseded: sql<number>`${learnings.supersededAt} is not null`.mapWith(Boolean),
+  pinned: learnings.pinned,
 };
 
 /** How many learnings the store holds (superseded ones too: the index holds every row FTS5 does). */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client";
 import { learnings, projects } from "../schema";
 import { learningsFts } from "./fts-tables";
@@ -18,6 +18,18 @@ async function ftsSelect(db: DbOrTx, match: string, where: SQL | undefined, limi
     .orderBy(asc(score), desc(learnings.createdAt), desc(learnings.seq))
     .limit(limit)
     .offset(offset);
+  return rows.map(toLearningRow);
+}
+
+/** The learnings of these seqs that the filter's scope holds, in no order (a page of a search ranked in memory). */
+export async function learningsBySeq(db: DbOrTx, seqs: number[], filter: LearningFilter): Promise<LearningRow[]> {
+  if (!seqs.length) return [];
+  const rows = await db
+    .select(learningColumns)
+    .from(learnings)
+    .leftJoin(projects, eq(projects.id, learnings.projectId))
+    .leftJoin(newerLearning, newerOf)
+    .where(and(inArray(learnings.seq, seqs), filterLearnings(filter)));
   return rows.map(toLearningRow);
 }
 
