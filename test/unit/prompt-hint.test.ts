@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { promptHint } from "@/cli/src/hooks/prompt";
-import { PROMPT_HINT_CHARS } from "@/lib/rules";
+import { searchHint } from "@/cli/src/hooks/search-hint";
+import { MAX_HINT_URL_BYTES, PROMPT_HINT_CHARS } from "@/lib/rules";
 
 // What `baton hook prompt` sends of a prompt: redacted, then cut to its opening.
 
@@ -25,5 +26,12 @@ describe("promptHint", () => {
 
   it("keeps the last word when the window ends right after it", () => {
     expect(promptHint(" ".repeat(WINDOW - 8) + "flamingo rest")).toBe("flamingo");
+  });
+
+  it("never passes MAX_HINT_URL_BYTES as URLSearchParams encodes it, whatever the characters (~ is %7E)", () => {
+    for (const char of ["~", "a", "é", "語", "!", "~a"]) {
+      const hint = searchHint(char.repeat(6_000), 6_000);
+      expect(new URLSearchParams({ q: hint }).toString().length - 2, char).toBeLessThanOrEqual(MAX_HINT_URL_BYTES);
+    }
   });
 });

@@ -31,7 +31,7 @@ function batonTail(command: unknown, subcommand: string): { runner: string; agen
 }
 
 /** One of Baton's hooks as an installer writes it. */
-export type OwnHook = { event: string; command: string; subcommand: string };
+type OwnHook = { event: string; command: string; subcommand: string };
 
 /**
  * Which hook commands of a config are Baton's own, to update in place, never to add a second time:

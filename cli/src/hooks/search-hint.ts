@@ -29,8 +29,9 @@ function withinUrlBytes(text: string): string {
   let bytes = 0;
   let end = 0;
   for (const char of text) {
-    // An unreserved ASCII character (or a space, "+") is one byte in the URL; any other, "%XX" for each byte of its UTF-8.
-    bytes += /[A-Za-z0-9 *._~-]/.test(char) ? 1 : 3 * Buffer.byteLength(char);
+    // What URLSearchParams leaves as it is (or a space, "+") is one byte in the URL; any other, "%XX" for
+    // each byte of its UTF-8 ("~" too: URLSearchParams writes %7E).
+    bytes += /[A-Za-z0-9 *._-]/.test(char) ? 1 : 3 * Buffer.byteLength(char);
     if (bytes > MAX_HINT_URL_BYTES) break;
     end += char.length;
   }

@@ -41,13 +41,10 @@ export const MAX_LESSON_EVENTS = 5000;
  * find that many (a long session has thousands of candidates, each compared with those kept before it).
  */
 function fewest(sorted: Lesson[], limits: ExtractLimits): Lesson[] {
-  const kept: Lesson[] = [];
   const out: Lesson[] = [];
   const perKind = new Map<string, number>();
-  for (const lesson of sorted) {
+  for (const lesson of distinct(sorted)) {
     if (out.length >= limits.perSession) break;
-    if (kept.some((k) => sameLesson(k, lesson))) continue;
-    kept.push(lesson);
     if (lesson.lesson !== "explicit") perKind.set(lesson.lesson, (perKind.get(lesson.lesson) ?? 0) + 1);
     if (lesson.lesson === "explicit" || perKind.get(lesson.lesson)! <= limits.perKind) out.push(lesson);
   }
@@ -71,17 +68,24 @@ const APART = 0.3;
 
 /** The first of each lesson said more than once (see sameLesson), in the order given, at most MAX_PROPOSALS_PER_SESSION. */
 export function distinctLessons<L extends Lesson>(lessons: L[]): L[] {
-  return distinct(lessons).slice(0, MAX_PROPOSALS_PER_SESSION);
+  const out: L[] = [];
+  for (const lesson of distinct(lessons)) if (out.push(lesson) >= MAX_PROPOSALS_PER_SESSION) break;
+  return out;
 }
 
-/** The first of each lesson said more than once (see sameLesson), in the order given. */
-function distinct<L extends Lesson>(lessons: L[]): L[] {
-  const kept: L[] = [];
+/** A lesson with its words, each once, made once however many it is compared with. */
+type Worded<L extends Lesson = Lesson> = { lesson: L; words: Set<string> };
+
+/** The first of each lesson said more than once (see sameLesson), in the order given, as far as it is read. */
+function* distinct<L extends Lesson>(lessons: L[]): Generator<L> {
+  const kept: Worded<L>[] = [];
   for (const lesson of lessons) {
-    if (kept.some((k) => sameLesson(k, lesson))) continue;
-    kept.push(lesson);
+    // Each word once: "the" said ten times in a long lesson makes it no more like a short one.
+    const worded = { lesson, words: new Set(proposalKey(lesson.content).split(" ")) };
+    if (kept.some((k) => sameLesson(k, worded))) continue;
+    kept.push(worded);
+    yield lesson;
   }
-  return kept;
 }
 
 /**
@@ -90,10 +94,7 @@ function distinct<L extends Lesson>(lessons: L[]): L[] {
  * message stay two, and so does a statement beside another lesson worded apart from it ("no, we use
  * kotlinx.serialization. and from now on plugins go in plugins/").
  */
-function sameLesson(a: Lesson, b: Lesson): boolean {
-  // Each word once: "the" said ten times in a long lesson makes it no more like a short one.
-  const wa = new Set(proposalKey(a.content).split(" "));
-  const wb = new Set(proposalKey(b.content).split(" "));
+function sameLesson({ lesson: a, words: wa }: Worded, { lesson: b, words: wb }: Worded): boolean {
   const overlap = [...wb].filter((w) => wa.has(w)).length / Math.min(wa.size, wb.size);
   if (overlap > 0.7) return true;
   if (a.lesson === "explicit" && b.lesson === "explicit") return false;

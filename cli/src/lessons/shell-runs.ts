@@ -16,7 +16,7 @@ export function mainStep(command: string): string {
   return (steps.at(-1) ?? beforePipe).replace(/\s+2>&1\s*$/, "").trim();
 }
 
-export const isEnv = (w: string) => /^[A-Z_][A-Z0-9_]*=/.test(w);
+const isEnv = (w: string) => /^[A-Z_][A-Z0-9_]*=/.test(w);
 /** A shell step's words, `$(…)` and quoted strings kept whole. */
 const tokens = (step: string) => step.match(/(?:\$\([^)]*\)|"[^"]*"|'[^']*'|[^\s"'])+/g) ?? [];
 const words = (step: string) => tokens(step).filter((w) => !isEnv(w));
@@ -120,7 +120,7 @@ export function passesByProgram(events: SessionEvent[]): Map<string, Pass[]> {
 }
 
 /** A command's steps (`&&`, `;`, `||` apart), each without what it is piped into. */
-export const stepsOf = (command: string) =>
+const stepsOf = (command: string) =>
   command
     .split(/\s*(?:&&|;|\|\|)\s*/)
     .map((s) => s.split(/\s\|&?\s/)[0]!.replace(/\s+2>&1\s*$/, "").trim())

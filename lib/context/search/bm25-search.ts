@@ -237,21 +237,20 @@ export function rankReadable(
   const [owner, projects] = [index.keyOf(reader.userId), readableKeys(index, reader.readable)];
   const stats = index.readableStats(owner, projects);
   const view = readerView(index, owner, projects, stats);
-  const scores = new Map<number, number>();
-  for (const word of words) {
-    const { slots, counts } = view.hits(word);
-    const idf = idfOf(stats.rows, slots.length);
-    for (let i = 0; i < slots.length; i++) {
-      const t = term(idf, counts[i]!, tagWeight, stats.tokens / stats.rows);
-      const before = scores.get(slots[i]!);
-      scores.set(slots[i]!, before === undefined ? t : before + t);
+  const avgdl = stats.tokens / stats.rows;
+  const sum = new Sum(index);
+  try {
+    for (const word of words) {
+      const { slots, counts } = view.hits(word);
+      const idf = idfOf(stats.rows, slots.length);
+      for (let i = 0; i < slots.length; i++) if (keep(index.at(slots[i]!)!)) sum.add(slots[i]!, term(idf, counts[i]!, tagWeight, avgdl));
     }
+    const { slots, scores } = sum.window(Infinity);
+    const ranked = slots.map((slot, i) => ({ learning: index.at(slot)!, score: scores[i]! }));
+    return ranked.sort((a, b) => a.score - b.score || b.learning.createdMs - a.learning.createdMs || b.learning.seq - a.learning.seq);
+  } finally {
+    sum.clear();
   }
-  const ranked = [...scores].flatMap(([slot, score]) => {
-    const learning = index.at(slot)!;
-    return keep(learning) ? [{ learning, score }] : [];
-  });
-  return ranked.sort((a, b) => a.score - b.score || b.learning.createdMs - a.learning.createdMs || b.learning.seq - a.learning.seq);
 }
 
 /** The words of an expression ftsExpression made (`"a" OR "b"`), in its order. */

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { eq, or, sql, type SQL } from "drizzle-orm";
 import { LEARNING_KINDS, type LearningKind } from "../../rules";
 import type { Db, DbOrTx } from "../client";
 import { read } from "./batch-reads";
@@ -26,6 +26,20 @@ function wordCountsQuery(db: DbOrTx, params: { terms: string[]; cap?: CountCap }
     from json_each(${JSON.stringify(params.terms)})`);
 }
 
+/**
+ * Where a reader's search statistics come from: the learnings they may read (readableBy) and a context's
+ * project's (`projectId`, theirs), and the rows of learning_counts that count those.
+ */
+export function readerStatistics(reader: Reader, projectId: string | null): { visible: SQL; counted: SQL } {
+  return {
+    visible: or(readableBy(learnings, reader), projectId ? eq(learnings.projectId, projectId) : undefined)!,
+    counted: or(readableCounts(learningCounts.owner, reader), projectId ? eq(learningCounts.owner, `project:${projectId}`) : undefined)!,
+  };
+}
+
+/** FTS5's matches joined to their learnings in that order (CROSS JOIN: FTS5 drives), for a condition on the learning. */
+export const matching = (match: SQL) => sql`learnings_fts cross join ${learnings} on ${learnings.seq} = learnings_fts.rowid where learnings_fts match ${match}`;
+
 const frequencyMap = (rows: { term: string; n: number }[]) => new Map(rows.map((r) => [r.term, Number(r.n)]));
 
 /**
@@ -35,12 +49,11 @@ const frequencyMap = (rows: { term: string; n: number }[]) => new Map(rows.map((
  * else's learnings count.
  */
 export function scopedWordCountsRead(db: Db, params: { terms: string[]; cap: CountCap; reader: Reader }) {
-  const size = sql`(select coalesce(sum(${learningCounts.n}), 0) from ${learningCounts} where ${readableCounts(learningCounts.owner, params.reader)})`;
-  const visible = readableBy(learnings, params.reader);
+  const { visible, counted } = readerStatistics(params.reader, null);
+  const size = sql`(select coalesce(sum(${learningCounts.n}), 0) from ${learningCounts} where ${counted})`;
   const cap = sql`cast(max(${params.cap.least}, ${size} * ${params.cap.share}) as integer) + 1`;
   const query = db.all<{ term: string | null; n: number }>(sql`select value as term, (select count(*) from (
-      select 1 from learnings_fts cross join ${learnings} on ${learnings.seq} = learnings_fts.rowid
-      where learnings_fts match '"' || value || '"' and ${visible} limit ${cap})) as n
+      select 1 from ${matching(sql`'"' || value || '"'`)} and ${visible} limit ${cap})) as n
     from json_each(${JSON.stringify(params.terms)})
     union all select null, ${size}`);
   return read(query, (rows) => ({ counts: frequencyMap(rows.filter((r): r is { term: string; n: number } => r.term !== null)), size: Number(rows.find((r) => r.term === null)?.n ?? 0) }));

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm"
 import type { DbOrTx } from "../client";
 import { learnings, projects } from "../schema";
 import { learningsFts } from "./fts-tables";
-import { filterLearnings, learningColumns, newerLearning, newerOf, toLearningRow, type LearningFilter, type LearningRow } from "./learnings";
+import { filterLearnings, learningColumns, newerLearning, newerOf, selectLearnings, toLearningRow, type LearningFilter, type LearningRow } from "./learnings";
 import { ownedBy, type Owner } from "./scope";
 
 /** Learnings matching an FTS5 expression within a condition, best BM25 first (content weighs twice the tags). */
@@ -24,12 +24,7 @@ async function ftsSelect(db: DbOrTx, match: string, where: SQL | undefined, limi
 /** The learnings of these seqs that the filter's scope holds, in no order (a page of a search ranked in memory). */
 export async function learningsBySeq(db: DbOrTx, seqs: number[], filter: LearningFilter): Promise<LearningRow[]> {
   if (!seqs.length) return [];
-  const rows = await db
-    .select(learningColumns)
-    .from(learnings)
-    .leftJoin(projects, eq(projects.id, learnings.projectId))
-    .leftJoin(newerLearning, newerOf)
-    .where(and(inArray(learnings.seq, seqs), filterLearnings(filter)));
+  const rows = await selectLearnings(db).where(and(inArray(learnings.seq, seqs), filterLearnings(filter)));
   return rows.map(toLearningRow);
 }
 

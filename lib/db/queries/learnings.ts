@@ -90,7 +90,7 @@ export const learningColumns = {
 };
 
 /** Learnings with their project's slug and what superseded them; the caller adds the scope. */
-function selectLearnings(db: DbOrTx) {
+export function selectLearnings(db: DbOrTx) {
   return db.select(learningColumns).from(learnings).leftJoin(projects, eq(projects.id, learnings.projectId)).leftJoin(newerLearning, newerOf);
 }
 
