@@ -16,7 +16,8 @@ export const TARGETS = {
   delayedP50: (delayMs: number) => 2.5 * delayMs + 10,
 };
 
-export type Verdict = { target: string; shape: string; value: string; met: boolean };
+/** `met: null`: printed for reference, no target judged on this shape. */
+export type Verdict = { target: string; shape: string; value: string; met: boolean | null };
 
 const TIMES_SINGLE = 3;
 const f = (n: number | undefined, d = 0, w = 8) => (n === undefined || Number.isNaN(n) ? "—" : n.toFixed(d)).padStart(w);
@@ -86,7 +87,8 @@ function shapeVerdicts(shape: string, rows: Row[], o: Options): Verdict[] {
       target: `one-connection p50 at 10k <= ${TARGETS.p50At10kMs} ms (median of ${TIMES_SINGLE} runs)`,
       shape,
       value: `${p50.toFixed(1)} ms (health ${median(r10k.healthP50s).toFixed(1)} ms)`,
-      met: p50 <= TARGETS.p50At10kMs && counts(r10k.singleSearch),
+      // Issue 25's 5 ms is the default shape's (embedded): on sqld, health's own query to the server takes about that.
+      met: shape === "embedded" ? p50 <= TARGETS.p50At10kMs && counts(r10k.singleSearch) : null,
     });
   }
   if (r1k && r100k) {
@@ -112,8 +114,8 @@ export function report(rows: Row[], o: Options & { sizes: number[]; shapes: stri
   printTables(rows, o);
   const shapes = [...new Set(rows.map((r) => r.shape))];
   const verdicts = shapes.flatMap((s) => shapeVerdicts(s, rows.filter((r) => r.shape === s), o));
-  console.log("\nTargets (issues 15 and 25; a figure whose contexts did not search does not meet its target):");
-  for (const v of verdicts) console.log(`  ${v.met ? "met   " : "MISSED"}  ${v.shape.padEnd(8)} ${v.target}: ${v.value}`);
+  console.log("\nTargets (issues 15 and 25; a figure whose contexts did not search does not meet its target; (info): printed for reference, the one-connection 5 ms is judged on the default shape, embedded):");
+  for (const v of verdicts) console.log(`  ${v.met === null ? "(info)" : v.met ? "met   " : "MISSED"}  ${v.shape.padEnd(8)} ${v.target}: ${v.value}`);
   const missing = [1000, 10_000, 100_000].filter((s) => !o.sizes.includes(s));
   if (missing.length) console.log(`  (sizes not run: ${missing.join(", ")}; their targets are not judged)`);
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
