@@ -1,7 +1,8 @@
 import type { PlannedFile } from "../agents/agent";
+import { readHookCommand } from "../agents/hook-command";
 
-/** A hook command in a JSON config (`"<command> hook session-start[ --agent x]"`), the command its group of Baton's hooks runs. */
-const HOOK_IN_JSON = /"((?:[^"\\]|\\.)*?) hook session-start(?: --agent [a-z]+)?"/g;
+/** A string in a JSON config, as its text has it (quotes and escapes): a hook command is one. */
+const JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g;
 /** The settings baked into Baton's opencode plugin: a JSON string of JSON, `"{\"command\":…}"`. */
 const BAKED_SETTINGS = /"\{\\"command\\":(?:[^"\\]|\\.)*"/g;
 
@@ -13,12 +14,10 @@ const BAKED_SETTINGS = /"\{\\"command\\":(?:[^"\\]|\\.)*"/g;
 export function installedCommands(files: PlannedFile[]): string[] {
   const found = new Set<string>();
   for (const text of files.map((f) => f.before ?? "")) {
-    for (const m of text.matchAll(HOOK_IN_JSON)) {
-      try {
-        found.add(JSON.parse(`"${m[1]}"`) as string);
-      } catch {
-        // not a JSON string after all
-      }
+    // The session-start hook's command (every agent's Baton hooks have one), read as the installers write it.
+    for (const [literal] of text.matchAll(JSON_STRING)) {
+      const hook = readHookCommand(jsonString(literal), "session-start");
+      if (hook) found.add(hook.runner);
     }
     for (const [literal] of text.matchAll(BAKED_SETTINGS)) {
       try {
@@ -30,4 +29,12 @@ export function installedCommands(files: PlannedFile[]): string[] {
     }
   }
   return [...found];
+}
+
+function jsonString(literal: string): string | null {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return null; // not a JSON string after all
+  }
 }

@@ -4,6 +4,7 @@
  * "command", command, timeout? }] }] } }`) and `.mcp.json` (`{ mcpServers: { name: {...} } }`).
  */
 import { isAgentName } from "../../../lib/rules";
+import { readHookCommand } from "../agents/hook-command";
 
 export type Json = Record<string, unknown>;
 
@@ -23,13 +24,6 @@ export function isBatonHook(command: unknown, subcommand: string): boolean {
   return typeof command === "string" && new RegExp(`(?:^|[\\s/"'])baton(?:\\.mjs)?["']?\\s+hook\\s+${subcommand}(?:\\s|$)`).test(command);
 }
 
-/** A hook command that ends as Baton writes its hooks: what runs the CLI, ` hook <subcommand>`, then ` --agent <agent>` for all but Claude Code. */
-function batonTail(command: unknown, subcommand: string): { runner: string; agent: string | null } | null {
-  if (typeof command !== "string") return null;
-  const m = new RegExp(`^(.*\\S)\\s+hook\\s+${subcommand}(?:\\s+--agent\\s+(\\S+))?\\s*$`).exec(command);
-  return m ? { runner: m[1]!, agent: m[2] ?? null } : null;
-}
-
 /** One of Baton's hooks as an installer writes it. */
 type OwnHook = { event: string; command: string; subcommand: string };
 
@@ -47,13 +41,13 @@ export function ownHooks(entries: OwnHook[], commandsAt: (event: string) => unkn
   const seen = new Map<string, Set<string>>();
   for (const { event, subcommand } of entries) {
     for (const command of commandsAt(event)) {
-      const tail = batonTail(command, subcommand);
+      const tail = readHookCommand(command, subcommand);
       if (tail) seen.set(tail.runner, (seen.get(tail.runner) ?? new Set()).add(subcommand));
     }
   }
   return (command, entry) => {
     if (command === entry.command || isBatonHook(command, entry.subcommand)) return true;
-    const tail = batonTail(command, entry.subcommand);
+    const tail = readHookCommand(command, entry.subcommand);
     if (!tail) return false;
     return isAgentName(tail.agent) || (seen.get(tail.runner)?.size ?? 0) > 1;
   };

@@ -4,6 +4,7 @@ import { mergeHooks, mergeMcp } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
 import { planJson, stdioMcpServer } from "../install-files";
+import { hookCommand } from "../hook-command";
 
 /**
  * Baton's hooks (SessionStart, UserPromptSubmit, PreCompact, SessionEnd) into the repository's
@@ -14,10 +15,10 @@ export const claudeInstaller: Installer = {
   plan({ command, root }) {
     const hooks = planJson(path.join(root, ".claude", "settings.json"), (json) => {
       const { settings, changes } = mergeHooks(json, [
-        { event: "SessionStart", command: `${command} hook session-start`, subcommand: "session-start", timeout: HOOK_TIMEOUT_SECONDS.sessionStart },
-        { event: "UserPromptSubmit", command: `${command} hook prompt`, subcommand: "prompt", timeout: HOOK_TIMEOUT_SECONDS.prompt },
-        { event: "PreCompact", command: `${command} hook pre-compact`, subcommand: "pre-compact", timeout: HOOK_TIMEOUT_SECONDS.preCompact },
-        { event: "SessionEnd", command: `${command} hook session-end`, subcommand: "session-end" },
+        { event: "SessionStart", command: hookCommand(command, "session-start"), subcommand: "session-start", timeout: HOOK_TIMEOUT_SECONDS.sessionStart },
+        { event: "UserPromptSubmit", command: hookCommand(command, "prompt"), subcommand: "prompt", timeout: HOOK_TIMEOUT_SECONDS.prompt },
+        { event: "PreCompact", command: hookCommand(command, "pre-compact"), subcommand: "pre-compact", timeout: HOOK_TIMEOUT_SECONDS.preCompact },
+        { event: "SessionEnd", command: hookCommand(command, "session-end"), subcommand: "session-end" },
       ]);
       return { json: settings, changes };
     });

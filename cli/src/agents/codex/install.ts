@@ -7,6 +7,7 @@ import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
 import { commandWords, planJson } from "../install-files";
 import { setTable, TomlError, tomlString, tomlStrings } from "./toml-tables";
+import { hookCommand } from "../hook-command";
 
 /**
  * `baton install codex`: Baton's hooks into `~/.codex/hooks.json` (Codex reads Claude Code's hook
@@ -73,14 +74,12 @@ export function codexHookHash(event: string, label: string, matcher: unknown, ha
   return `sha256:${createHash("sha256").update(JSON.stringify(sorted(identity))).digest("hex")}`;
 }
 
-const hookCommand = (command: string, subcommand: string) => `${command} hook ${subcommand} --agent codex`;
-
 function planHooks(file: string, command: string): { planned: PlannedFile; hooks: Json } {
   let hooks: Json = {};
   const planned = planJson(file, (json) => {
     const merged = mergeHooks(
       json,
-      EVENTS.map((e) => ({ event: e.event, command: hookCommand(command, e.subcommand), subcommand: e.subcommand, timeout: e.timeout })),
+      EVENTS.map((e) => ({ event: e.event, command: hookCommand(command, e.subcommand, "codex"), subcommand: e.subcommand, timeout: e.timeout })),
     );
     hooks = merged.settings;
     return { json: merged.settings, changes: merged.changes };
@@ -98,7 +97,7 @@ function trustEntries(hooksFile: string, hooks: Json, command: string): { key: s
       const handlers = group && Array.isArray(group.hooks) ? (group.hooks as Json[]) : [];
       handlers.forEach((handler, h) => {
         // Merged, Baton's hook runs exactly what was written (mergeHooks updates an earlier install's).
-        if (!handler || handler.command !== hookCommand(command, e.subcommand)) return;
+        if (!handler || handler.command !== hookCommand(command, e.subcommand, "codex")) return;
         entries.push({ key: `${hooksFile}:${e.label}:${g}:${h}`, hash: codexHookHash(e.event, e.label, group.matcher, handler), event: e.event });
       });
     });

@@ -6,6 +6,7 @@ import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
 import { planJson, stdioMcpServer } from "../install-files";
 import { copilotHome } from "./copilot-home";
+import { hookCommand } from "../hook-command";
 
 /**
  * Baton's hooks go into a file of Baton's own, `~/.copilot/hooks/baton.json`: Copilot CLI loads every
@@ -48,7 +49,7 @@ export function mergeCopilotHooks(input: Json, command: string): { json: Json; c
   json.hooks ??= {};
   if (!isObject(json.hooks)) throw new MergeError(`"hooks" is not an object`);
   const hooks = json.hooks;
-  const own = HOOKS.map(({ event, subcommand }) => ({ event, subcommand, command: `${command} hook ${subcommand} --agent copilot` }));
+  const own = HOOKS.map(({ event, subcommand }) => ({ event, subcommand, command: hookCommand(command, subcommand, "copilot") }));
   const isOwn = ownHooks(own, (event) => (Array.isArray(hooks[event]) ? hooks[event].map((hook: unknown) => (isObject(hook) ? hook.bash : undefined)) : []));
   for (const [i, { event, timeoutSec }] of HOOKS.entries()) {
     const wanted = own[i]!.command;

@@ -5,6 +5,7 @@ import { MergeError, mergeHooks, mergeMcp, type HookEntry, type Json } from "../
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
 import { planJson, stdioMcpServer } from "../install-files";
+import { hookCommand } from "../hook-command";
 
 /** Gemini CLI's hook time limits are in milliseconds. */
 const MS = 1000;
@@ -24,7 +25,7 @@ const MS = 1000;
  *   checkpoint there would be one per request, not one before a compaction.
  */
 function hookEntries(command: string): (HookEntry & { seconds: number })[] {
-  const entry = (event: string, subcommand: string, seconds: number) => ({ event, command: `${command} hook ${subcommand} --agent gemini`, subcommand, seconds });
+  const entry = (event: string, subcommand: string, seconds: number) => ({ event, command: hookCommand(command, subcommand, "gemini"), subcommand, seconds });
   return [
     entry("SessionStart", "session-start", HOOK_TIMEOUT_SECONDS.sessionStart),
     entry("BeforeAgent", "prompt", HOOK_TIMEOUT_SECONDS.prompt),

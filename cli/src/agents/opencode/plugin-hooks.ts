@@ -3,6 +3,7 @@ import { closeSync, openSync, readdirSync, statSync, unlinkSync } from "node:fs"
 import { cacheDir } from "../../hooks/hook-log";
 import path from "node:path";
 import { writeWhole } from "../../output/write-whole";
+import { hookCommand } from "../hook-command";
 
 // How Baton's opencode plugin (plugin.ts) runs the CLI's hooks: opencode has no command hooks, so the
 // plugin, running inside opencode (Bun), starts `<command> hook <event> --agent opencode` itself with
@@ -67,7 +68,7 @@ export function writeAtomically(file: string, text: string): void {
 }
 
 /** `exec` so that killing the shell at the time limit kills the hook itself. */
-const shellLine = (settings: PluginSettings, event: string) => `exec ${settings.command} hook ${event} --agent opencode`;
+const shellLine = (settings: PluginSettings, event: string) => `exec ${hookCommand(settings.command, event, "opencode")}`;
 
 /**
  * Runs one hook and gives back what it printed, or "" when it failed, printed nothing or ran past
