@@ -1,7 +1,7 @@
 import type { Session, SessionEvent } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut } from "../../../lib/text/cut";
-import { evidenceOf, type Line } from "./session-lines";
+import { evidenceOf, lastIndex, type Line } from "./session-lines";
 import { explicitAt } from "./find-explicit";
 import { mainStep } from "./shell-runs";
 import { offersChoice } from "./find-statements";
@@ -37,8 +37,7 @@ const REVERTS = /^(?:revert|undo|roll back|put back) (?:that|this|it)\b[\s,.;:â€
 
 /** What the user had undone: the agent's sentence before it that names most specific things (`file(GLOB â€¦)`). */
 function undone(lines: Line[], k: number): string {
-  let said: Line | undefined;
-  for (let j = k - 1; j >= 0 && !said; j--) if (lines[j]!.who === "assistant") said = lines[j];
+  const said = lines[lastIndex(lines, k, (l) => l.who === "assistant")];
   const best = said?.sentences.map((s) => ({ s, n: specifics(s).size })).sort((a, b) => b.n - a.n)[0];
   return best ? cut(best.s.replace(/[.\s]+$/, ""), 160) : "what was just done";
 }
@@ -63,8 +62,7 @@ function deniesFailedRun(session: Session, line: Line, sentence: string): boolea
 
 /** What the agent did or said before `turn`, since the user's last words: its text, commands, files and what its edits reported. */
 function agentWork(session: Session, turn: number): string {
-  let since = -1;
-  for (let j = Math.min(turn, session.events.length) - 1; j >= 0 && since < 0; j--) if (session.events[j]!.kind === "user") since = j;
+  const since = lastIndex(session.events, turn, (e) => e.kind === "user");
   return session.events
     .slice(since + 1, turn)
     .map((e) => workOf(e, false))

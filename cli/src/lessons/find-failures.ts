@@ -1,7 +1,7 @@
 import type { Session, SessionEvent } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut } from "../../../lib/text/cut";
-import { errorLine, evidenceOf, firstErrorLine, lastLineBefore, linesBetween, retracted, standing, type Line } from "./session-lines";
+import { errorLine, evidenceOf, firstErrorLine, lastIndex, lastLineBefore, linesBetween, retracted, standing, type Line } from "./session-lines";
 import { added, doing, isShell, mainStep, passesByProgram, prepSteps, programOf, runOf, runsAgain, sameTargets, settles, targetOf, type Pass, type Shell } from "./shell-runs";
 import { GUESS, OPENS, ORDER_ONLY, OWN_DOING, PLAN, QUESTION, RETRACT, specifics, statement } from "./wording";
 
@@ -41,12 +41,6 @@ function nextOf(events: SessionEvent[]): NextOf {
   return next;
 }
 
-/** The last event strictly between `from` and `to` that passes `test`, -1 when none (walked back from `to`, not searched from the end). */
-function lastBetween(events: SessionEvent[], from: number, to: number, test: (e: SessionEvent) => boolean): number {
-  for (let j = Math.min(to, events.length) - 1; j > from; j--) if (test(events[j]!)) return j;
-  return -1;
-}
-
 /**
  * Where the same command (runsAgain, on targets read once) passed after it failed at `failedAt`, unless
  * the user said no to that run: the first such of the passing runs of its program, -1 when none.
@@ -70,7 +64,7 @@ const FIX_VERB = /^(?:changing|setting|adding|using|switching|moving|putting|rep
 
 /** The sentence where the agent says what it changes for the fix, in its last words before the last edit before the pass. */
 function fixSentence(session: Session, lines: Line[], from: number, to: number): { text: string; turn: number } | null {
-  const lastEdit = lastBetween(session.events, from, to, (e) => e.kind === "tool" && (e.files.length > 0 || e.failed === false));
+  const lastEdit = lastIndex(session.events, to, (e) => e.kind === "tool" && (e.files.length > 0 || e.failed === false), from);
   const said = linesBetween(lines, from, lastEdit > 0 ? lastEdit : to).findLast((l) => l.who === "assistant");
   if (!said) return null;
   const s = said.sentences.filter((x) => FIX_VERB.test(x) || /\bto `[^`]+`/.test(x)).at(-1);
@@ -123,7 +117,7 @@ function diagnosis(session: Session, said: ReturnType<typeof standingSaid>, from
  */
 function lastDiagnosis(session: Session, said: ReturnType<typeof standingSaid>, from: number, lastFailure: number, to: number, error: string | null) {
   const restored = restoredBetween(session, from, to);
-  const lastEdit = lastBetween(session.events, from, to, (e) => e.kind === "tool" && e.files.some((f) => !restored.has(f.path)));
+  const lastEdit = lastIndex(session.events, to, (e) => e.kind === "tool" && e.files.some((f) => !restored.has(f.path)), from);
   const beforeEdit = lastEdit > 0 ? said.filter((x) => x.turn < lastEdit) : said;
   return diagnosis(session, beforeEdit.filter((x) => x.turn > lastFailure), from, to, error) ?? diagnosis(session, beforeEdit, from, to, error);
 }

@@ -51,11 +51,14 @@ export function firstAfter(lines: Line[], turn: number): number {
   return lo;
 }
 
-/** The last line of `who` before `turn`, walked back from it. */
-export function lastLineBefore(lines: Line[], turn: number, who: Line["who"]): Line | undefined {
-  for (let k = firstAfter(lines, turn - 1) - 1; k >= 0; k--) if (lines[k]!.who === who) return lines[k];
-  return undefined;
+/** The index of the last item before `before` and after `after` that passes `test`, walked back; -1 when none. */
+export function lastIndex<T>(items: readonly T[], before: number, test: (item: T) => boolean, after = -1): number {
+  for (let j = Math.min(before, items.length) - 1; j > after; j--) if (test(items[j]!)) return j;
+  return -1;
 }
+
+/** The last line of `who` before `turn`. */
+export const lastLineBefore = (lines: Line[], turn: number, who: Line["who"]): Line | undefined => lines[lastIndex(lines, firstAfter(lines, turn - 1), (l) => l.who === who)];
 
 /** The lines strictly between turns `from` and `to`, in order. */
 export const linesBetween = (lines: Line[], from: number, to: number): Line[] => lines.slice(firstAfter(lines, from), firstAfter(lines, to - 1));
