@@ -23,7 +23,7 @@ const guarded = Symbol.for("baton.guardHttpServer");
  * Answers, in the JSON error shape, what never reaches Next.js or reaches it only to fail: a method the
  * Fetch API refuses (405 with Allow), a request Node's HTTP parser cannot read (an unknown method, a
  * Content-Length that lies, malformed headers: 400; Node would send a bare one), and on /api a path
- * that is not valid percent-encoding (400; Next.js: a bare 500), that no route serves (404) or a
+ * or query that is not valid percent-encoding (400; Next.js: a bare 500 for the path), that no route serves (404) or a
  * method its route does not export (405 with Allow; Next.js: an empty 405). Checking the API here, not
  * in the proxy, keeps Next.js's middleware off the hot path of every hook request. Installed once per
  * process, on every HTTP and HTTPS server (Baton's own TLS, scripts/https-server.mjs: node's https.Server
@@ -48,7 +48,7 @@ function guard(proto: Server & { [guarded]?: true }): void {
       const method = req.method ?? "GET";
       // An API path answers for itself (no route exports TRACE or TRACK); a page takes GET and POST.
       const refused =
-        checkApiRequest(method, normalisedPath(req.url ?? "/")) ?? (UNFETCHABLE_METHODS.has(method) ? methodNotAllowed(method, PAGE_METHODS) : null);
+        checkApiRequest(method, normalisedPath(req.url ?? "/"), rawQuery(req.url ?? "")) ?? (UNFETCHABLE_METHODS.has(method) ? methodNotAllowed(method, PAGE_METHODS) : null);
       if (refused) {
         void send(req, res, refused);
         return true;
@@ -70,6 +70,12 @@ function servedOverTls(req: IncomingMessage, res: ServerResponse): void {
   req.headers["x-forwarded-proto"] = "https";
   for (const [name, value] of Object.entries(STRICT_TRANSPORT_SECURITY)) res.setHeader(name, value);
 }
+
+/** What follows the path's "?", as sent (no fragment reaches a server). */
+const rawQuery = (url: string): string => {
+  const at = url.indexOf("?");
+  return at < 0 ? "" : url.slice(at + 1);
+};
 
 /** The path as Next.js routes it: `.` and `..` segments (also percent-encoded) resolved, as URL does. */
 function normalisedPath(url: string): string {

@@ -211,6 +211,21 @@ describe("the requests issue 13 found answered with 500 or an empty 405", () => 
     expect(res.json).toEqual({ ok: false, error: { code: "bad_request", message: expect.any(String) } });
   });
 
+  // Read leniently, these were answered about text nobody sent: `%zz` searched as itself, `%E0%A4` as U+FFFD.
+  it.each(["/api/learnings?q=%zz", "/api/context?q=%E0%A4", "/api/context/prompt?sessionId=%zz&q=x", "/api/context?remote=%ED%A0%80", "/api/learnings?q=a&kind=%"])(
+    "%s (a bad encoding in the query) is a 400 in the error shape",
+    async (path) => {
+      const res = await world.as("ana")("GET", path);
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ ok: false, error: { code: "bad_request", message: "The URL's query is not valid percent-encoded UTF-8." } });
+    },
+  );
+
+  it("a query encoded as URLSearchParams writes it is read as before", async () => {
+    const res = await world.as("ana")("GET", `/api/learnings?${new URLSearchParams({ q: "50% off ünïcode + more", limit: "5" })}`);
+    expect(res.status).toBe(200);
+  });
+
   it("a dashboard URL with a bad encoding is a styled 400 page, signed in or not", async () => {
     for (const headers of [{ cookie }, {}] as Record<string, string>[]) {
       const res = await fetch(`${world.server.url}/projects/%ff`, { headers, redirect: "manual" });
