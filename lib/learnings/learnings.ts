@@ -27,7 +27,8 @@ export type LearningPage = Page<LearningRow>;
 
 /**
  * Lists the learnings a request may see: its user's personal ones and its projects'. With `q`, ranked
- * by BM25 (cursor: an offset); without, newest first (cursor: the last created_at and seq).
+ * by BM25 (cursor: an offset), none when `q` has no word to search for; without, newest first (cursor:
+ * the last created_at and seq).
  */
 export async function listLearnings(db: Db, principal: Principal, query: z.input<typeof learningQuerySchema>): Promise<LearningPage> {
   const q = learningQuerySchema.parse(query);
@@ -36,6 +37,8 @@ export async function listLearnings(db: Db, principal: Principal, query: z.input
   const filter = { userId: principal.userId, projectIds, projectId, kind: q.kind, pinned: q.pinned };
   const words = q.q ? searchWords(q.q) : [];
   const match = ftsExpression(words);
+  // A search with nothing to search for (symbols, stop words, one letter) finds nothing: not the newest.
+  if (!match && q.q?.trim()) return { items: [], nextCursor: null };
 
   if (match) {
     const [offset] = decodeCursor(q.cursor, [cursorPart.count]) ?? [0];

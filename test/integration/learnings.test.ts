@@ -54,6 +54,18 @@ describe("learnings", () => {
     expect((await ana("GET", '/api/learnings?q=%22%29+OR+*')).status).toBe(200);
   });
 
+  it("a search with no word to search for finds nothing, not the newest learnings", async () => {
+    expect((await ana("GET", "/api/learnings")).json.items.length).toBeGreaterThan(0);
+    for (const q of ["🦓", "*", "OR", "a", "the", '"'] as const) {
+      const res = await ana("GET", `/api/learnings?${new URLSearchParams({ q })}`);
+      expect(res.status, q).toBe(200);
+      expect(res.json, q).toEqual({ ok: true, items: [], nextCursor: null });
+    }
+    // An empty or blank q is no search: the newest, as without it.
+    expect((await ana("GET", "/api/learnings?q=")).json.items.length).toBeGreaterThan(0);
+    expect((await ana("GET", "/api/learnings?q=+")).json.items.length).toBeGreaterThan(0);
+  });
+
   it("paginates with a cursor, newest first, without repeats", async () => {
     for (let i = 0; i < 7; i++) await ana("POST", "/api/learnings", { kind: "pattern", content: `Paging item ${i} about widgets` });
     const seen: string[] = [];

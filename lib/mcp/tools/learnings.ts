@@ -81,7 +81,7 @@ export function registerLearningTools(server: McpServer, env: McpEnv): void {
       const more = page.nextCursor ? `\nMore: call again with cursor ${JSON.stringify(page.nextCursor)}.` : "";
       const now = new Date();
       const lines = page.items.map((l) => learningLine(l, env.principal.userId, now));
-      const text = page.items.length ? `${heading}:\n${lines.join("\n")}${more}` : "No learnings found.";
+      const text = page.items.length ? `${heading}:\n${lines.join("\n")}${more}` : args.query ? `No learnings match ${JSON.stringify(args.query)}.` : "No learnings found.";
       return toolText(text, { items: page.items.map((l) => learningOut(l)), nextCursor: page.nextCursor });
     },
   );
