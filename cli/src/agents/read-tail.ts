@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { readPart } from "../input/read-part";
 
 /**
  * A transcript file's text; of a file over `maxBytes` only its end (where the session stands now), read
@@ -8,30 +8,13 @@ import { closeSync, openSync, readSync, statSync } from "node:fs";
  */
 export function readTail(file: string | null, maxBytes: number, onError: (message: string) => void): string | null {
   if (!file) return null;
-  let fd: number | null = null;
   try {
-    const stat = statSync(file);
-    // A FIFO or a device would block the read (or never end): a transcript is a file.
-    if (!stat.isFile()) {
-      onError(`the transcript ${file} is not a regular file`);
-      return null;
-    }
-    const size = stat.size;
-    const length = Math.min(size, maxBytes);
-    const buffer = Buffer.alloc(length);
-    fd = openSync(file, "r");
-    let read = 0;
-    while (read < length) {
-      const n = readSync(fd, buffer, read, length - read, size - length + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read).toString("utf8");
+    const part = readPart(file, maxBytes, "end");
+    if (!part) onError(`the transcript ${file} is not a regular file`);
+    return part && part.bytes.toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") onError(`cannot read the transcript ${file}: ${(error as Error).message}`);
     return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
   }
 }
 

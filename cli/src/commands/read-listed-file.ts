@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { outsideRepository } from "../../../lib/sessions/repository-path";
+import { readPart } from "../input/read-part";
 
 /** A file a session document lists, read fresh from disk, or why it is not shown. */
 export type ListedFile =
@@ -16,23 +17,6 @@ function within(root: string, target: string): boolean {
   const rel = path.relative(root, target);
   // `..env.example` is inside; `..` and `../x` are not.
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
-
-/** A file's first `maxBytes` bytes, and whether there is more: never the whole of a huge file (one over 2 GiB cannot be read whole at all). */
-function readStart(file: string, maxBytes: number): { bytes: Buffer; partial: boolean } | null {
-  // Checked before it is opened: opening a FIFO would wait for a writer.
-  if (!statSync(file).isFile()) return null;
-  const fd = openSync(file, "r");
-  try {
-    const stat = fstatSync(fd);
-    // One byte more than is kept says whether there is more (the size may change while it is read).
-    const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
-    let read = 0;
-    for (let n = -1; n !== 0 && read < buffer.length; read += n) n = readSync(fd, buffer, read, buffer.length - read, read);
-    return { bytes: buffer.subarray(0, Math.min(read, maxBytes)), partial: read > maxBytes };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -60,9 +44,9 @@ export function readListedFile(root: string, listed: string, maxBytes: number): 
     return { path: listed, status: "missing" };
   }
   if (!within(realRoot, real)) return { path: listed, status: "refused", reason: "it resolves outside the repository (symlink)" };
-  let start: ReturnType<typeof readStart>;
+  let start: ReturnType<typeof readPart>;
   try {
-    start = readStart(real, maxBytes);
+    start = readPart(real, maxBytes, "start");
   } catch (error) {
     // Pickup has claimed the session by now: a file it cannot read is said, never a crash.
     return { path: listed, status: "unreadable", reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
