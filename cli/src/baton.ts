@@ -6,6 +6,7 @@ import { isAgentName, type AgentName } from "../../lib/rules";
 import { reportVersionMismatchTo } from "./http/version-check";
 import { asksForHelp, commandHelp, helpProblem, overallHelp, type CommandName } from "./usage";
 import { CLI_VERSION } from "./version";
+import { writeText } from "./output/terminal-safe";
 
 // The dispatcher: every command is a dynamic import, so `baton hook session-start` (run before
 // every agent session) loads only its own small chunk, and `baton admin` alone loads the database.
@@ -139,10 +140,10 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof CliError) {
-      process.stderr.write(`baton: ${error.message}\n`);
+      writeText(process.stderr, `baton: ${error.message}\n`);
       process.exitCode = error.exitCode;
     } else {
-      process.stderr.write(`baton: ${error instanceof Error ? error.message : String(error)}\n`);
+      writeText(process.stderr, `baton: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = EXIT.failure;
     }
   },

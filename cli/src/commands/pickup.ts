@@ -4,6 +4,7 @@ import { parseOptions } from "../output/parse-options";
 import { readListedFile, uniquePaths } from "./read-listed-file";
 import { callSession } from "./session-call";
 import { DEFAULT_MAX_CHARS, renderPickup } from "./render-pickup";
+import { writeText } from "../output/terminal-safe";
 
 type Session = { id: string; project: string; markdown: string; specs: string[]; files: string[]; author?: string | null; createdAt?: string };
 
@@ -44,6 +45,6 @@ export async function runPickup(args: string[]): Promise<number> {
   const inject = !values["no-inject"];
   const maxBytes = Math.max(maxChars * 3, WHOLE_FILE_BYTES);
   const files = inject ? uniquePaths(session.specs ?? [], session.files ?? []).map((p) => readListedFile(root, p, maxBytes)) : [];
-  process.stdout.write(renderPickup({ id: session.id, markdown: session.markdown, author: session.author ?? null, createdAt: session.createdAt, files, inject, maxChars }));
+  writeText(process.stdout, renderPickup({ id: session.id, markdown: session.markdown, author: session.author ?? null, createdAt: session.createdAt, files, inject, maxChars }));
   return EXIT.ok;
 }
