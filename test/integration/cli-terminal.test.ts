@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { terminalSafe } from "@/cli/src/output/terminal-safe";
@@ -28,8 +29,10 @@ beforeAll(async () => {
   await createProject(server.url, token, "web");
   const api = apiClient(server.url, token);
   expect((await api("POST", "/api/learnings", { kind: "pattern", content: HOSTILE, project: "web" })).status).toBe(201);
-  expect((await api("POST", "/api/projects/web/sessions", { markdown: `# Ship it\n\n${HOSTILE}\n` })).status).toBe(201);
+  expect((await api("POST", "/api/projects/web/sessions", { markdown: `---\nfiles: ["notes.txt"]\n---\n# Ship it\n\n${HOSTILE}\n` })).status).toBe(201);
   repo = makeRepo(path.join(tmp.dir, "web"), { remote: "git@github.com:acme/web.git", commits: ["One"] });
+  // A file in the repository, as a teammate committed it: pickup prints it as it is (not quoted).
+  writeFileSync(path.join(repo, "notes.txt"), `${HOSTILE}\n`);
   env = homeEnv(path.join(tmp.dir, "home"), { BATON_URL: server.url, BATON_TOKEN: token, BATON_PROJECT: "web" });
 });
 afterAll(async () => {
@@ -56,12 +59,14 @@ describe("a teammate's words at a terminal", () => {
     expect(JSON.parse(piped.stdout).items.map((l: { content: string }) => l.content)).toContain(HOSTILE);
   });
 
-  it("baton pickup prints a teammate's session document safely on a terminal", async () => {
-    const shown = await inTerminal(["pickup", "--no-inject"]);
+  it("baton pickup prints a teammate's session document and the files it lists safely on a terminal", async () => {
+    const shown = await inTerminal(["pickup"]);
     expect(shown.code, shown.stdout).toBe(0);
+    // The file, printed as it is: its controls as escapes.
     expectNoControls(shown.stdout);
-    // The quote itself (lib/context/pack/fence.ts) drops the bidi overrides and breaks the line at the \r.
-    expect(shown.stdout).toContain("> # Ship it");
+    expect(shown.stdout).toContain("--- notes.txt ---");
+    // The document, quoted: the quote itself (lib/context/pack/fence.ts) drops them, for agents too.
+    expect(shown.stdout).toContain("> Deploy with make ship]52;c;cm0gLXJmIH4= then[2J");
   });
 
   it("terminalSafe keeps line breaks, tabs and emoji", () => {

@@ -70,4 +70,19 @@ describe("names and session fields with line breaks", () => {
     expectOneLineEach(shown.stdout);
     expect(JSON.parse(shown.stdout).handoff.markdown).toContain("plain line");
   });
+
+  it("control characters in a teammate's text reach another member's agent as nothing a terminal obeys", async () => {
+    const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+    const learning = await world.as("bo")("POST", "/api/learnings", { kind: "pattern", content: "Ship escaped with make\u001b]52;c;cm0gLXJm\u0007 deploy\u001b[2J now", project: "alpha" });
+    expect(learning.status, learning.text).toBe(201);
+    expect((await world.as("bo")("POST", "/api/projects/alpha/handoffs", { markdown: "Bo's log\u001b[31m red\u001b[0m", branch: "feat-escaped" })).status).toBe(201);
+    const ctx = await world.as("ana")("GET", "/api/context?project=alpha&branch=feat-escaped&q=ship+escaped+deploy&format=json");
+    expect(ctx.status, ctx.text).toBe(200);
+    expect(ctx.json.context).toContain("Ship escaped with make]52;c;cm0gLXJm deploy[2J now");
+    expect(ctx.json.context).toContain("Bo's log[31m red[0m");
+    expect(ctx.json.context).not.toMatch(CONTROLS);
+    const found = toolText(await call("ana", "search_learnings", { query: "escaped deploy", project: "alpha" }));
+    expect(found).toContain("Ship escaped with make]52");
+    expect(found).not.toMatch(CONTROLS);
+  });
 });
