@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runProcess } from "../support/run-process";
@@ -96,5 +97,44 @@ describe("hook input as some agents and shells send it", () => {
     expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, "", ""]);
     await handoffArrives("huge-1");
     expect(hookLogOf(home)).toMatch(/session-end: the hook input on stdin is too large \(over 4 MB\); ending the session from its ids \(session_id, transcript_path, cwd, hook_event_name\)/);
+  });
+});
+
+describe("config files that never end, and a cwd that is a file", () => {
+  /** The real CLI, killed if it runs past `ms`: a hook that hangs fails the test with code null. */
+  const runHook = (args: string[], options: { cwd: string; env: Record<string, string>; input: string }) =>
+    runProcess(process.execPath, [path.join(ROOT, "cli/bin/baton.mjs"), ...args], { ...options, timeoutMs: 20_000 });
+
+  it("a cloned .baton.json that is a symlink to /dev/zero, or a config.json that is a FIFO: session-start answers, with the context", async () => {
+    const cloned = makeRepo(path.join(world.dir, "src", "zero"), { remote: "https://github.com/acme/web.git", commits: ["One"] });
+    symlinkSync("/dev/zero", path.join(cloned, ".baton.json"));
+    const home = freshHome();
+    mkdirSync(path.join(home, ".config", "baton"), { recursive: true });
+    execFileSync("mkfifo", [path.join(home, ".config", "baton", "config.json")]);
+    for (const [cwd, hookHome] of [[cloned, freshHome()], [repo, home], [cloned, home]] as const) {
+      const start = await runHook(["hook", "session-start"], { cwd, env: env(hookHome), input: JSON.stringify({ session_id: `zero-${++n}`, cwd, source: "startup" }) });
+      expect(start.code, start.stderr).toBe(0);
+      const context = hookContext(start.stdout);
+      expect(context).not.toContain("context unavailable");
+      expect(context).toContain("Queued sessions in web: 0");
+    }
+    const prompt = await runHook(["hook", "prompt"], { cwd: cloned, env: env(home), input: JSON.stringify({ session_id: "zero-p", cwd: cloned, prompt: "what about the token list" }) });
+    expect(prompt.code, prompt.stderr).toBe(0);
+  });
+
+  it("a cwd that names a file: session-end starts its worker in a folder that exists, and the handoff arrives", async () => {
+    const result = await runBaton(["hook", "session-end"], { cwd: repo, env: env(freshHome()), input: endInput("file-cwd", transcriptPath) });
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, "", ""]);
+    await handoffArrives("file-cwd");
+  });
+
+  it("an input nested deeper than JSON.stringify can write: the session still ends, with the fields that can be written", async () => {
+    const home = freshHome();
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const input = endInput("deep-1", repo).replace(/^\{/, `{"nested":${deep},`);
+    const result = await runBaton(["hook", "session-end"], { cwd: repo, env: env(home), input });
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, "", ""]);
+    await handoffArrives("deep-1");
+    expect(hookLogOf(home)).toContain("left out of the job what cannot be written as JSON (nested)");
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { homeFolder, userFolder } from "./home";
 import { CONTEXT_MODES, type ContextMode } from "../../../lib/rules";
@@ -52,9 +52,22 @@ export type BatonConfig = {
 
 type FileConfig = Record<string, unknown>;
 
+/**
+ * A config file is a few hundred bytes; a repository's `.baton.json` comes with a clone, and may be a
+ * symlink to /dev/zero or a FIFO, which a plain read would never finish (before any hook's time limit
+ * could end it: the read is synchronous). Only a regular file, and only this much of it, is read.
+ */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 function readJson(file: string, warnings: string[]): FileConfig {
   let text: string;
   try {
+    // Not readPart (input/read-part.ts): a stat is enough here, and every hook loads this file.
+    const stat = statSync(file);
+    if (!stat.isFile() || stat.size > MAX_CONFIG_BYTES) {
+      warnings.push(`${file} is ${stat.isFile() ? `larger than ${MAX_CONFIG_BYTES / 1024} KiB` : "not a regular file"}; ignored.`);
+      return {};
+    }
     text = readFileSync(file, "utf8");
   } catch {
     return {};

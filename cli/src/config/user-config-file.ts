@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import { readPart } from "../input/read-part";
 import { CliError, EXIT } from "../exit-codes";
-import { userConfigPath } from "./load-config";
+import { MAX_CONFIG_BYTES, userConfigPath } from "./load-config";
 import { NO_HOME } from "./home";
 import { writeWhole } from "../output/write-whole";
 
@@ -18,7 +19,9 @@ function readObject(file: string): Record<string, unknown> {
   if (!existsSync(file)) return {};
   let value: unknown;
   try {
-    const text = readFileSync(file, "utf8");
+    const part = readPart(file, MAX_CONFIG_BYTES, "start");
+    if (!part || part.partial) throw new Error(part ? "too large" : "not a regular file");
+    const text = part.bytes.toString("utf8");
     value = text.trim() ? JSON.parse(text) : {};
   } catch (error) {
     throw new CliError(`${file} cannot be read as JSON (${(error as Error).message}): fix or remove it, then run this again.`, EXIT.failure);

@@ -26,7 +26,7 @@ export async function runSessionEnd(event: "SessionEnd" | "Stop", agent: AgentNa
     if (!input) return;
     // The session's folder, or one that exists: a removed worktree's session still ends (safeCwd).
     const cwd = safeCwd((await AGENTS[agent].hook()).facts(input).cwd);
-    const job = writeJob(JSON.stringify({ event, agent, cwd, input }));
+    const job = writeJob(jobText({ event, agent, cwd }, input));
     const child = spawn(process.execPath, [process.argv[1]!, "hook", "session-end-worker", job], {
       detached: true,
       stdio: "ignore",
@@ -59,4 +59,25 @@ function writeJob(text: string): string {
     }
   }
   return writeWhole(path.join(mkdtempSync(path.join(tmpdir(), "baton-job-")), name), text, { mode: 0o600 });
+}
+
+/**
+ * The job as JSON. An input JSON.parse read but JSON.stringify cannot write (nested a hundred thousand
+ * deep: the stack runs out) keeps the fields that can be written: the session's ids and paths are.
+ */
+function jobText(job: Record<string, unknown>, input: Record<string, unknown>): string {
+  try {
+    return JSON.stringify({ ...job, input });
+  } catch {
+    const writable = Object.entries(input).filter(([, value]) => {
+      try {
+        JSON.stringify(value);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    hookLog(`session-end: left out of the job what cannot be written as JSON (${Object.keys(input).filter((k) => !writable.some(([w]) => w === k)).join(", ")})`);
+    return JSON.stringify({ ...job, input: Object.fromEntries(writable) });
+  }
 }
