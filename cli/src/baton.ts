@@ -6,7 +6,6 @@ import { isAgentName, type AgentName } from "../../lib/rules";
 import { reportVersionMismatchTo } from "./http/version-check";
 import { asksForHelp, commandHelp, helpProblem, overallHelp, type CommandName } from "./usage";
 import { CLI_VERSION } from "./version";
-import { writeText } from "./output/terminal-safe";
 
 // The dispatcher: every command is a dynamic import, so `baton hook session-start` (run before
 // every agent session) loads only its own small chunk, and `baton admin` alone loads the database.
@@ -134,17 +133,18 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exitCode = EXIT.failure;
 });
 
+/** An error is one line, `baton: …` (README): a message quoting a file's JSON or parseArgs' advice has line breaks. */
+const oneLine = (message: string) => message.trim().replace(/\s*\n\s*/g, " ");
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
-    if (error instanceof CliError) {
-      writeText(process.stderr, `baton: ${error.message}\n`);
-      process.exitCode = error.exitCode;
-    } else {
-      writeText(process.stderr, `baton: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = EXIT.failure;
-    }
+  // Loaded only when there is an error to say: the hooks' own path stays small.
+  async (error: unknown) => {
+    const { writeText } = await import("./output/terminal-safe");
+    const message = error instanceof Error ? error.message : String(error);
+    writeText(process.stderr, `baton: ${oneLine(message)}\n`);
+    process.exitCode = error instanceof CliError ? error.exitCode : EXIT.failure;
   },
 );

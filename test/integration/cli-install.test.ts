@@ -238,12 +238,25 @@ describe("baton install claude", () => {
     { name: ".mcp.json is a list", files: { ".mcp.json": "[]" }, env: env, code: 1, stderr: /\.mcp\.json is not a JSON object/ },
     { name: "no server URL", files: {}, env: homeEnv(path.join(tmp.dir, "home-empty")), code: 2, stderr: /--url/ },
     { name: "an unknown target", files: {}, env: env, code: 2, stderr: /use baton install claude/, args: ["install", "cursor"] },
+    // JSON.parse's message quotes the text around the error, line breaks and all.
+    { name: "settings.json with comments over several lines", files: { ".claude/settings.json": '// ours\n{ /* x */\n  "env": {}\n}' }, env: env, code: 1, stderr: /\.claude\/settings\.json is not valid JSON/ },
   ])("$name → exit $code and nothing written", async ({ files, env: e, code, stderr, args }) => {
     const repo = repoWith(files);
     const result = await runBaton(args ?? ["install", "claude"], { cwd: repo, env: e });
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(stderr);
+    // One line, `baton: …` (README).
+    expect(result.stderr).toMatch(/^baton: [^\n]+\n$/);
     for (const [rel, text] of Object.entries(files)) expect(read(repo, rel)).toBe(text);
     if (!(".mcp.json" in files)) expect(existsSync(path.join(repo, ".mcp.json"))).toBe(false);
+  });
+
+  it("a settings.json that is a folder is named in the error, and nothing is written", async () => {
+    const repo = repoWith({});
+    mkdirSync(path.join(repo, ".claude", "settings.json"), { recursive: true });
+    const result = await runBaton(["install", "claude"], { cwd: repo, env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^baton: \S*\.claude\/settings\.json is not a regular file; fix it first\. Nothing was written\.\n$/);
+    expect(existsSync(path.join(repo, ".mcp.json"))).toBe(false);
   });
 });

@@ -1,6 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readPart } from "../input/read-part";
 import { MergeError, type Json } from "../commands/merge-settings";
 import type { PlannedFile } from "./agent";
+
+const MAX_AGENT_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reading and planning an agent's JSON config files for its installer: the text as it is (null when
@@ -8,8 +11,8 @@ import type { PlannedFile } from "./agent";
  * anything is written.
  */
 export function readJsonConfig(file: string): { text: string | null; json: Json } {
-  if (!existsSync(file)) return { text: null, json: {} };
-  const text = readFileSync(file, "utf8");
+  const text = readConfigText(file);
+  if (text === null) return { text: null, json: {} };
   if (!text.trim()) return { text, json: {} };
   let json: unknown;
   try {
@@ -19,6 +22,15 @@ export function readJsonConfig(file: string): { text: string | null; json: Json 
   }
   if (json && typeof json === "object" && !Array.isArray(json)) return { text, json: json as Json };
   throw new MergeError(`${file} is not a JSON object`);
+}
+
+/** An agent's config file as text, null when there is none; one that is not a regular file (a folder, a FIFO) or is huge stops the install, named. */
+export function readConfigText(file: string): string | null {
+  if (!existsSync(file)) return null;
+  const part = readPart(file, MAX_AGENT_CONFIG_BYTES, "start");
+  if (!part) throw new MergeError(`${file} is not a regular file`);
+  if (part.partial) throw new MergeError(`${file} is larger than ${MAX_AGENT_CONFIG_BYTES / 1024 / 1024} MiB, more than any agent's config`);
+  return part.bytes.toString("utf8");
 }
 
 /** The file after `merge`, pretty-printed as JSON; unchanged text when the merge changed nothing. */

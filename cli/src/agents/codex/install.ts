@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { mergeHooks, MergeError, type Json } from "../../commands/merge-settings";
 import type { InstallContext, Installer, InstallPlan, PlannedFile } from "../agent";
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
-import { commandWords, planJson } from "../install-files";
+import { commandWords, planJson, readConfigText } from "../install-files";
 import { setTable, TomlError, tomlString, tomlStrings } from "./toml-tables";
 import { hookCommand } from "../hook-command";
 
@@ -109,7 +109,7 @@ function trustEntries(hooksFile: string, hooks: Json, command: string): { key: s
 const HTTP_KEYS = ["url", "bearer_token", "bearer_token_env_var", "http_headers", "env_http_headers"] as const;
 
 function planConfig(file: string, command: string, trust: { key: string; hash: string; event: string }[]): PlannedFile {
-  const before = existsSync(file) ? readFileSync(file, "utf8") : null;
+  const before = readConfigText(file);
   let text = before ?? "";
   const changes: string[] = [];
   const [program, ...args] = commandWords(command);

@@ -4,7 +4,7 @@ import { MergeError } from "../../commands/merge-settings";
 import type { InstallContext, Installer, PlannedFile } from "../agent";
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
-import { commandWords } from "../install-files";
+import { commandWords, readConfigText } from "../install-files";
 import { JsoncError, parseJsonc, setJsonc } from "./jsonc-edit";
 import type { PluginSettings } from "./plugin-hooks";
 
@@ -53,10 +53,9 @@ function configFile(context: InstallContext): string {
   return existsSync(jsonc) ? jsonc : path.join(dir, "opencode.json");
 }
 
-const read = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : null);
 
 function planMcp(file: string, command: string): PlannedFile {
-  const before = read(file);
+  const before = readConfigText(file);
   const server = { type: "local", command: [...commandWords(command), "mcp"], enabled: true };
   const text = before?.trim() ? before : '{\n  "$schema": "https://opencode.ai/config.json"\n}\n';
   let parsed: unknown;
@@ -82,7 +81,7 @@ function planMcp(file: string, command: string): PlannedFile {
 
 function planPlugin(context: InstallContext): PlannedFile {
   const file = path.join(configDir(context), "plugins", "baton.js");
-  const before = read(file);
+  const before = readConfigText(file);
   const after = bakedPlugin(context.command);
   if (before === after) return { file, before, after, changes: [] };
   return { file, before, after, changes: [before === null ? "added Baton's plugin (session start, prompt, pre-compact, stop)" : "updated Baton's plugin"] };
