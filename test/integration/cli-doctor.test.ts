@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, ROOT, tempDir } from "../support/server";
@@ -22,6 +23,16 @@ type Doctor = {
   agents: { agent: string; found: string | null; installed: Record<string, boolean>; notes: string[] }[];
   summariser: { setting: string | null; problem: string | null };
 };
+
+const pages: Server[] = [];
+afterAll(() => pages.forEach((p) => p.close()));
+/** A server answering every request with an HTML page of this status, as a proxy in front of Baton does. */
+async function pageServer(status: number): Promise<string> {
+  const server = createServer((_req, res) => res.writeHead(status, { "content-type": "text/html" }).end(`<html><body><h1>${status}</h1></body></html>`));
+  pages.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
 
 describe("baton doctor", () => {
   const home = path.join(tmp.dir, "home");
@@ -63,6 +74,9 @@ describe("baton doctor", () => {
   it.each([
     { name: "the server down", extra: async () => ({ BATON_URL: `http://127.0.0.1:${await freePort()}` }), code: 5, problem: /not reachable/ },
     { name: "a refused token", extra: async () => ({ BATON_TOKEN: "baton_not_a_token" }), code: 6, problem: /token was refused/ },
+    // As whoami and every command read them (README's exit codes): a proxy's own page.
+    { name: "a gateway's 502 page", extra: async () => ({ BATON_URL: await pageServer(502) }), code: 5, problem: /gateway answered 502/ },
+    { name: "a proxy's 401 page", extra: async () => ({ BATON_URL: await pageServer(401) }), code: 6, problem: /answered 401/ },
   ])("$name: says so, exit $code", async ({ extra, code, problem }) => {
     const { code: exit, report } = await doctor(await extra());
     expect(report.server.answering).toBe(false);

@@ -7,7 +7,7 @@ import { projectHints } from "../config/derive-project";
 import { originUrl } from "../config/git-info";
 import { configFileName, loadConfig, type BatonConfig } from "../config/load-config";
 import { EXIT } from "../exit-codes";
-import { apiClient, errorMessage, expectOk, isBatonAnswer, notBatonDetail, Unreachable } from "../http/api-client";
+import { ApiFailure, apiClient, errorMessage, expectOk, isBatonAnswer, notBatonDetail, Unreachable, type ApiResponse } from "../http/api-client";
 import type { Trust } from "../http/server-fetch";
 import { installCommand } from "../http/version-check";
 import { CLI_VERSION } from "../version";
@@ -46,22 +46,38 @@ async function checkServer(config: BatonConfig): Promise<ServerCheck> {
     const health = await call("GET", "/api/health");
     // An SSO page, a captive portal or a wrong path answers too: only Baton's JSON says Baton is there.
     if (health.status === 200 && !isBatonAnswer(health)) throw new Unreachable(config.url, "not-baton", notBatonDetail(health));
+    const down = health.status === 200 ? null : failure(health, `${config.url}/api/health answered ${health.status}: ${errorMessage(health)}`);
     check.reachable = true;
     check.version = (health.json as { version?: string } | undefined)?.version ?? null;
-    if (health.status !== 200) return { ...check, problem: `${config.url}/api/health answered ${health.status}: ${errorMessage(health)}`, exit: EXIT.failure };
+    if (down) return { ...check, ...down };
     if (!config.token) return { ...check, problem: `no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN, or token in ${configFileName(config.userConfigFile)}`, exit: EXIT.usage };
     // The question the hooks ask first: which project a session here belongs to.
     const remote = config.repoRoot && !config.project ? await originUrl(config.cwd, 3000) : null;
     const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd: config.cwd });
     const res = await call("GET", `/api/context/project?${new URLSearchParams(hints)}`);
     if (res.status === 401) return { ...check, problem: `the token was refused by ${config.url} (401): run \`baton login\``, exit: EXIT.unauthorized };
-    if (res.status !== 200) return { ...check, problem: `${config.url} answered ${res.status}: ${errorMessage(res)}`, exit: EXIT.failure };
+    if (res.status !== 200) return { ...check, ...failure(res, `${config.url} answered ${res.status}: ${errorMessage(res)}`) };
     const { project } = expectOk<{ project?: { slug?: string } | null }>(res, `${config.url} cannot tell the project`);
     return { ...check, answering: true, project: project?.slug ?? null };
   } catch (error) {
     if (error instanceof Unreachable) return { ...check, problem: error.message, exit: EXIT.unreachable };
     throw error;
   }
+}
+
+/**
+ * A non-200 answer classified as every other command does (expectOk): a gateway's own 502/503/504 page
+ * throws Unreachable (the server is not reached: exit 5), a 401 that is no Baton JSON exits 6 as
+ * `whoami` does, Baton's own error by its status.
+ */
+function failure(res: ApiResponse, problem: string): { problem: string; exit: number } {
+  try {
+    expectOk(res, problem);
+  } catch (error) {
+    if (error instanceof ApiFailure) return { problem, exit: error.exitCode };
+    throw error;
+  }
+  return { problem, exit: EXIT.failure };
 }
 
 /**
