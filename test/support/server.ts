@@ -13,7 +13,9 @@ const HTTPS_SERVER = path.join(ROOT, "scripts/https-server.mjs");
 
 export function tempDir(prefix = "baton-test-"): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  // A hook's detached worker may still be writing in a HOME under the folder (ENOTEMPTY while it is
+  // removed): rmSync retries, waiting a little longer each time.
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }) };
 }
 
 export async function freePort(): Promise<number> {

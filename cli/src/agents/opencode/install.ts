@@ -53,7 +53,6 @@ function configFile(context: InstallContext): string {
   return existsSync(jsonc) ? jsonc : path.join(dir, "opencode.json");
 }
 
-
 function planMcp(file: string, command: string): PlannedFile {
   const before = readConfigText(file);
   const server = { type: "local", command: [...commandWords(command), "mcp"], enabled: true };
