@@ -3,7 +3,7 @@ import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { documentFrequencies } from "../db/queries/learning-counts";
+import { storeWordCounts } from "../db/queries/learning-counts";
 import { findLearning, supersedeLearnings, updateLearning, type LearningRow } from "../db/queries/learnings";
 import { keepLearnings, keepPair, keptPairsAmong, listFlaggedLearnings, listLearningsByIds, listNewestLearnings, listStaleLearnings, pairKey, windowMatches } from "../db/queries/tidy";
 import { requireProject } from "../projects/projects";
@@ -73,7 +73,7 @@ async function findPairs(db: Db, read: { projectId: string; keptSince: Date; lim
   const all = [...new Set(words.flat())];
   const found: { a: string; b: string; duplicate: boolean; reasons: string[] }[] = [];
   if (all.length) {
-    const frequencies = await documentFrequencies(db, { terms: all, cap: { least: PROBE_MATCHES, share: 0 } });
+    const frequencies = await storeWordCounts(db, { terms: all, cap: { least: PROBE_MATCHES, share: 0 } });
     const matches = await Promise.all(
       probes.map((probe, i) => {
         const match = ftsExpression(rarest(words[i]!, frequencies, PROBE_MATCHES));

@@ -1,5 +1,5 @@
 import type { DbOrTx } from "../db/client";
-import { documentFrequencies } from "../db/queries/learning-counts";
+import { storeWordCounts } from "../db/queries/learning-counts";
 import { findLearningCandidates } from "../db/queries/learning-search";
 import type { Owner } from "../db/queries/scope";
 import { ftsExpression, searchWords } from "../learnings/fts-query";
@@ -33,7 +33,7 @@ export async function similarLearnings(db: DbOrTx, proposals: Proposal[]): Promi
   const words = proposals.map((p) => searchWords(p.content));
   const all = [...new Set(words.flat())];
   if (!all.length) return proposals.map(() => []);
-  const frequencies = await documentFrequencies(db, { terms: all });
+  const frequencies = await storeWordCounts(db, { terms: all });
   return Promise.all(
     proposals.map(async (proposal, i) => {
       const match = ftsExpression(rarest(words[i]!, frequencies));

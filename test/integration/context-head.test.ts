@@ -1,8 +1,5 @@
-import { sideClient } from "../support/side-db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../support/api";
-import { createProject, createUserWithToken } from "../support/fixtures";
-import { startServer, tempDir, type RunningServer } from "../support/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testWorld } from "../support/world";
 
 /**
  * HEAD on the context routes is safe (RFC 9110): it answers GET's headers without the body and records
@@ -11,37 +8,18 @@ import { startServer, tempDir, type RunningServer } from "../support/server";
  * HEAD with the GET handler when a route exports no HEAD, bookkeeping and all.
  */
 
-const tmp = tempDir("baton-context-head-");
-const databaseUrl = `file:${tmp.dir}/baton.db`;
-let server: RunningServer;
-let ana: ReturnType<typeof apiClient>;
-
-async function count(sql: string): Promise<number> {
-  const db = sideClient(databaseUrl);
-  try {
-    return Number((await db.execute(sql)).rows[0]!.n);
-  } finally {
-    db.close();
-  }
-}
+const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
+const ana = world.as("ana");
+const count = async (sql: string) => Number((await world.sql(sql))[0]!.n);
 
 /** Written about once a second after the request (the bookkeeping is buffered): waited for past that. */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 2_500));
 
 beforeAll(async () => {
-  server = await startServer({ databaseUrl });
-  const token = await createUserWithToken(databaseUrl, "ana@example.com");
-  ana = apiClient(server.url, token);
-  await createProject(server.url, token, "web");
   for (const content of ["The flamingo webhook drops the osprey ledger row when the queue restarts", "Pelican deploys need the heron flag"]) {
     expect((await ana("POST", "/api/learnings", { kind: "pattern", content, project: "web", confirmed: true })).status).toBe(201);
   }
 }, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-  tmp.remove();
-});
 
 describe("HEAD on the context routes", () => {
   it("answers GET's headers without a body and records nothing: no session, no setup note spent, nothing given at a prompt", async () => {

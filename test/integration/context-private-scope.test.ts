@@ -1,8 +1,5 @@
-import { sideClient } from "../support/side-db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../support/api";
-import { createProject, createUserWithToken } from "../support/fixtures";
-import { startServer, tempDir, type RunningServer } from "../support/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { testWorld } from "../support/world";
 
 /**
  * What someone else wrote where a reader may not read it (their personal learnings, a project the
@@ -12,11 +9,8 @@ import { startServer, tempDir, type RunningServer } from "../support/server";
  * learnings hold it). The session start's context and the prompt stage, through the real server.
  */
 
-const tmp = tempDir("baton-private-scope-");
-const databaseUrl = `file:${tmp.dir}/baton.db`;
-let server: RunningServer;
-let ana: ReturnType<typeof apiClient>;
-let cy: ReturnType<typeof apiClient>;
+const world = testWorld({ users: ["ana", "cy"], projects: { web: "ana", api: "cy" }, members: [], tokens: {} });
+const [ana, cy] = [world.as("ana"), world.as("cy")];
 
 const WORDS = "token refresh race cookie ledger webhook retry deploy staging cache cursor pagination schema vault secret rotate".split(" ");
 
@@ -36,14 +30,7 @@ const NAMED = [
 const PROMPTS = ["the flamingo webhook keeps dropping osprey rows", "rotate the pelican secret with heron", "kestrel pagination is stale since the puffin change"];
 
 /** Session-start contexts in the served log: the bookkeeping (marks, the last session) is written with it. */
-async function contextsLogged(): Promise<number> {
-  const db = sideClient(databaseUrl);
-  try {
-    return Number((await db.execute("SELECT count(*) AS n FROM context_log WHERE source IS NOT 'prompt'")).rows[0]!.n);
-  } finally {
-    db.close();
-  }
-}
+const contextsLogged = async () => Number((await world.sql("SELECT count(*) AS n FROM context_log WHERE source IS NOT 'prompt'"))[0]!.n);
 
 /** Every context ana asks for, with its ETag, and the prompt stage's answer to each prompt in a session of its own. */
 async function anaSees(round: string): Promise<string[]> {
@@ -62,11 +49,6 @@ async function anaSees(round: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ databaseUrl });
-  const tokens = { ana: await createUserWithToken(databaseUrl, "ana@example.com"), cy: await createUserWithToken(databaseUrl, "cy@example.com") };
-  [ana, cy] = [apiClient(server.url, tokens.ana), apiClient(server.url, tokens.cy)];
-  await createProject(server.url, tokens.ana, "web");
-  await createProject(server.url, tokens.cy, "api");
   for (let i = 0; i < 40; i++) {
     const content = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} ${WORDS[(i * 3 + 1) % WORDS.length]} learning number ${i}`;
     const res = await ana("POST", "/api/learnings", { kind: ["pattern", "insight"][i % 2], content, project: i % 4 ? "web" : undefined, confirmed: true });
@@ -74,11 +56,6 @@ beforeAll(async () => {
   }
   for (const content of NAMED) expect((await ana("POST", "/api/learnings", { kind: "pattern", content, project: "web", confirmed: true })).status).toBe(201);
 }, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-  tmp.remove();
-});
 
 describe("another user's learnings, where the reader may not read them", () => {
   it("change nothing in the reader's contexts and prompt answers: no line, no score, no byte, no ETag", async () => {

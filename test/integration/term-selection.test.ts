@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { readAll } from "@/lib/db/queries/batch-reads";
 import { candidateColumns, rankable, searchRead, type LearningCandidateRow, type SearchParams, type TermSelection } from "@/lib/db/queries/context-candidates";
-import { documentFrequencies } from "@/lib/db/queries/learning-counts";
+import { storeWordCounts } from "@/lib/db/queries/learning-counts";
 import * as schema from "@/lib/db/schema";
 import { FEEDBACK_TERMS, feedbackTerms, selectTerms, TERM_SELECTION } from "@/lib/context/hints/hint-query";
 import { START_TAG_WEIGHT } from "@/lib/context/hints/tag-feedback";
@@ -206,8 +206,8 @@ describe("the hint words' search in one statement", () => {
     await fc.assert(
       fc.asyncProperty(hint, fc.constantFrom(...selections), async (terms, selection) => {
         const total = await storeSize();
-        const full = await documentFrequencies(db, { terms });
-        const capped = await documentFrequencies(db, { terms, cap: { share: selection.maxShare, least: selection.minCutoff } });
+        const full = await storeWordCounts(db, { terms });
+        const capped = await storeWordCounts(db, { terms, cap: { share: selection.maxShare, least: selection.minCutoff } });
         const cutoff = Math.floor(Math.max(selection.minCutoff, total * selection.maxShare));
         expect(Object.fromEntries(capped)).toEqual(Object.fromEntries(terms.map((t) => [t, Math.min(full.get(t)!, cutoff + 1)])));
         expect(selectTerms(terms, capped, total, selection)).toEqual(selectTerms(terms, full, total, selection));

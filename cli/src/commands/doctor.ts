@@ -7,7 +7,7 @@ import { projectHints } from "../config/derive-project";
 import { originUrl } from "../config/git-info";
 import { configFileName, loadConfig, type BatonConfig } from "../config/load-config";
 import { EXIT } from "../exit-codes";
-import { ApiFailure, apiClient, errorMessage, expectOk, isBatonAnswer, notBatonDetail, Unreachable, type ApiResponse } from "../http/api-client";
+import { apiClient, errorMessage, expectOk, failureOf, isBatonAnswer, notBatonDetail, Unreachable, type ApiResponse } from "../http/api-client";
 import type { Trust } from "../http/server-fetch";
 import { installCommand } from "../http/version-check";
 import { CLI_VERSION } from "../version";
@@ -66,18 +66,14 @@ async function checkServer(config: BatonConfig): Promise<ServerCheck> {
 }
 
 /**
- * A non-200 answer classified as every other command does (expectOk): a gateway's own 502/503/504 page
- * throws Unreachable (the server is not reached: exit 5), a 401 that is no Baton JSON exits 6 as
- * `whoami` does, Baton's own error by its status.
+ * A non-200 answer classified as every other command does (failureOf): a gateway's own 502/503/504 page
+ * is the server not reached (thrown: exit 5), a 401 that is no Baton JSON exits 6 as `whoami` does,
+ * Baton's own error by its status.
  */
 function failure(res: ApiResponse, problem: string): { problem: string; exit: number } {
-  try {
-    expectOk(res, problem);
-  } catch (error) {
-    if (error instanceof ApiFailure) return { problem, exit: error.exitCode };
-    throw error;
-  }
-  return { problem, exit: EXIT.failure };
+  const failed = failureOf(res, problem);
+  if (failed instanceof Unreachable) throw failed;
+  return { problem, exit: failed?.exitCode ?? EXIT.failure };
 }
 
 /**

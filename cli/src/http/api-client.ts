@@ -178,12 +178,19 @@ const GATEWAY_FAILURES = new Set([502, 503, 504]);
  * CliError with the server's message and a typed exit code.
  */
 export function expectOk<T = Record<string, unknown>>(res: ApiResponse, what: string): T {
-  if (isBatonAnswer(res)) return res.json as T;
-  if (res.status >= 200 && res.status < 300) throw new Unreachable(res.server, "not-baton", notBatonDetail(res));
+  const failed = failureOf(res, what);
+  if (failed) throw failed;
+  return res.json as T;
+}
+
+/** expectOk's reading of an answer: null for Baton's 2xx, else the error a command ends with (Unreachable or ApiFailure). */
+export function failureOf(res: ApiResponse, what: string): Unreachable | ApiFailure | null {
+  if (isBatonAnswer(res)) return null;
+  if (res.status >= 200 && res.status < 300) return new Unreachable(res.server, "not-baton", notBatonDetail(res));
   // A proxy's own 502/503/504 page (Baton's 503 is its JSON): the proxy could not reach Baton behind it.
-  if (GATEWAY_FAILURES.has(res.status) && serverMessage(res) === null) throw new Unreachable(res.server, "refused", `a gateway answered ${res.status} for it`);
+  if (GATEWAY_FAILURES.has(res.status) && serverMessage(res) === null) return new Unreachable(res.server, "refused", `a gateway answered ${res.status} for it`);
   const hint = res.status === 401 ? ` ${SIGN_IN_AGAIN}` : "";
-  throw new ApiFailure(res.status, `${what}: ${errorMessage(res)}${hint}`, exitOfStatus(res.status));
+  return new ApiFailure(res.status, `${what}: ${errorMessage(res)}${hint}`, exitOfStatus(res.status));
 }
 
 export class ApiFailure extends CliError {

@@ -1,3 +1,5 @@
+import { BIDI_CONTROL_RANGES, CONTROL_RANGES } from "../../../lib/text/control-characters";
+
 /**
  * What the CLI prints to a terminal is often a teammate's words (learnings, session documents, files a
  * document lists, names). A terminal obeys control sequences wherever they come from: `ESC ]52;…`
@@ -6,7 +8,7 @@
  * breaks and tabs stay, and Windows line ends become plain ones. Only for a terminal: JSON output
  * escapes them already, and an agent reading a pipe gets the text as it is.
  */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = new RegExp(String.raw`[${CONTROL_RANGES}\r${BIDI_CONTROL_RANGES}\u061C\u200E\u200F]`, "g");
 
 export const terminalSafe = (text: string): string => text.replace(/\r\n/g, "\n").replace(UNSAFE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 

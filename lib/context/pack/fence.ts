@@ -1,9 +1,11 @@
 /**
  * Team-written text (handoffs, learnings, task memory, session documents) reaches an agent as quoted
  * material, never as instructions: under a line that says who wrote it and when, each of its lines
- * quoted with "> ", and with the delimiters it could forge defused. One place for the rule, no imports,
- * so the server's context, the prompt stage, MCP and the CLI bundle (`baton pickup`) all share it.
+ * quoted with "> ", and with the delimiters it could forge defused. One place for the rule, importing
+ * only what imports nothing, so the server's context, the prompt stage, MCP and the CLI bundle (`baton
+ * pickup`) all share it.
  */
+import { BIDI_CONTROL_RANGES, CONTROL_RANGES } from "../../text/control-characters";
 
 /**
  * A delimiter a text could forge to step out of its quote: the wrappers hosts put around injected
@@ -62,12 +64,11 @@ export const FORGEABLE_DELIMITERS: { name: string; holds: string; pattern: RegEx
  * that make a line show in another order than it is read (U+202A–202E, U+2066–2069), and runs of two or
  * more variation selectors (U+FE00–FE0F) or zero-width characters (U+200B–200D, U+2060, U+FEFF): text
  * uses one at a time (an emoji's presentation, a joiner between emoji), never a run, which is how
- * bits are hidden in them. Also the control characters but tab and line ends (C0, DEL, C1): a terminal
- * that shows an agent's context or tool output obeys them (ESC ]52 sets the clipboard, ESC [2J clears
- * the screen), and a pasted log's colours leave only their visible "[31m". Team-written text loses
- * them on its way to an agent.
+ * bits are hidden in them. Also the control characters a terminal obeys (lib/text/control-characters.ts):
+ * one that shows an agent's context or tool output would; a pasted log's colours leave only their
+ * visible "[31m". Team-written text loses them on its way to an agent.
  */
-const HIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}|[\u200B-\u200D\u2060\uFEFF]{2,}/gu;
+const HIDDEN = new RegExp(String.raw`[${CONTROL_RANGES}${BIDI_CONTROL_RANGES}\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}|[\u200B-\u200D\u2060\uFEFF]{2,}`, "gu");
 
 /** The text without the characters a reader does not see (HIDDEN). */
 export const withoutHidden = (text: string): string => text.replace(HIDDEN, "");

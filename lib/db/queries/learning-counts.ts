@@ -60,7 +60,7 @@ export function scopedWordCountsRead(db: Db, params: { terms: string[]; cap: Cou
 }
 
 /** wordCountsQuery on its own. */
-export async function documentFrequencies(db: DbOrTx, params: { terms: string[]; cap?: CountCap }): Promise<Map<string, number>> {
+export async function storeWordCounts(db: DbOrTx, params: { terms: string[]; cap?: CountCap }): Promise<Map<string, number>> {
   return frequencyMap(await wordCountsQuery(db, params));
 }
 
