@@ -15,7 +15,7 @@ import { randomGenerator } from "./random";
 const { values } = parseArgs({ options: { ops: { type: "string", default: "200000" }, rounds: { type: "string", default: "3" } } });
 const CAPACITY = 20_000;
 
-const keys = Array.from({ length: CAPACITY * 3 }, (_, i) => `- [pattern] learning line number ${i} with the words a line has (0.${i % 100})`);
+const keys = Array.from({ length: CAPACITY * 3 }, (_, i) => `- learning line number ${i} with the words a line has (0.${i % 100})`);
 type Cache = { get(k: string): number | undefined; set(k: string, v: number): void };
 
 function run(cache: Cache, seed: number): { us: number; hits: number } {

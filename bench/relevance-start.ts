@@ -23,7 +23,7 @@ import { positionIn } from "./relevance/score";
 
 // A budget and length no context reaches, to see the whole ranking.
 const FULL_RANKING = "&budget=32000&maxChars=200000";
-const learningLines = (text: string) => text.split("\n").filter((l) => l.startsWith("- ["));
+const learningLines = (text: string) => text.split("\n").filter((l) => l.startsWith("- "));
 const factsOf = (line: string) => line.slice(line.lastIndexOf(" ("));
 
 async function main() {

@@ -11,6 +11,8 @@
  *   session a start then its first prompt as a person typed it from the ticket alone, recall per session
  *   at start 700, start 1,100 and start 700 + prompt 400; and 20 prompts the learnings do not cover, with
  *   how many learnings the prompt stage injected for them (noise). `--set2` runs this part alone;
+ * - the third held-out set (bench/relevance/heldout3-*.json, 2026-11-28): five more projects written the
+ *   same two-part way, scored as the second; `--set3` runs this part alone;
  * - the development prompts (bench/relevance/dev-prompts.json, issue 26): the development set's
  *   sessions, each with a first prompt, and 16 noise sessions, scored as the second held-out set is:
  *   the set the prompt stage is tuned on. `--dev-prompts` runs this part alone.
@@ -20,7 +22,7 @@
  *   npm run build && npx tsx bench/relevance.ts
  *
  * Nothing in either data set is tuned to Baton's ranking; do not change them to make a result look
- * better. A relevant learning counts as recalled when its `- [kind] <content>` line is in a context the
+ * better. A relevant learning counts as recalled when its `- <content>` line is in a context the
  * session was given. The development set's requests carry its scenarios' hints as written (q holds the
  * commit subjects and the task title); the held-out half's send what `baton hook session-start` sends
  * (a new session id per session, cwd, branch, remote, the last three commit subjects, the task pinned
@@ -77,8 +79,9 @@ async function main() {
     printLimits(limits);
     return;
   }
-  if (process.argv.includes("--set2")) {
-    await secondSet(limits);
+  for (const n of [2, 3] as const) {
+    if (!process.argv.includes(`--set${n}`)) continue;
+    await secondSet(limits, loadHeldout2(n), n === 3 ? "third held-out set" : undefined);
     printLimits(limits);
     return;
   }
@@ -104,8 +107,9 @@ async function main() {
     return heldoutResults(heldout, results, summary);
   });
   const heldout2 = await secondSet(limits);
+  const heldout3 = await secondSet(limits, loadHeldout2(3), "third held-out set");
   printLimits(limits);
-  writeResults({ development, developmentPrompts, heldout: heldoutFigures, heldout2, limits: { checked: limits.checked, violations: limits.violations } });
+  writeResults({ development, developmentPrompts, heldout: heldoutFigures, heldout2, heldout3, limits: { checked: limits.checked, violations: limits.violations } });
 }
 
 main().catch((err: unknown) => {

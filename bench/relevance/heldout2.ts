@@ -9,7 +9,8 @@ import { validate, type HeldoutDataset, type HeldoutScenario, type Learning } fr
  * tasks as tickets, each with the learnings that matter, and 20 "noise" items the learnings do not
  * cover; part B (heldout2-prompts.json) the first prompt of each, written from the ticket alone by
  * someone who never saw the learnings. Every task is a session: it starts with the hints its branch
- * and commits give, then the user types the prompt. Never tuned on: report only.
+ * and commits give, then the user types the prompt. Never tuned on: report only. The third held-out set
+ * (heldout3-*.json: five more projects, 40 tasks, 15 noise items) is written and read the same way.
  */
 type Task = { id: string; project: string; taskId: string | null; description: string; branch: string; subjects: string[]; relevant: string[] };
 type PartA = { description: string; projects: { slug: string; name: string }[]; learnings: Learning[]; tasks: Task[]; noise: Task[] };
@@ -22,8 +23,10 @@ export type Heldout2 = {
   noise: HeldoutScenario[];
 };
 
-const PART_A = path.join(ROOT, "bench/relevance/heldout2-learnings.json");
-const PART_B = path.join(ROOT, "bench/relevance/heldout2-prompts.json");
+/** The held-out sets of this shape: 2 (written 2026-11-26) and 3 (2026-11-28, five more projects, the same two-part way). */
+export type PromptSetNumber = 2 | 3;
+const partA = (n: PromptSetNumber) => path.join(ROOT, `bench/relevance/heldout${n}-learnings.json`);
+const partB = (n: PromptSetNumber) => path.join(ROOT, `bench/relevance/heldout${n}-prompts.json`);
 
 /** Part A lists its paraphrase tasks in its description ("Paraphrase tasks (…): T1, T3, …."). */
 function paraphraseIds(description: string): Set<string> {
@@ -48,9 +51,9 @@ function scenario(t: Task, prompt: string, paraphrase: boolean): HeldoutScenario
   };
 }
 
-export function loadHeldout2(): Heldout2 {
-  const a = JSON.parse(readFileSync(PART_A, "utf8")) as PartA;
-  const b = JSON.parse(readFileSync(PART_B, "utf8")) as PartB;
+export function loadHeldout2(n: PromptSetNumber = 2): Heldout2 {
+  const a = JSON.parse(readFileSync(partA(n), "utf8")) as PartA;
+  const b = JSON.parse(readFileSync(partB(n), "utf8")) as PartB;
   const promptOf = new Map([...b.prompts, ...b.noise].map((p) => [p.task, p.prompt]));
   const paraphrase = paraphraseIds(a.description);
   const of = (t: Task) => {

@@ -1,3 +1,4 @@
+import { lineHead } from "../../lib/context/pack/learning-line";
 import { LEARNING_KINDS } from "../../lib/rules";
 import { contextUrl, getContext, type Api } from "./context-client";
 import type { Dataset, Learning, Scenario } from "./dataset";
@@ -23,13 +24,12 @@ export type ScenarioResult = {
   baselineMissed: string[];
 };
 
-const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
-const lineOf = (l: Learning) => `- [${l.kind}] ${collapse(l.content)}`;
+const lineOf = (l: Learning) => lineHead(l);
 
 /** Index of the learning line in the context's learning lines, or -1. */
 export function positionIn(contextText: string, l: Learning): number {
   const want = lineOf(l);
-  const lines = contextText.split("\n").filter((line) => line.startsWith("- ["));
+  const lines = contextText.split("\n").filter((line) => line.startsWith("- "));
   return lines.findIndex((line) => line === want || line.startsWith(`${want} (`));
 }
 

@@ -149,7 +149,7 @@ describe("Baton in the real Codex CLI", () => {
     // A Claude Code session's handoff is this Codex session's context, and says who wrote it.
     expect(first).toMatch(/## Last handoff \([^)]*by ana, Claude Code\)/);
     // (b) The UserPromptSubmit context: the learning the start did not give, relevant to the prompt.
-    expect(first).toContain(JSON.stringify(`## Learnings relevant to this prompt (1 not given earlier in this session)\n- [insight] ${FLAMINGO}`).slice(1, -1));
+    expect(first).toContain(JSON.stringify(`## Learnings relevant to this prompt (1 not given earlier in this session)\n- ${FLAMINGO}`).slice(1, -1));
     // The script ran to its end: a patch, a failing command, a passing one, the last text.
     expect(model.requests.length).toBeGreaterThanOrEqual(4);
 

@@ -104,7 +104,7 @@ describe("Baton in the real Gemini CLI", () => {
     expect(first).toContain("<hook_context>");
     expect(first).toContain(MARKER);
     // (b) The BeforeAgent hook's context: the learning the start did not give, relevant to the prompt.
-    expect(first).toContain(JSON.stringify(`## Learnings relevant to this prompt (1 not given earlier in this session)\n- [insight] ${FLAMINGO}`).slice(1, -1));
+    expect(first).toContain(JSON.stringify(`## Learnings relevant to this prompt (1 not given earlier in this session)\n- ${FLAMINGO}`).slice(1, -1));
     // Baton's MCP tools, through `baton mcp`, among the tools Gemini CLI offers the model.
     const tools = (model.requests[0]!.body.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name));
     for (const tool of ["search_learnings", "propose_learning", "write_handoff"]) expect(tools.some((name) => name.endsWith(tool)), tools.join(", ")).toBe(true);

@@ -178,7 +178,7 @@ describe("the plugin in the real Claude Code", () => {
     expect(main, `no request carried the SessionStart context: ${model.requests.length} requests`).toBeDefined();
     expect(JSON.stringify(main!.body)).toContain(MARKER);
     // The UserPromptSubmit hook's context: the learning the start did not give, relevant to the prompt.
-    expect(JSON.stringify(main!.body)).toContain(JSON.stringify(`## Learnings relevant to this prompt (1 not given earlier in this session)\n- [insight] ${FLAMINGO}`).slice(1, -1));
+    expect(JSON.stringify(main!.body)).toContain(JSON.stringify(`## Learnings relevant to this prompt (1 not given earlier in this session)\n- ${FLAMINGO}`).slice(1, -1));
     const tools = ((main!.body.tools ?? []) as { name: string }[]).map((t) => t.name);
     for (const tool of ["search_learnings", "propose_learning", "write_handoff"]) {
       expect(tools.some((name) => name.startsWith("mcp__") && name.includes("baton") && name.endsWith(`__${tool}`)), tools.join(", ")).toBe(true);

@@ -54,7 +54,7 @@ describe("baton hook prompt in a session started by baton hook session-start", (
   it("a prompt about a learning the session was not given injects it", async () => {
     const result = await runPrompt("How do the flamingo signing keys get rotated?");
     expect([result.code, result.stderr]).toEqual([0, ""]);
-    expect(promptContext(result.stdout)).toMatch(new RegExp(`^## Learnings relevant to this prompt \\(1 not given earlier in this session\\)\\n- \\[insight\\] ${FLAMINGO}`));
+    expect(promptContext(result.stdout)).toMatch(new RegExp(`^## Learnings relevant to this prompt \\(1 not given earlier in this session\\)\\n- ${FLAMINGO}`));
   });
 
   it("a prompt about what the start gave injects nothing; the same prompt again neither", async () => {

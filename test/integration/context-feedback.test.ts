@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { LEARNING_KINDS } from "@/lib/rules";
 import { testWorld } from "../support/world";
+import { learningSectionLines } from "../support/context-text";
 
 const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [], tokens: {} });
 const ana = world.as("ana");
-const LEARNING_LINE = new RegExp(`^- \\[(${LEARNING_KINDS.join("|")})\\]`);
 
 const MATCH = "Stripe webhook events are verified with the signing secret before the body is parsed";
 // Shares no word with the hints below, only a tag with the learning that matches them.
@@ -30,7 +29,7 @@ describe("session-start ranking: feedback from the best matches' tags", () => {
   it("ranks a learning tagged like the best match right after it, though it shares no word with the hints", async () => {
     const res = await ana("GET", `/api/context?project=web&branch=feat/verify-stripe-signature&q=${encodeURIComponent("Verify Stripe webhook signature")}`);
     expect(res.status).toBe(200);
-    const lines = (res.json.context as string).split("\n").filter((l) => LEARNING_LINE.test(l));
+    const lines = learningSectionLines(res.json.context as string);
     expect(lines).toHaveLength(2 + FILLERS.length);
     expect(lines[0]).toContain(MATCH);
     expect(lines[1]).toContain(TAG_SIBLING);

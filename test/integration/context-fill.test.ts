@@ -13,9 +13,9 @@ const ana = world.as("ana");
 const HINTS = "kestrel osprey plover heron egret";
 // Best: four of the hint words in a short line.
 const SHORT_BEST = "Kestrel, osprey, plover and heron counts come from the nightly survey import";
-// Second: every hint word, in a long line.
+// Second: three of the hint words, in a long line.
 const LONG_SECOND =
-  "The egret, heron, plover, osprey and kestrel dashboards read the survey warehouse through the reporting replica, " +
+  "The egret, heron and plover dashboards read the survey warehouse through the reporting replica, " +
   "which lags the primary by up to twenty minutes during the nightly import; numbers that look low right after midnight " +
   "are the replica catching up, not lost sightings, and re-running the import only doubles the rows that arrive late. " +
   "Wait for the replication lag metric to reach zero before comparing totals with the field teams' spreadsheets, " +
@@ -27,7 +27,7 @@ const LONG_SECOND =
 const SHORT_THIRD = "Egret sightings are stored per colony, not per bird";
 
 type Ctx = { context: string; tokenEstimate: number; learningsShown: number };
-const lineOf = (content: string) => `- [insight] ${content} (`;
+const lineOf = (content: string) => `- ${content} (`;
 
 async function start(budget: number, sessionId?: string): Promise<Ctx> {
   const params = new URLSearchParams({ project: "alpha", q: HINTS, budget: String(budget), ...(sessionId ? { sessionId } : {}) });
@@ -42,7 +42,7 @@ beforeAll(async () => {
   expect((await ana("PUT", "/api/seed", { identity })).status).toBe(200);
   const learnings = [
     { content: SHORT_BEST, tags: ["kestrel", "osprey", "plover", "heron"] },
-    { content: LONG_SECOND, tags: ["kestrel", "osprey", "plover", "heron", "egret"] },
+    { content: LONG_SECOND, tags: ["plover", "heron", "egret"] },
     { content: SHORT_THIRD, tags: [] },
   ];
   for (const l of learnings) expect((await ana("POST", "/api/learnings", { kind: "insight", ...l, project: "alpha", confirmed: true })).status).toBe(201);
@@ -86,7 +86,7 @@ describe("a session start at a tight budget", () => {
     expect(budget).toBeLessThanOrEqual(600);
     const sessionId = "s-fill";
     await start(budget, sessionId);
-    const params = new URLSearchParams({ sessionId, project: "alpha", q: "egret heron plover osprey kestrel replica survey", format: "json" });
+    const params = new URLSearchParams({ sessionId, project: "alpha", q: "egret heron plover dashboards: replica lag, the weekly snapshot, spreadsheets", format: "json" });
     const prompt = await ana("GET", `/api/context/prompt?${params}`);
     expect(prompt.status, prompt.text).toBe(200);
     expect(prompt.json.context).toContain(lineOf(LONG_SECOND));

@@ -3,10 +3,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "@/lib/context/pack/tokenizer";
-import { CLAUDE_CODE_MAX_CHARS, LEARNING_KINDS } from "@/lib/rules";
+import { CLAUDE_CODE_MAX_CHARS } from "@/lib/rules";
 import { apiClient } from "../support/api";
 import { ROOT, startServer } from "../support/server";
 import { testWorld } from "../support/world";
+import { learningSectionLines } from "../support/context-text";
 
 // ana owns web and other; new has no project yet.
 const world = testWorld({ users: ["ana", "new"], projects: { web: "ana", other: "ana" }, members: [], tokens: {} });
@@ -22,7 +23,6 @@ async function loggedSince(ms: number): Promise<number> {
   }
 }
 const [ana, fresh] = [as("ana"), as("new")];
-const LEARNING_LINE = new RegExp(`^- \\[(${LEARNING_KINDS.join("|")})\\]`);
 
 beforeAll(async () => {
   const seed = JSON.parse(readFileSync(path.join(ROOT, "test/fixtures/seed.json"), "utf8"));
@@ -102,7 +102,7 @@ describe("GET /api/context", () => {
 
   it("ranks learnings that match the hints first, never shows another project's", async () => {
     const body = (await ana("GET", "/api/context?project=web&q=auth+tokens+hashed")).json;
-    const lines = body.context.split("\n").filter((l: string) => LEARNING_LINE.test(l));
+    const lines = learningSectionLines(body.context as string);
     expect(lines[0]).toContain("hashed with SHA-256");
     expect(body.context).not.toContain("Secret of the other project");
     expect(body.learningsShown).toBeGreaterThan(0);

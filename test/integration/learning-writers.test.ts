@@ -13,7 +13,7 @@ const ana = world.as("ana");
 
 const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();
 /** ana's own, from the shared world's setup. */
-const ANA_LINE = /^- \[pattern\] Run database migrations before starting the dev server(?: \([\d.]+\))?$/m;
+const ANA_LINE = /^- Run database migrations before starting the dev server(?: \([\d.]+\))?$/m;
 
 beforeAll(async () => {
   const writes = [
@@ -29,10 +29,10 @@ beforeAll(async () => {
 
 describe("a teammate's learning names its writer, a stale one its age; the reader's own no writer", () => {
   it.each([
-    ["found by the hints' search", "q=quokka+staging+database+migrations", /^- \[pattern\] Quokka deploys need the staging bucket warmed first \([\d.]+, by bo\)$/m],
-    ["among the newest (no hints)", "", /^- \[pattern\] Quokka deploys need the staging bucket warmed first \(by bo\)$/m],
-    ["pinned", "", /^- \[insight\] Pelican builds cache the wombat layer \(pinned, by bo\)$/m],
-    ["over 90 days old: its age", "q=narwhal+exports+cron", /^- \[pattern\] Narwhal exports run on the old cron host \([\d.]+, by bo, 4mo\)$/m],
+    ["found by the hints' search", "q=quokka+staging+database+migrations", /^- Quokka deploys need the staging bucket warmed first \([\d.]+, by bo\)$/m],
+    ["among the newest (no hints)", "", /^- Quokka deploys need the staging bucket warmed first \(by bo\)$/m],
+    ["pinned", "", /^- Pelican builds cache the wombat layer \(pinned, by bo\)$/m],
+    ["over 90 days old: its age", "q=narwhal+exports+cron", /^- Narwhal exports run on the old cron host \([\d.]+, by bo, 4mo\)$/m],
   ])("in the session-start context: %s", async (_name, query, bosLine) => {
     const res = await ana("GET", `/api/context?project=alpha&format=text&budget=4000${query ? `&${query}` : ""}`);
     expect(res.status).toBe(200);
@@ -42,16 +42,16 @@ describe("a teammate's learning names its writer, a stale one its age; the reade
 
   it("in bo's own context, his learnings carry nothing and ana's name her", async () => {
     const res = await bo("GET", "/api/context?project=alpha&format=text&budget=4000");
-    expect(res.text).toMatch(/^- \[pattern\] Quokka deploys need the staging bucket warmed first$/m);
-    expect(res.text).toMatch(/^- \[pattern\] Narwhal exports run on the old cron host \(4mo\)$/m);
-    expect(res.text).toMatch(/^- \[pattern\] Run database migrations before starting the dev server \(by ana\)$/m);
+    expect(res.text).toMatch(/^- Quokka deploys need the staging bucket warmed first$/m);
+    expect(res.text).toMatch(/^- Narwhal exports run on the old cron host \(4mo\)$/m);
+    expect(res.text).toMatch(/^- Run database migrations before starting the dev server \(by ana\)$/m);
   });
 
   it("in the prompt stage", async () => {
     const query = new URLSearchParams({ sessionId: "writers-1", project: "alpha", q: "are quokka deploys waiting on the staging bucket", format: "text" });
     const res = await ana("GET", `/api/context/prompt?${query}`);
     expect(res.status).toBe(200);
-    expect(res.text).toMatch(/^- \[pattern\] Quokka deploys need the staging bucket warmed first \([\d.]+, by bo\)$/m);
+    expect(res.text).toMatch(/^- Quokka deploys need the staging bucket warmed first \([\d.]+, by bo\)$/m);
   });
 
   it("in MCP's search_learnings", async () => {

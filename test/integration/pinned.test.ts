@@ -7,6 +7,7 @@ import { homeEnv, runBaton } from "../fixtures/cli/cli-env";
 import { tableCounts } from "../support/fixtures";
 import { toolText } from "../support/mcp";
 import { testWorld } from "../support/world";
+import { learningSectionLines } from "../support/context-text";
 
 // Pinned learnings: in every context of their project (or, personal, of their user), ahead of the
 // ranked ones, within budget, said so when they overflow it. ana owns web and other, bo is a member and
@@ -28,7 +29,7 @@ const ids: Record<string, string> = {};
 const clients: Client[] = [];
 
 /** The learning lines of a context's learnings section, in order. */
-const learningLines = (context: string) => context.split("\n").filter((l) => /^- \[(pattern|insight|self_knowledge)\]/.test(l));
+const learningLines = learningSectionLines;
 const context = async (who: string, query: string) => {
   const res = await as(who)("GET", `/api/context?${query}`);
   expect(res.status, res.text).toBe(200);
@@ -72,7 +73,7 @@ describe("pinned learnings", () => {
       const body = await context(who, query);
       const lines = learningLines(body.context);
       // ana wrote it: her own carries nothing, her teammates see who wrote it (its age only past 90 days).
-      expect(lines[0], `${who} ${query}`).toBe(`- [pattern] ${FREEZE} (pinned${who === "ana" ? "" : ", by ana"})`);
+      expect(lines[0], `${who} ${query}`).toBe(`- ${FREEZE} (pinned${who === "ana" ? "" : ", by ana"})`);
       expect(lines.filter((l) => l.includes("(pinned"))).toHaveLength(1);
       expect(body.context).toMatch(/^## (Relevant|Recent) learnings \(\d+\/\d+, 1 pinned\)$/m);
       expect(body.pinnedOmitted).toBe(0);
@@ -91,7 +92,7 @@ describe("pinned learnings", () => {
     const res = await as("bo")("POST", "/api/learnings", { kind: "self_knowledge", content: "I write the changelog entry before the code", pinned: true });
     expect(res.status, res.text).toBe(201);
     for (const query of ["", "project=web", "project=web&q=database+migrations"]) {
-      expect(learningLines((await context("bo", query)).context), query).toContain("- [self_knowledge] I write the changelog entry before the code (pinned, unconfirmed)");
+      expect(learningLines((await context("bo", query)).context), query).toContain("- [self] I write the changelog entry before the code (pinned, unconfirmed)");
     }
     expect((await context("ana", "project=web")).context).not.toContain("changelog entry");
     expect((await context("vi", "project=web")).context).not.toContain("changelog entry");
@@ -121,7 +122,7 @@ describe("pinned learnings", () => {
   it("PATCH pins and unpins (the served context follows at once), and the audit trail records both", async () => {
     expect((await as("bo")("PATCH", `/api/learnings/${ids.review}`, { pinned: true })).json.learning.pinned).toBe(true);
     expect(learningLines((await context("ana", "project=web")).context).slice(0, 2).map((l) => l.replace(/ \(.*\)$/, ""))).toEqual(
-      expect.arrayContaining([`- [pattern] ${FREEZE}`, "- [pattern] Every pull request needs one review from a member"]),
+      expect.arrayContaining([`- ${FREEZE}`, "- Every pull request needs one review from a member"]),
     );
     expect((await as("ana")("PATCH", `/api/learnings/${ids.review}`, { pinned: false })).json.learning.pinned).toBe(false);
     expect(learningLines((await context("ana", "project=web")).context)[1]).not.toContain("Every pull request");
@@ -159,7 +160,7 @@ describe("pinned learnings", () => {
     expect(pinned.isError, toolText(pinned)).toBeFalsy();
     expect(toolText(pinned)).toBe(`Pinned: learning ${ids.cookies} is now in every context of project web, ahead of the ranked learnings.`);
     expect(pinned.structuredContent).toMatchObject({ ok: true, learning: { id: ids.cookies, pinned: true } });
-    expect(learningLines((await context("ana", "project=web&q=database+migrations")).context)).toContain("- [insight] The session cookie is refreshed once a day (pinned)");
+    expect(learningLines((await context("ana", "project=web&q=database+migrations")).context)).toContain("- The session cookie is refreshed once a day (pinned)");
     expect(toolText(await bo("search_learnings", { query: "session cookie" }))).toMatch(/\[insight · web · confirmed · pinned · by ana\] The session cookie is refreshed once a day/);
 
     const refused = await vi("pin_learning", { id: ids.cookies, pinned: false });
@@ -193,7 +194,7 @@ describe("pinned learnings", () => {
     const pinnedOnly = (await as("cy")("GET", "/api/learnings?pinned=true")).json.items;
     expect(pinnedOnly.map((l: { content: string }) => l.content)).toEqual(["Answer in German unless asked otherwise"]);
     const lines = learningLines((await context("cy", "q=comparisons+tables+bullet+lists")).context);
-    expect(lines[0]).toBe("- [pattern] Answer in German unless asked otherwise (pinned)");
+    expect(lines[0]).toBe("- Answer in German unless asked otherwise (pinned)");
     // Superseded in the file: searchable, never injected.
     expect(lines.join("\n")).not.toContain("bullet lists");
     const found = (await as("cy")("GET", "/api/learnings?q=bullet")).json.items;

@@ -57,7 +57,7 @@ describe("GET /api/context/prompt", () => {
     const params = { sessionId: "s-once", project: "alpha", q: "How do the flamingo signing keys get rotated?" };
     const first = await prompt(ana, params);
     expect(first).toMatchObject({ ok: true, budget: DEFAULT_PROMPT_BUDGET, learningsShown: 1, learningIds: [ids.flamingo], project: { slug: "alpha" } });
-    expect(first.context).toMatch(/^## Learnings relevant to this prompt \(1 not given earlier in this session\)\n- \[insight\] The flamingo signing keys rotate/);
+    expect(first.context).toMatch(/^## Learnings relevant to this prompt \(1 not given earlier in this session\)\n- The flamingo signing keys rotate/);
     expect(first.tokenEstimate).toBe(countTokens(first.context));
     // At once, on the same instance: the bookkeeping is still in its buffer.
     expect(await prompt(ana, params)).toMatchObject({ context: "", learningsShown: 0, learningIds: [] });
@@ -114,7 +114,7 @@ describe("GET /api/context/prompt", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(res.json.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
-    expect(res.json.hookSpecificOutput.additionalContext).toContain(`- [pattern] ${WEBHOOK}`);
+    expect(res.json.hookSpecificOutput.additionalContext).toContain(`- ${WEBHOOK}`);
   });
 
   it("never gives another user's learnings, and another user's session of the same id is their own", async () => {
@@ -174,7 +174,7 @@ describe("the prompt stage's limits", () => {
     expect(first.tokenEstimate).toBe(countTokens(first.context));
     expect(first.tokenEstimate).toBeLessThanOrEqual(120);
     expect(first.learningsShown).toBeGreaterThan(0);
-    expect(first.context.split("\n").filter((l) => l.startsWith("- [insight] Pelican"))).toHaveLength(first.learningsShown);
+    expect(first.context.split("\n").filter((l) => l.startsWith("- Pelican"))).toHaveLength(first.learningsShown);
     expect(first.context).toMatch(/\n\d+ more relevant learnings: `baton learnings`$/);
     const second = await prompt(ana, params);
     expect(second.learningsShown).toBeGreaterThan(0);

@@ -10,6 +10,7 @@ import { relativeTime } from "@/lib/context/pack/relative-time";
 import { countTokens } from "@/lib/context/pack/tokenizer";
 import { AGENT_NAMES } from "@/lib/rules";
 import { contextData as data, contextNow as now, contextOptions as options, hoursAgo, kindCounts } from "../support/context-data";
+import { learningSectionLines } from "../support/context-text";
 
 describe("the compact proposals index", () => {
   it.each([
@@ -199,9 +200,10 @@ describe("budgets hold for any store (property)", () => {
             ...(input.handoff?.markdown.split("\n") ?? []),
             ...(input.activeTask?.markdown.split("\n") ?? []),
           ]);
-          for (const line of built.context.split("\n")) {
-            const learning = /^- \[insight\] (.*?)(?: \((?:[\d.]+(?:, )?)?(?:unconfirmed)?(?:(?:, )?by .*?)?(?:(?:, )?\d+(?:mo|y))?\))?$/.exec(line);
-            if (learning) expect([...sources].some((s) => s.startsWith(learning[1]!))).toBe(true);
+          for (const line of learningSectionLines(built.context)) {
+            const learning = /^- (?:\[self\] )?(.*?)(?: \((?:[\d.]+(?:, )?)?(?:unconfirmed)?(?:(?:, )?by .*?)?(?:(?:, )?\d+(?:mo|y))?\))?$/.exec(line);
+            expect(learning, line).not.toBeNull();
+            expect([...sources].some((s) => s.startsWith(learning![1]!))).toBe(true);
           }
         },
       ),

@@ -27,9 +27,9 @@ describe("pinned learnings", () => {
     const lines = built.context.split("\n");
     const header = lines.findIndex((l) => l.startsWith("## Relevant learnings"));
     expect(lines[header]).toBe("## Relevant learnings (14/42, 2 pinned)");
-    expect(lines[header + 1]).toMatch(/^- \[pattern\] Pinned rule 0: .* \(pinned\)$/);
-    expect(lines[header + 2]).toMatch(/^- \[pattern\] Pinned rule 1: .* \(pinned\)$/);
-    expect(lines[header + 3]).toMatch(/^- \[pattern\] Learning number 0 /);
+    expect(lines[header + 1]).toMatch(/^- Pinned rule 0: .* \(pinned\)$/);
+    expect(lines[header + 2]).toMatch(/^- Pinned rule 1: .* \(pinned\)$/);
+    expect(lines[header + 3]).toMatch(/^- Learning number 0 /);
     expect(built.pinnedOmitted).toBe(0);
     expect(built.context).not.toContain("did not fit");
   });

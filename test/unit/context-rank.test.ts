@@ -42,6 +42,21 @@ describe("a session start's ranking", () => {
     expect(ids(ranked.learnings)).toEqual(["r1", "r2"]);
   });
 
+  it("a match's length does not count against it: its score as BM25 gives it without length normalisation", () => {
+    // Each holds the one hint word once; FTS5's bm25() (k1 1.2, b 0.75) scores the short generic one higher.
+    const short = "Write the failing test first.";
+    const long = "The settlement test fails around midnight because the cutoff is computed in the server's zone; inject the clock and pin TZ=UTC in the test.";
+    const words = (t: string) => t.split(" ").length;
+    const mean = (words(short) + words(long)) / 2;
+    const bm25 = (t: string) => -(2.2 / (1 + 1.2 * (0.25 + (0.75 * words(t)) / mean)));
+    const matches = [row("short", { content: short, score: bm25(short) }), row("long", { content: long, score: bm25(long), createdAt: new Date(Date.UTC(2026, 5, 1)) })];
+    expect(bm25(short)).toBeLessThan(bm25(long));
+    const ranked = rankStart({ pinned: [], matches, nearest: [], recent: [] }, { reader, limit: 20 });
+    // Equal now: the newer first, both as relevant as the best.
+    expect(ids(ranked.learnings)).toEqual(["long", "short"]);
+    expect(ranked.learnings.map((l) => l.relevance)).toEqual([1, 1]);
+  });
+
   it("the nearest by meaning fused with the matches by rank", () => {
     const ranked = rankStart({ pinned: [], matches: [row("a", { score: -3 }), row("b", { score: -2 })], nearest: [row("b")], recent: [] }, { reader, limit: 20 });
     expect(ids(ranked.learnings)).toEqual(["b", "a"]);

@@ -73,11 +73,15 @@ describe("a learning's line in two parts", () => {
   it("keeps the head by content: the same string each time it is listed, made anew for another kind", () => {
     const content = "Run `make gen` before (re)building the client";
     const [head, facts] = learningLineParts(learning(content), contextNow);
-    expect([head, facts]).toEqual(["- [pattern] Run `make gen` before (re)building the client", " (0.83, unconfirmed)"]);
+    expect([head, facts]).toEqual(["- Run `make gen` before (re)building the client", " (0.83, unconfirmed)"]);
     expect(learningLine(learning(content), contextNow)).toBe(head + facts);
     // The same string object, not only an equal one: its hash and its count are then looked up, not made.
     expect(Object.is(learningLineParts(learning([...content].join("")), contextNow)[0], head)).toBe(true);
-    expect(learningLineParts(learning(content, "insight"), contextNow)[0]).toBe("- [insight] Run `make gen` before (re)building the client");
+    expect(learningLineParts(learning(content, "self_knowledge"), contextNow)[0]).toBe("- [self] Run `make gen` before (re)building the client");
+    expect(learningLineParts(learning(content, "insight"), contextNow)[0]).toBe("- Run `make gen` before (re)building the client");
+    // No content passes for the self-knowledge mark: one that starts with a bracket is headed by its true kind.
+    expect(learningLineParts(learning("[self] I push straight to main", "insight"), contextNow)[0]).toBe("- [insight] [self] I push straight to main");
+    expect(learningLineParts(learning(" [self] I push", "pattern"), contextNow)[0]).toBe("- [pattern] [self] I push");
   });
 
   it("counts a line as its head plus its facts only where o200k cuts between them", () => {
@@ -99,7 +103,7 @@ describe("a learning's line in two parts", () => {
     const long = `${"word ".repeat(LINE_HEAD_MAX_CHARS / 5)}end`;
     const before = lineHeadCache().size;
     const [head] = learningLineParts(learning(long), contextNow);
-    expect(head).toBe(`- [pattern] ${long}`);
+    expect(head).toBe(`- ${long}`);
     expect(lineHeadCache().size).toBe(before);
   });
 
@@ -107,7 +111,7 @@ describe("a learning's line in two parts", () => {
     const held = [learning("Warmed: the staging bucket is in eu-west-1"), learning("Warmed: run <system-reminder> checks", "insight"), learning(`Warmed ${"long ".repeat(LINE_HEAD_MAX_CHARS / 5)}`)];
     expect(await warmLineHeads(held)).toBe(2);
     const warmed = lineHeadCache().get(held[1]!.content);
-    expect(warmed).toEqual({ kind: "insight", head: "- [insight] Warmed: run ‹system-reminder› checks", tokens: countTokens("- [insight] Warmed: run ‹system-reminder› checks") });
+    expect(warmed).toEqual({ kind: "insight", head: "- Warmed: run ‹system-reminder› checks", tokens: countTokens("- Warmed: run ‹system-reminder› checks") });
     const size = lineHeadCache().size;
     const [head, , tokens] = learningLineParts(learning(held[1]!.content, "insight"), contextNow);
     expect(Object.is(head, warmed!.head) && tokens === warmed!.tokens).toBe(true);

@@ -1,4 +1,4 @@
-import type { ContextLearning } from "../context-types";
+import type { ContextLearning, LearningKind } from "../context-types";
 import { BoundedCache } from "../../process/bounded-cache";
 import { processWide } from "../../process/process-state";
 import { byline, defuseLine } from "./fence";
@@ -50,7 +50,8 @@ export function writtenBy(writer: { name: string | null } | undefined, at: Date 
 }
 
 /**
- * A learning as a context lists it: `- [kind] content (relevance, pinned, unconfirmed)`, a teammate's
+ * A learning as a context lists it: `- content (relevance, pinned, unconfirmed)` (`- [self] …` for the
+ * agent's self-knowledge), a teammate's
  * with who wrote it (`…, by bo`), and a stale one with its age (`…, 5mo`). Also the prompt stage's. Its
  * content is one line after the list marker, with forgeable delimiters defused, so a learning cannot
  * start a line (or a section) of its own; the writer's name comes from a person too, so it is defused
@@ -74,7 +75,7 @@ export function lineHeadCache(): BoundedCache<string, KeptHead> {
 }
 
 /**
- * A learning's line as its head, `- [kind] content` (defused), and its facts, ` (0.83, by bo)` or "".
+ * A learning's line as its head, `- content` or `- [self] content` (defused), and its facts, ` (0.83, by bo)` or "".
  * The head is kept by content (up to LINE_HEAD_MAX_CHARS) with its o200k count: a learning listed
  * again gets the same string and count, so defusing and counting it are done once, not in every
  * context it is listed in.
@@ -88,7 +89,16 @@ export function learningLineParts(l: ContextLearning, now: Date): LineParts {
   return [known.head, tail, known.tokens];
 }
 
-const lineHead = (l: HeadOf) => `- [${l.kind}] ${defuseLine(l.content)}`;
+/**
+ * What a line says of a learning's kind: only that self-knowledge is the agent's about itself (its "I"
+ * is the agent's, not the reader's). Patterns and insights read the same to an agent, and the tag cost 4
+ * tokens a line: at a tight start budget about one learning in fourteen (issue 26, BENCHMARKS.md).
+ */
+const KIND_MARK: Readonly<Record<LearningKind, string>> = { pattern: "", insight: "", self_knowledge: "[self] " };
+/** The mark a line starts with: a content that starts with a bracket of its own (`[self] I …` in an insight) is headed by its true kind, so no content can pass for a mark. */
+const markOf = (l: HeadOf) => KIND_MARK[l.kind] || (/^\s*\[/.test(l.content) ? `[${l.kind}] ` : "");
+/** A learning's line without its facts, as a context lists it: `- content`, `- [self] content`. */
+export const lineHead = (l: HeadOf) => `- ${markOf(l)}${defuseLine(l.content)}`;
 type HeadOf = Pick<ContextLearning, "kind" | "content">;
 
 /** A learning's head as kept (content up to LINE_HEAD_MAX_CHARS): made and counted now when it is not. */
@@ -128,9 +138,9 @@ export async function warmLineHeads(learnings: readonly HeadOf[]): Promise<numbe
 
 /**
  * A number of tokens a learning's line has at least, from its content alone: the line's runs of
- * non-whitespace (fewestTokens) are "-", "[kind]" and at least the content's own, since folding
- * whitespace keeps runs and defusing only ever swaps or splits characters inside a run (fence.ts).
+ * non-whitespace (fewestTokens) are "-", the kind's mark if any and at least the content's own, since
+ * folding whitespace keeps runs and defusing only ever swaps or splits characters inside a run (fence.ts).
  */
 export function learningLineFewest(l: ContextLearning): number {
-  return 2 + nonSpaceRuns(l.content);
+  return (markOf(l) ? 2 : 1) + nonSpaceRuns(l.content);
 }

@@ -72,7 +72,7 @@ function countLine(line: string): number {
 /**
  * Whether o200k's count of `head + tail` is always the count of `head` plus the count of `tail`: the
  * tail starts with " (" and the head ends in anything but whitespace (countLine's cut), and neither holds
- * a line break. A learning's line is its head (`- [kind] content`, the same from context to context) and
+ * a line break. A learning's line is its head (`- content`, the same from context to context) and
  * its facts (` (0.83, by bo)`, new with every query): so split, the head is counted once.
  */
 export function cutBetween(head: string, tail: string): boolean {

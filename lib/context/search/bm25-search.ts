@@ -185,8 +185,8 @@ function limitScore(scores: Float64Array, limit: number): number | undefined {
   return sorted[limit - 1]!;
 }
 
-const K1 = 1.2;
-const B = 0.75;
+export const K1 = 1.2;
+export const B = 0.75;
 
 /**
  * Each matching learning's BM25 score (negative, best lowest, as FTS5 answers it) into `sum`, for those
