@@ -41,4 +41,15 @@ export function withoutLengthPenalty<T extends { content: string; score?: number
   return matches.map((m, i) => (m.score === undefined ? m : { ...m, score: (m.score * (1 + K1 * (1 - B + (B * lengths[i]!) / mean))) / (1 + K1) }));
 }
 
-const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+/** Runs of non-whitespace in a text (ASCII whitespace: what separates a learning's words), counted without allocating. */
+function wordCount(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 32 || (c >= 9 && c <= 13);
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
