@@ -26,6 +26,7 @@ import { getUser } from "../db/queries/users";
 import { mailConfigured, sendMail } from "../mail/send-mail";
 import { utcMinute } from "../context/pack/relative-time";
 import { ADMIN_USERS_PAGE_SIZE, PASSWORD_RESET_HOURS, USER_ROLES } from "../rules";
+import { wholeNumber } from "../api/parse-query";
 
 // Who is an admin is a column (users.role): the first account is one, and admins promote others. Only
 // an admin reaches anything here; to anyone else every admin page, route and action is a 404 like a
@@ -50,7 +51,7 @@ export async function requireAdmin(db: Db, principal: Principal): Promise<void> 
   if (principal.projectIds) throw new ApiError("forbidden", "This token is limited to some projects and cannot manage the server's accounts.");
 }
 
-export const listUsersQuerySchema = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
+export const listUsersQuerySchema = z.object({ page: wholeNumber(1, 100_000).default(1) });
 
 const adminUserOutSchema = z.object({
   id: z.string(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wholeNumber } from "../api/parse-query";
 import {
   CLAUDE_CODE_MAX_CHARS,
   CONTEXT_MODES,
@@ -29,8 +30,8 @@ export const contextQuerySchema = z.object({
    * user's own projects (lib/context/project/choose-project.ts). A client's guess is not always a slug: then none.
    */
   guess: z.string().optional().transform((g) => (g && slug.safeParse(g).success ? g : undefined)),
-  budget: z.coerce.number().int().min(MIN_CONTEXT_BUDGET).max(MAX_CONTEXT_BUDGET).default(DEFAULT_CONTEXT_BUDGET),
-  maxChars: z.coerce.number().int().min(MIN_CONTEXT_CHARS).max(MAX_CONTEXT_CHARS).default(DEFAULT_CONTEXT_MAX_CHARS),
+  budget: wholeNumber(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET).default(DEFAULT_CONTEXT_BUDGET),
+  maxChars: wholeNumber(MIN_CONTEXT_CHARS, MAX_CONTEXT_CHARS).default(DEFAULT_CONTEXT_MAX_CHARS),
   mode: z.enum(CONTEXT_MODES).default("full"),
   format: z.enum(["json", "text", "claude"]).default("json"),
   cwd: hint,

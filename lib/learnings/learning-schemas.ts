@@ -9,6 +9,7 @@ import { flagOf } from "./learning-usage";
 const MAX_FILE_CHARS = 300;
 import type { LearningRow } from "../db/queries/learnings";
 import { AGENT_NAMES, FLAG_REASONS, DEFAULT_PAGE_SIZE, LEARNING_KINDS, LEARNING_ORIGINS, MAX_CONTENT_CHARS, MAX_PAGE_SIZE, MAX_QUERY_CHARS, MAX_SOURCE_CHARS, MAX_TAG_CHARS, MAX_TAGS, SOURCE_DEFAULTS } from "../rules";
+import { wholeNumber } from "../api/parse-query";
 
 export const tagsSchema = z.array(z.string().trim().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS);
 export const contentSchema = z.string().trim().min(1, { message: "Content is empty." }).max(MAX_CONTENT_CHARS);
@@ -48,7 +49,7 @@ export const learningQuerySchema = z.object({
   project: slugSchema.optional(),
   /** Only pinned or only unpinned ones: "true" | "false" in a query string. */
   pinned: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  limit: wholeNumber(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   cursor: z.string().max(500).optional(),
 });
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoDate, isoDateOrNull, producedByFields, producedByOutFields } from "../api/zod-fields";
 import { contentSchema } from "../learnings/learning-schemas";
 import { slugSchema } from "../projects/project-schemas";
+import { wholeNumber } from "../api/parse-query";
 import {
   EVIDENCE_SPEAKERS,
   LEARNING_KINDS,
@@ -47,7 +48,7 @@ export const newProposalSchema = z.strictObject({
 export const proposalQuerySchema = z.object({
   status: z.enum(PROPOSAL_STATUSES).default("pending"),
   project: slugSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(REVIEW_PAGE_SIZE),
+  limit: wholeNumber(1, MAX_PAGE_SIZE).default(REVIEW_PAGE_SIZE),
   cursor: z.string().max(500).optional(),
 });
 

@@ -9,6 +9,7 @@ import { slugSchema } from "../projects/project-schemas";
 import { listProjects, requireProject } from "../projects/projects";
 import { MAX_REVIEW_PAGE_SIZE, PERSONAL_ONLY, REVIEW_PAGE_SIZE } from "../rules";
 import { similarLearnings, type SimilarLearning } from "./similar-learnings";
+import { wholeNumber } from "../api/parse-query";
 
 /** The review page's query string. Unknown values fall back to the defaults rather than failing the page. */
 export const reviewQueueQuerySchema = z.object({
@@ -16,7 +17,7 @@ export const reviewQueueQuerySchema = z.object({
   /** A project slug, PERSONAL_ONLY, or empty for everything. */
   project: z.union([z.literal(PERSONAL_ONLY), slugSchema]).optional().catch(undefined),
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_REVIEW_PAGE_SIZE).catch(REVIEW_PAGE_SIZE).default(REVIEW_PAGE_SIZE),
+  limit: wholeNumber(1, MAX_REVIEW_PAGE_SIZE).catch(REVIEW_PAGE_SIZE).default(REVIEW_PAGE_SIZE),
 });
 export type ReviewQueueQuery = z.input<typeof reviewQueueQuerySchema>;
 

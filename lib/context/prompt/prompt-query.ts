@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_PROMPT_BUDGET, MAX_CONTEXT_BUDGET, MAX_QUERY_CHARS, MAX_SESSION_ID_CHARS, MIN_PROMPT_BUDGET } from "../../rules";
 import { contextQuerySchema } from "../context-query";
+import { wholeNumber } from "../../api/parse-query";
 
 /**
  * GET /api/context/prompt's query string: the session and its prompt are required; the project is
@@ -10,6 +11,6 @@ import { contextQuerySchema } from "../context-query";
 export const promptQuerySchema = contextQuerySchema.pick({ project: true, guess: true, maxChars: true, format: true, cwd: true, remote: true }).extend({
   sessionId: z.string().trim().min(1, { message: "must name the session" }).max(MAX_SESSION_ID_CHARS),
   q: z.string().trim().min(1, { message: "must hold the prompt" }).max(MAX_QUERY_CHARS),
-  budget: z.coerce.number().int().min(MIN_PROMPT_BUDGET).max(MAX_CONTEXT_BUDGET).default(DEFAULT_PROMPT_BUDGET),
+  budget: wholeNumber(MIN_PROMPT_BUDGET, MAX_CONTEXT_BUDGET).default(DEFAULT_PROMPT_BUDGET),
 });
 export type PromptQuery = z.output<typeof promptQuerySchema>;
