@@ -92,7 +92,7 @@ export function learningLineParts(l: ContextLearning, now: Date): LineParts {
 /**
  * What a line says of a learning's kind: only that self-knowledge is the agent's about itself (its "I"
  * is the agent's, not the reader's). Patterns and insights read the same to an agent, and the tag cost 4
- * tokens a line: at a tight start budget about one learning in fourteen (issue 26, BENCHMARKS.md).
+ * tokens a line: about one learning's room in a start of 700 tokens (issue 26, BENCHMARKS.md).
  */
 const KIND_MARK: Readonly<Record<LearningKind, string>> = { pattern: "", insight: "", self_knowledge: "[self] " };
 /** The mark a line starts with: a content that starts with a bracket of its own (`[self] I …` in an insight) is headed by its true kind, so no content can pass for a mark. */
