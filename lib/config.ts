@@ -197,6 +197,11 @@ function embeddingsEndpoint(url: string): string {
   return trimmed.endsWith("/embeddings") ? trimmed : `${trimmed}/embeddings`;
 }
 
+/** The file an embedded DATABASE_URL (file:<path>) names, as an absolute path. */
+export function embeddedFile(databaseUrl: string): string {
+  return path.resolve(databaseUrl.replace(/^file:(\/\/)?/, "").split("?")[0]!);
+}
+
 /**
  * An embedded install needs no setup step: the session-signing secret is generated on first start and
  * kept beside the database file (mode 0600). Instances sharing a remote database must share a secret,
@@ -208,8 +213,7 @@ function embeddedSecret(databaseUrl: string, database: DatabaseShape): string {
     throw new ConfigError("BATON_SECRET", `is required with ${what} (at least 32 characters, the same on every instance)`);
   }
   if (databaseUrl === ":memory:" || databaseUrl.includes(":memory:")) return randomBytes(32).toString("hex");
-  const file = path.resolve(databaseUrl.replace(/^file:(\/\/)?/, "").split("?")[0]!);
-  const secretFile = `${file}.secret`;
+  const secretFile = `${embeddedFile(databaseUrl)}.secret`;
   mkdirSync(path.dirname(secretFile), { recursive: true });
   if (!existsSync(secretFile)) {
     try {

@@ -13,6 +13,7 @@ import { awaitSchema, migrate } from "./db/migrate";
 import { loadSearchIndex, MAX_INDEXED } from "./context/search/index-sync";
 import { LINE_HEAD_CAPACITY, warmLineHeads } from "./context/pack/learning-line";
 import { installGracefulShutdown } from "./process/graceful-shutdown";
+import { loggable, withoutSecrets } from "./process/loggable-error";
 
 /** What this start did to the schema: "none pending" on every start but the first after an update. */
 function migrationsLine(applied: number, total: number): string {
@@ -74,7 +75,7 @@ export async function startup(): Promise<void> {
     // The learnings' search index (lib/context/search) is loaded now, not in the first session start.
     // Should it fail, contexts search with SQLite's full-text index while it loads again in the background.
     const index = await loadSearchIndex(getDb()).catch((error: unknown) => {
-      console.error(`baton: the learnings' search index did not load (${error instanceof Error ? error.message : String(error)}): contexts search with SQLite until it does`);
+      console.error(`baton: the learnings' search index did not load (${withoutSecrets(error instanceof Error ? error.message : String(error))}): contexts search with SQLite until it does`);
       return undefined;
     });
     if (index === null) console.log(`baton: more than ${MAX_INDEXED} learnings: contexts search them with SQLite's full-text index`);
@@ -83,7 +84,7 @@ export async function startup(): Promise<void> {
     countTokens("warm up");
     // The learnings' lines are made and counted now, between the first requests, not in the first
     // contexts that list them.
-    if (index) warmLineHeads(index.newest(LINE_HEAD_CAPACITY).reverse()).catch((error: unknown) => console.error("baton: counting the learnings' lines at start failed:", error));
+    if (index) warmLineHeads(index.newest(LINE_HEAD_CAPACITY).reverse()).catch((error: unknown) => console.error("baton: counting the learnings' lines at start failed:", loggable(error)));
     const embeddings = getConfig().embeddings;
     if (embeddings) {
       const worker = startEmbeddingWorker(getDb(), createEmbedder(embeddings));
@@ -93,8 +94,8 @@ export async function startup(): Promise<void> {
     }
     serveHttps?.();
   } catch (error) {
-    if (error instanceof DatabaseUnreachable) console.error(`baton: ${error.message}`);
-    else console.error(`baton: cannot prepare the database: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof DatabaseUnreachable) console.error(`baton: ${withoutSecrets(error.message)}`);
+    else console.error(`baton: cannot prepare the database: ${withoutSecrets(error instanceof Error ? error.message : String(error))}`);
     process.exit(1);
   }
 }

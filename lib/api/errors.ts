@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isDatabaseUnavailable } from "../db/database-unavailable";
 import { noteOutage } from "../db/outage";
 import { errorStatus, type ErrorCode, type ErrorReason } from "./error-codes";
+import { loggable } from "../process/loggable-error";
 
 /** How long a client should wait before asking again when the database is out of reach. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
@@ -80,7 +81,7 @@ export function toFailure(error: unknown): Failure {
       headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
     };
   }
-  console.error("baton: unexpected error", error);
+  console.error("baton: unexpected error", loggable(error));
   return { status: errorStatus.internal_error, code: "internal_error", message: INTERNAL_ERROR_MESSAGE };
 }
 

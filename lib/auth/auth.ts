@@ -8,6 +8,9 @@ import { findUserAccess } from "../db/queries/admin-users";
 import { authAccounts, authSessions, authVerifications, users } from "../db/schema";
 import { wantsSecureCookies } from "./connection-security";
 import { processWide } from "../process/process-state";
+import { loggable, withoutSecrets } from "../process/loggable-error";
+
+const LOG = { debug: console.debug, info: console.info, warn: console.warn, error: console.error } as const;
 
 function createAuth(secureCookies: boolean) {
   const config = getConfig();
@@ -47,6 +50,9 @@ function createAuth(secureCookies: boolean) {
       useSecureCookies: secureCookies,
     },
     telemetry: { enabled: false },
+    // better-auth logs a failed query as drizzle words it, with its parameters (a session's token when a
+    // sign-out cannot delete it): the log gets the statement and its cause, not the values.
+    logger: { log: (level, message, ...args: unknown[]) => LOG[level](`[Better Auth]: ${withoutSecrets(message)}`, ...args.map(loggable)) },
     // Lets server actions set the session cookie through next/headers.
     plugins: [nextCookies()],
   });

@@ -3,6 +3,7 @@ import { LibsqlError, type Client, type InStatement, type ResultSet, type Row, t
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { inBookkeeping } from "../process/write-behind";
+import { loggable } from "../process/loggable-error";
 import { overriding } from "./client-proxy";
 
 /**
@@ -90,7 +91,7 @@ class WriterThread {
       this.worker = null;
       if (!this.closed) {
         this.failed = true;
-        console.error("baton: the bookkeeping writer thread failed; bookkeeping is written on the main thread from now on", error);
+        console.error("baton: the bookkeeping writer thread failed; bookkeeping is written on the main thread from now on", loggable(error));
       }
       this.failAll(error);
     };

@@ -1,9 +1,9 @@
 import "server-only";
 import { createClient, type Client } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { getConfig, type Config } from "../config";
+import { embeddedFile, getConfig, type Config } from "../config";
 import { withBookkeepingThread } from "./bookkeeping";
 import { causeChain, innermostMessage, isDatabaseUnavailable } from "./database-unavailable";
 import { openReplica } from "./replica-client";
@@ -163,15 +163,19 @@ export function getClient(): Client {
 }
 
 /**
- * Whether the database answers now: a query for a file or a libSQL server, a sync from the primary
- * for an embedded replica (its local reads always answer; its writes need the primary).
+ * Whether the database answers now: a query that reads the schema for a file or a libSQL server (so a
+ * file overwritten with garbage does not answer, as `SELECT 1` would), a sync from the primary for an
+ * embedded replica (its local reads always answer; its writes need the primary). An embedded file
+ * deleted under the server does not answer either: SQLite would go on writing to the unlinked file,
+ * and everything written would be gone at the next start.
  */
 export async function databaseReachable(): Promise<boolean> {
   try {
+    const config = getConfig();
     const client = getClient();
-    if (getConfig().sync) await client.sync();
-    else await client.execute("SELECT 1");
-    return true;
+    if (config.sync) await client.sync();
+    else await client.execute("SELECT count(*) FROM sqlite_schema");
+    return config.database !== "embedded" || config.databaseUrl.includes(":memory:") || existsSync(embeddedFile(config.databaseUrl));
   } catch {
     return false;
   }

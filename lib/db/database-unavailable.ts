@@ -1,7 +1,7 @@
 /**
  * Whether a thrown value means the database could not be reached (as opposed to a query it refused):
- * a libSQL server that is down, restarting, stalled past the request timeout, or a replica that cannot
- * reach its primary. The API answers these with 503 and Retry-After; the client recovers by itself
+ * a libSQL server that is down, restarting, stalled past the request timeout, a replica that cannot
+ * reach its primary, or an embedded file that cannot be used (FILE_UNUSABLE). The API answers these with 503 and Retry-After; the client recovers by itself
  * when the server is back, since every request opens its own HTTP exchange.
  */
 const NETWORK_CODES = new Set([
@@ -33,6 +33,13 @@ const LIBSQL_UNAVAILABLE_CODES = new Set(["HRANA_WEBSOCKET_ERROR", "HRANA_CLOSED
  */
 const BUSY = /^SQLITE_BUSY/;
 
+/**
+ * An embedded file the server cannot use as a database any more: made read-only, on a full disk, moved
+ * or deleted, unreadable, or overwritten. Nothing is wrong with the request; the operator has to act,
+ * and until then no request can be answered (503, not a 500 per request that looks like a bug).
+ */
+const FILE_UNUSABLE = /^SQLITE_(?:READONLY|IOERR|FULL|CANTOPEN|CORRUPT|NOTADB)/;
+
 // "replicat…" and "primary": a sqld replica that cannot reach its primary, in its own words.
 const UNAVAILABLE_MESSAGES =
   /fetch failed|sync error|error trying to connect|connection refused|did not sync from the primary|primary is unavailable|server returned HTTP status 5\d\d|replicat(?:or|ion) error|primary (?:connection|unreachable|not available)/i;
@@ -53,7 +60,7 @@ export function causeChain(error: unknown): ErrorFacts[] {
 export function isDatabaseUnavailable(error: unknown): boolean {
   return causeChain(error).some(({ name, code, message }) => {
     if (name === "TimeoutError" || name === "AbortError") return true;
-    if (typeof code === "string" && (NETWORK_CODES.has(code) || LIBSQL_UNAVAILABLE_CODES.has(code) || BUSY.test(code))) return true;
+    if (typeof code === "string" && (NETWORK_CODES.has(code) || LIBSQL_UNAVAILABLE_CODES.has(code) || BUSY.test(code) || FILE_UNUSABLE.test(code))) return true;
     return typeof message === "string" && UNAVAILABLE_MESSAGES.test(message);
   });
 }

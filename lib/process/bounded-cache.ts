@@ -1,3 +1,5 @@
+import { loggable } from "./loggable-error";
+
 /**
  * A least-recently-used map (nearly: see get) with a size limit: every cache an instance keeps (the
  * context engine's, the token memory's, the kept database statements) is one of these, so none grows
@@ -155,7 +157,7 @@ export class RevalidatingCache<K, V> extends BoundedCache<K, Revalidated<V>> {
       (made) => this.versionOf(made) !== null && this.set(key, { value, period: lookup.period, refreshing: false }),
       (error: unknown) => {
         entry.refreshing = false;
-        console.warn(`baton: refreshing a cached ${this.name} failed`, error);
+        console.warn(`baton: refreshing a cached ${this.name} failed`, loggable(error));
       },
     );
   }

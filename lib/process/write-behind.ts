@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { innermostMessage, isDatabaseUnavailable } from "../db/database-unavailable";
 import { onShutdown } from "./on-shutdown";
 import { processWide } from "./process-state";
+import { loggable } from "./loggable-error";
 
 // One for the process: the buffers that mark their writes and the database handle that reads the mark
 // may be bundled apart, each with its own copy of this module (process-state.ts).
@@ -121,7 +122,7 @@ class WriteBehind<T> {
       await asBookkeeping(() => this.options.write(batch));
     } catch (error) {
       if (keptOnFailure(error)) return this.keep(batch, error);
-      console.error(`baton: could not write ${name}`, error);
+      console.error(`baton: could not write ${name}`, loggable(error));
       return;
     }
     if (this.outage) {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createClient } from "@libsql/client";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { formError } from "@/lib/actions/form-errors";
 import { DATABASE_UNAVAILABLE_MESSAGE, toFailure } from "@/lib/api/errors";
 import { isDatabaseUnavailable } from "@/lib/db/database-unavailable";
@@ -33,6 +36,29 @@ describe("isDatabaseUnavailable", () => {
     const failure = toFailure(refused);
     expect(failure).toMatchObject({ status: 503, code: "database_unavailable" });
     expect(Number(failure.headers?.["retry-after"])).toBeGreaterThan(0);
+  });
+});
+
+describe("an embedded file that is no database any more", () => {
+  it("is an outage (503 with Retry-After), not a 500 per request", async () => {
+    // A real libSQL client on a file overwritten with garbage, as a bad restore or a disk fault leaves it.
+    const dir = mkdtempSync(path.join(tmpdir(), "baton-garbage-db-"));
+    const file = path.join(dir, "baton.db");
+    writeFileSync(file, Buffer.alloc(16_384, 0x5a));
+    const client = createClient({ url: `file:${file}` });
+    const error = await client.execute("SELECT count(*) FROM sqlite_schema").then(
+      () => null,
+      (e: unknown) => e,
+    );
+    client.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(error).toMatchObject({ code: expect.stringMatching(/^SQLITE_NOTADB/) });
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(toFailure(error)).toMatchObject({ status: 503, code: "database_unavailable", headers: { "retry-after": expect.any(String) } });
+  });
+
+  it.each(["SQLITE_READONLY", "SQLITE_READONLY_DBMOVED", "SQLITE_IOERR_WRITE", "SQLITE_FULL", "SQLITE_CANTOPEN", "SQLITE_CORRUPT"])("%s too", (code) => {
+    expect(isDatabaseUnavailable(Object.assign(new Error(`${code}: the file cannot be used`), { code }))).toBe(true);
   });
 });
 
