@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoDate, isoDateOrNull, producedByFields, producedByOutFields } from "../api/zod-fields";
 import { contentSchema } from "../learnings/learning-schemas";
 import { slugSchema } from "../projects/project-schemas";
+import { sessionHintsSchema } from "../context/project/project-query";
 import { wholeNumber } from "../api/parse-query";
 import {
   EVIDENCE_SPEAKERS,
@@ -38,6 +39,12 @@ export const newProposalSchema = z.strictObject({
   source: z.string().trim().min(1).max(MAX_SOURCE_CHARS).default(SOURCE_DEFAULTS.typed),
   confidence: z.number().min(0).max(1).default(0.5),
   project: slugSchema.nullish(),
+  /**
+   * A session-end hook's: the session whose project the proposal belongs to, as the server decides it
+   * (the project the session's start was served for, else these hints resolved), as a handoff is filed.
+   * Without `project` only; none of the user's projects: personal.
+   */
+  session: sessionHintsSchema.optional(),
   /** What kind of lesson it is, the lines it came from, and how it was found: optional, refused when outside the rules. */
   lesson: z.enum(LESSON_KINDS).nullish(),
   evidence: evidenceSchema.nullish(),

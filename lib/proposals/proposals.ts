@@ -19,6 +19,7 @@ import { ftsQuery } from "../learnings/fts-query";
 import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
+import { resolveSessionProject } from "../context/project/choose-project";
 import { LESSON_LABELS, MAX_EVIDENCE_CHARS, type EvidenceLine, type LessonKind } from "../rules";
 import { cut } from "../text/cut";
 import { parseWithheld } from "../secrets/withhold-secrets";
@@ -46,7 +47,8 @@ export type ProposeResult =
  */
 export async function propose(db: Db, principal: Principal, input: unknown): Promise<ProposeResult> {
   const data = parseWithheld(newProposalSchema, input, fitEvidence);
-  const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
+  const slug = data.project ?? (data.project === undefined && data.session ? (await resolveSessionProject(db, principal, data.session))?.slug : null);
+  const projectId = slug ? (await requireProject(db, principal, slug, "write")).id : null;
   const scope = { userId: principal.userId, projectId };
 
   const match = ftsQuery(data.content);

@@ -76,12 +76,14 @@ describe("baton hook session-end", () => {
     expect(requests[0]).toMatchObject({ method: "POST", path: "/api/handoffs", body: { sessionId, branch: "feat/revoke", guess: "web", cwd: repo } });
     expect(requests[0].body.project).toBeUndefined();
     expect(requests[0].body.markdown).toContain("### Files touched\n- components/tokens/token-list.tsx (edited)");
-    // Which project the session is in is the server's to say: unreachable, the proposals are personal.
+    // Which project the session is in is the server's to say: unreachable now, the proposals carry the
+    // session and its hints as the handoff does, for the server to file them when they reach it.
     expect(requests.slice(1).map((r) => [r.path, r.body.kind, r.body.project, r.body.source])).toEqual([
       ["/api/proposals", "pattern", undefined, sessionId],
       ["/api/proposals", "insight", undefined, sessionId],
       ["/api/proposals", "pattern", undefined, sessionId],
     ]);
+    for (const r of requests.slice(1)) expect(r.body.session).toEqual({ sessionId, guess: "web", cwd: repo, remote: "https://github.com/acme/web.git" });
     // No token or URL is written to disk.
     expect(files.map((f) => readFileSync(path.join(home, ".cache", "baton", "spool", f), "utf8")).join("")).not.toContain(token);
   });
@@ -97,11 +99,12 @@ describe("baton hook session-end", () => {
     expect(spoolFiles(home)).toEqual([]);
     expect(await handoffsOf(sessionId)).toHaveLength(1);
     const sent = await proposals();
-    expect(sent.map((p) => [p.content, p.confidence, p.mergedCount]).sort()).toEqual(
+    // Filed under the session's project as its handoff is, not as personal ones.
+    expect(sent.map((p) => [p.content, p.confidence, p.mergedCount, p.project]).sort()).toEqual(
       [
-        ["Always run the migrations before the tests, the test database is created empty.", 0.7, 0],
-        ["The staging database is read-only, never point the e2e tests at it.", 0.65, 0],
-        ["Prefer server actions for dashboard mutations.", 0.6, 0],
+        ["Always run the migrations before the tests, the test database is created empty.", 0.7, 0, "web"],
+        ["The staging database is read-only, never point the e2e tests at it.", 0.65, 0, "web"],
+        ["Prefer server actions for dashboard mutations.", 0.6, 0, "web"],
       ].sort(),
     );
     // Each with the kind of lesson and the line of the transcript it came from (the user's turn).
@@ -130,10 +133,14 @@ describe("baton hook session-end", () => {
     await waitFor("the Stop worker", () => /session-end worker \(Stop\): sent 4/.test(hookLog(home2)));
     const [first] = await handoffsOf("stop-session");
     expect(first!.markdown).toContain("Next step: add the empty state to components/tokens/token-list.tsx.");
-    // The spooled session's proposals went out personal (its project unknown while the server was
-    // down); this session is in web, so its same statements are web's proposals, merged nowhere.
+    // This session is in web as the spooled one was: its same statements merge into that session's
+    // proposals (seen twice now), nothing is stored twice.
     const afterStop = await proposals();
-    expect(afterStop.every((p) => p.mergedCount === 0)).toBe(true);
+    expect(afterStop.map((p) => [p.project, p.mergedCount])).toEqual([
+      ["web", 1],
+      ["web", 1],
+      ["web", 1],
+    ]);
 
     const end = await runBaton(["hook", "session-end"], { cwd: repo, env, input: input("session-end.json", { session_id: "stop-session" }) });
     expect(end.code).toBe(0);

@@ -134,17 +134,18 @@ async function readEndedSession(agent: AgentName, facts: HookFacts): Promise<End
 }
 
 /**
- * Where the session ran: what the server says its project is (null: personal, or not known now), the
- * hints the handoff carries (the server files it by them, later too when it is spooled), whether a
- * handoff is to be posted (not when the server says there is no project), and the branch git reports.
+ * Where the session ran: what the server says its project is (null: personal; undefined: the server
+ * cannot say now), the hints the handoff and proposals carry (the server files them by these, later too
+ * when they are spooled), whether a handoff is to be posted (not when the server says there is no
+ * project), and the branch git reports.
  */
-async function locate(where: Connection, sessionId: string | null): Promise<{ project: string | null; hints: ProjectHints; postHandoff: boolean; branch: string | null }> {
+async function locate(where: Connection, sessionId: string | null): Promise<{ project: string | null | undefined; hints: ProjectHints; postHandoff: boolean; branch: string | null }> {
   const { cwd, config, call } = where;
   const git = config.repoRoot ? await gitHints(cwd, GIT_MS) : NO_GIT_HINTS;
   const hints = projectHints({ configured: config.project, remote: git.remote, repoRoot: config.repoRoot, cwd });
   const project = await serverProject(call, hints, sessionId);
   if (project === null) hookLog("session-end worker: the session is in no project of yours on the server; no handoff is stored, proposals are personal");
-  return { project: project ?? null, hints, postHandoff: project !== null, branch: git.branch };
+  return { project, hints, postHandoff: project !== null, branch: git.branch };
 }
 
 /** A lesson candidate with how it was found: read from the transcript, or by the configured model. */
@@ -201,7 +202,11 @@ function commandHandoff(summary: string): string {
   return withheld ? `${markdown}\n\n${withheld}\n` : `${markdown}\n`;
 }
 
-function proposalRequest(p: Candidate, project: string | null, sessionId: string | null, by: ProducedBy): Outgoing {
+/** Where a proposal is filed: the session's project when the server said it, personal when it said none, else the session for the server to resolve when the proposal reaches it (sent now, or from the spool later). */
+type Filing = { project: string | null | undefined; hints: ProjectHints };
+
+function proposalRequest(p: Candidate, filing: Filing, sessionId: string | null, by: ProducedBy): Outgoing {
+  const { project, hints } = filing;
   return {
     method: "POST",
     path: "/api/proposals",
@@ -210,7 +215,7 @@ function proposalRequest(p: Candidate, project: string | null, sessionId: string
       content: p.content,
       confidence: p.confidence,
       source: sessionId ?? "session-end",
-      ...(project ? { project } : {}),
+      ...(project ? { project } : project === undefined ? { session: { ...hints, ...(sessionId ? { sessionId } : {}) } } : {}),
       ...producedBy(by),
       lesson: p.lesson,
       evidence: p.evidence,
@@ -225,7 +230,7 @@ function proposalRequest(p: Candidate, project: string | null, sessionId: string
  * sent. Under the session's lock, so a Stop hook and a SessionEnd hook running at once never send
  * the same candidate twice.
  */
-async function sendWithProposals(job: Job, { call, config }: Connection, ended: EndedSession, project: string | null, requests: Outgoing[], lessons: Candidate[]): Promise<Delivered | null> {
+async function sendWithProposals(job: Job, { call, config }: Connection, ended: EndedSession, filing: Filing, requests: Outgoing[], lessons: Candidate[]): Promise<Delivered | null> {
   const { sessionId } = ended;
   let delivered: Delivered | null = null;
   const work = async () => {
@@ -234,7 +239,7 @@ async function sendWithProposals(job: Job, { call, config }: Connection, ended: 
     const fresh = lessons
       .filter((p) => !sent.has(proposalKey(p.content)))
       .slice(0, Math.max(0, MAX_PROPOSALS_PER_SESSION - sent.size));
-    const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, project, sessionId, ended.by))], { timeoutMs: REQUEST_MS, who: "session-end worker", server: config.url });
+    const counts = await deliver(call, [...requests, ...fresh.map((p) => proposalRequest(p, filing, sessionId, ended.by))], { timeoutMs: REQUEST_MS, who: "session-end worker", server: config.url });
     if (sessionId && fresh.length) {
       for (const p of fresh) sent.add(proposalKey(p.content));
       writeSent(sessionId, sent);
@@ -256,7 +261,7 @@ async function processJob(jobFile: string): Promise<void> {
   const { project, hints, postHandoff, branch } = await locate(where, ended.sessionId);
   const { markdown, lessons } = await endSession(job, where, ended, postHandoff);
   const handoff = markdown ? [handoffRequest(markdown, hints, ended.sessionId, branch ?? ended.transcript.branch, ended.by)] : [];
-  const delivered = await sendWithProposals(job, where, ended, project, handoff, lessons);
+  const delivered = await sendWithProposals(job, where, ended, { project, hints }, handoff, lessons);
   // Used or not, and flags (issue 27): at the session's end only, not at every turn's Stop, and not when
   // the server could not take the handoff just now (it would not answer this either).
   if (where.call && ended.sessionId && job.event === "SessionEnd" && !delivered?.spooled) {
