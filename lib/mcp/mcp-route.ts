@@ -30,8 +30,11 @@ async function withBodyLimit(request: Request, maxBytes: number): Promise<ReadRe
       if (read.hasNul) throw nulRefused();
       if (read.repaired) text = JSON.stringify(read.value);
     } catch (error) {
-      // Not JSON (or nested past what a reviver can walk): the MCP handler answers it as it would.
       if (error instanceof ApiError) throw error;
+      // JSON nested past what a reviver can walk would go on unread, lone surrogates and all (a libSQL
+      // server refuses the statement): refused as the API refuses it. Not JSON at all: the MCP handler
+      // answers it with its parse error.
+      if (error instanceof RangeError) throw new ApiError("bad_request", "The body is not valid JSON (nested too deeply).");
     }
   }
   // The length the client declared is of its own text, which a repair changes: the body says its own.

@@ -70,5 +70,15 @@ for (const shape of ["file", "sqld"] as const) {
         await client.close();
       }
     });
+
+    it("is refused in a body nested too deeply to read through MCP, never stored unread (a 500 on sqld)", async () => {
+      const deep = "[".repeat(5000) + "]".repeat(5000);
+      const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_handoff","arguments":{"project":"alpha","markdown":"half \\ud83d x"},"_meta":{"x":${deep}}}}`;
+      const res = await apiClient(server.url, token)("POST", "/api/mcp", call, { accept: "application/json, text/event-stream" });
+      expect(res.status, res.text).toBe(400);
+      expect(res.text).not.toContain("internal_error");
+      const latest = await apiClient(server.url, token)("GET", "/api/projects/alpha/handoffs?limit=100");
+      expect(JSON.stringify(latest.json.items)).not.toContain("half");
+    });
   });
 }
