@@ -15,6 +15,8 @@ import { checkPasswordLimited } from "../auth/sign-in-limiter";
 import { getConfig } from "../config";
 import { serverOrigin } from "../dashboard/server-origin";
 import { getDb } from "../db/client";
+import { noteIfUnavailable } from "../db/outage";
+import { deleteAuthSession } from "../db/queries/users";
 import { joinWithNewAccount } from "../projects/invitation-links";
 import { publicFormAction } from "./form-action";
 
@@ -87,8 +89,20 @@ export const resetPasswordAction = publicFormAction(resetForm, async ({ token, p
   redirect("/sign-in?reset=1");
 });
 
+/**
+ * Signs out: the session ends on the server, not only in this browser. better-auth's sign-out clears
+ * the cookie even when it could not delete the session (the database out of reach), which would stay
+ * valid for any copy of the cookie: the session is read first (an outage throws there, and nothing
+ * claims to be signed out) and deleted again after, which also throws when it cannot be.
+ */
 export async function signOutAction(): Promise<void> {
   const requestHeaders = await headers();
-  await authFor(requestHeaders).api.signOut({ headers: requestHeaders });
+  const auth = authFor(requestHeaders);
+  const current = await auth.api.getSession({ headers: requestHeaders }).catch((error: unknown) => {
+    noteIfUnavailable(error);
+    throw error;
+  });
+  await auth.api.signOut({ headers: requestHeaders });
+  if (current) await deleteAuthSession(getDb(), current.session.token);
   redirect("/sign-in");
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli";
 import { signInCookie } from "../support/dashboard-session";
 import { send } from "../support/page-form";
+import { callAction } from "../support/server-action";
 import { startServer, type RunningServer } from "../support/server";
 import { startSqld, type Sqld } from "../support/sqld";
 
@@ -50,5 +51,25 @@ describe("pages while the database is down", () => {
       if (back !== 200) await new Promise((resolve) => setTimeout(resolve, 500));
     }
     expect(back).toBe(200);
+  }, 90_000);
+
+  it("a sign-out while the database is down says so and ends nothing; once it is back, it ends the session on the server", async () => {
+    expect((await send(server.port, "/", { headers: { cookie } })).status).toBe(200);
+    await sqld.kill();
+    const refused = await callAction(server.url, { name: "signOutAction", page: "/", body: "[]", cookie });
+    // Not the redirect to the sign-in page a sign-out answers: nothing was signed out.
+    expect(refused.status, refused.text.slice(0, 300)).toBeGreaterThanOrEqual(500);
+    await sqld.restart();
+    let back = 0;
+    for (let i = 0; i < 60 && back !== 200; i++) {
+      back = (await send(server.port, "/", { headers: { cookie } })).status;
+      if (back !== 200) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    // The session is still valid: nothing claimed it was ended.
+    expect(back).toBe(200);
+    const signedOut = await callAction(server.url, { name: "signOutAction", page: "/", body: "[]", cookie });
+    expect(signedOut.status).toBeLessThan(400);
+    // A copy of the cookie no longer opens the dashboard.
+    expect((await send(server.port, "/", { headers: { cookie } })).status).not.toBe(200);
   }, 90_000);
 });

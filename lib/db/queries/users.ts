@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import type { DbOrTx } from "../client";
-import { appMeta, authAccounts, users } from "../schema";
+import { appMeta, authAccounts, authSessions, users } from "../schema";
 import type { UserRole } from "../../rules";
 
 export type PublicUser = { id: string; name: string; email: string };
@@ -60,4 +60,9 @@ export async function claimSetup(db: DbOrTx, params: { userId: string }): Promis
     .onConflictDoNothing()
     .returning({ key: appMeta.key });
   return inserted.length === 1;
+}
+
+/** Ends one dashboard session (a sign-out): nothing when it is gone already. */
+export async function deleteAuthSession(db: DbOrTx, token: string): Promise<void> {
+  await db.delete(authSessions).where(eq(authSessions.token, token));
 }
