@@ -20,7 +20,7 @@ import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
 import { resolveSessionProject } from "../context/project/choose-project";
-import { LESSON_LABELS, MAX_EVIDENCE_CHARS, type EvidenceLine, type LessonKind } from "../rules";
+import { LESSON_LABELS, MAX_EVIDENCE_CHARS, NOT_A_SESSION, type EvidenceLine, type LessonKind } from "../rules";
 import { cut } from "../text/cut";
 import { parseWithheld } from "../secrets/withhold-secrets";
 import { combineConfidence, isNearDuplicate } from "./near-duplicate";
@@ -60,6 +60,11 @@ export async function propose(db: Db, principal: Principal, input: unknown): Pro
   const pending = await listPendingInScope(db, { ...scope, limit: 500 });
   const twin = pending.find((p) => isNearDuplicate(p.content, data.content));
   const readScope = { userId: principal.userId, projectIds: await projectIdsFor(db, principal, "read") };
+  // The same session's sighting again is the one it was, not a second: a hook's request sent twice (the
+  // answer lost after the write, a 503 past the database's time limit, then the spool's retry).
+  if (twin && twin.source === data.source && !NOT_A_SESSION.has(data.source)) {
+    return { merged: "proposal", proposal: (await findProposal(db, { ...readScope, id: twin.id })) ?? twin };
+  }
   // A twin decided since it was listed takes no merge: the sighting is stored as a proposal of its own.
   if (twin && (await mergeIntoProposal(db, { id: twin.id, ...scope, ...mergedSighting(twin, data) }))) {
     return { merged: "proposal", proposal: (await findProposal(db, { ...readScope, id: twin.id }))! };

@@ -23,6 +23,12 @@ describe("proposals", () => {
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({ merged: "proposal", proposal: { id: first.json.proposal.id, confidence: 0.8, mergedCount: 1 } });
     expect((await ana("GET", "/api/proposals")).json.items).toHaveLength(1);
+    // A session's proposal sent again (a hook's retry after an answer it never got: stored, then a 503
+    // past the database's time limit) is the same sighting, not a second one.
+    const once = await propose(ana, { content: "Seed the staging database before the e2e run.", confidence: 0.6, source: "s-3" });
+    expect(once.status).toBe(201);
+    const retried = await propose(ana, { content: "Seed the staging database before the e2e run.", confidence: 0.6, source: "s-3" });
+    expect(retried.json).toMatchObject({ merged: "proposal", proposal: { id: once.json.proposal.id, confidence: 0.6, mergedCount: 0 } });
     // Someone else's personal proposal is not a twin.
     expect((await propose(bo, { content: "Always run the tests before committing." })).status).toBe(201);
   });
