@@ -94,7 +94,7 @@ export async function startup(): Promise<void> {
     }
     serveHttps?.();
   } catch (error) {
-    if (error instanceof DatabaseUnreachable) console.error(`baton: ${withoutSecrets(error.message)}`);
+    if (error instanceof DatabaseUnreachable) console.error(`baton: ${error.message}`); // without credentials already
     else console.error(`baton: cannot prepare the database: ${withoutSecrets(error instanceof Error ? error.message : String(error))}`);
     process.exit(1);
   }

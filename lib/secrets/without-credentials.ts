@@ -9,5 +9,5 @@
 export function withoutCredentials(text: string): string {
   return text
     .replace(/((?:^|[^a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/)[^/\s?#]*@/gi, "$1")
-    .replace(/([?&][^=&\s]*(?:token|key|secret|password|jwt)[^=&\s]*=)[^&\s"']*/gi, "$1…");
+    .replace(/([?&][^=&\s]*(?:token|key|secret|password|jwt)[^=&\s]*=)(?!…)[^&\s"']*/gi, "$1…");
 }

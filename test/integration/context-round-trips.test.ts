@@ -131,7 +131,7 @@ describe("a prompt-stage answer on a libSQL server", () => {
   /** What the prompt hook sends: the session's id and the prompt, many words of it; a small budget, so a second prompt has more to give. */
   async function prompt(sessionId: string): Promise<string[]> {
     const q = "why does the zephyr gateway retry drop idempotency keys after a deploy of the ledger webhook, with the flange timeout and the quokka header";
-    const res = await api("GET", `/api/context/prompt?${new URLSearchParams({ project: "web", sessionId, q, budget: "100", format: "json" })}`);
+    const res = await api("GET", `/api/context/prompt?${new URLSearchParams({ project: "web", sessionId, q, budget: "60", format: "json" })}`);
     expect(res.status, res.text).toBe(200);
     expect(res.json.learningsShown, res.text).toBeGreaterThan(0);
     expect(res.json.context).toContain("zephyr gateway");

@@ -29,6 +29,9 @@ describe("an error as the log keeps it", () => {
   it("a URL's credentials are left out; anything else is the same value", () => {
     expect(withoutSecrets("cannot construct http://user:pw@127.0.0.1:3413/v2/pipeline")).toBe("cannot construct http://127.0.0.1:3413/v2/pipeline");
     expect(withoutSecrets("libsql://db.example?authToken=abc.def")).not.toContain("abc.def");
+    // Said once already (a message that named the database without them): the same text again.
+    const once = "cannot reach the database at http://127.0.0.1:8080?authToken=…: connect ECONNREFUSED";
+    expect(withoutSecrets(once)).toBe(once);
     const plain = new Error("no such table: learnings");
     expect(loggable(plain)).toBe(plain);
     expect(loggable("at http://a:b@host/")).toBe("at http://host/");
