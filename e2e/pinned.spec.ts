@@ -31,7 +31,7 @@ test.describe("pinned and superseded learnings", () => {
     expect((await learning(api, id)).pinned).toBe(true);
     const ctx = await api.context({ project: slug, q: "session cookie" });
     // First, before the ranked ones (the admin's personal learnings from other specs count in the total too).
-    expect(ctx.context).toMatch(new RegExp(`## Relevant learnings \\(\\d+/\\d+, 1 pinned\\)\\n- \\[pattern\\] ${tag} nothing is deployed on Fridays \\(pinned\\)\\n`));
+    expect(ctx.context).toMatch(new RegExp(`## Relevant learnings \\(\\d+/\\d+, 1 pinned\\)\\n- ${tag} nothing is deployed on Fridays \\(pinned\\)\\n`));
 
     // The filter the overflow line links to lists the pinned ones alone.
     await page.goto(`/learnings?q=${tag}&pinned=true`);
