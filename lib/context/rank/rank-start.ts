@@ -35,7 +35,7 @@ export function rankStart(c: StartCandidates, options: { reader: string; limit: 
  * index in memory) answer B's scores, so both rank alike; the prompt stage keeps B's scores, which its
  * floor is measured in.
  */
-export function withoutLengthPenalty<T extends { content: string; score?: number }>(matches: T[]): T[] {
+function withoutLengthPenalty<T extends { content: string; score?: number }>(matches: T[]): T[] {
   const lengths = matches.map((m) => wordCount(m.content));
   const mean = lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, lengths.length) || 1;
   return matches.map((m, i) => (m.score === undefined ? m : { ...m, score: (m.score * (1 + K1 * (1 - B + (B * lengths[i]!) / mean))) / (1 + K1) }));
