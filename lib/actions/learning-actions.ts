@@ -41,8 +41,8 @@ const confirmForm = z.object({ id: idField, confirmed: flagField });
 export const createLearningAction = formAction(
   newLearningForm,
   async (input, { db, principal }) => {
-    await createLearning(db, principal, { ...input, source: SOURCE_DEFAULTS.typed });
-    return { message: "Learning added." };
+    const { created } = await createLearning(db, principal, { ...input, source: SOURCE_DEFAULTS.typed });
+    return { message: created ? "Learning added." : "That learning is already there." };
   },
   { revalidate: LEARNINGS_PAGE },
 );

@@ -6,6 +6,7 @@ import type { Db } from "../db/client";
 import {
   deleteLearning,
   findLearning,
+  findLearningWithText,
   insertLearning,
   listRecentLearnings,
   updateLearning,
@@ -56,9 +57,16 @@ export async function getLearning(db: Db, principal: Principal, id: string): Pro
   return row;
 }
 
-export async function createLearning(db: Db, principal: Principal, input: unknown): Promise<LearningRow> {
+/**
+ * Stores a new learning. One whose exact text its scope (the project, or the user's personal ones) already
+ * holds in use is not stored twice: `created` is false and the learning is the one stored (a client that
+ * sends a write again, not knowing the first arrived, gets what the first made).
+ */
+export async function createLearning(db: Db, principal: Principal, input: unknown): Promise<{ learning: LearningRow; created: boolean }> {
   const data = parseWithheld(newLearningSchema, input);
   const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
+  const twin = await findLearningWithText(db, { userId: principal.userId, projectId, content: data.content });
+  if (twin) return { learning: await getLearning(db, principal, twin), created: false };
   const id = crypto.randomUUID();
   await insertLearning(db, {
     id,
@@ -76,7 +84,7 @@ export async function createLearning(db: Db, principal: Principal, input: unknow
   const learning = await getLearning(db, principal, id);
   // A pinned learning is in every context of its project: the owners see who put it there.
   if (learning.pinned) await recordAudit(db, principal.userId, { action: "pin", ...auditSubject(learning), detail: "added pinned" });
-  return learning;
+  return { learning, created: true };
 }
 
 /** A learning the request may see but not change (a viewer's project) is 403; one it cannot see, 404. */

@@ -1,7 +1,8 @@
 import { ApiError } from "../api/errors";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
-import { countKnownLearningIds, countUserLearnings, insertLearningsIfNew, listPersonalLearnings, type LearningRow, type NewLearningRow } from "../db/queries/learnings";
+import { countKnownLearningIds, countUserLearnings } from "../db/queries/learning-counts";
+import { insertLearningsIfNew, listPersonalLearnings, type LearningRow, type NewLearningRow } from "../db/queries/learnings";
 import { insertProposalsIfNew, listPersonalProposals, type NewProposalRow, type ProposalRow } from "../db/queries/proposals";
 import { findSeed, upsertSeed } from "../db/queries/seeds";
 import { withholdSecrets } from "../secrets/withhold-secrets";

@@ -43,6 +43,22 @@ describe("learnings", () => {
     expect((await ana("DELETE", `/api/learnings/${res.json.learning.id}`)).status).toBe(200);
   });
 
+  it("a write sent again (a retry after an answer that never came) stores nothing twice: 200 with the one stored", async () => {
+    const body = { kind: "pattern", content: "The staging bucket lives in eu-west-1", project: "web", tags: ["s3"] };
+    const first = await ana("POST", "/api/learnings", body);
+    expect([first.status, first.json.created]).toEqual([201, true]);
+    const again = await ana("POST", "/api/learnings", body);
+    expect([again.status, again.json.created, again.json.learning.id]).toEqual([200, false, first.json.learning.id]);
+    // Another scope is another learning: ana's personal one, bo's personal one.
+    const personal = await ana("POST", "/api/learnings", { ...body, project: null });
+    const bos = await bo("POST", "/api/learnings", { ...body, project: null });
+    expect([personal.status, bos.status]).toEqual([201, 201]);
+    expect(new Set([first.json.learning.id, personal.json.learning.id, bos.json.learning.id]).size).toBe(3);
+    expect((await ana("GET", "/api/learnings?q=staging+bucket")).json.items).toHaveLength(2);
+    for (const id of [first.json.learning.id, personal.json.learning.id]) expect((await ana("DELETE", `/api/learnings/${id}`)).status).toBe(200);
+    expect((await bo("DELETE", `/api/learnings/${bos.json.learning.id}`)).status).toBe(200);
+  });
+
   it("searches with stemming (BM25) and filters by kind and project", async () => {
     const hits = await ana("GET", "/api/learnings?q=migrating+databases");
     expect(hits.json.items[0].id).toBe(created.mig);

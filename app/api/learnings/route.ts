@@ -11,6 +11,7 @@ export const GET = guard("read", async ({ request, db, principal }) => {
 });
 
 export const POST = guard("write", async ({ request, db, principal, maxBodyBytes }) => {
-  const learning = await createLearning(db, principal, await parseBody(request, z.unknown(), maxBodyBytes));
-  return Response.json({ ok: true, learning: learningOut(learning) }, { status: 201 });
+  const { learning, created } = await createLearning(db, principal, await parseBody(request, z.unknown(), maxBodyBytes));
+  // Its text already there (a write sent again): 200 with the one stored, not a second copy.
+  return Response.json({ ok: true, learning: learningOut(learning), created }, { status: created ? 201 : 200 });
 });

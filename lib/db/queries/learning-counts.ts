@@ -1,4 +1,4 @@
-import { eq, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { LEARNING_KINDS, type LearningKind } from "../../rules";
 import type { Db, DbOrTx } from "../client";
 import { read } from "./batch-reads";
@@ -69,4 +69,20 @@ export function byKind(rows: { kind: LearningKind; n: number }[]): Record<Learni
   const counts = Object.fromEntries(LEARNING_KINDS.map((kind) => [kind, 0])) as Record<LearningKind, number>;
   for (const row of rows) if (row.kind in counts) counts[row.kind] += row.n;
   return counts;
+}
+
+/** How many learnings a user has written, personal and in projects: what the per-user cap counts. */
+export async function countUserLearnings(db: DbOrTx, params: { userId: string }): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(learnings).where(eq(learnings.userId, params.userId));
+  return row?.n ?? 0;
+}
+
+/** How many of these external ids (a batch's worth) the user's learnings already carry. */
+export async function countKnownLearningIds(db: DbOrTx, params: { userId: string; externalIds: string[] }): Promise<number> {
+  if (!params.externalIds.length) return 0;
+  const [row] = await db
+    .select({ n: count() })
+    .from(learnings)
+    .where(and(eq(learnings.userId, params.userId), inArray(learnings.externalId, params.externalIds)));
+  return row?.n ?? 0;
 }

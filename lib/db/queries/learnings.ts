@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, exists, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DbOrTx } from "../client";
 import type { AgentName, FlagReason, LearningOrigin } from "../../rules";
@@ -198,6 +198,19 @@ export async function insertLearning(db: DbOrTx, row: NewLearningRow): Promise<v
 }
 
 /**
+ * The learning in use (not superseded) whose text is exactly `content`, where a new one would go: a write
+ * sent again (a client's retry after an answer it never got) finds the first.
+ */
+export async function findLearningWithText(db: DbOrTx, params: Owner & { content: string }): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: learnings.id })
+    .from(learnings)
+    .where(and(ownedBy(learnings, params), eq(learnings.content, params.content), isNull(learnings.supersededAt)))
+    .limit(1);
+  return row?.id;
+}
+
+/**
  * Inserts one batch of imported learnings in one statement; those whose external id the user already
  * has are skipped. Returns how many were new. The caller keeps the batch small: one statement holds the
  * write lock from start to end, and SQLite caps the parameters one statement may bind.
@@ -206,22 +219,6 @@ export async function insertLearningsIfNew(db: DbOrTx, rows: NewLearningRow[]): 
   if (!rows.length) return 0;
   const added = await db.insert(learnings).values(rows.map(values)).onConflictDoNothing().returning({ id: learnings.id });
   return added.length;
-}
-
-/** How many learnings a user has written, personal and in projects: what the per-user cap counts. */
-export async function countUserLearnings(db: DbOrTx, params: { userId: string }): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(learnings).where(eq(learnings.userId, params.userId));
-  return row?.n ?? 0;
-}
-
-/** How many of these external ids (a batch's worth) the user's learnings already carry. */
-export async function countKnownLearningIds(db: DbOrTx, params: { userId: string; externalIds: string[] }): Promise<number> {
-  if (!params.externalIds.length) return 0;
-  const [row] = await db
-    .select({ n: count() })
-    .from(learnings)
-    .where(and(eq(learnings.userId, params.userId), inArray(learnings.externalId, params.externalIds)));
-  return row?.n ?? 0;
 }
 
 /** Updates a learning within the scope the caller may write; false when there is none. */
