@@ -260,3 +260,41 @@ describe("baton install claude", () => {
     expect(existsSync(path.join(repo, ".mcp.json"))).toBe(false);
   });
 });
+
+describe("another tool's `<x> hook <event>` hooks at Baton's events", () => {
+  const CLAUDE_EVENTS = { SessionStart: "session-start", UserPromptSubmit: "prompt", PreCompact: "pre-compact", SessionEnd: "session-end" };
+  const cases = [
+    { agent: "claude", file: ".claude/settings.json", inRepo: true, events: CLAUDE_EVENTS, flag: "" },
+    { agent: "gemini", file: ".gemini/settings.json", events: { SessionStart: "session-start", BeforeAgent: "prompt", AfterAgent: "stop", SessionEnd: "session-end" }, flag: " --agent gemini" },
+    { agent: "codex", file: ".codex/hooks.json", events: CLAUDE_EVENTS, flag: " --agent codex" },
+    { agent: "copilot", file: ".copilot/hooks/baton.json", copilot: true, events: { sessionStart: "session-start", userPromptSubmitted: "prompt", preCompact: "pre-compact", sessionEnd: "session-end" }, flag: " --agent copilot" },
+  ];
+  // Copilot's hook file lists hooks with `bash`; the others group Claude Code's `{ hooks: [{ command }] }`.
+  const hookFile = (copilot: boolean, byEvent: Record<string, string[]>) =>
+    copilot
+      ? { version: 1, hooks: Object.fromEntries(Object.entries(byEvent).map(([e, lines]) => [e, lines.map((bash) => ({ type: "command", bash }))])) }
+      : { hooks: Object.fromEntries(Object.entries(byEvent).map(([e, lines]) => [e, [{ hooks: lines.map((command) => ({ type: "command", command })) }]])) };
+  type Hooks = Record<string, ({ bash: string } | { hooks: { command: string }[] })[]>;
+  const linesIn = (hooks: Hooks) => Object.fromEntries(Object.entries(hooks).map(([e, list]) => [e, list.flatMap((h) => ("bash" in h ? [h.bash] : h.hooks.map((x) => x.command)))]));
+
+  it.each(cases)("$agent: they all stay and Baton's go beside them; an older Baton line is updated; a second run changes nothing", async ({ agent, file, inRepo, copilot, events, flag }) => {
+    const home = path.join(tmp.dir, `home-foreign-${agent}`);
+    const repo = repoWith({});
+    const where = path.join(inRepo ? repo : home, file);
+    // What an install from a checkout at a path with a space wrote before shellWord: the path in double quotes.
+    const older = `node "/old checkout/cli/bin/baton.mjs" hook session-start${flag}`;
+    const before = Object.fromEntries(Object.entries(events).map(([e, sub]) => [e, [`audit-log hook ${sub}`, ...(sub === "session-start" ? [older] : [])]]));
+    mkdirSync(path.dirname(where), { recursive: true });
+    writeFileSync(where, JSON.stringify(hookFile(!!copilot, before)));
+    const run = async () => {
+      const result = await runBaton(["install", agent], { cwd: repo, env: homeEnv(home, { BATON_URL: URL_ }) });
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout).files as { changes: string[] }[];
+    };
+    await run();
+    expect(linesIn(JSON.parse(readFileSync(where, "utf8")).hooks)).toEqual(
+      Object.fromEntries(Object.entries(events).map(([e, sub]) => [e, [`audit-log hook ${sub}`, `${BIN} hook ${sub}${flag}`]])),
+    );
+    expect((await run()).flatMap((f) => f.changes)).toEqual([]);
+  });
+});

@@ -68,3 +68,14 @@ export function stdioMcpServer(command: string): { command: string; args: string
   const [program, ...args] = commandWords(`${command} mcp`);
   return { command: program!, args };
 }
+
+/**
+ * Whether a hook's runner is what a "baton" MCP entry runs (stdioMcpServer read back): an install writes
+ * both from one command, so the entry of an install with another `--command` names that install's hooks.
+ */
+export function runsMcpEntry(entry: unknown): (runner: string) => boolean {
+  const { command, args } = (entry && typeof entry === "object" ? entry : {}) as Json;
+  if (typeof command !== "string" || !Array.isArray(args)) return () => false;
+  const written = JSON.stringify([command, ...args]);
+  return (runner) => JSON.stringify(commandWords(`${runner} mcp`)) === written;
+}

@@ -3,7 +3,6 @@
  * Gemini's settings.json share it) without losing or duplicating what is there: `.claude/settings.json` hooks (`{ hooks: { SessionStart: [{ matcher?, hooks: [{ type:
  * "command", command, timeout? }] }] } }`) and `.mcp.json` (`{ mcpServers: { name: {...} } }`).
  */
-import { isAgentName } from "../../../lib/rules";
 import { readHookCommand } from "../agents/hook-command";
 
 export type Json = Record<string, unknown>;
@@ -30,42 +29,31 @@ type OwnHook = { event: string; command: string; subcommand: string };
 /**
  * Which hook commands of a config are Baton's own, to update in place, never to add a second time:
  * - the very command being written (`--command bt`, `node …/dist/baton.js`, a copy of any name);
- * - one that runs baton by its name (isBatonHook: `npx baton …`, an older checkout's path);
- * - one that ends in ` hook <subcommand> --agent <agent>`, a flag of Baton's own;
- * - `<runner> hook <subcommand>` where the same runner runs Baton's hook at another of its events as
- *   well: an earlier install with another command. One such line alone may be a user's own tool of
- *   that shape, and is left alone.
- * `commandsAt(event)`: the hook commands the config has at that event.
+ * - one that runs baton by its name (isBatonHook: the plugin's, `npx baton …`, an older checkout's path);
+ * - one that ends in ` hook <subcommand> --agent <agent>` with the agent written here: a flag of
+ *   Baton's own, which every agent's hooks but Claude Code's carry;
+ * - one whose runner `earlier` knows as an earlier install's (Claude Code's: what its "baton" MCP entry runs).
+ * Nothing else, whatever its shape: another tool's `audit-log hook session-start` and `… hook session-end`
+ * at Baton's events are that tool's, however many of Baton's events it hooks.
  */
-export function ownHooks(entries: OwnHook[], commandsAt: (event: string) => unknown[]): (command: unknown, entry: OwnHook) => boolean {
-  const seen = new Map<string, Set<string>>();
-  for (const { event, subcommand } of entries) {
-    for (const command of commandsAt(event)) {
-      const tail = readHookCommand(command, subcommand);
-      if (tail) seen.set(tail.runner, (seen.get(tail.runner) ?? new Set()).add(subcommand));
-    }
-  }
+export function ownHooks(earlier: (runner: string) => boolean = () => false): (command: unknown, entry: OwnHook) => boolean {
   return (command, entry) => {
     if (command === entry.command || isBatonHook(command, entry.subcommand)) return true;
     const tail = readHookCommand(command, entry.subcommand);
     if (!tail) return false;
-    return isAgentName(tail.agent) || (seen.get(tail.runner)?.size ?? 0) > 1;
+    const agent = readHookCommand(entry.command, entry.subcommand)?.agent ?? null;
+    return tail.agent === agent && (agent !== null || earlier(tail.runner));
   };
 }
 
-/** The commands of the hooks in a Claude Code-shaped config at `event` (none where the shape is not that). */
-const commandsIn = (hooks: Json, event: string): unknown[] =>
-  (Array.isArray(hooks[event]) ? hooks[event] : []).flatMap((group: unknown) =>
-    isObject(group) && Array.isArray(group.hooks) ? group.hooks.map((hook: unknown) => (isObject(hook) ? hook.command : undefined)) : [],
-  );
-
-export function mergeHooks(input: Json, entries: HookEntry[]): { settings: Json; changes: string[] } {
+/** `earlier`: whether a hook's runner is one an earlier install of Baton's wrote (ownHooks). */
+export function mergeHooks(input: Json, entries: HookEntry[], earlier?: (runner: string) => boolean): { settings: Json; changes: string[] } {
   const settings = structuredClone(input);
   const changes: string[] = [];
   settings.hooks ??= {};
   if (!isObject(settings.hooks)) throw new MergeError(`"hooks" is not an object`);
   const hooks = settings.hooks;
-  const isOwn = ownHooks(entries, (event) => commandsIn(hooks, event));
+  const isOwn = ownHooks(earlier);
   for (const entry of entries) {
     hooks[entry.event] ??= [];
     const groups = hooks[entry.event];

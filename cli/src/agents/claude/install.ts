@@ -1,9 +1,9 @@
 import path from "node:path";
 import type { Installer } from "../agent";
-import { mergeHooks, mergeMcp } from "../../commands/merge-settings";
+import { mergeHooks, mergeMcp, type Json } from "../../commands/merge-settings";
 import { folderIfAny, onPath } from "../find-agent";
 import { HOOK_TIMEOUT_SECONDS } from "../../../../lib/rules";
-import { planJson, stdioMcpServer } from "../install-files";
+import { planJson, readJsonConfig, runsMcpEntry, stdioMcpServer } from "../install-files";
 import { hookCommand } from "../hook-command";
 
 /**
@@ -13,16 +13,20 @@ import { hookCommand } from "../hook-command";
 export const claudeInstaller: Installer = {
   scopes: ["repo"],
   plan({ command, root }) {
+    const mcpFile = path.join(root, ".mcp.json");
+    // Claude Code's hook lines carry no --agent: the runner of the MCP entry tells an earlier install's hooks
+    // from another tool's of the same shape.
+    const earlier = runsMcpEntry((readJsonConfig(mcpFile).json.mcpServers as Json | undefined)?.baton);
     const hooks = planJson(path.join(root, ".claude", "settings.json"), (json) => {
       const { settings, changes } = mergeHooks(json, [
         { event: "SessionStart", command: hookCommand(command, "session-start"), subcommand: "session-start", timeout: HOOK_TIMEOUT_SECONDS.sessionStart },
         { event: "UserPromptSubmit", command: hookCommand(command, "prompt"), subcommand: "prompt", timeout: HOOK_TIMEOUT_SECONDS.prompt },
         { event: "PreCompact", command: hookCommand(command, "pre-compact"), subcommand: "pre-compact", timeout: HOOK_TIMEOUT_SECONDS.preCompact },
         { event: "SessionEnd", command: hookCommand(command, "session-end"), subcommand: "session-end" },
-      ]);
+      ], earlier);
       return { json: settings, changes };
     });
-    const mcp = planJson(path.join(root, ".mcp.json"), (json) => {
+    const mcp = planJson(mcpFile, (json) => {
       const { mcp: merged, changes } = mergeMcp(json, { type: "stdio", ...stdioMcpServer(command) });
       return { json: merged, changes };
     });

@@ -50,7 +50,7 @@ export function mergeCopilotHooks(input: Json, command: string): { json: Json; c
   if (!isObject(json.hooks)) throw new MergeError(`"hooks" is not an object`);
   const hooks = json.hooks;
   const own = HOOKS.map(({ event, subcommand }) => ({ event, subcommand, command: hookCommand(command, subcommand, "copilot") }));
-  const isOwn = ownHooks(own, (event) => (Array.isArray(hooks[event]) ? hooks[event].map((hook: unknown) => (isObject(hook) ? hook.bash : undefined)) : []));
+  const isOwn = ownHooks();
   for (const [i, { event, timeoutSec }] of HOOKS.entries()) {
     const wanted = own[i]!.command;
     hooks[event] ??= [];
