@@ -196,10 +196,33 @@ export async function forwardMessage(
     failure,
     cancelled: options.signal.aborted,
   });
+  const limit = withinLimit(options.signal, target.timeoutMs);
   try {
-    const res = await post(target, message, AbortSignal.any([options.signal, AbortSignal.timeout(target.timeoutMs)]));
+    const res = await post(target, message, limit.signal);
     return outcome(await readAnswer(target, res, exchange));
   } catch (error) {
     return outcome(options.signal.aborted ? null : networkFailure(target, error));
+  } finally {
+    limit.done();
   }
+}
+
+/**
+ * `signal` or `ms`, whichever ends first, on a timer this exchange holds. Not AbortSignal.any over
+ * AbortSignal.timeout: on Node 20 the combined signal can be garbage-collected before its time limit
+ * fires, and a server that never answers then held the agent's tool call for good.
+ */
+function withinLimit(signal: AbortSignal, ms: number): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${ms} ms`, "TimeoutError")), ms);
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    },
+  };
 }
