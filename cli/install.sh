@@ -70,7 +70,8 @@ const caFile = process.env.BATON_INSTALL_CA_FILE;
 let config = {};
 if (fs.existsSync(file)) {
   try {
-    config = JSON.parse(fs.readFileSync(file, "utf8") || "{}");
+    // A byte order mark (as Notepad writes) is read past, as the CLI reads it (parseConfigText in cli/src/config/load-config.ts).
+    config = JSON.parse(fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "") || "{}");
   } catch (error) {
     config = null;
   }

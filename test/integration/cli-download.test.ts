@@ -130,6 +130,17 @@ describe("GET /install.sh", () => {
     expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ timeoutMs: 3000, url: world.server.url });
   });
 
+  it("a config file Notepad saved (a byte order mark, CRLF) is read as JSON, its url found there", async () => {
+    const home = path.join(tmp.dir, "home-bom");
+    writeUserConfig(home, {});
+    const configFile = path.join(home, ".config/baton/config.json");
+    writeFileSync(configFile, `\uFEFF${JSON.stringify({ url: world.server.url, token: world.tokens.ana, timeoutMs: 3000 })}\r\n`);
+    const script = await (await fetch(`${world.server.url}/install.sh`)).text();
+    const install = await runProcess("sh", [], { env: homeEnv(home, { PATH: process.env.PATH! }), input: script, cwd: home });
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toContain(`Server: ${world.server.url} (already in ${configFile}).`);
+  });
+
   it("with no token yet, it says to sign in with `baton login` next", async () => {
     const home = path.join(tmp.dir, "home-no-token");
     const script = await (await fetch(`${world.server.url}/install.sh`)).text();

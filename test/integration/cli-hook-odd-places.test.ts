@@ -100,6 +100,42 @@ describe("hook input as some agents and shells send it", () => {
   });
 });
 
+describe("a .baton.json as people write it", () => {
+  /** A repository with no remote, named after no project: only its .baton.json names one. */
+  const repoWith = (name: string, baton: string) => {
+    const dir = makeRepo(path.join(world.dir, "src", name), { commits: ["One"] });
+    writeFileSync(path.join(dir, ".baton.json"), baton);
+    mkdirSync(path.join(dir, "pkg"));
+    return dir;
+  };
+  const ownEnv = (home: string) => homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });
+
+  it("as a Windows editor writes it (a byte order mark, CRLF): the session starts in its project, and its handoff is stored there", async () => {
+    const windows = repoWith("windows-made", '\uFEFF{ "project": "web" }\r\n');
+    const home = freshHome();
+    const start = await runBaton(["hook", "session-start"], { cwd: windows, env: ownEnv(home), input: JSON.stringify({ session_id: "crlf-1", cwd: windows, source: "startup" }) });
+    expect(start.code).toBe(0);
+    expect(hookContext(start.stdout)).toContain("Queued sessions in web: 0");
+    const end = await runBaton(["hook", "session-end"], { cwd: windows, env: ownEnv(home), input: endInput("crlf-1", windows) });
+    expect([end.code, end.stderr]).toEqual([0, ""]);
+    await handoffArrives("crlf-1");
+    expect(hookLogOf(home)).not.toContain(".baton.json");
+  });
+
+  it("not JSON (a trailing comma): hook.log names the file and why, once per hook run, the session-end worker's too", async () => {
+    const comma = repoWith("trailing-comma", '{ "project": "web", }\n');
+    const home = freshHome();
+    const named = `${path.join(comma, ".baton.json")} is not valid JSON (`;
+    // Started in a subfolder of the session's: the configuration is read twice, and named once.
+    const start = await runBaton(["hook", "session-start"], { cwd: path.join(comma, "pkg"), env: ownEnv(home), input: JSON.stringify({ session_id: "comma-1", cwd: comma, source: "startup" }) });
+    expect(start.code).toBe(0);
+    expect(hookLogOf(home).split(`session-start: ${named}`).length - 1).toBe(1);
+    const end = await runBaton(["hook", "session-end"], { cwd: comma, env: ownEnv(home), input: endInput("comma-1", comma) });
+    expect([end.code, end.stderr]).toEqual([0, ""]);
+    await waitFor("the worker's line", () => hookLogOf(home).includes(`session-end worker: ${named}`));
+  });
+});
+
 describe("config files that never end, and a cwd that is a file", () => {
   /** The real CLI, killed if it runs past `ms`: a hook that hangs fails the test with code null. */
   const runHook = (args: string[], options: { cwd: string; env: Record<string, string>; input: string }) =>

@@ -63,6 +63,14 @@ describe("the plugin's launcher (bin/baton.mjs)", () => {
     expect(hookContext(hook.stdout)).toContain(MARKER);
   });
 
+  it("reads a config file Notepad saved (a byte order mark) for the server's address, as the CLI reads it", async () => {
+    const home = path.join(tmp.dir, "home-bom");
+    mkdirSync(path.join(home, ".config", "baton"), { recursive: true });
+    writeFileSync(path.join(home, ".config", "baton", "config.json"), `\uFEFF${JSON.stringify({ url: world.server.url, token: world.tokens.ana })}\r\n`);
+    const hook = await launch(["hook", "session-start"], homeEnv(home, { CLAUDE_PLUGIN_DATA: path.join(tmp.dir, "data-bom") }), sessionStartInput(repo));
+    expect(hookContext(hook.stdout)).toContain(MARKER);
+  });
+
   it("drops a cached CLI of another version after one run, and the next run fetches the server's", async () => {
     const data = path.join(tmp.dir, "data-old");
     const served = await (await fetch(`${world.server.url}/cli/baton.mjs`)).text();

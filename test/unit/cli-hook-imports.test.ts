@@ -54,8 +54,10 @@ describe("the hook chunks", () => {
     // and the session-start hook by the redactor its commit subjects go through (cli/src/hooks/search-hint.ts);
     // by 3.4 KB with the credential shapes of session 20 (headers, cookies, command-line passwords, short
     // .env names; lib/secrets/redact-secrets.ts) and `!` bash mode read as a tool call (claude/transcript.ts),
-    // by 0.4 KB with thirteen providers' token prefixes (Hugging Face, Google OAuth, …);
+    // by 0.4 KB with thirteen providers' token prefixes (Hugging Face, Google OAuth, …); by 1.2 KB with
+    // config files read past a byte order mark, their problems named in hook.log once a run, and the
+    // config file's token held to the server it was saved with (cli/src/config/load-config.ts);
     // a hook loads nothing else, so what it parses stays well under a millisecond.
-    expect(bytes).toBeLessThan(65_500);
+    expect(bytes).toBeLessThan(66_800);
   });
 });

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "@/cli/src/config/load-config";
+import { updateUserConfig } from "@/cli/src/config/user-config-file";
 
 const root = mkdtempSync(path.join(tmpdir(), "baton-config-unit-"));
 const saved = { ...process.env };
@@ -22,7 +23,7 @@ function setup(files: { user?: unknown; repo?: unknown; env?: Record<string, str
     mkdirSync(path.join(home, ".config", "baton"), { recursive: true });
     writeFileSync(path.join(home, ".config", "baton", "config.json"), typeof files.user === "string" ? files.user : JSON.stringify(files.user));
   }
-  if (files.repo !== undefined) writeFileSync(path.join(repo, ".baton.json"), JSON.stringify(files.repo));
+  if (files.repo !== undefined) writeFileSync(path.join(repo, ".baton.json"), typeof files.repo === "string" ? files.repo : JSON.stringify(files.repo));
   for (const key of Object.keys(process.env)) if (key.startsWith("BATON_") || key.startsWith("XDG_") || key === "PAI_DIR") delete process.env[key];
   Object.assign(process.env, { HOME: home, ...files.env });
   return { home, repo };
@@ -71,6 +72,40 @@ describe("loadConfig", () => {
     const config = loadConfig(repo);
     expect(config.timeoutMs).toBe(2000);
     expect(config.warnings.join("\n")).toMatch(warning);
+  });
+
+  it("reads past a byte order mark at the start of either file, as Windows editors write them (with CRLF)", () => {
+    const { home, repo } = setup({ user: '\uFEFF{ "url": "http://user:1", "token": "t" }\r\n', repo: '\uFEFF{ "project": "web" }\r\n' });
+    expect(loadConfig(repo)).toMatchObject({ url: "http://user:1", token: "t", project: "web", warnings: [] });
+    const file = path.join(home, ".config", "baton", "config.json");
+    updateUserConfig({ caFile: "/ca.pem" }, file);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: "http://user:1", token: "t", caFile: "/ca.pem" });
+  });
+
+  it("a .baton.json that is not JSON (a trailing comma) is named in a warning, with why", () => {
+    const { repo } = setup({ repo: '{ "project": "web", }\n' });
+    const config = loadConfig(repo);
+    expect(config.project).toBeNull();
+    expect(config.warnings.join("\n")).toContain(`${path.join(repo, ".baton.json")} is not valid JSON (`);
+  });
+
+  describe("the token in the user's file goes only to the server it was saved with", () => {
+    const user = { url: "http://baton.local:3421", token: "file-token" };
+    it.each<{ name: string; env: Record<string, string>; url: string; token: string | null; tokenFrom: string | null }>([
+      { name: "the file's own url", env: {}, url: "http://baton.local:3421", token: "file-token", tokenFrom: "file" },
+      { name: "BATON_URL naming the same server, written otherwise", env: { BATON_URL: "HTTP://Baton.Local:3421/" }, url: "http://baton.local:3421", token: "file-token", tokenFrom: "file" },
+      { name: "BATON_URL naming another server", env: { BATON_URL: "http://127.0.0.1:34905" }, url: "http://127.0.0.1:34905", token: null, tokenFrom: null },
+      { name: "BATON_URL naming another port of the same host", env: { BATON_URL: "http://baton.local:3422" }, url: "http://baton.local:3422", token: null, tokenFrom: null },
+      { name: "BATON_TOKEN given, with BATON_URL naming another server", env: { BATON_URL: "http://127.0.0.1:34905", BATON_TOKEN: "env-token" }, url: "http://127.0.0.1:34905", token: "env-token", tokenFrom: "env" },
+    ])("$name", ({ env, url, token, tokenFrom }) => {
+      const { repo } = setup({ user, env });
+      expect(loadConfig(repo)).toMatchObject({ url, token, tokenFrom });
+    });
+
+    it("another server named by BATON_URL: a warning says whose the token is and how to use that server", () => {
+      const { repo } = setup({ user, env: { BATON_URL: "http://127.0.0.1:34905" } });
+      expect(loadConfig(repo).warnings.join("\n")).toMatch(/token in .*config\.json is for http:\/\/baton\.local:3421; it is not sent to http:\/\/127\.0\.0\.1:34905 \(BATON_URL\)/);
+    });
   });
 
   describe("the context mode", () => {

@@ -46,7 +46,7 @@ export type BatonConfig = {
   /** Where the values came from, for messages (configFileName); null: no home folder, so no user config file. */
   userConfigFile: string | null;
   repoConfigFile: string | null;
-  /** Unreadable or invalid configuration files: reported by commands, ignored by hooks. */
+  /** Invalid configuration files and values, and a token withheld: commands print them, hooks log them once a run (logConfigWarnings, hooks/hook-log.ts). */
   warnings: string[];
 };
 
@@ -58,6 +58,16 @@ type FileConfig = Record<string, unknown>;
  * could end it: the read is synchronous). Only a regular file, and only this much of it, is read.
  */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * A config file's text as JSON. A byte order mark at its start is read past, as JSON readers on Windows
+ * do: Notepad and PowerShell write one, and JSON.parse rejects it (CRLF it takes as it is). The one rule
+ * for every config file the CLI reads; plugins/baton/bin/baton.mjs and install.sh, which cannot import
+ * it, strip it too.
+ */
+export function parseConfigText(text: string): unknown {
+  return JSON.parse(text.replace(/^\uFEFF/, ""));
+}
 
 function readJson(file: string, warnings: string[]): FileConfig {
   let text: string;
@@ -73,7 +83,7 @@ function readJson(file: string, warnings: string[]): FileConfig {
     return {};
   }
   try {
-    const value: unknown = JSON.parse(text);
+    const value = parseConfigText(text);
     if (value && typeof value === "object" && !Array.isArray(value)) return value as FileConfig;
     warnings.push(`${file} is not a JSON object; ignored.`);
   } catch (error) {
@@ -149,13 +159,49 @@ export function normaliseUrl(value: string | null, from: string, warnings: strin
   return parsed.href.replace(/\/+$/, "");
 }
 
+const NO_TOKEN = { token: null, tokenFrom: null } as const;
+/** Scheme, host and port alike: the server a token may go to, whatever path the URL adds. */
+const sameOrigin = (a: string, b: string): boolean => new URL(a).origin === new URL(b).origin;
+
+/**
+ * The token to send to `url`, and where it came from. A URL a repository named is never sent the user's
+ * token, from the environment or the file alike. BATON_TOKEN goes as given to the user's own URL. The
+ * file's token belongs to the server it was saved with (`baton login` writes them together; install.sh
+ * drops it when the url changes): BATON_URL naming another server goes without it, as with no token.
+ * A file with a token and no url has no server to hold it to: it goes to BATON_URL.
+ */
+function chooseToken(
+  c: { url: string | null; ownUrl: string | null; envUrl: string | null; user: FileConfig; userConfigFile: string | null; repoConfigFile: string | null },
+  warnings: string[],
+): Pick<BatonConfig, "token" | "tokenFrom"> {
+  const envToken = str(process.env.BATON_TOKEN);
+  const saved = str(c.user.token);
+  if (!c.ownUrl && c.url) {
+    if (envToken || saved) warnings.push(`${c.repoConfigFile} names the server ${c.url}; your token is not sent to a server a repository chose: set BATON_URL, or url in ${configFileName(c.userConfigFile)}, to use it.`);
+    return NO_TOKEN;
+  }
+  if (envToken) return { token: envToken, tokenFrom: "env" };
+  if (!saved) return NO_TOKEN;
+  const savedWith = str(c.user.url);
+  if (c.envUrl && savedWith) {
+    // The file's url as loadConfig would have taken it (no warning: BATON_URL is the one in use).
+    const savedFor = normaliseUrl(savedWith, "url", []);
+    if (!savedFor || !sameOrigin(savedFor, c.envUrl)) {
+      warnings.push(`the token in ${configFileName(c.userConfigFile)} is for ${savedFor ?? savedWith}; it is not sent to ${c.envUrl} (BATON_URL): run \`baton login\`, or set BATON_TOKEN, for that server.`);
+      return NO_TOKEN;
+    }
+  }
+  return { token: saved, tokenFrom: "file" };
+}
+
 /**
  * Configuration, each value from the first place that has it: the environment (BATON_URL,
  * BATON_TOKEN, BATON_TIMEOUT_MS, BATON_PROMPT_TIMEOUT_MS, BATON_MODE, BATON_PROJECT, BATON_SUMMARISER, BATON_CA_FILE), then the user's config
  * file, then `.baton.json` in the repository. A repository file may name the project, a pinned task,
  * the URL, the timeout and the mode, but never a token or a command to run: cloning a repository must
  * not make the hooks execute something or send the token elsewhere than the user said. So a URL from
- * the repository's file goes without the user's token (a warning says why).
+ * the repository's file goes without the user's token (a warning says why), and the file's token goes
+ * only to the server it was saved with (chooseToken).
  */
 export function loadConfig(cwd: string = process.cwd()): BatonConfig {
   const warnings: string[] = [];
@@ -165,7 +211,8 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
   const { repoRoot, repoConfigFile } = findRepo(cwd);
   const repo = repoConfigFile ? readJson(repoConfigFile, warnings) : {};
 
-  const ownUrl = normaliseUrl(str(env.BATON_URL), "BATON_URL", warnings) ?? normaliseUrl(str(user.url), `url in ${userConfigFile}`, warnings);
+  const envUrl = normaliseUrl(str(env.BATON_URL), "BATON_URL", warnings);
+  const ownUrl = envUrl ?? normaliseUrl(str(user.url), `url in ${userConfigFile}`, warnings);
   const url = ownUrl ?? normaliseUrl(str(repo.url), `url in ${repoConfigFile}`, warnings);
   const timeout = (envName: string, key: string, fallback: number) =>
     parseTimeout(env[envName], envName, warnings, fallback) ??
@@ -181,16 +228,11 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     parseMode(user.mode, `mode in ${userConfigFile}`, warnings) ??
     parseMode(repo.mode, `mode in ${repoConfigFile}`, warnings) ??
     (str(env.PAI_DIR) ? "complement" : "full");
-  // A URL a repository named is never sent the user's token, from the environment or the file alike.
-  const envToken = ownUrl || !url ? str(env.BATON_TOKEN) : null;
-  const fileToken = ownUrl || !url ? str(user.token) : null;
-  if (!ownUrl && url && (str(env.BATON_TOKEN) || str(user.token))) {
-    warnings.push(`${repoConfigFile} names the server ${url}; your token is not sent to a server a repository chose: set BATON_URL, or url in ${configFileName(userConfigFile)}, to use it.`);
-  }
+  const { token, tokenFrom } = chooseToken({ url, ownUrl, envUrl, user, userConfigFile, repoConfigFile }, warnings);
   return {
     url,
-    token: envToken ?? fileToken,
-    tokenFrom: envToken ? "env" : fileToken ? "file" : null,
+    token,
+    tokenFrom,
     timeoutMs,
     promptTimeoutMs,
     mode,

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { readPart } from "../input/read-part";
 import { CliError, EXIT } from "../exit-codes";
-import { MAX_CONFIG_BYTES, userConfigPath } from "./load-config";
+import { MAX_CONFIG_BYTES, parseConfigText, userConfigPath } from "./load-config";
 import { NO_HOME } from "./home";
 import { writeWhole } from "../output/write-whole";
 
@@ -22,7 +22,7 @@ function readObject(file: string): Record<string, unknown> {
     const part = readPart(file, MAX_CONFIG_BYTES, "start");
     if (!part || part.partial) throw new Error(part ? "too large" : "not a regular file");
     const text = part.bytes.toString("utf8");
-    value = text.trim() ? JSON.parse(text) : {};
+    value = text.trim() ? parseConfigText(text) : {};
   } catch (error) {
     throw new CliError(`${file} cannot be read as JSON (${(error as Error).message}): fix or remove it, then run this again.`, EXIT.failure);
   }

@@ -36,3 +36,19 @@ export function hookLog(message: string): void {
     // a full disk or a read-only home must not break a hook
   }
 }
+
+/** What this process has logged of its configuration: a hook may read it twice (openHook), and says each problem once. */
+const loggedWarnings = new Set<string>();
+
+/**
+ * The configuration's warnings (a `.baton.json` that is not JSON, a token withheld from another server,
+ * …), once a hook run: commands print them on stderr, a hook has only this log to say why it found no
+ * project or no token.
+ */
+export function logConfigWarnings(who: string, warnings: readonly string[]): void {
+  for (const warning of warnings) {
+    if (loggedWarnings.has(warning)) continue;
+    loggedWarnings.add(warning);
+    hookLog(`${who}: ${warning}`);
+  }
+}

@@ -4,7 +4,7 @@ import { loadConfig, type BatonConfig } from "../config/load-config";
 import type { AgentName } from "../../../lib/rules";
 import { answerBy } from "./hook-exit";
 import { readHookInput } from "./hook-input";
-import { hookLog } from "./hook-log";
+import { hookLog, logConfigWarnings } from "./hook-log";
 import { firstToAnswer } from "./hook-once";
 import { safeCwd } from "./safe-cwd";
 
@@ -41,6 +41,7 @@ export async function openHook(
   // Where the hook was started, or a folder that exists when that one was deleted (safeCwd).
   const started = safeCwd();
   const early = loadConfig(started);
+  logConfigWarnings(event, early.warnings);
   const limitMs = options.limit(early);
   // A chunk of a few hundred bytes, before the watchdog: its answer at the limit is in the agent's shape.
   const agent = await AGENTS[agentName].hook();
@@ -58,5 +59,6 @@ export async function openHook(
   const facts = agent.facts(parsed.input);
   const cwd = safeCwd(facts.cwd);
   const config = cwd === started ? early : loadConfig(cwd);
+  logConfigWarnings(event, config.warnings);
   return { ok: true, hook: { event, agent, facts, input: parsed.input, cwd, config, startedAt, limitMs } };
 }

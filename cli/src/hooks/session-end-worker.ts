@@ -13,7 +13,7 @@ import { distinctLessons, extractLessons } from "../lessons/extract-lessons";
 import { proposalKey, type Lesson } from "../lessons/lesson";
 import { SecretRedactor } from "../../../lib/secrets/redact-secrets";
 import { redactTranscript } from "../transcript/redact-transcript";
-import { cacheDirIfAny, hookLog } from "./hook-log";
+import { cacheDirIfAny, hookLog, logConfigWarnings } from "./hook-log";
 import { readSent, withSessionLock, writeSent } from "./sent-proposals";
 import type { SummariserSpec } from "../summarise/summariser-config";
 import { runSummariserCommand } from "../summarise/run-command";
@@ -110,6 +110,7 @@ type EndedSession = { sessionId: string | null; transcriptPath: string | null; t
 function connect(facts: HookFacts, job: Job): Connection {
   const cwd = facts.cwd && existsSync(facts.cwd) ? facts.cwd : job.cwd;
   const config = loadConfig(cwd);
+  logConfigWarnings("session-end worker", config.warnings);
   const call = config.url && config.token ? apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: REQUEST_MS }) : null;
   if (!call) hookLog("session-end worker: no server configured (BATON_URL, BATON_TOKEN); spooling");
   return { cwd, config, call };

@@ -29,8 +29,7 @@ function configuredServer(agent: HookAdapter, config: BatonConfig): { url: strin
     return null;
   }
   if (!config.token) {
-    // Why there is none may be in a warning (a URL named by the repository's .baton.json goes without the token).
-    for (const warning of config.warnings) hookLog(`session-start: ${warning}`);
+    // Why there is none is in hook.log, among the configuration's warnings (openHook logs them).
     unavailable(agent, `no token for ${config.url}: run \`baton login\`, or set BATON_TOKEN`);
     return null;
   }

@@ -109,7 +109,8 @@ function userConfig() {
   try {
     // No home folder: no config file; BATON_URL and BATON_TOKEN from the environment still work.
     const folder = xdgOrNull("XDG_CONFIG_HOME", ".config");
-    config ??= folder ? JSON.parse(readFileSync(path.join(folder, "baton", "config.json"), "utf8")) : {};
+    // A byte order mark (Notepad's) is read past, as the CLI reads it (parseConfigText in cli/src/config/load-config.ts).
+    config ??= folder ? JSON.parse(readFileSync(path.join(folder, "baton", "config.json"), "utf8").replace(/^\uFEFF/, "")) : {};
   } catch {
     config = {}; // no config file: said below
   }
