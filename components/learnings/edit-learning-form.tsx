@@ -1,5 +1,6 @@
 "use client";
 
+import { MAX_CONTENT_CHARS } from "@/lib/rules";
 import { useActionState } from "react";
 import { editLearningAction } from "@/lib/actions/learning-actions";
 import { initialFormState } from "@/lib/actions/form-state";
@@ -19,7 +20,7 @@ export function EditLearningForm({ id, kind, content, tags }: Props) {
       <FormMessage state={state} />
       <div className="field">
         <label htmlFor={key("content")}>Text</label>
-        <textarea id={key("content")} name="content" rows={3} defaultValue={content} required aria-invalid={state.fieldErrors?.content ? true : undefined} />
+        <textarea id={key("content")} name="content" rows={3} defaultValue={content} required maxLength={MAX_CONTENT_CHARS} aria-invalid={state.fieldErrors?.content ? true : undefined} />
         {state.fieldErrors?.content ? <p className="field-error">{state.fieldErrors.content}</p> : null}
       </div>
       <div className="form-row">

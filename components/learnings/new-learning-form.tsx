@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { createLearningAction } from "@/lib/actions/learning-actions";
 import { initialFormState } from "@/lib/actions/form-state";
-import { LEARNING_KINDS } from "@/lib/rules";
+import { LEARNING_KINDS, MAX_CONTENT_CHARS } from "@/lib/rules";
 import { ProjectSelect, type ProjectOption } from "../projects/project-select";
 import { FormMessage } from "../ui/form-message";
 import { SubmitButton } from "../ui/submit-button";
@@ -17,7 +17,7 @@ export function NewLearningForm({ projects }: { projects: ProjectOption[] }) {
       <FormMessage state={state} />
       <div className="field">
         <label htmlFor="new-content">Text</label>
-        <textarea id="new-content" name="content" rows={2} required placeholder="Run the migrations before the tests." />
+        <textarea id="new-content" name="content" rows={2} required maxLength={MAX_CONTENT_CHARS} placeholder="Run the migrations before the tests." />
         {state.fieldErrors?.content ? <p className="field-error">{state.fieldErrors.content}</p> : null}
       </div>
       <div className="form-row">

@@ -1,5 +1,6 @@
 "use client";
 
+import { MAX_CONTENT_CHARS } from "@/lib/rules";
 import { useRef } from "react";
 import { KindBadge } from "../ui/kind-badge";
 import { ProposalEvidence } from "./proposal-evidence";
@@ -167,6 +168,7 @@ function EditForm({ entry, onAccept, onCancel }: { entry: QueueEntry; onAccept: 
           ref={box}
           rows={3}
           defaultValue={entry.content}
+          maxLength={MAX_CONTENT_CHARS}
           autoFocus
           onKeyDown={(e) => {
             if (e.key === "Escape") {

@@ -1,5 +1,6 @@
 "use client";
 
+import { MAX_CONTENT_CHARS } from "@/lib/rules";
 import { useActionState } from "react";
 import { decideProposalFormAction } from "@/lib/actions/proposal-actions";
 import { initialFormState } from "@/lib/actions/form-state";
@@ -37,7 +38,7 @@ export function RowForms({ entry }: { entry: QueueEntry }) {
           <input type="hidden" name="decision" value="accept" />
           <div className="field">
             <label htmlFor={`edit-${entry.id}`}>Text to accept</label>
-            <textarea id={`edit-${entry.id}`} name="content" rows={3} defaultValue={entry.content} />
+            <textarea id={`edit-${entry.id}`} name="content" rows={3} defaultValue={entry.content} maxLength={MAX_CONTENT_CHARS} />
           </div>
           <SubmitButton>Accept edited</SubmitButton>
         </form>
