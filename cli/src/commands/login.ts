@@ -85,6 +85,18 @@ function signedInText(url: string, got: Collected, file: string): string {
 }
 
 /**
+ * Said when the approved token could not be written (checked before, yet the file changed meanwhile): the
+ * token itself, once, and where it goes. Lost, it would stay valid on the server with nobody holding it.
+ */
+function unsavedText(got: Collected, keys: Record<string, string>, file: string, error: Error): string {
+  const others = Object.entries(keys).filter(([key]) => key !== "token").map(([key, value]) => `"${key}": ${JSON.stringify(value)}`);
+  return [
+    `signed in to ${keys.url} as ${got.user.email}, but the token could not be saved in ${file} (${error.message}).`,
+    `Keep the token, shown this once, in that file as "token" beside ${others.join(", ")} (the file readable by you alone), or set it as BATON_TOKEN with BATON_URL=${keys.url}: ${got.token}`,
+  ].join(" ");
+}
+
+/**
  * `baton login [--url URL] [--no-browser]`: device authorisation. Prints a URL with a short code (and
  * opens it when this machine has a browser), waits while the person approves it in the dashboard,
  * then keeps the token it receives, with the URL, in the user's config file (mode 0600, other keys kept).
@@ -116,7 +128,13 @@ export async function runLogin(args: string[]): Promise<number> {
   // A CA this sign-in trusted (BATON_CA_FILE) is one the hooks need too, and Claude Code does not run them
   // in this shell: kept beside the token, as install.sh keeps it.
   const caFile = url.startsWith("https:") && config.caFile ? config.caFile : undefined;
-  const file = updateUserConfig({ url, token: got.token, ...(caFile ? { caFile } : {}) }, config.userConfigFile);
+  const keys = { url, token: got.token, ...(caFile ? { caFile } : {}) };
+  let file: string;
+  try {
+    file = updateUserConfig(keys, config.userConfigFile);
+  } catch (error) {
+    throw new CliError(unsavedText(got, keys, config.userConfigFile ?? "the config file", error as Error), EXIT.failure);
+  }
   if (config.tokenFrom === "env") note("BATON_TOKEN is set in this shell and is used before the config file: unset it to use the new token.");
   printResult({ url, user: got.user, token: got.tokenInfo, configFile: file }, signedInText(url, got, file));
   return EXIT.ok;

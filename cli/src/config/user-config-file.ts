@@ -3,6 +3,7 @@ import { readPart } from "../input/read-part";
 import { CliError, EXIT } from "../exit-codes";
 import { MAX_CONFIG_BYTES, parseConfigText, userConfigPath } from "./load-config";
 import { NO_HOME } from "./home";
+import { writeProblem } from "../output/write-problem";
 import { writeWhole } from "../output/write-whole";
 
 /** The file holds a token: readable and writable by its owner alone, as install.sh leaves it too. */
@@ -30,10 +31,16 @@ function readObject(file: string): Record<string, unknown> {
   throw new CliError(`${file} is not a JSON object: fix or remove it, then run this again.`, EXIT.failure);
 }
 
-/** Throws, saying why, when the user's config file could not be updated (not a JSON object): checked before a token is made for it. */
+/**
+ * Throws, saying why, when the user's config file could not be updated (not a JSON object, a folder
+ * this user cannot write in): checked before a token is made for it.
+ */
 export function checkUserConfig(given: string | null = userConfigPath()): void {
   const file = writable(given);
-  readObject(existsSync(file) ? realpathSync(file) : file);
+  const target = existsSync(file) ? realpathSync(file) : file;
+  readObject(target);
+  const problem = writeProblem(target);
+  if (problem) throw new CliError(`cannot save a token in ${file}: ${problem}. Make it writable, or set XDG_CONFIG_HOME to a folder you can write in, then run this again.`, EXIT.failure);
 }
 
 /**
