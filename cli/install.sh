@@ -4,8 +4,9 @@
 #   curl -fsSL https://baton.example.com/install.sh | sh
 #
 # Puts the server's one-file CLI (GET /cli/baton.mjs, Node.js 20 or newer) in ~/.local/share/baton
-# ($XDG_DATA_HOME/baton when set), links it as ~/.local/bin/baton, and records the server's address as "url" in ~/.config/baton/config.json ($XDG_CONFIG_HOME/baton when
-# set), keeping every other key there (your token). Running it again updates both.
+# ($XDG_DATA_HOME/baton when set to an absolute path), links it as ~/.local/bin/baton, and records the
+# server's address as "url" in ~/.config/baton/config.json ($XDG_CONFIG_HOME/baton when set to an
+# absolute path), keeping every other key there (your token). Running it again updates both.
 #
 # A server whose certificate comes from your team's own CA: give curl the CA for this script, and the
 # script the same file as BATON_CA_FILE. It downloads the CLI trusting it and records it as "caFile",
@@ -17,12 +18,22 @@ set -eu
 # Filled in by the server that served this script: the address the request came to.
 url=@BATON_URL@
 
+# An XDG base folder ($1) when it is an absolute path, else the default ($2). The XDG spec says a relative
+# one is invalid and must be ignored, as the CLI ignores it (userFolder in cli/src/config/home.ts): read
+# from where this runs, it put the CLI in that folder and left ~/.local/bin/baton a broken relative link.
+xdg_folder() {
+  case "$1" in
+    /*) printf '%s\n' "$1" ;;
+    *) printf '%s\n' "$2" ;;
+  esac
+}
+
 bin_dir="$HOME/.local/bin"
 target="$bin_dir/baton"
 # The file keeps its .mjs name behind a symlink: Node 20 reads an extensionless script as CommonJS.
-share_dir="${XDG_DATA_HOME:-$HOME/.local/share}/baton"
+share_dir="$(xdg_folder "${XDG_DATA_HOME:-}" "$HOME/.local/share")/baton"
 cli="$share_dir/baton.mjs"
-config_file="${XDG_CONFIG_HOME:-$HOME/.config}/baton/config.json"
+config_file="$(xdg_folder "${XDG_CONFIG_HOME:-}" "$HOME/.config")/baton/config.json"
 
 fail() {
   echo "baton install: $*" >&2

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, ROOT } from "../support/server";
@@ -139,6 +139,21 @@ describe("GET /install.sh", () => {
     const install = await runProcess("sh", [], { env: homeEnv(home, { PATH: process.env.PATH! }), input: script, cwd: home });
     expect(install.code, install.stderr).toBe(0);
     expect(install.stdout).toContain(`Server: ${world.server.url} (already in ${configFile}).`);
+  });
+
+  it("a relative XDG_DATA_HOME or XDG_CONFIG_HOME is ignored (the XDG spec): nothing lands in the folder it runs in, the link is absolute", async () => {
+    const home = path.join(tmp.dir, "home-relative-xdg");
+    const cwd = path.join(tmp.dir, "relative-xdg-cwd");
+    mkdirSync(cwd, { recursive: true });
+    const script = await (await fetch(`${world.server.url}/install.sh`)).text();
+    const env = homeEnv(home, { PATH: process.env.PATH!, XDG_DATA_HOME: "data", XDG_CONFIG_HOME: "config" });
+    const install = await runProcess("sh", [], { env, input: script, cwd });
+    expect(install.code, install.stderr).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+    const bin = path.join(home, ".local/bin/baton");
+    expect(readlinkSync(bin)).toBe(path.join(home, ".local/share/baton/baton.mjs"));
+    expect(readFileSync(bin, "utf8")).toBe(bundle);
+    expect(JSON.parse(readFileSync(path.join(home, ".config/baton/config.json"), "utf8"))).toEqual({ url: world.server.url });
   });
 
   it("with no token yet, it says to sign in with `baton login` next", async () => {
