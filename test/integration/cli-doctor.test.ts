@@ -19,6 +19,7 @@ const PATH = [path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.deli
 const BIN = `node ${path.join(ROOT, "cli/bin/baton.mjs")}`;
 
 type Doctor = {
+  ok: boolean;
   server: { reachable: boolean; answering: boolean; project: string | null; problem: string | null };
   agents: { agent: string; found: string | null; installed: Record<string, boolean>; notes: string[] }[];
   summariser: { setting: string | null; problem: string | null };
@@ -53,6 +54,7 @@ describe("baton doctor", () => {
     expect(claude.found).toBe(path.join(home, ".claude"));
     expect(claude.installed).toEqual({ repo: false });
     expect(before.code).toBe(1);
+    expect(before.report.ok).toBe(false);
 
     const installed = await runBaton(["install", "claude", "--command", BIN], { cwd: repo, env: env() });
     expect(installed.code, installed.stderr).toBe(0);
@@ -61,6 +63,7 @@ describe("baton doctor", () => {
     const report = JSON.parse(after.stdout) as Doctor;
     expect(report.agents.find((a) => a.agent === "claude")!.installed).toEqual({ repo: true });
     expect(after.code).toBe(0);
+    expect(report.ok).toBe(true);
   });
 
   it("says which summariser is set, and what is wrong with one that cannot run", async () => {
@@ -77,11 +80,12 @@ describe("baton doctor", () => {
     // As whoami and every command read them (README's exit codes): a proxy's own page.
     { name: "a gateway's 502 page", extra: async () => ({ BATON_URL: await pageServer(502) }), code: 5, problem: /gateway answered 502/ },
     { name: "a proxy's 401 page", extra: async () => ({ BATON_URL: await pageServer(401) }), code: 6, problem: /answered 401/ },
-  ])("$name: says so, exit $code", async ({ extra, code, problem }) => {
+  ])("$name: says so, exit $code, and its JSON says ok: false", async ({ extra, code, problem }) => {
     const { code: exit, report } = await doctor(await extra());
     expect(report.server.answering).toBe(false);
     expect(report.server.problem).toMatch(problem);
     expect(exit).toBe(code);
+    expect(report.ok).toBe(false);
   });
 
   it("Baton installed with --command (bt, a path of another name) counts as installed, the other command said in a note", async () => {

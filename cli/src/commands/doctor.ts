@@ -181,9 +181,10 @@ export async function runDoctor(args: string[]): Promise<number> {
   const [server, agents] = await Promise.all([checkServer(config), checkAgents(config)]);
   const summariser = checkSummariser(config);
   const missing = agents.filter((a) => a.found && Object.keys(a.installed).length && !Object.values(a.installed).some(Boolean));
-  printResult({ server, agents, summariser, warnings: config.warnings }, () =>
+  const exit = server.exit !== EXIT.ok ? server.exit : missing.length ? EXIT.failure : EXIT.ok;
+  // The report is printed whatever it found: a script reading its "ok" must learn what the exit code says.
+  printResult({ ok: exit === EXIT.ok, server, agents, summariser, warnings: config.warnings }, () =>
     [...serverLines(server, config), "Agents:", ...agents.map(agentLine), summariserLine(summariser), ...config.warnings.map((w) => `Warning: ${w}`)].join("\n"),
   );
-  if (server.exit !== EXIT.ok) return server.exit;
-  return missing.length ? EXIT.failure : EXIT.ok;
+  return exit;
 }
