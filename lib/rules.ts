@@ -194,7 +194,7 @@ export const DEFAULT_CONTEXT_MAX_CHARS = CLAUDE_CODE_MAX_CHARS - 500;
 export const MIN_CONTEXT_CHARS = 200;
 export const MAX_CONTEXT_CHARS = 200_000;
 /** The longest stored markdown the dashboard renders (1–2 ms a kilobyte on the server's one thread); longer is shown as text. */
-export const MAX_RENDERED_MARKDOWN_CHARS = 50_000;
+export const MAX_RENDERED_MARKDOWN_CHARS = 20_000;
 
 /**
  * The prompt stage (SPEC §3): at each prompt the `UserPromptSubmit` hook asks for learnings relevant to
