@@ -40,9 +40,12 @@ const BUSY = /^SQLITE_BUSY/;
  */
 const FILE_UNUSABLE = /^SQLITE_(?:READONLY|IOERR|FULL|CANTOPEN|CORRUPT|NOTADB)/;
 
-// "replicat…" and "primary": a sqld replica that cannot reach its primary, in its own words.
+// "replicat…" and "primary": a sqld replica that cannot reach its primary, in its own words. A 404 and
+// "no such table": a database with no schema where the server migrated one at its start, as a sqld
+// replica answers while it bootstraps again from a restarted primary (seen in test/integration/
+// shape-faults.test.ts), or a file replaced by an empty one; the request is fine, the database is not there yet.
 const UNAVAILABLE_MESSAGES =
-  /fetch failed|sync error|error trying to connect|connection refused|did not sync from the primary|primary is unavailable|server returned HTTP status 5\d\d|replicat(?:or|ion) error|primary (?:connection|unreachable|not available)/i;
+  /fetch failed|sync error|error trying to connect|connection refused|did not sync from the primary|primary is unavailable|server returned HTTP status (?:5\d\d|404)|replicat(?:or|ion) error|primary (?:connection|unreachable|not available)|no such table/i;
 
 /** What an error and the errors it wraps may say about themselves. */
 export type ErrorFacts = { name?: unknown; code?: unknown; message?: unknown };

@@ -22,6 +22,9 @@ describe("isDatabaseUnavailable", () => {
     ["an embedded replica that cannot sync", syncFailed],
     ["the cause of a wrapped error", new Error("query failed", { cause: refused })],
     ["an embedded file locked by another process past the busy timeout", Object.assign(new Error("SQLITE_BUSY: database is locked"), { code: "SQLITE_BUSY" })],
+    // A sqld replica bootstrapping again after its primary restarted (shape-faults, CI on a loaded machine).
+    ["a replica with no schema yet", Object.assign(new Error("SQLITE_UNKNOWN: SQLite error: no such table: projects"), { code: "SQLITE_UNKNOWN" })],
+    ["a replica's namespace not there yet (404)", Object.assign(new Error("SERVER_ERROR: Server returned HTTP status 404"), { code: "SERVER_ERROR" })],
   ])("true for %s", (_, error) => expect(isDatabaseUnavailable(error)).toBe(true));
 
   it.each([
