@@ -16,8 +16,14 @@ export function loadSamples(half: "development" | "heldout"): SecretSample[] {
   return (JSON.parse(readFileSync(path.join(FIXTURES, `${half}.json`), "utf8")) as { samples: SecretSample[] }).samples;
 }
 
-export function loadOrdinaryLines(): string[] {
-  return readFileSync(path.join(FIXTURES, "ordinary.txt"), "utf8").split("\n").filter(Boolean);
+/**
+ * `ordinary.txt`: 20,430 lines of ordinary transcript text. `ordinary-near-secrets.txt`: lines a tester saw
+ * withheld from a real handoff (a runbook's path, `JWT_EXPIRES_IN=15m`, `auth: "oauth2"`, a Stripe customer
+ * id, a CI cache key, …) and a few beside them that the rules for those leaks must leave alone (htpasswd
+ * without -b, a URL's plain user, base64 of a URL without a password), each naming a secret without holding one.
+ */
+export function loadOrdinaryLines(file: "ordinary.txt" | "ordinary-near-secrets.txt" = "ordinary.txt"): string[] {
+  return readFileSync(path.join(FIXTURES, file), "utf8").split("\n").filter(Boolean);
 }
 
 /** A sample is found when its secret is not in the redacted text (a marker replacing more is fine). */

@@ -9,13 +9,14 @@
  * and reports ranges, not replacements. Shapes follow gitleaks' rules and the providers' documented
  * token formats.
  */
-import { secretsInProse } from "./secret-in-prose";
+import { secretsInProse, tokenShaped } from "./secret-in-prose";
 
 /**
  * A credential shape: `label` names it in the marker; `keep` is a capture group kept verbatim (a name, a
- * scheme); `check` says whether what follows the kept part is a value (not `$VAR`, a type, a placeholder).
+ * scheme); `check` says whether what follows the kept part is a value (not `$VAR`, a type, a placeholder);
+ * `when`, a cheap search the text must pass first, spares ordinary text a costly pattern.
  */
-type Pattern = { label: string; re: RegExp; keep?: number; check?: (value: string) => boolean };
+type Pattern = { label: string; re: RegExp; keep?: number; check?: (value: string, kept: string) => boolean; when?: RegExp };
 
 /** Names whose value is a secret in `NAME=value`, `"name": "value"`, `name: value` and `--name value`. */
 const SECRET_WORDS = String.raw`(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|session[_-]?key|signing[_-]?key|encryption[_-]?key)`;
@@ -25,10 +26,10 @@ const SECRET_WORDS = String.raw`(?:password|passwd|passphrase|secret|token|api[_
  */
 const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,40}?${SECRET_WORDS}(?:[_.-][A-Za-z0-9_.-]{0,40})?(?![A-Za-z0-9])`;
 /**
- * Short words name a secret only as a whole last segment after "_" (DB_PASS, MY_PWD, AUTH, npmrc's
- * `_auth`): "bypass", AUTHORS, `author:`, `--pass-with-no-tests`, AUTH_URL and "better-auth" are no secret.
+ * Short words name a secret only as a whole last segment after "_" (DB_PASS, MY_PWD, ADMIN_PW, AUTH,
+ * npmrc's `_auth`): "bypass", AUTHORS, `author:`, `--pass-with-no-tests`, AUTH_URL and "better-auth" are no secret.
  */
-const SHORT_SECRET_NAME = String.raw`(?<![A-Za-z0-9.-])(?:pass|pwd|auth)(?![A-Za-z0-9_.-])`;
+const SHORT_SECRET_NAME = String.raw`(?<![A-Za-z0-9.-])(?:pass|pwd|pw|auth)(?![A-Za-z0-9_.-])`;
 /** A value: quoted (also JSON-escaped quotes, as in a command line), or up to the next space or delimiter. */
 const SECRET_VALUE = String.raw`(\\"[^"\\\n]{4,}\\"|"[^"\n]{4,}"|'[^'\n]{4,}'|[^\s"'\`,;&|)}\]\\]{4,})`;
 /** A value on a command line, quoted or not. */
@@ -38,6 +39,13 @@ const assignment = (name: string) => new RegExp(String.raw`(${name}\\?["']?\s*(?
 /** What runs before a command's own flags, on the same command line (bounded). */
 const FLAGS_OF = (command: string) => String.raw`\b${command}\b[^\n|;&]{0,160}?\s`;
 /**
+ * `htpasswd -b` takes the password as its last argument, after the file (none with -n) and the user:
+ * `htpasswd -b -c .htpasswd admin PW`, `htpasswd -nb ops PW`. Flags may carry a number (`-C 12`).
+ */
+const HTPASSWD_FLAGS = String.raw`(?:\s+-[A-Za-z]+(?:\s+\d+)?)*`;
+const HTPASSWD = (arguments_: number, withN: boolean) =>
+  String.raw`\bhtpasswd(?=${HTPASSWD_FLAGS}\s+-[A-Za-z]*b)(?${withN ? "=" : "!"}${HTPASSWD_FLAGS}\s+-[A-Za-z]*n)${HTPASSWD_FLAGS}(?:\s+${ARGUMENT}){${arguments_}}\s+`;
+/**
  * A password on a command line, after what stays: `curl -u user:` (or `--user`), `mysql … -p` glued to
  * it (`-p` alone asks, `-P 3306` is a port), `sshpass -p`, `docker login … -p` (or `--password`).
  */
@@ -46,27 +54,45 @@ const PASSWORD_FLAG = [
   String.raw`${FLAGS_OF("(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mariadb(?:-dump|-admin)?)")}-p`,
   String.raw`\bsshpass(?:\s+-v)*\s+-p\s*`,
   String.raw`${FLAGS_OF("(?:docker|podman|buildah|skopeo|nerdctl)\\s+login")}(?:-p|--password)(?:\s+|=)`,
+  HTPASSWD(1, true),
+  HTPASSWD(2, false),
+  // `openssl enc -k PW`, `-pass pass:PW` (also -passin, -passout); `-pass env:VAR` names where it is.
+  String.raw`${FLAGS_OF("openssl")}(?:-k\s+|-pass(?:in|out)?\s+pass:)`,
 ].join("|");
 
 /**
  * Values after a secret-looking name that are no secret: a variable reference, a placeholder, a marker of
  * ours, an elided value (`…`, `baton_…`). Only at the start: a value cut short (`S3cr3t99…`) is a secret.
  */
-const NOT_A_VALUE = /^\\?["']?(?:\$|<|\[withheld|\[private|\*{3}|%\w+%|process\.env|os\.environ|env\(|secrets\.|…|[A-Za-z]{1,11}[_-]…)/i;
+const NOT_A_VALUE = /^\\?["']?(?:\$|<|\[withheld|\[private|\*{3}|%\w+%|process\.env|os\.environ|env\(|secrets\.|arn:|…|[A-Za-z]{1,11}[_-]…)/i;
 /**
  * Code that names a secret without holding one: `token: string`, `password: params.passwordHash`,
  * `secret = generateSecret()`, `token={state.token}`, `TOKEN_CACHE_MS = 5000`. A secret has digits or
  * symbols; a type, identifier, member expression, call or short number does not.
  */
 const CODE_VALUE = /^(?:[A-Za-z_$]+(?:\.[A-Za-z_$]+)*|\d{1,7}|[A-Za-z_$][\w$.]*[(<].*|\{.*)$/;
+/** A duration or a size, quoted or not (`ACCESS_TOKEN_LIFETIME=900s`, `TOKEN_TTL: "15m"`, `KEY_CACHE=64MB`). */
+const AMOUNT = /^\\?["']?\d{1,7}(?:\.\d{1,3})?(?:ms|[smhdwy]|mo|mins?|secs?|days?|hours?|[kKMGT]i?B?|%)\\?["']?$/;
+/**
+ * A value that repeats a word of its own name, in lower case words joined by - . or _, names a thing
+ * (a header, a cookie, a storage key): `api_key_header = "x-api-key"`, `sessionKey: "baton.session.v2"`.
+ */
+function namesItself(value: string, name: string): boolean {
+  const segments = /^\\?["']?([a-z][a-z0-9]*(?:[-._][a-z0-9]+)+)\\?["']?$/.exec(value)?.[1]?.split(/[-._]/);
+  if (!segments) return false;
+  const nameWords = new Set(name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/));
+  return segments.some((segment) => segment.length >= 3 && nameWords.has(segment));
+}
 /** A quoted prefix (`TOKEN_PREFIX = "baton_"`) names a token's shape, not a token. */
 const QUOTED_WORD = /^\\?["'][A-Za-z]{1,11}[_-]\\?["']$/;
 const isArgument = (value: string) => !NOT_A_VALUE.test(value);
-const isValue = (value: string) => isArgument(value) && !CODE_VALUE.test(value) && !QUOTED_WORD.test(value);
-/** After a short name (`auth: "basic"`, `pass: true`), a word of letters alone is a setting, not a secret. */
+const isValue = (value: string, name = "") => isArgument(value) && !CODE_VALUE.test(value) && !QUOTED_WORD.test(value) && !AMOUNT.test(value) && !namesItself(value, name);
+/** After a short password name (`pass: true`), a word of letters alone is a setting, not a secret. */
 const isStrongValue = (value: string) => isValue(value) && !/^\\?["']?[A-Za-z]+\\?["']?$/.test(value);
 /** A credential after a header name or a scheme: long enough, with a digit or a base64 symbol, or long and in mixed case ("Required" is a word). */
 const isCredential = (value: string) => isArgument(value) && value.length >= 8 && (/[\d+/=]/.test(value) || (value.length >= 16 && /[a-z]/.test(value) && /[A-Z]/.test(value)));
+/** After `auth` a value is a scheme (`"oauth2"`, `"basic"`) unless it is a credential (npmrc's `_auth`, a docker config's). */
+const isAuthValue = (value: string) => isValue(value) && isCredential(value.replace(/^\\?["']|\\?["']$/g, ""));
 
 /**
  * A token right after a JSON-escaped newline or tab (`"creds:\nghp_…"`) is at a word's start too: the
@@ -78,9 +104,18 @@ const atTokenStart = (pattern: Pattern): Pattern => ({ ...pattern, re: new RegEx
 const KEY_BODY = String.raw`(?:(?!-----BEGIN)[\s\S])*?`;
 const KEY_LINE = (edge: "BEGIN" | "END") => String.raw`-----${edge}[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`;
 
+const AWS_KEY_ID = String.raw`(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}`;
 /** Tokens whose shape says what they are, wherever they stand. */
 const TOKENS: Pattern[] = [
-  { label: "AWS access key id", re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
+  // A secret access key with no name on its line, beside its key id (create-access-key's text output, the
+  // console's CSV): 40 characters of base64 in mixed case with a digit. Before the key id is withheld.
+  {
+    label: "AWS secret access key",
+    re: new RegExp(String.raw`(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])(?:(?<=\b${AWS_KEY_ID}\b[^\n]{0,160})|(?=[^\n]{0,120}\b${AWS_KEY_ID}\b))`, "g"),
+    check: (value) => /\d/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value),
+    when: new RegExp(AWS_KEY_ID),
+  },
+  { label: "AWS access key id", re: new RegExp(String.raw`\b${AWS_KEY_ID}\b`, "g") },
   { label: "AWS secret access key", re: /((?:aws)?_?secret_?access_?key["']?\s*[:=\s]\s*["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi, keep: 1 },
   { label: "GitHub token", re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,255}\b/g },
   { label: "GitHub token", re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
@@ -112,6 +147,10 @@ const TOKENS: Pattern[] = [
   { label: "Grafana token", re: /\bgl(?:sa|c)_[A-Za-z0-9+/_]{32,}={0,2}/g },
   { label: "Postman key", re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/gi },
   { label: "age secret key", re: /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/g },
+  // HashiCorp Vault: service, batch and recovery tokens, and the legacy service token (s. and 24 characters).
+  { label: "Vault token", re: /\b(?:hv[sbr]\.[A-Za-z0-9_-]{20,}|s\.(?=[A-Za-z0-9]{0,23}\d)(?=[A-Za-z0-9]{0,23}[A-Z])(?=[A-Za-z0-9]{0,23}[a-z])[A-Za-z0-9]{24}(?![A-Za-z0-9_-]))/g },
+  // A bot's id, a colon and its secret; in a bot URL it follows "bot" (api.telegram.org/bot123:AA…).
+  { label: "Telegram bot token", re: /(?<!\d)\d{5,16}:A[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/g },
   { label: "JWT", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { label: "Azure key", re: /\b((?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=)[A-Za-z0-9%+/=_-]{16,}/g, keep: 1 },
   { label: "bearer token", re: /\b(Bearer\s+)[A-Za-z0-9._~+/-]{16,}=*/g, keep: 1 },
@@ -129,12 +168,15 @@ const PATTERNS: Pattern[] = [
   // scheme://user:password@host keeps the scheme and the user. The user may be empty (redis://:password@host);
   // the password runs to the last "@" of the authority (a raw "@" in it, as withoutCredentials reads it).
   { label: "password", re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>]*:)[^\s/?#"'<>]+(?=@)/gi, keep: 1 },
+  // A token alone as the user (https://<token>@github.com/…, as git and pip take it); a name stays.
+  { label: "token", re: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)[A-Za-z0-9_~.-]{16,}(?=@)/gi, keep: 1, check: tokenShaped, when: /:\/\/[^\s/@]{16,}@/ },
   { label: "password", re: new RegExp(String.raw`(${PASSWORD_FLAG})${ARGUMENT}`, "g"), keep: 1, check: isArgument },
   // <password>…</password> and the like in XML (Maven's settings.xml, .NET config).
   { label: "secret", re: new RegExp(String.raw`(<(${SECRET_NAME}|${SHORT_SECRET_NAME})>)[^<\n]{1,200}(?=</\2>)`, "gi"), keep: 1, check: isValue },
   // Prose says "the token expired": only an assignment or a command-line flag names a value.
-  { label: "secret", re: assignment(String.raw`(?<![A-Za-z0-9])\\?["']?${SECRET_NAME}`), keep: 1, check: isValue },
-  { label: "secret", re: assignment(SHORT_SECRET_NAME), keep: 1, check: isStrongValue },
+  // Not after a colon: `arn:aws:secretsmanager:…:secret:prod/db-AbCdEf` is a path of names.
+  { label: "secret", re: assignment(String.raw`(?<![A-Za-z0-9:])\\?["']?${SECRET_NAME}`), keep: 1, check: isValue },
+  { label: "secret", re: assignment(SHORT_SECRET_NAME), keep: 1, check: (value, kept) => (/auth/i.test(kept) ? isAuthValue(value) : isStrongValue(value)) },
   // `--password-stdin`, `--token-file PATH`: the flag names where the secret comes from.
   { label: "secret", re: new RegExp(String.raw`((?<![\w-])--${SECRET_NAME}(?<![_-](?:stdin|file|env))(?:=|\s+))${SECRET_VALUE}`, "gi"), keep: 1, check: isValue },
 ];
@@ -147,7 +189,7 @@ export const REDACTION_MARKERS = /\[(?:withheld: [^\]]{1,40}|private: withheld)\
 
 /** Replaces the spans the generic rule found, right to left so earlier offsets hold; overlaps merge. */
 function withholdInProse(text: string, secrets: Set<string>): string {
-  const spans = secretsInProse(text).sort((a, b) => b.start - a.start);
+  const spans = secretsInProse(text, (decoded) => new SecretRedactor().text(decoded) !== decoded).sort((a, b) => b.start - a.start);
   let out = text;
   let floor = Infinity;
   for (const span of spans) {
@@ -173,11 +215,12 @@ export class SecretRedactor {
       this.privateBlocks.add(block);
       return PRIVATE_MARKER;
     });
-    for (const { label, re, keep, check } of PATTERNS) {
+    for (const { label, re, keep, check, when } of PATTERNS) {
+      if (when && !when.test(out)) continue;
       out = out.replace(re, (match: string, ...groups: unknown[]) => {
         const kept = keep ? String(groups[keep - 1] ?? "") : "";
         const secret = match.slice(kept.length);
-        if (check && !check(secret)) return match;
+        if (check && !check(secret, kept)) return match;
         this.secrets.add(secret);
         return kept + marker(label);
       });

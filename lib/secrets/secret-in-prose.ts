@@ -1,3 +1,5 @@
+import { encodesSecret } from "./encoded-secret";
+
 /**
  * The generic rule beside the named patterns: a credential written in prose ("…with secret
  * wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY") has no name the named patterns know. A token is withheld when
@@ -27,20 +29,36 @@ const HEX_SECRET_LENGTHS = new Set([32, 64]);
 /** Random strings switch between upper case, lower case and digits often; identifiers (camelCase) rarely. */
 const MIN_CLASS_SWITCHES = 0.2;
 
-/** Characters of base64, base64url, hex and the separators of token formats (SG.x.y, 8Q~, hvs.). */
-const CANDIDATE = /(?<![A-Za-z0-9+/=_.~-])[A-Za-z0-9+/=_.~-]{16,1024}(?![A-Za-z0-9+/=_.~-])/g;
+/**
+ * Characters of base64, base64url, hex and the separators of token formats (SG.x.y, 8Q~, hvs.); "=" only
+ * as padding at the end: `JWT_EXPIRES_IN=15m` is a name and a value, not one token, and the value may be one.
+ */
+const CANDIDATE = /(?<![A-Za-z0-9+/_.~-])[A-Za-z0-9+/_.~-]{16,4096}={0,2}(?![A-Za-z0-9+/=_.~-])/g;
 /** A value right after "password", not the rest of a name ("password-stdin", "password-reset-flow"). */
 const PASSWORD_VALUE = /^(?!-)[^\s"'`<>(){}[\],;]{6,64}/;
+/** A quoted password: the quote (JSON-escaped too) opens it and the same quote closes it; no space inside. */
+const QUOTED_PASSWORD = /^(\\?)(["'`])(?!-)([^\s"'`\\]{6,64})\1\2/;
 const HEX = /^[0-9a-f]+$/i;
-/** A short lower-case prefix before hex (key-…, a provider's tag): the hex decides. */
-const PREFIXED_HEX = /^[a-z]{2,8}(?:[_-][a-z0-9]{1,3})?[_-]([0-9a-f]+)$/;
+/**
+ * A short lower-case prefix before hex: a provider's tag (key-…, dd_…) when short or a secret word, and
+ * then the hex decides; a longer word names what the hash identifies (`item-<hex>`, a React key).
+ */
+const PREFIXED_HEX = /^([a-z]{2,8})(?:[_-][a-z0-9]{1,3})?[_-]([0-9a-f]+)$/;
+const TAG_LENGTH = 3;
+/**
+ * A short lower-case prefix, "_" and a random part: an object's id (Stripe's cus_…, Vercel's dpl_…)
+ * unless a secret word stands right before it (the providers' secret prefixes have their own patterns).
+ */
+const TYPED_ID = /^[a-z]{2,5}_[A-Za-z0-9]{8,32}$/;
+/** A path to a file: a "/" and a name with an extension (base64 has no "."; docs/…-2024Q3.md is no token). */
+const FILE_PATH = /\/[^/]*\.[a-z][a-z0-9]{0,4}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGRITY = /^(?:sha1|sha256|sha384|sha512|md5)-/i;
 /** An SSH public key's body (ssh-ed25519 AAAAC3NzaC1…, ssh-rsa AAAAB3NzaC1…): public, however random. */
 const SSH_PUBLIC_KEY = /^AAAA[A-Z0-9]3NzaC1/;
 /** An identifier that ends in a number: ProductionDeployKey2024, useAuthTokenRefresh2. */
 const IDENTIFIER = /^[a-z]*(?:[A-Z][a-z]{2,})+[_-]?\d{0,4}$/;
-/** A path or a dotted name segment: lower case, or a capital then lower case (src/components/Button.tsx). */
+/** A segment of a path, a dotted, kebab or snake name: lower case, or a capital then lower case (X-Hub-Signature-256). */
 const WORDLIKE_SEGMENT = /^[A-Z]?[a-z0-9_.-]*$/;
 
 function words(text: string): string[] {
@@ -68,17 +86,26 @@ function classSwitches(token: string): number {
   return switches / token.length;
 }
 
-/** Whether a token looks like a random secret and not like a hash, a UUID, a path or an identifier. */
-function secretShaped(token: string): "hex" | "random" | null {
-  if (UUID.test(token) || INTEGRITY.test(token) || SSH_PUBLIC_KEY.test(token) || IDENTIFIER.test(token)) return null;
+/**
+ * Whether a token looks like a random secret and not like a hash, a UUID, a path or an identifier. "hex"
+ * and "id" are secrets only right after a secret word.
+ */
+function secretShaped(token: string): "hex" | "id" | "random" | null {
+  if (UUID.test(token) || INTEGRITY.test(token) || SSH_PUBLIC_KEY.test(token) || IDENTIFIER.test(token) || FILE_PATH.test(token)) return null;
   if (HEX.test(token)) return HEX_SECRET_LENGTHS.has(token.length) ? "hex" : null;
-  const prefixed = PREFIXED_HEX.exec(token)?.[1];
-  if (prefixed) return HEX_SECRET_LENGTHS.has(prefixed.length) ? "hex" : null;
+  const prefixed = PREFIXED_HEX.exec(token);
+  if (prefixed) return HEX_SECRET_LENGTHS.has(prefixed[2]!.length) && (prefixed[1]!.length <= TAG_LENGTH || SECRET_WORDS.has(prefixed[1]!)) ? "hex" : null;
   if (!/\d/.test(token) || !/[A-Z]/.test(token) || !/[a-z]/.test(token)) return null;
-  if (token.split(/[/.]/).every((segment) => WORDLIKE_SEGMENT.test(segment))) return null;
+  if (token.split(/[/._-]/).every((segment) => WORDLIKE_SEGMENT.test(segment))) return null;
   if (classSwitches(token) < MIN_CLASS_SWITCHES) return null;
   const floor = Math.min(MAX_ENTROPY_FLOOR, ENTROPY_PER_LOG_LENGTH * Math.log2(token.length));
-  return entropy(token) >= floor ? "random" : null;
+  if (entropy(token) < floor) return null;
+  return TYPED_ID.test(token) ? "id" : "random";
+}
+
+/** A URL's user part that is a token (https://<token>@github.com/…): long hex, or random by the rule above. */
+export function tokenShaped(user: string): boolean {
+  return (HEX.test(user) && user.length >= 32) || secretShaped(user) === "random";
 }
 
 /** The words a value is introduced by: what stands before it on its line, the linking words skipped. */
@@ -106,28 +133,43 @@ function passwordShaped(value: string): boolean {
   return /[a-z]/i.test(value) && /[\d!#%*&@^+=?-]/.test(value);
 }
 
-export type ProseSecret = { start: number; end: number; label: "secret" | "password" };
+export type ProseSecret = { start: number; end: number; label: "secret" | "password" | "encoded secret" };
 
-/** Spans of `text` holding a credential the named patterns do not know. */
-export function secretsInProse(text: string): ProseSecret[] {
+/**
+ * Spans of `text` holding a credential the named patterns do not know. `holdsSecret` (the redactor) says
+ * whether base64 decodes to a secret: read from the tokens this rule reads anyway, so no second pass.
+ */
+export function secretsInProse(text: string, holdsSecret: (decoded: string) => boolean): ProseSecret[] {
   const spans: ProseSecret[] = [];
   for (const match of text.matchAll(CANDIDATE)) {
     const token = match[0].replace(/[.=~_-]+$/, (tail) => (tail.startsWith("=") ? tail : ""));
     const start = match.index;
     const end = start + token.length;
+    if (encodesSecret(token, holdsSecret)) {
+      spans.push({ start, end, label: "encoded secret" });
+      continue;
+    }
     const shape = secretShaped(token);
     if (!shape) continue;
     const context = nearSecretWord(text, start, end);
-    if (shape === "hex" ? context.adjacent : context.near) spans.push({ start, end, label: "secret" });
+    if (shape === "random" ? context.near : context.adjacent) spans.push({ start, end, label: "secret" });
   }
   for (const match of text.matchAll(/\b(?:password|passwd|pwd|passphrase)\b/gi)) {
     const rest = text.slice(match.index + match[0].length);
     const gap = /^(?:\s*(?:[:=]|is|was|to|now)?\s*)+/i.exec(rest)![0];
-    // A full stop or comma ends the sentence, not the password.
-    const value = PASSWORD_VALUE.exec(rest.slice(gap.length))?.[0].replace(/[.,?]$/, "");
-    if (!value || value.length < MIN_PASSWORD || !passwordShaped(value)) continue;
-    const start = match.index + match[0].length + gap.length;
-    spans.push({ start, end: start + value.length, label: "password" });
+    const value = passwordAfter(rest.slice(gap.length));
+    if (!value || value.text.length < MIN_PASSWORD || !passwordShaped(value.text)) continue;
+    const start = match.index + match[0].length + gap.length + value.offset;
+    spans.push({ start, end: start + value.text.length, label: "password" });
   }
   return spans;
+}
+
+/** The value a password word introduces: inside the quotes that open it (`is "…"`, `` `…` ``, `\"…\"`), or up to a space. */
+function passwordAfter(rest: string): { text: string; offset: number } | null {
+  const quoted = QUOTED_PASSWORD.exec(rest);
+  if (quoted) return { text: quoted[3]!, offset: quoted[1]!.length + 1 };
+  // A full stop or comma ends the sentence, not the password.
+  const bare = PASSWORD_VALUE.exec(rest)?.[0].replace(/[.,?]$/, "");
+  return bare ? { text: bare, offset: 0 } : null;
 }

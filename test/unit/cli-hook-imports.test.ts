@@ -57,7 +57,10 @@ describe("the hook chunks", () => {
     // by 0.4 KB with thirteen providers' token prefixes (Hugging Face, Google OAuth, …); by 1.2 KB with
     // config files read past a byte order mark, their problems named in hook.log once a run, and the
     // config file's token held to the server it was saved with (cli/src/config/load-config.ts);
+    // by 3.95 KB with the leaks a tester reproduced through the hooks (a quoted password, a token as a URL's
+    // user, Vault and Telegram tokens, htpasswd -b and openssl passwords, an AWS secret beside its key id,
+    // base64 that decodes to a secret; lib/secrets: 66,673 → 70,623 bytes for the pre-compact hook);
     // a hook loads nothing else, so what it parses stays well under a millisecond.
-    expect(bytes).toBeLessThan(66_800);
+    expect(bytes).toBeLessThan(70_750);
   });
 });

@@ -20,4 +20,10 @@ describe("secret redaction quality", () => {
     expect(bySecretRules.map((fp) => fp.redacted).slice(0, 5)).toEqual([]);
     expect(bySecretRules.length).toBeLessThanOrEqual(1);
   });
+
+  it("leaves alone every ordinary line that names a secret without holding one", () => {
+    const lines = loadOrdinaryLines("ordinary-near-secrets.txt");
+    expect(lines.length).toBeGreaterThanOrEqual(15);
+    expect(falsePositives(lines).map((fp) => fp.redacted)).toEqual([]);
+  });
 });

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { SecretRedactor } from "@/lib/secrets/redact-secrets";
+import { withholdSecrets } from "@/lib/secrets/withhold-secrets";
+
+// Leaks a tester reproduced through the real hooks (transcript → handoff, proposal, evidence, model), and
+// ordinary lines the redactor withheld from a handoff. Values are made up and assembled from parts so this
+// file does not look like a leak to a secret scanner.
+const awsId = (tail: string) => "AK" + "IA" + tail;
+const vault = (kind: "s" | "b" | "r", body: string) => "hv" + kind + "." + body;
+const b64 = (text: string) => Buffer.from(text).toString("base64");
+const dsn = b64("postgres://app:" + "K8sSecretPw-5521" + "@db.internal:5432/app");
+const telegram = "123456789:" + "AA" + "HdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+
+describe("leaks reproduced through the hooks", () => {
+  it.each([
+    ["a quoted password after 'password is'", 'my password is "Velvet-Quoted-77" for the staging console', "Velvet-Quoted-77"],
+    ["a quoted password after 'db password is'", 'the staging db password is "Remember-Pw-5150"', "Remember-Pw-5150"],
+    ["a quoted password right after 'password'", 'rotate the staging password "LastMsg-Pw-9090"', "LastMsg-Pw-9090"],
+    ["a token alone as a URL's user", "https://4f2b1c9a8e7d6c5b4a39281706f5e4d3a1b2c9e8@github.com/acme/web.git", "4f2b1c9a8e7d6c5b4a39281706f5e4d3a1b2c9e8"],
+    ["a Vault service token", `vault login ${vault("s", "CAESIJ9zK2mN7pR4tV8wY1bQx3cF6hJ0kL5nP8sU2vX4zA7dG9jM")}`, vault("s", "CAESIJ9zK2mN7pR4tV8wY1bQx3cF6hJ0kL5nP8sU2vX4zA7dG9jM")],
+    ["a Vault batch token", `token ${vault("b", "AAAAAQJzL8xKq2Wm9Rt4Vn7Yb3Cd6Ef1Gh5J")}`, vault("b", "AAAAAQJzL8xKq2Wm9Rt4Vn7Yb3Cd6Ef1Gh5J")],
+    ["a Vault recovery token", `used ${vault("r", "Qm3Xk8Lp2Vn7Rt4Wb9Yc6Zd1")}`, vault("r", "Qm3Xk8Lp2Vn7Rt4Wb9Yc6Zd1")],
+    ["a legacy Vault token", "vault login s." + "Xk9mQ2pL7vN4rT8wB3cF6hJ1", "s." + "Xk9mQ2pL7vN4rT8wB3cF6hJ1"],
+    ["htpasswd -b's last argument", "htpasswd -b -c .htpasswd admin Ht-cx-Apache-31", "Ht-cx-Apache-31"],
+    ["an AWS secret key beside its key id (create-access-key's text)", `ACCESSKEY\t${awsId("Q7RZ3MX5PK2LWN4B")}\t2026-11-20T10:00:00+00:00\twJalrXUtnFEMI/K7MDENG/bPxRfiCYq1w2e3r4t5\tActive\tci-deployer`, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYq1w2e3r4t5"],
+    ["an AWS secret key beside its key id (the console's CSV)", `ci-deployer,,${awsId("Z3J8W2XQ5N7RTY6M")},kT9mP2qL8vN4xR7wB1nC5dF3hJ6gY0zA2sD4fG6h,https://123456789012.signin.aws.amazon.com/console`, "kT9mP2qL8vN4xR7wB1nC5dF3hJ6gY0zA2sD4fG6h"],
+    ["base64 of a database URL with its password (a Kubernetes Secret)", `  DATABASE_URL: ${dsn}`, dsn],
+    ["a name ending in _PW", "ADMIN_PW=Adm1n-Str0ng-44", "Adm1n-Str0ng-44"],
+    ["a Telegram bot token", `TELEGRAM_BOT=${telegram}`, telegram],
+    ["a Telegram bot token in its URL", `curl https://api.telegram.org/bot${telegram}/getMe`, telegram],
+    ["openssl -k", "openssl enc -aes-256-cbc -in a.tar -out a.enc -k Op3nSsl-Pw-77", "Op3nSsl-Pw-77"],
+    ["openssl -pass pass:", "openssl rsa -in enc.key -passin pass:simplepassword -out key.pem", "simplepassword"],
+  ])("withholds %s", (_name, text, secret) => {
+    for (const out of [new SecretRedactor().text(text), withholdSecrets(text)]) expect(out).not.toContain(secret);
+  });
+
+  it("keeps what is not the secret: the words around a quoted password, a URL's host, htpasswd's user, the key id's column", () => {
+    const r = new SecretRedactor();
+    expect(r.text('my password is "Velvet-Quoted-77" for the staging console')).toBe('my password is "[withheld: password]" for the staging console');
+    expect(r.text("https://4f2b1c9a8e7d6c5b4a39281706f5e4d3a1b2c9e8@github.com/acme/web.git")).toBe("https://[withheld: token]@github.com/acme/web.git");
+    expect(r.text("htpasswd -b -c .htpasswd admin Ht-cx-Apache-31")).toBe("htpasswd -b -c .htpasswd admin [withheld: password]");
+    expect(r.text(`  DATABASE_URL: ${dsn}`)).toBe("  DATABASE_URL: [withheld: encoded secret]");
+  });
+});
+
+describe("ordinary lines once withheld from a handoff", () => {
+  it.each([
+    "See docs/runbooks/access-key-rotation-2024Q3.md to rotate the key.",
+    "ACCESS_TOKEN_LIFETIME=900s",
+    "ACCESS_TOKEN_LIFETIME=900s JWT_EXPIRES_IN=15m REFRESH_TOKEN_TTL=30d",
+    'auth: "oauth2"',
+    'api_key_header = "x-api-key"',
+    "Refund customer cus_PqR8sT1vW4yZ7b with the restricted key, not the secret key.",
+    "Cache restored from key: node-modules-Linux-0c030586945fe504b604ecc2e875c38ede400cd5cd73da9730302162e6b02c6f",
+    '  sessionKey: "baton.session.v2",',
+    "Verify the webhook secret against the X-Hub-Signature-256 header before parsing the body.",
+    '<li key="item-447b7147e84be512208dcc0995d67ebc">{item.title}</li>',
+    "SecretId: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf",
+    "aws secretsmanager get-secret-value --secret-id arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf",
+    "vercel inspect dpl_4xKq9ZbT2mN7vR8wP3sL1yH6 --token $VERCEL_TOKEN",
+  ])("leaves %j alone", (text) => {
+    const redactor = new SecretRedactor();
+    expect(redactor.text(text)).toBe(text);
+    expect(redactor.summary()).toBeNull();
+  });
+});
