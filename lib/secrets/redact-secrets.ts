@@ -74,14 +74,23 @@ const CODE_VALUE = /^(?:[A-Za-z_$]+(?:\.[A-Za-z_$]+)*|\d{1,7}|[A-Za-z_$][\w$.]*[
 /** A duration or a size, quoted or not (`ACCESS_TOKEN_LIFETIME=900s`, `TOKEN_TTL: "15m"`, `KEY_CACHE=64MB`). */
 const AMOUNT = /^\\?["']?\d{1,7}(?:\.\d{1,3})?(?:ms|[smhdwy]|mo|mins?|secs?|days?|hours?|[kKMGT]i?B?|%)\\?["']?$/;
 /**
- * A value that repeats a word of its own name, in lower case words joined by - . or _, names a thing
- * (a header, a cookie, a storage key): `api_key_header = "x-api-key"`, `sessionKey: "baton.session.v2"`.
+ * A name that says it holds another thing's name (`api_key_header`, `TOKEN_COOKIE_NAME`, `secret_param`):
+ * its last word is one of these. A name ending in the secret's own word (`ROOT_PASSWORD`, `sessionKey`)
+ * holds the secret.
+ */
+const NAMING_WORDS = new Set(["header", "name", "field", "param", "parameter", "cookie", "prefix", "env", "var", "variable", "path", "file", "label", "attr", "attribute", "column", "arg"]);
+/**
+ * A value that names a thing (a header, a cookie, a field), in lower case words joined by - . or _, every
+ * one of two letters or more a word of its name, under a name that says it holds a name:
+ * `api_key_header = "x-api-key"`. `POSTGRES_PASSWORD=postgres-dev-2024` and `JWT_SECRET=acme-jwt-secret`
+ * are secrets: their names hold the secret itself, and their values say more than the name.
  */
 function namesItself(value: string, name: string): boolean {
   const segments = /^\\?["']?([a-z][a-z0-9]*(?:[-._][a-z0-9]+)+)\\?["']?$/.exec(value)?.[1]?.split(/[-._]/);
   if (!segments) return false;
-  const nameWords = new Set(name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/));
-  return segments.some((segment) => segment.length >= 3 && nameWords.has(segment));
+  const nameWords = name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  if (!NAMING_WORDS.has(nameWords.at(-1) ?? "")) return false;
+  return segments.every((segment) => segment.length < 2 || nameWords.includes(segment));
 }
 /** A quoted prefix (`TOKEN_PREFIX = "baton_"`) names a token's shape, not a token. */
 const QUOTED_WORD = /^\\?["'][A-Za-z]{1,11}[_-]\\?["']$/;
@@ -91,8 +100,10 @@ const isValue = (value: string, name = "") => isArgument(value) && !CODE_VALUE.t
 const isStrongValue = (value: string) => isValue(value) && !/^\\?["']?[A-Za-z]+\\?["']?$/.test(value);
 /** A credential after a header name or a scheme: long enough, with a digit or a base64 symbol, or long and in mixed case ("Required" is a word). */
 const isCredential = (value: string) => isArgument(value) && value.length >= 8 && (/[\d+/=]/.test(value) || (value.length >= 16 && /[a-z]/.test(value) && /[A-Z]/.test(value)));
-/** After `auth` a value is a scheme (`"oauth2"`, `"basic"`) unless it is a credential (npmrc's `_auth`, a docker config's). */
-const isAuthValue = (value: string) => isValue(value) && isCredential(value.replace(/^\\?["']|\\?["']$/g, ""));
+/** What follows `auth` when it is a setting, not a secret: a scheme's or a mechanism's name. */
+const AUTH_SCHEMES = /^\\?["']?(?:none|true|false|basic|bearer|digest|token|jwt|oauth[12]?|oidc|saml|sso|ldap|ntlm|negotiate|kerberos|gssapi|hmac|aws4|sigv4|iam|mtls|cert|trust|peer|ident|md5|scram-sha-(?:1|256)|password|session|cookie|api-?key|anonymous|required|optional)\\?["']?$/i;
+/** After `auth` a value is a scheme (`"oauth2"`, `"basic"`), else a secret as after any short name (REDIS_AUTH=s3cret1). */
+const isAuthValue = (value: string) => !AUTH_SCHEMES.test(value) && isStrongValue(value);
 
 /**
  * A token right after a JSON-escaped newline or tab (`"creds:\nghp_…"`) is at a word's start too: the
@@ -174,8 +185,9 @@ const PATTERNS: Pattern[] = [
   // <password>…</password> and the like in XML (Maven's settings.xml, .NET config).
   { label: "secret", re: new RegExp(String.raw`(<(${SECRET_NAME}|${SHORT_SECRET_NAME})>)[^<\n]{1,200}(?=</\2>)`, "gi"), keep: 1, check: isValue },
   // Prose says "the token expired": only an assignment or a command-line flag names a value.
-  // Not after a colon: `arn:aws:secretsmanager:…:secret:prod/db-AbCdEf` is a path of names.
-  { label: "secret", re: assignment(String.raw`(?<![A-Za-z0-9:])\\?["']?${SECRET_NAME}`), keep: 1, check: isValue },
+  // Not inside an ARN: `arn:aws:secretsmanager:…:secret:prod/db-AbCdEf` is a path of names (PowerShell's
+  // `$env:SECRET = "…"` is a secret).
+  { label: "secret", re: assignment(String.raw`(?<![A-Za-z0-9])(?<!\barn:[^\s"'=]{0,160})\\?["']?${SECRET_NAME}`), keep: 1, check: isValue },
   { label: "secret", re: assignment(SHORT_SECRET_NAME), keep: 1, check: (value, kept) => (/auth/i.test(kept) ? isAuthValue(value) : isStrongValue(value)) },
   // `--password-stdin`, `--token-file PATH`: the flag names where the secret comes from.
   { label: "secret", re: new RegExp(String.raw`((?<![\w-])--${SECRET_NAME}(?<![_-](?:stdin|file|env))(?:=|\s+))${SECRET_VALUE}`, "gi"), keep: 1, check: isValue },

