@@ -118,6 +118,22 @@ test.describe("a project's pages", () => {
     await expect(page.getByText("No handoff on nope.")).toBeVisible();
   });
 
+  test("a page renders so much markdown, then plain text: a member's many long handoffs cannot hold the server", async ({ page }) => {
+    const api = new Api();
+    const slug = unique("pagefull");
+    await api.project(slug);
+    // Eleven handoffs of 19,000 characters, each under the one-text limit: ten fill the page's 200,000.
+    const long = (i: number) => `## Handoff ${i}\n\n${"- a step of a long session, with **bold** words\n".repeat(390)}`.slice(0, 19_000);
+    for (let i = 1; i <= 11; i++) await api.handoff(slug, { markdown: long(i), branch: `b${i}` });
+    await page.goto(`/projects/${slug}/handoffs`);
+    const entries = page.getByRole("list", { name: "Handoffs, newest first" }).getByTestId("handoff");
+    await expect(entries).toHaveCount(11);
+    await expect(entries.first().getByRole("heading", { name: "Handoff 11" })).toBeVisible();
+    await expect(entries.nth(9).getByRole("heading", { name: "Handoff 2" })).toBeVisible();
+    await expect(entries.nth(10)).toContainText("Shown as plain text: this page has rendered");
+    await expect(entries.nth(10).locator("pre")).toContainText("## Handoff 1");
+  });
+
   test("session board: to do, doing, done; who claimed what when; the files each lists", async ({ page }, testInfo) => {
     const api = new Api();
     const slug = unique("board");

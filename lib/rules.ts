@@ -193,8 +193,8 @@ export const DEFAULT_CONTEXT_MAX_CHARS = CLAUDE_CODE_MAX_CHARS - 500;
 /** What a caller may ask for instead, with its own limit in mind. */
 export const MIN_CONTEXT_CHARS = 200;
 export const MAX_CONTEXT_CHARS = 200_000;
-/** The longest stored markdown the dashboard renders (1–2 ms a kilobyte on the server's one thread); longer is shown as text. */
-export const MAX_RENDERED_MARKDOWN_CHARS = 20_000;
+/** Stored markdown a dashboard page renders, one text and all of a page's (1–2 ms a kilobyte on the server's one thread); past either, plain text. */
+export const MAX_RENDERED_MARKDOWN = { text: 20_000, page: 200_000 } as const;
 
 /**
  * The prompt stage (SPEC §3): at each prompt the `UserPromptSubmit` hook asks for learnings relevant to

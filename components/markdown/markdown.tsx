@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import { MAX_RENDERED_MARKDOWN_CHARS } from "@/lib/rules";
+import { MAX_RENDERED_MARKDOWN } from "@/lib/rules";
 
 /**
  * Stored markdown (handoffs, session documents) rendered on the server, by markdown-it: its time grows
@@ -9,6 +9,8 @@ import { MAX_RENDERED_MARKDOWN_CHARS } from "@/lib/rules";
  * allow-list (no javascript:, vbscript:, file:, data: but images), so such a link stays text; remote
  * images are not loaded (a handoff could otherwise make every reader's browser fetch a tracking pixel);
  * no inline style (the Content Security Policy allows none): a table column's alignment is a class.
+ * A text past MAX_RENDERED_MARKDOWN.text is shown as plain text, and so is every text of a page once the
+ * page has rendered MAX_RENDERED_MARKDOWN.page characters (a board of 300 documents, each under the limit).
  */
 const md = new MarkdownIt({ html: false, linkify: true });
 
@@ -35,12 +37,33 @@ for (const cell of ["th_open", "td_open"] as const) {
   };
 }
 
-export function Markdown({ children }: { children: string }) {
-  // Past the limit the text is shown as it is: nothing is lost, and no page of them holds the server up.
-  if (children.length > MAX_RENDERED_MARKDOWN_CHARS) {
+/** What one page may still render as markdown, in characters: made once a page (markdownBudget), spent by each text in turn. */
+export class MarkdownBudget {
+  #left: number = MAX_RENDERED_MARKDOWN.page;
+
+  /** Whether `chars` more may be rendered; if so they are spent. */
+  take(chars: number): boolean {
+    if (chars > this.#left) return false;
+    this.#left -= chars;
+    return true;
+  }
+}
+export const markdownBudget = () => new MarkdownBudget();
+
+const limit = (n: number) => n.toLocaleString("en");
+
+export function Markdown({ children, budget }: { children: string; budget: MarkdownBudget }) {
+  // Past a limit the text is shown as it is: nothing is lost, and no page of them holds the server up.
+  const why =
+    children.length > MAX_RENDERED_MARKDOWN.text
+      ? `longer than the ${limit(MAX_RENDERED_MARKDOWN.text)} characters the dashboard renders`
+      : !budget.take(children.length)
+        ? `this page has rendered the ${limit(MAX_RENDERED_MARKDOWN.page)} characters of markdown it renders`
+        : null;
+  if (why) {
     return (
       <div className="markdown markdown-plain">
-        <p className="muted">Shown as plain text: longer than the {MAX_RENDERED_MARKDOWN_CHARS.toLocaleString("en")} characters the dashboard renders.</p>
+        <p className="muted">Shown as plain text: {why}.</p>
         <pre>{children}</pre>
       </div>
     );

@@ -1,11 +1,11 @@
 import { producedByLabel, type ProducedBy } from "@/lib/agents/produced-by";
 import { relativeTime } from "@/lib/context/pack/relative-time";
-import { Markdown } from "../markdown/markdown";
+import { Markdown, type MarkdownBudget } from "../markdown/markdown";
 
 export type HandoffView = ProducedBy & { id: string; author: string; signedAs?: string | null; branch: string | null; sessionId: string | null; createdAt: Date; markdown: string };
 
-/** One handoff: who left it, on which branch, when, and what it says. */
-export function HandoffEntry({ handoff, now, clamp = false }: { handoff: HandoffView; now: Date; clamp?: boolean }) {
+/** One handoff: who left it, on which branch, when, and what it says (`budget`: its page's, markdownBudget). */
+export function HandoffEntry({ handoff, now, budget, clamp = false }: { handoff: HandoffView; now: Date; budget: MarkdownBudget; clamp?: boolean }) {
   const h = handoff;
   const agent = producedByLabel(h);
   return (
@@ -32,7 +32,7 @@ export function HandoffEntry({ handoff, now, clamp = false }: { handoff: Handoff
         ) : null}
       </header>
       <div className={clamp ? "handoff-body clamp" : "handoff-body"}>
-        <Markdown>{h.markdown}</Markdown>
+        <Markdown budget={budget}>{h.markdown}</Markdown>
       </div>
     </article>
   );

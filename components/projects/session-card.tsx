@@ -1,7 +1,7 @@
 import type { SessionDocView } from "@/lib/db/queries/sessions";
 import { relativeTime } from "@/lib/context/pack/relative-time";
 import { SESSION_PRIORITIES } from "@/lib/rules";
-import { Markdown } from "../markdown/markdown";
+import { Markdown, type MarkdownBudget } from "../markdown/markdown";
 
 /** A named priority's number back to its name; other numbers are shown as they are. */
 const priorityNames: Record<number, string> = Object.fromEntries(Object.entries(SESSION_PRIORITIES).map(([name, value]) => [value, name]));
@@ -24,7 +24,7 @@ function stamp(date: Date, now: Date) {
  * A queued session document on the board: who has it since when, and the files an agent will be handed.
  * `children`: the buttons the viewer may use on it (see SessionActions).
  */
-export function SessionCard({ session: s, now, children }: { session: SessionDocView; now: Date; children?: React.ReactNode }) {
+export function SessionCard({ session: s, now, budget, children }: { session: SessionDocView; now: Date; budget: MarkdownBudget; children?: React.ReactNode }) {
   const paths = [...s.specs.map((p) => ({ p, kind: "spec" })), ...s.files.map((p) => ({ p, kind: "file" }))];
   return (
     <article className="card session-card" aria-label={`Session ${s.id}`} data-testid="session">
@@ -59,7 +59,7 @@ export function SessionCard({ session: s, now, children }: { session: SessionDoc
       )}
       <details className="disclosure">
         <summary>Document</summary>
-        <Markdown>{s.markdown.replace(/^---\n[\s\S]*?\n---\n?/, "")}</Markdown>
+        <Markdown budget={budget}>{s.markdown.replace(/^---\n[\s\S]*?\n---\n?/, "")}</Markdown>
       </details>
       {children}
     </article>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { BarChart } from "@/components/charts/bar-chart";
+import { markdownBudget } from "@/components/markdown/markdown";
 import { HandoffEntry } from "@/components/projects/handoff-entry";
 import { Stat } from "@/components/projects/stat";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -21,6 +22,7 @@ export default async function ProjectOverviewPage({ params }: { params: Params }
   const { slug } = await params;
   const { db, principal } = await requireUser();
   const now = new Date();
+  const budget = markdownBudget();
   const o = await orNotFound(() => projectOverview(db, principal, slug, now));
   const contexts = o.served.reduce((n, d) => n + d.contexts, 0);
   const tokens = o.served.reduce((n, d) => n + d.tokens, 0);
@@ -38,7 +40,7 @@ export default async function ProjectOverviewPage({ params }: { params: Params }
       <div className="grid-2">
         <Panel id="latest-handoffs" title="Latest handoffs" more={o.handoffs.length ? <Link href={`${base}/handoffs`}>All handoffs →</Link> : null}>
           {o.handoffs.length ? (
-            o.handoffs.map((h) => <HandoffEntry key={h.id} handoff={h} now={now} clamp />)
+            o.handoffs.map((h) => <HandoffEntry key={h.id} handoff={h} now={now} budget={budget} clamp />)
           ) : (
             <EmptyState title="No handoffs yet.">
               <p>

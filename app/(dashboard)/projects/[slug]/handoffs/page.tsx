@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { markdownBudget } from "@/components/markdown/markdown";
 import { HandoffEntry } from "@/components/projects/handoff-entry";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorNotice } from "@/components/ui/error-notice";
@@ -32,6 +33,7 @@ export default async function HandoffsPage({ params, searchParams }: { params: P
     throw error;
   }
   const now = new Date();
+  const budget = markdownBudget();
   const query = new URLSearchParams(branch ? { branch } : {});
   const nextHref = page.nextCursor ? `${base}?${query}${branch ? "&" : ""}cursor=${encodeURIComponent(page.nextCursor)}` : null;
   return (
@@ -50,7 +52,7 @@ export default async function HandoffsPage({ params, searchParams }: { params: P
         <ol className="timeline" aria-label="Handoffs, newest first">
           {page.items.map((h) => (
             <li key={h.id}>
-              <HandoffEntry handoff={h} now={now} />
+              <HandoffEntry handoff={h} now={now} budget={budget} />
             </li>
           ))}
         </ol>

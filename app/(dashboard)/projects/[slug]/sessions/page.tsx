@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { SessionDocView } from "@/lib/db/queries/sessions";
 import { SessionActions } from "@/components/projects/session-actions";
 import { SessionCard } from "@/components/projects/session-card";
+import { markdownBudget } from "@/components/markdown/markdown";
 import { requireUser } from "@/lib/auth/session";
 import { orNotFound } from "@/lib/dashboard/load-project";
 import { requireProject } from "@/lib/projects/projects";
@@ -49,6 +50,7 @@ export default async function SessionsPage({ params }: { params: Params }) {
   const mayFinish = (s: SessionDocView) =>
     s.status === "doing" && project.role !== "viewer" && (project.role === "owner" || s.claimedByUserId === principal.userId);
   const now = new Date();
+  const budget = markdownBudget();
   return (
     <div className="board">
       {columns.map((c, i) => {
@@ -60,7 +62,7 @@ export default async function SessionsPage({ params }: { params: Params }) {
             </h2>
             {list.items.length ? (
               list.items.map((s) => (
-                <SessionCard key={s.id} session={s} now={now}>
+                <SessionCard key={s.id} session={s} now={now} budget={budget}>
                   {mayFinish(s) ? <SessionActions id={s.id} slug={project.slug} /> : null}
                 </SessionCard>
               ))
