@@ -154,6 +154,7 @@ test.describe("learnings", () => {
     await page.goto("/learnings");
     await form.getByLabel("Text").fill(`${tag} releases go out on Tuesdays`);
     await form.getByLabel("Shared with").selectOption(slug);
+    await form.getByLabel("Tags").fill("release");
     await form.getByRole("button", { name: "Add learning" }).click();
     await expect(form.getByRole("status")).toHaveText("That learning is already there.");
     await page.goto(`/learnings?project=${slug}`);

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { isDatabaseUnavailable } from "../db/database-unavailable";
+import { innermostMessage, isDatabaseUnavailable } from "../db/database-unavailable";
 import { noteOutage } from "../db/outage";
 import { errorStatus, type ErrorCode, type ErrorReason } from "./error-codes";
-import { loggable } from "../process/loggable-error";
+import { loggable, withoutSecrets } from "../process/loggable-error";
+import { processWide } from "../process/process-state";
 
 /** How long a client should wait before asking again when the database is out of reach. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
@@ -60,6 +61,17 @@ export function isExpectedError(error: unknown): error is ApiError | z.ZodError 
   return error instanceof ApiError || error instanceof z.ZodError;
 }
 
+/** How often at most a 503 for an unavailable database says why in the log (not a line a request). */
+const OUTAGE_LOG_EVERY_MS = 60_000;
+const outageLog = processWide("outage log", () => ({ at: 0 }));
+
+/** Why requests are answered 503, in the database's own words (a replica with no schema yet, a refused connection). */
+function logOutage(error: unknown, now = Date.now()): void {
+  if (now - outageLog.at < OUTAGE_LOG_EVERY_MS) return;
+  outageLog.at = now;
+  console.error(`baton: answering 503, the database is unavailable: ${withoutSecrets(innermostMessage(error))}`);
+}
+
 /** Any thrown value → a Failure. Unexpected errors are logged here, once, and reveal nothing. */
 export function toFailure(error: unknown): Failure {
   if (error instanceof ApiError) {
@@ -74,6 +86,7 @@ export function toFailure(error: unknown): Failure {
   }
   if (isDatabaseUnavailable(error)) {
     noteOutage();
+    logOutage(error);
     return {
       status: errorStatus.database_unavailable,
       code: "database_unavailable",

@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import {
   deleteLearning,
   findLearning,
-  findLearningWithText,
+  findSameLearning,
   insertLearning,
   listRecentLearnings,
   updateLearning,
@@ -58,14 +58,15 @@ export async function getLearning(db: Db, principal: Principal, id: string): Pro
 }
 
 /**
- * Stores a new learning. One whose exact text its scope (the project, or the user's personal ones) already
- * holds in use is not stored twice: `created` is false and the learning is the one stored (a client that
- * sends a write again, not knowing the first arrived, gets what the first made).
+ * Stores a new learning. One its scope (the project, or the user's personal ones) already holds in use,
+ * the same in every field the write gives, is not stored twice: `created` is false and the learning is the
+ * one stored (a client that sends a write again, not knowing the first arrived, gets what the first made).
  */
 export async function createLearning(db: Db, principal: Principal, input: unknown): Promise<{ learning: LearningRow; created: boolean }> {
   const data = parseWithheld(newLearningSchema, input);
   const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
-  const twin = await findLearningWithText(db, { userId: principal.userId, projectId, content: data.content });
+  const { content, kind, tags, pinned, confirmed } = data;
+  const twin = await findSameLearning(db, { userId: principal.userId, projectId, content, kind, tags, pinned, confirmed });
   if (twin) return { learning: await getLearning(db, principal, twin), created: false };
   const id = crypto.randomUUID();
   await insertLearning(db, {

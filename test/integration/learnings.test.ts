@@ -49,6 +49,10 @@ describe("learnings", () => {
     expect([first.status, first.json.created]).toEqual([201, true]);
     const again = await ana("POST", "/api/learnings", body);
     expect([again.status, again.json.created, again.json.learning.id]).toEqual([200, false, first.json.learning.id]);
+    // The same text asking for something else (pinned, another kind) is that, not a retry.
+    const pinned = await ana("POST", "/api/learnings", { ...body, pinned: true });
+    expect([pinned.status, pinned.json.learning.pinned]).toEqual([201, true]);
+    expect((await ana("DELETE", `/api/learnings/${pinned.json.learning.id}`)).status).toBe(200);
     // Another scope is another learning: ana's personal one, bo's personal one.
     const personal = await ana("POST", "/api/learnings", { ...body, project: null });
     const bos = await bo("POST", "/api/learnings", { ...body, project: null });

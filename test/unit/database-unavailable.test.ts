@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createClient } from "@libsql/client";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,6 +34,24 @@ describe("isDatabaseUnavailable", () => {
     ["a string", "boom"],
     ["nothing", undefined],
   ])("false for %s", (_, error) => expect(isDatabaseUnavailable(error)).toBe(false));
+
+  it("toFailure says why in the log, in the database's words and without credentials, once a minute (not a line a request)", () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.useFakeTimers({ now: Date.now() + 3_600_000 });
+    try {
+      const noSchema = Object.assign(new Error("SQLITE_UNKNOWN: SQLite error: no such table: projects"), { code: "SQLITE_UNKNOWN" });
+      for (let i = 0; i < 3; i++) expect(toFailure(noSchema).status).toBe(503);
+      vi.advanceTimersByTime(61_000);
+      expect(toFailure(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED http://ana:pw-123@db:8080"), { code: "ECONNREFUSED" }) })).status).toBe(503);
+      expect(logged.mock.calls.map(([line]) => line)).toEqual([
+        "baton: answering 503, the database is unavailable: SQLITE_UNKNOWN: SQLite error: no such table: projects",
+        expect.stringMatching(/^baton: answering 503, the database is unavailable: connect ECONNREFUSED http:\/\/db:8080$/),
+      ]);
+    } finally {
+      vi.useRealTimers();
+      logged.mockRestore();
+    }
+  });
 
   it("toFailure answers it with 503, database_unavailable and Retry-After", () => {
     const failure = toFailure(refused);

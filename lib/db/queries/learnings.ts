@@ -198,15 +198,13 @@ export async function insertLearning(db: DbOrTx, row: NewLearningRow): Promise<v
 }
 
 /**
- * The learning in use (not superseded) whose text is exactly `content`, where a new one would go: a write
- * sent again (a client's retry after an answer it never got) finds the first.
+ * The learning in use (not superseded) that a write sent again would find, where a new one would go: the
+ * same text, kind, tags, pinned and confirmed (a client's retry after an answer it never got). A write
+ * that differs in any of them asks for something else, and is stored as asked.
  */
-export async function findLearningWithText(db: DbOrTx, params: Owner & { content: string }): Promise<string | undefined> {
-  const [row] = await db
-    .select({ id: learnings.id })
-    .from(learnings)
-    .where(and(ownedBy(learnings, params), eq(learnings.content, params.content), isNull(learnings.supersededAt)))
-    .limit(1);
+export async function findSameLearning(db: DbOrTx, p: Owner & { content: string; kind: LearningKind; tags: string[]; pinned: boolean; confirmed: boolean }): Promise<string | undefined> {
+  const same = and(eq(learnings.content, p.content), eq(learnings.kind, p.kind), eq(learnings.tags, encodeTags(p.tags)), eq(learnings.pinned, p.pinned), eq(learnings.confirmed, p.confirmed));
+  const [row] = await db.select({ id: learnings.id }).from(learnings).where(and(ownedBy(learnings, p), same, isNull(learnings.supersededAt))).limit(1);
   return row?.id;
 }
 
