@@ -59,8 +59,9 @@ describe("the hook chunks", () => {
     // config file's token held to the server it was saved with (cli/src/config/load-config.ts);
     // by 3.95 KB with the leaks a tester reproduced through the hooks (a quoted password, a token as a URL's
     // user, Vault and Telegram tokens, htpasswd -b and openssl passwords, an AWS secret beside its key id,
-    // base64 that decodes to a secret; lib/secrets: 66,673 → 70,623 bytes for the pre-compact hook);
+    // base64 that decodes to a secret; lib/secrets: 66,673 → 70,623 bytes for the pre-compact hook), by
+    // 0.6 KB with the rules a review found letting secrets through (names that hold a name, auth's schemes);
     // a hook loads nothing else, so what it parses stays well under a millisecond.
-    expect(bytes).toBeLessThan(70_750);
+    expect(bytes).toBeLessThan(71_400);
   });
 });
