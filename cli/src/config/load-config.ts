@@ -171,7 +171,7 @@ const sameOrigin = (a: string, b: string): boolean => new URL(a).origin === new 
  * A file with a token and no url has no server to hold it to: it goes to BATON_URL.
  */
 function chooseToken(
-  c: { url: string | null; ownUrl: string | null; envUrl: string | null; user: FileConfig; userConfigFile: string | null; repoConfigFile: string | null },
+  c: { url: string | null; ownUrl: string | null; envUrl: string | null; savedUrl: string | null; user: FileConfig; userConfigFile: string | null; repoConfigFile: string | null },
   warnings: string[],
 ): Pick<BatonConfig, "token" | "tokenFrom"> {
   const envToken = str(process.env.BATON_TOKEN);
@@ -184,10 +184,8 @@ function chooseToken(
   if (!saved) return NO_TOKEN;
   const savedWith = str(c.user.url);
   if (c.envUrl && savedWith) {
-    // The file's url as loadConfig would have taken it (no warning: BATON_URL is the one in use).
-    const savedFor = normaliseUrl(savedWith, "url", []);
-    if (!savedFor || !sameOrigin(savedFor, c.envUrl)) {
-      warnings.push(`the token in ${configFileName(c.userConfigFile)} is for ${savedFor ?? savedWith}; it is not sent to ${c.envUrl} (BATON_URL): run \`baton login\`, or set BATON_TOKEN, for that server.`);
+    if (!c.savedUrl || !sameOrigin(c.savedUrl, c.envUrl)) {
+      warnings.push(`the token in ${configFileName(c.userConfigFile)} is for ${c.savedUrl ?? savedWith}; it is not sent to ${c.envUrl} (BATON_URL): run \`baton login\`, or set BATON_TOKEN, for that server.`);
       return NO_TOKEN;
     }
   }
@@ -212,7 +210,9 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
   const repo = repoConfigFile ? readJson(repoConfigFile, warnings) : {};
 
   const envUrl = normaliseUrl(str(env.BATON_URL), "BATON_URL", warnings);
-  const ownUrl = envUrl ?? normaliseUrl(str(user.url), `url in ${userConfigFile}`, warnings);
+  // The file's url, normalised once: the token's server (chooseToken); a bad one is worth a warning only when it is used.
+  const savedUrl = normaliseUrl(str(user.url), `url in ${userConfigFile}`, envUrl ? [] : warnings);
+  const ownUrl = envUrl ?? savedUrl;
   const url = ownUrl ?? normaliseUrl(str(repo.url), `url in ${repoConfigFile}`, warnings);
   const timeout = (envName: string, key: string, fallback: number) =>
     parseTimeout(env[envName], envName, warnings, fallback) ??
@@ -228,7 +228,7 @@ export function loadConfig(cwd: string = process.cwd()): BatonConfig {
     parseMode(user.mode, `mode in ${userConfigFile}`, warnings) ??
     parseMode(repo.mode, `mode in ${repoConfigFile}`, warnings) ??
     (str(env.PAI_DIR) ? "complement" : "full");
-  const { token, tokenFrom } = chooseToken({ url, ownUrl, envUrl, user, userConfigFile, repoConfigFile }, warnings);
+  const { token, tokenFrom } = chooseToken({ url, ownUrl, envUrl, savedUrl, user, userConfigFile, repoConfigFile }, warnings);
   return {
     url,
     token,
