@@ -38,6 +38,13 @@ const CANDIDATE = /(?<![A-Za-z0-9+/_.~-])[A-Za-z0-9+/_.~-]{16,4096}={0,2}(?![A-Z
 const PASSWORD_VALUE = /^(?!-)[^\s"'`<>(){}[\],;]{6,64}/;
 /** A quoted password: the quote (JSON-escaped too) opens it and the same quote closes it; no space inside. */
 const QUOTED_PASSWORD = /^(\\?)(["'`])(?!-)([^\s"'`\\]{6,64})\1\2/;
+/**
+ * A quoted passphrase of words ("correct horse battery staple"), said to be the password (`is`, `:`,
+ * `=` before it): three to eight words, no sentence inside. A message about passwords in quotes ("must
+ * be at least 12 characters") may be withheld with it: a lost line of a handoff costs less than a leak.
+ */
+const QUOTED_PASSPHRASE = /^(\\?)(["'`])((?:[^\s"'`\\.!?,;]{1,24} ){2,7}[^\s"'`\\.!?,;]{1,24})\1\2/;
+const PASSPHRASE_LINK = /(?:[:=]|\b(?:is|was))\s*$/i;
 const HEX = /^[0-9a-f]+$/i;
 /**
  * A short lower-case prefix before hex: a provider's tag (key-…, dd_…) when short or a secret word, and
@@ -157,8 +164,9 @@ export function secretsInProse(text: string, holdsSecret: (decoded: string) => b
   for (const match of text.matchAll(/\b(?:password|passwd|pwd|passphrase)\b/gi)) {
     const rest = text.slice(match.index + match[0].length);
     const gap = /^(?:\s*(?:[:=]|is|was|to|now)?\s*)+/i.exec(rest)![0];
-    const value = passwordAfter(rest.slice(gap.length));
-    if (!value || value.text.length < MIN_PASSWORD || !passwordShaped(value.text)) continue;
+    const phrase = PASSPHRASE_LINK.test(gap) ? QUOTED_PASSPHRASE.exec(rest.slice(gap.length)) : null;
+    const value = phrase ? { text: phrase[3]!, offset: phrase[1]!.length + 1 } : passwordAfter(rest.slice(gap.length));
+    if (!value || value.text.length < MIN_PASSWORD || (!phrase && !passwordShaped(value.text))) continue;
     const start = match.index + match[0].length + gap.length + value.offset;
     spans.push({ start, end: start + value.text.length, label: "password" });
   }

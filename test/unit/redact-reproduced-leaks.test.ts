@@ -16,6 +16,8 @@ describe("leaks reproduced through the hooks", () => {
     ["a quoted password after 'password is'", 'my password is "Velvet-Quoted-77" for the staging console', "Velvet-Quoted-77"],
     ["a quoted password after 'db password is'", 'the staging db password is "Remember-Pw-5150"', "Remember-Pw-5150"],
     ["a quoted password right after 'password'", 'rotate the staging password "LastMsg-Pw-9090"', "LastMsg-Pw-9090"],
+    ["a quoted passphrase of words after 'password is'", 'the staging db password is "correct horse battery staple"', "correct horse battery staple"],
+    ["a quoted passphrase with a digit after 'password:'", "wifi password: 'Blue Fox 7 Runs' on the guest network", "Blue Fox 7 Runs"],
     ["a token alone as a URL's user", "https://4f2b1c9a8e7d6c5b4a39281706f5e4d3a1b2c9e8@github.com/acme/web.git", "4f2b1c9a8e7d6c5b4a39281706f5e4d3a1b2c9e8"],
     ["a Vault service token", `vault login ${vault("s", "CAESIJ9zK2mN7pR4tV8wY1bQx3cF6hJ0kL5nP8sU2vX4zA7dG9jM")}`, vault("s", "CAESIJ9zK2mN7pR4tV8wY1bQx3cF6hJ0kL5nP8sU2vX4zA7dG9jM")],
     ["a Vault batch token", `token ${vault("b", "AAAAAQJzL8xKq2Wm9Rt4Vn7Yb3Cd6Ef1Gh5J")}`, vault("b", "AAAAAQJzL8xKq2Wm9Rt4Vn7Yb3Cd6Ef1Gh5J")],
@@ -45,6 +47,7 @@ describe("leaks reproduced through the hooks", () => {
   it("keeps what is not the secret: the words around a quoted password, a URL's host, htpasswd's user, the key id's column", () => {
     const r = new SecretRedactor();
     expect(r.text('my password is "Velvet-Quoted-77" for the staging console')).toBe('my password is "[withheld: password]" for the staging console');
+    expect(r.text('the password was "correct horse battery staple" until today')).toBe('the password was "[withheld: password]" until today');
     expect(r.text("https://4f2b1c9a8e7d6c5b4a39281706f5e4d3a1b2c9e8@github.com/acme/web.git")).toBe("https://[withheld: token]@github.com/acme/web.git");
     expect(r.text("htpasswd -b -c .htpasswd admin Ht-cx-Apache-31")).toBe("htpasswd -b -c .htpasswd admin [withheld: password]");
     expect(r.text(`  DATABASE_URL: ${dsn}`)).toBe("  DATABASE_URL: [withheld: encoded secret]");
@@ -65,6 +68,8 @@ describe("ordinary lines once withheld from a handoff", () => {
     "SecretId: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf",
     "aws secretsmanager get-secret-value --secret-id arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf",
     "vercel inspect dpl_4xKq9ZbT2mN7vR8wP3sL1yH6 --token $VERCEL_TOKEN",
+    'The login form\'s password field shows "Forgot your password?" under it.',
+    'the password is "too short" says the form',
   ])("leaves %j alone", (text) => {
     const redactor = new SecretRedactor();
     expect(redactor.text(text)).toBe(text);
