@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { readPart } from "../input/read-part";
 import { MergeError, type Json } from "../commands/merge-settings";
+import { parseConfigText } from "../config/load-config";
 import type { PlannedFile } from "./agent";
 
 const MAX_AGENT_CONFIG_BYTES = 16 * 1024 * 1024;
@@ -16,7 +17,7 @@ export function readJsonConfig(file: string): { text: string | null; json: Json 
   if (!text.trim()) return { text, json: {} };
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseConfigText(text);
   } catch (error) {
     throw new MergeError(`${file} is not valid JSON (${(error as Error).message})`);
   }
