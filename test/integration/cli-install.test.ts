@@ -232,15 +232,6 @@ describe("baton install claude", () => {
     expect(Object.keys(written.hooks)).toEqual(expect.arrayContaining(["SessionStart", "PreToolUse", "SessionEnd"]));
   });
 
-  it("a settings.json saved with a byte order mark (Notepad) is read past it: the user's settings kept, Baton's hooks added", async () => {
-    const repo = repoWith({ ".claude/settings.json": "\uFEFF" + JSON.stringify(FOREIGN_SETTINGS, null, 2) });
-    const result = await runBaton(["install", "claude"], { cwd: repo, env });
-    expect(result.code, result.stderr).toBe(0);
-    const written = JSON.parse(read(repo, ".claude/settings.json"));
-    expect(written.env).toEqual({ FOO: "1" });
-    expect(Object.keys(written.hooks)).toEqual(expect.arrayContaining(["SessionStart", "SessionEnd"]));
-  });
-
   it.each<{ name: string; files: Record<string, string>; env: Record<string, string>; code: number; stderr: RegExp; args?: string[] }>([
     { name: "settings.json is not JSON", files: { ".claude/settings.json": "{ nope", ".mcp.json": "{}" }, env: env, code: 1, stderr: /\.claude\/settings\.json is not valid JSON/ },
     { name: "hooks is a list", files: { ".claude/settings.json": '{"hooks": []}' }, env: env, code: 1, stderr: /"hooks" is not an object/ },
