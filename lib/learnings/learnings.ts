@@ -66,22 +66,28 @@ export async function createLearning(db: Db, principal: Principal, input: unknow
   const data = parseWithheld(newLearningSchema, input);
   const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
   const { content, kind, tags, pinned, confirmed } = data;
-  const twin = await findSameLearning(db, { userId: principal.userId, projectId, content, kind, tags, pinned, confirmed });
-  if (twin) return { learning: await getLearning(db, principal, twin), created: false };
+  // The twin's check and the insert in one write transaction: two of the same sent at once (a retry while
+  // the first is still being stored) would otherwise both find none, and both be stored.
   const id = crypto.randomUUID();
-  await insertLearning(db, {
-    id,
-    userId: principal.userId,
-    projectId,
-    kind: data.kind,
-    content: data.content,
-    source: data.source,
-    confirmed: data.confirmed,
-    pinned: data.pinned,
-    tags: data.tags,
-    // A client may date a learning back (one kept elsewhere before), never ahead: a future one would head every newest-first list for good.
-    createdAt: data.createdAt ? new Date(Math.min(Date.parse(data.createdAt), Date.now())) : undefined,
+  const twin = await db.transaction(async (tx) => {
+    const found = await findSameLearning(tx, { userId: principal.userId, projectId, content, kind, tags, pinned, confirmed });
+    if (found) return found;
+    await insertLearning(tx, {
+      id,
+      userId: principal.userId,
+      projectId,
+      kind: data.kind,
+      content: data.content,
+      source: data.source,
+      confirmed: data.confirmed,
+      pinned: data.pinned,
+      tags: data.tags,
+      // A client may date a learning back (one kept elsewhere before), never ahead: a future one would head every newest-first list for good.
+      createdAt: data.createdAt ? new Date(Math.min(Date.parse(data.createdAt), Date.now())) : undefined,
+    });
+    return null;
   });
+  if (twin) return { learning: await getLearning(db, principal, twin), created: false };
   const learning = await getLearning(db, principal, id);
   // A pinned learning is in every context of its project: the owners see who put it there.
   if (learning.pinned) await recordAudit(db, principal.userId, { action: "pin", ...auditSubject(learning), detail: "added pinned" });
