@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { version } from "./package.json";
+import { BATON_VERSION } from "./lib/baton-version";
 import { NO_CONTENT_POLICY, securityHeaders } from "./lib/security-headers";
 
 /** BATON_BASE_URL's host, when it is a URL (lib/config.ts stops a start with a wrong one). */
@@ -31,7 +31,7 @@ const nextConfig: NextConfig = {
   // Every API answer names the server's version, so the CLI notices it is out of date from requests it
   // makes anyway (cli/src/http/version-check.ts) instead of asking separately.
   headers: async () => [
-    { source: "/api/:path*", headers: [{ key: "Baton-Version", value: version }] },
+    { source: "/api/:path*", headers: [{ key: "Baton-Version", value: BATON_VERSION }] },
     // Everything, static files included; proxy.ts gives the pages and downloads it runs on a page's policy.
     { source: "/:path*", headers: asList(securityHeaders(NO_CONTENT_POLICY)) },
   ],

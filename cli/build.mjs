@@ -12,6 +12,7 @@
 // has no `baton admin` (that opens the server's database; see cli/src/admin/admin-elsewhere.ts).
 // Without splitting every command is in the file, but esbuild wraps each lazily imported module in
 // an init function, so a hook still runs only its own code.
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,7 +54,12 @@ const opencodePluginText = opencodePlugin.outputFiles[0].text;
 if (/^import .* from "(?!node:)/m.test(opencodePluginText)) throw new Error("cli/dist/opencode-plugin.js must import node built-ins only");
 mkdirSync(new URL("dist/", import.meta.url), { recursive: true });
 writeFileSync(new URL("dist/opencode-plugin.js", import.meta.url), opencodePluginText);
-const define = { BATON_OPENCODE_PLUGIN: JSON.stringify(opencodePluginText) };
+// The build's own name: a hash of the one-file CLI, made with this placeholder where the name goes
+// and then written in its place (cli/src/version.ts). Any change to what the CLI does changes it, so
+// a CLI and a server built from different code never take each other for the same version, while
+// package.json's version stays as it is between releases.
+const BUILD_PLACEHOLDER = "baton-build-0000000000";
+const define = { BATON_OPENCODE_PLUGIN: JSON.stringify(opencodePluginText), BATON_CLI_BUILD: JSON.stringify(BUILD_PLACEHOLDER) };
 
 const result = await esbuild.build({
   absWorkingDir: root,
@@ -70,6 +76,7 @@ const result = await esbuild.build({
   chunkNames: "chunks/[name]-[hash]",
   define,
   metafile: true,
+  write: false,
   logLevel: "warning",
 });
 writeFileSync(new URL("dist/meta.json", import.meta.url), JSON.stringify(result.metafile));
@@ -82,13 +89,22 @@ const standalone = await esbuild.build({
   format: "esm",
   platform: "node",
   target: "node20",
-  banner: { js: `#!/usr/bin/env node\n// Baton CLI ${version}: built from cli/src by cli/build.mjs.` },
+  banner: { js: `#!/usr/bin/env node\n// Baton CLI ${version}+${BUILD_PLACEHOLDER}: built from cli/src by cli/build.mjs.` },
   plugins: [adminElsewhere],
   define,
   alias: { "server-only": "./cli/src/empty-module.ts" },
   metafile: true,
+  write: false,
   logLevel: "warning",
 });
+const build = createHash("sha256").update(standalone.outputFiles[0].text).digest("hex").slice(0, 10);
+const cliVersion = `${version}+${build}`;
+for (const file of [...result.outputFiles, ...standalone.outputFiles]) {
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.text.replaceAll(BUILD_PLACEHOLDER, build));
+}
+// The server names this version (lib/baton-version.ts): in the Baton-Version header and /api/health.
+writeFileSync(new URL("dist/version.json", import.meta.url), JSON.stringify({ version: cliVersion }) + "\n");
 const outside = Object.values(standalone.metafile.outputs)
   .flatMap((output) => output.imports)
   .filter((i) => i.external && !i.path.startsWith("node:"));

@@ -1,7 +1,7 @@
 import "server-only";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "mcp-handler";
-import { version } from "@/package.json";
+import { BATON_VERSION as version } from "@/lib/baton-version";
 import type { McpEnv } from "./mcp-env";
 import { registerResources } from "./resources";
 import { registerHandoffWriteTools } from "./tools/handoffs";

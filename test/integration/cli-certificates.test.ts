@@ -9,6 +9,7 @@ import { runProcess } from "../support/run-process";
 import { ROOT, startServer, tempDir, type RunningServer } from "../support/server";
 import { makeTestCa, type TestTls } from "../support/test-ca";
 import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
+import { BUILT_VERSION, asOlderCli } from "../support/versions";
 
 // The real CLI against Baton's own TLS server, with a team's own CA made here with openssl, and small
 // node https servers whose certificate is signed by that CA but expired, or made for another host name:
@@ -113,16 +114,15 @@ describe("a certificate refused for another reason than its CA", () => {
 describe("the update command of an out-of-date CLI", () => {
   it("quotes a CA path a shell would split or expand as one word", async () => {
     const bundle = readFileSync(path.join(ROOT, "cli/dist/baton.mjs"), "utf8");
-    const version = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version as string;
     const older = path.join(tmp.dir, "old", "baton.mjs");
     mkdirSync(path.dirname(older), { recursive: true });
-    writeFileSync(older, bundle.replace(`version = "${version}";`, `version = "0.0.1-old";`));
+    writeFileSync(older, asOlderCli(bundle));
     const caFile = path.join(tmp.dir, "team ca $HOME.pem");
     copyFileSync(tls.caFile, caFile);
     const result = await runProcess(process.execPath, [older, "learnings"], { env: homeEnv(freshHome({ url: server.url, token, caFile })), cwd: tmp.dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe(
-      `baton: this CLI is Baton 0.0.1-old, the server at ${server.url} runs ${version}; update: curl --cacert '${caFile}' -fsSL ${server.url}/install.sh | BATON_CA_FILE='${caFile}' sh\n`,
+      `baton: this CLI is Baton 0.0.1-old, the server at ${server.url} runs ${BUILT_VERSION}; update: curl --cacert '${caFile}' -fsSL ${server.url}/install.sh | BATON_CA_FILE='${caFile}' sh\n`,
     );
   });
 });

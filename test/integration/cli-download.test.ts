@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,6 +6,7 @@ import { tempDir, ROOT } from "../support/server";
 import { runProcess } from "../support/run-process";
 import { testWorld } from "../support/world";
 import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, writeUserConfig } from "../fixtures/cli/cli-env";
+import { BUILT_VERSION, asOlderCli } from "../support/versions";
 
 // The CLI a team member gets from their Baton server: GET /cli/baton.mjs into an empty folder, and
 // install.sh into a fresh HOME, both run as child processes against the real server.
@@ -13,7 +15,7 @@ const world = testWorld({ users: ["ana"], projects: { web: "ana" }, members: [],
 const tmp = tempDir("baton-cli-download-");
 afterAll(() => tmp.remove());
 
-const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+const version = BUILT_VERSION;
 const node = process.execPath;
 /** Every module specifier a file imports (static or dynamic). */
 const importsOf = (text: string) => [...text.matchAll(/(?:^|[\s;])(?:import|export)\s*(?:[^"'();]*?\sfrom\s*)?\(?\s*["']([^"']+)["']/gm)].map((m) => m[1]!);
@@ -179,7 +181,7 @@ describe("GET /install.sh", () => {
 
 describe("a CLI of another version than its server", () => {
   const older = () => {
-    const text = bundle.replace(`version = "${version}";`, `version = "0.0.1-old";`);
+    const text = asOlderCli(bundle);
     expect(text).not.toBe(bundle);
     const file = path.join(tmp.dir, "old", "baton.mjs");
     mkdirSync(path.dirname(file), { recursive: true });
@@ -191,6 +193,16 @@ describe("a CLI of another version than its server", () => {
     for (const res of [await fetch(`${world.server.url}/api/health`), await fetch(`${world.server.url}/api/projects`)]) {
       expect(res.headers.get("baton-version")).toBe(version);
     }
+  });
+
+  it("the version names the build: package.json's and a hash of the CLI served, so CLI code changed since is another version", async () => {
+    const { version: release } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+    const build = /^(.+)\+([0-9a-f]{10})$/.exec(version);
+    expect(build?.[1], version).toBe(release);
+    // The hash is of the file with its own name left out (cli/build.mjs).
+    const hashed = createHash("sha256").update(bundle.replaceAll(build![2]!, "baton-build-0000000000")).digest("hex");
+    expect(hashed.slice(0, 10)).toBe(build![2]);
+    expect((await fetch(`${world.server.url}/api/health`).then((r) => r.json())).version).toBe(version);
   });
 
   it("says so on stderr once a day, with the command that updates it; the same version says nothing", async () => {

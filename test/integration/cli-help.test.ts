@@ -1,15 +1,14 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { USAGE } from "../../cli/src/usage";
 import { runCli } from "../support/cli";
 import { ROOT } from "../support/server";
 import { homeEnv } from "../fixtures/cli/cli-env";
+import { BUILT_VERSION } from "../support/versions";
 
 // `--help` anywhere after a command prints that command's own usage and exits 0, before the command
 // loads, parses its options or needs a server: never Node's parseArgs text ("Unknown option '--help'").
 
-const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
 const env = homeEnv(path.join(ROOT, "test-results", "cli-help-home"));
 const commands = Object.keys(USAGE);
 
@@ -47,7 +46,7 @@ describe("baton <command> --help", () => {
     const result = await runCli(["--help"], { env, cwd: ROOT });
     expect(result.code).toBe(0);
     for (const command of commands) expect(result.stdout).toMatch(new RegExp(`^  baton ${command}\\b`, "m"));
-    expect(result.stdout).toContain(`baton ${version}`);
+    expect(result.stdout).toContain(`baton ${BUILT_VERSION}`);
     const bare = await runCli([], { env, cwd: ROOT });
     expect(bare.code).toBe(2);
     expect(bare.stdout).toBe(result.stdout);
@@ -72,11 +71,11 @@ describe("baton <command> --help", () => {
     expect(result.stdout).not.toMatch(/^Usage:/);
   });
 
-  it("baton --version prints the server's package.json version", async () => {
+  it("baton --version prints the version the server names (package.json's and the build's)", async () => {
     for (const flag of ["--version", "-v"]) {
       const result = await runCli([flag], { env, cwd: ROOT });
       expect(result.code).toBe(0);
-      expect(result.stdout).toBe(`${version}\n`);
+      expect(result.stdout).toBe(`${BUILT_VERSION}\n`);
     }
   });
 });

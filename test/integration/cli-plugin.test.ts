@@ -9,6 +9,7 @@ import { runProcess } from "../support/run-process";
 import { freePort, ROOT, tempDir } from "../support/server";
 import { testWorld } from "../support/world";
 import { claudeCodeEnv, fixture, homeEnv, hookContext, makeRepo, PATIENT_HOOKS, removeAfterWorkers } from "../fixtures/cli/cli-env";
+import { BUILT_VERSION, asOlderCli } from "../support/versions";
 
 // The Claude Code plugin (plugins/baton, in the marketplace .claude-plugin/marketplace.json): first its
 // launcher alone, then the real Claude Code from npm, offline, with its model API replaced by a local
@@ -24,7 +25,6 @@ const MARKER = "Did: the plugin marker handoff.";
 /** Older than a store's worth of newer learnings and matching no hint: not in the session start's context, only a prompt's. */
 const FLAMINGO = "The flamingo signing keys rotate through the vault job every Tuesday";
 const node = process.execPath;
-const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
 let repo: string;
 const sessionStartInput = (cwd: string) => JSON.stringify({ ...JSON.parse(fixture("hooks/session-start.json")), cwd });
 
@@ -49,7 +49,7 @@ describe("the plugin's launcher (bin/baton.mjs)", () => {
     const cached = path.join(data, "baton.mjs");
     expect(readFileSync(cached, "utf8")).toBe(await (await fetch(`${world.server.url}/cli/baton.mjs`)).text());
     const mtime = statSync(cached).mtimeMs;
-    expect((await launch(["--version"], env)).stdout).toBe(`${version}\n`);
+    expect((await launch(["--version"], env)).stdout).toBe(`${BUILT_VERSION}\n`);
     expect(statSync(cached).mtimeMs).toBe(mtime);
   });
 
@@ -74,7 +74,7 @@ describe("the plugin's launcher (bin/baton.mjs)", () => {
   it("drops a cached CLI of another version after one run, and the next run fetches the server's", async () => {
     const data = path.join(tmp.dir, "data-old");
     const served = await (await fetch(`${world.server.url}/cli/baton.mjs`)).text();
-    const old = served.replace(`version = "${version}";`, `version = "0.0.1-old";`);
+    const old = asOlderCli(served);
     expect(old).not.toBe(served);
     mkdirSync(data, { recursive: true });
     writeFileSync(path.join(data, "baton.mjs"), old);
@@ -82,7 +82,7 @@ describe("the plugin's launcher (bin/baton.mjs)", () => {
     const withOld = await launch(["hook", "session-start"], env, sessionStartInput(repo));
     expect(hookContext(withOld.stdout)).toContain(MARKER);
     expect(withOld.stderr).toBe("");
-    expect((await launch(["--version"], env)).stdout).toBe(`${version}\n`);
+    expect((await launch(["--version"], env)).stdout).toBe(`${BUILT_VERSION}\n`);
     expect(readFileSync(path.join(data, "baton.mjs"), "utf8")).toBe(served);
   });
 

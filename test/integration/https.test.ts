@@ -9,6 +9,7 @@ import { send, submitPageForm } from "../support/page-form";
 import { refusedStart, ROOT, startServer, tempDir, type RunningServer } from "../support/server";
 import { makeTestCa, type TestTls } from "../support/test-ca";
 import { fixture, hookContext, homeEnv, makeRepo, PATIENT_HOOKS, runBaton, writeUserConfig } from "../fixtures/cli/cli-env";
+import { BUILT_VERSION, asOlderCli } from "../support/versions";
 
 // Baton serving HTTPS itself (BATON_TLS_CERT, BATON_TLS_KEY: scripts/https-server.mjs, what `npm start`
 // runs with them) with a certificate from a team's own CA made here with openssl, and the real CLI's
@@ -235,14 +236,13 @@ describe("install.sh from an HTTPS server with a team's own CA", () => {
 describe("an out-of-date CLI over HTTPS with a team's own CA", () => {
   it("names the update command with the CA for curl and for install.sh", async () => {
     const bundle = readFileSync(path.join(ROOT, "cli/dist/baton.mjs"), "utf8");
-    const version = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version as string;
     const older = path.join(tmp.dir, "old", "baton.mjs");
     mkdirSync(path.dirname(older), { recursive: true });
-    writeFileSync(older, bundle.replace(`version = "${version}";`, `version = "0.0.1-old";`));
+    writeFileSync(older, asOlderCli(bundle));
     const result = await runProcess(process.execPath, [older, "learnings"], { env: homeEnv(freshHome({ caFile: tls.caFile })), cwd: tmp.dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe(
-      `baton: this CLI is Baton 0.0.1-old, the server at ${server.url} runs ${version}; update: curl --cacert ${tls.caFile} -fsSL ${server.url}/install.sh | BATON_CA_FILE=${tls.caFile} sh\n`,
+      `baton: this CLI is Baton 0.0.1-old, the server at ${server.url} runs ${BUILT_VERSION}; update: curl --cacert ${tls.caFile} -fsSL ${server.url}/install.sh | BATON_CA_FILE=${tls.caFile} sh\n`,
     );
   });
 });

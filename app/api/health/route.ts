@@ -2,7 +2,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from "@/li
 import { publicRoute } from "@/lib/auth/guard";
 import { getConfig } from "@/lib/config";
 import { databaseReachable } from "@/lib/db/client";
-import { version } from "@/package.json";
+import { BATON_VERSION as version } from "@/lib/baton-version";
 
 /** Public: load balancers and `baton` ask it. 503 (with the error shape) while the database is out of reach. */
 export const GET = publicRoute(async () => {
