@@ -94,6 +94,27 @@ describe("baton hook pre-compact", () => {
     expect(readdirSync(spool)).toEqual([]);
   });
 
+  it("a checkpoint that took the time limit to make is spooled at once, and the session start after the compaction sends it", async () => {
+    // A long session of small steps: reading and redacting it is what takes the time (the limit is
+    // made short here to see it on any machine; 30 MB of them took 2.3–3.6 s of a 2 s limit).
+    const long = "c0mpact3-0000-4000-8000-000000000003";
+    const home = "home-long";
+    const steps = Array.from({ length: 6000 }, (_, i) => [
+      { type: "assistant", sessionId: long, timestamp: new Date(Date.UTC(2026, 10, 28, 10, 0, i)).toISOString(), message: { role: "assistant", content: [{ type: "text", text: `Step ${i}: checking file ${i}.` }, { type: "tool_use", id: `t${i}`, name: "Bash", input: { command: `grep -n foo src/f${i}.ts` } }] } },
+      { type: "user", sessionId: long, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "src/f.ts:1: foo bar baz ".repeat(8) }] } },
+    ]);
+    const first = { type: "user", sessionId: long, cwd: repo, message: { role: "user", content: "Refactor the parser, file by file." } };
+    const file = path.join(tmp.dir, "long.jsonl");
+    writeFileSync(file, [first, ...steps.flat()].map((e) => JSON.stringify(e)).join("\n") + "\n");
+    const stdin = JSON.stringify({ session_id: long, transcript_path: file, cwd: repo, hook_event_name: "PreCompact", trigger: "auto" });
+    const result = await runBaton(["hook", "pre-compact"], { cwd: repo, env: env(home, { BATON_TIMEOUT_MS: "300" }), input: stdin });
+    expect([result.code, result.stdout]).toEqual([0, ""]);
+    expect(spoolOf(home), hookLogOf(home)).toHaveLength(1);
+    const after = await compactStart(long, home);
+    expect(hookContext(after.stdout)).toMatch(/^## This session before its compaction \(checkpoint, [^\n]*\n> Checkpoint before compaction · Session c0mpact3 · 1 request/);
+    expect(spoolOf(home)).toEqual([]);
+  });
+
   it("garbage on stdin, or no configuration: exit 0, nothing printed", async () => {
     for (const [stdin, extra] of [["}{", {}], [input("x", "PreCompact"), { BATON_URL: "", BATON_TOKEN: "" }]] as const) {
       const result = await runBaton(["hook", "pre-compact"], { cwd: repo, env: env("home-garbage", extra), input: stdin });

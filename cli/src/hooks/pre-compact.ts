@@ -6,7 +6,7 @@ import { apiClient, type ApiCall } from "../http/api-client";
 import type { AgentName } from "../../../lib/rules";
 import { buildHandoff } from "../transcript/build-handoff";
 import { SecretRedactor } from "../../../lib/secrets/redact-secrets";
-import { redactTranscript } from "../transcript/redact-transcript";
+import { redactHandoffFacts } from "../transcript/redact-transcript";
 import { deliver, handoffRequest, type Outgoing } from "./deliver";
 import { answerOnce } from "./hook-exit";
 import { hookLog } from "./hook-log";
@@ -24,6 +24,12 @@ const MAX_CHECKPOINT_TRANSCRIPT = 8 * 1024 * 1024;
 const GIT_MS = 500;
 /** Leaves time to spool what could not be sent before the time limit. */
 const PRINT_MS = 50;
+/**
+ * Less time than this left once the checkpoint is made (a long transcript read and redacted on a busy
+ * machine), and it is spooled at once, before anything waits: git and the request would outlast the time
+ * limit, which ends the hook at its first wait. The session-start hook after the compaction sends it.
+ */
+const SEND_MS = GIT_MS + 300;
 
 /** The checkpoint handoff of the transcript so far, redacted; null when the session has said nothing yet. */
 async function checkpointOf(agent: AgentName, facts: HookFacts, sessionId: string, cwd: string): Promise<string | null> {
@@ -31,7 +37,7 @@ async function checkpointOf(agent: AgentName, facts: HookFacts, sessionId: strin
   const reader = await AGENTS[agent].transcript();
   const read = reader.read(facts, { maxBytes: MAX_CHECKPOINT_TRANSCRIPT, onError: (m) => hookLog(`pre-compact: ${m}`) });
   if (!read) return null;
-  const transcript = redactTranscript(read, redactor);
+  const transcript = redactHandoffFacts(read, redactor);
   return buildHandoff({ transcript, lastAssistantMessage: null, cwd, sessionId, withheld: redactor.summary(), checkpoint: true });
 }
 
@@ -63,13 +69,20 @@ export async function runPreCompact(agentName: AgentName): Promise<void> {
     return answerOnce("");
   }
   const markdown = await checkpointOf(agent.name, facts, sessionId, cwd);
+  const by = { agent: agent.name, model: facts.model };
+  if (markdown && Date.now() > startedAt + limitMs - SEND_MS) {
+    const hints = projectHints({ configured: config.project, remote: null, repoRoot: config.repoRoot, cwd });
+    const counts = await deliver(null, [handoffRequest(markdown, hints, sessionId, null, by)], { timeoutMs: 1, who: "pre-compact", server: config.url });
+    hookLog(`pre-compact: the checkpoint took ${Date.now() - startedAt} ms to make; spooled ${counts.spooled}, for the next hook to send`);
+    return answerOnce("");
+  }
   // The server files the checkpoint where the session started; the remote is a hint for when that start
   // never reached it, not asked when a project is configured.
   const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : originUrl(cwd, GIT_MS)]) : [null, null];
   if (markdown) {
     const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
     const call = apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: limitMs });
-    await send(call, config.url, handoffRequest(markdown, hints, sessionId, branch, { agent: agent.name, model: facts.model }), startedAt + limitMs - PRINT_MS);
+    await send(call, config.url, handoffRequest(markdown, hints, sessionId, branch, by), startedAt + limitMs - PRINT_MS);
   }
   answerOnce("");
 }
