@@ -107,4 +107,24 @@ describe("extractLessons, shapes of the sessions it had not seen", () => {
     );
     expect(found).toEqual([]);
   });
+
+  it("a search that found nothing, or a test of a file that is not there, then one that did: a question answered, no failure resolved", () => {
+    const searched = lessons(
+      user("where does the parser read the flag?"),
+      shell("grep -rn parseFlag src", true, "", 1),
+      agent("No match: the function was renamed to readFlag because the CLI reads flags from the env as well.", 2),
+      shell("grep -rn readFlag src", false, "src/cli.ts:12:  readFlag(argv)", 3),
+    );
+    expect(searched.filter((l) => l.lesson === "resolved_failure")).toEqual([]);
+    const tested = lessons(user("is the notes file there?"), shell("test -f missing.txt", true, "", 1), shell("test -f notes.txt && echo notes", false, "notes", 2));
+    expect(tested).toEqual([]);
+    // A command that failed for real and passed once the cause was fixed is still one.
+    const fixed = lessons(
+      user("the date test fails, fix it"),
+      shell("npm test", true, "FAIL test/date.test.ts\n  expected 2026-01-01 to equal 2025-12-31", 1),
+      agent("CI runs with TZ=UTC, that's why it only fails locally: the test formats a date in the local zone.", 2),
+      shell("TZ=UTC npm test", false, "Tests: 42 passed", 3),
+    );
+    expect(fixed.map((l) => l.lesson)).toEqual(["resolved_failure"]);
+  });
 });

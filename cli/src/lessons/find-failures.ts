@@ -2,7 +2,7 @@ import type { Session, SessionEvent } from "../agents/session";
 import type { Lesson } from "./lesson";
 import { cut } from "../../../lib/text/cut";
 import { errorLine, evidenceOf, firstErrorLine, lastIndex, lastLineBefore, linesBetween, retracted, standing, type Line } from "./session-lines";
-import { added, doing, isShell, mainStep, passesByProgram, prepSteps, programOf, runOf, runsAgain, sameTargets, settles, targetOf, type Pass, type Shell } from "./shell-runs";
+import { added, doing, isShell, mainStep, onlyAsks, passesByProgram, prepSteps, programOf, runOf, runsAgain, sameTargets, settles, targetOf, type Pass, type Shell } from "./shell-runs";
 import { GUESS, OPENS, ORDER_ONLY, OWN_DOING, PLAN, QUESTION, RETRACT, specifics, statement } from "./wording";
 
 /**
@@ -167,7 +167,7 @@ export function findResolvedFailures(session: Session, lines: Line[]): Lesson[] 
   const { events } = session;
   const runs = { next: nextOf(events), passes: passesByProgram(events) };
   events.forEach((failed, i) => {
-    if (done.has(i) || !isShell(failed) || failed.failed !== true) return;
+    if (done.has(i) || !isShell(failed) || failed.failed !== true || onlyAsks(failed.command)) return;
     const passedAt = passedAfter(events, i, failed.command, runs);
     if (passedAt < 0) return;
     const lastFailure = runsBetween(events, i, passedAt, failed.command, done);

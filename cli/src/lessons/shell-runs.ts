@@ -125,6 +125,13 @@ const stepsOf = (command: string) =>
     .split(/\s*(?:&&|;|\|\|)\s*/)
     .map((s) => s.split(/\s\|&?\s/)[0]!.replace(/\s+2>&1\s*$/, "").trim())
     .filter(Boolean);
+/**
+ * Commands whose failing exit answers a question ("no match", "they differ", "no such file", "not
+ * installed"): a search that found nothing and a later one that found something resolved no failure.
+ */
+const ASKS = /^(?:grep|egrep|fgrep|rg|ag|ack|git grep|test|\[\[?|diff|cmp|which|command -v|type|pgrep|ls|find|stat|file|git diff --(?:quiet|exit-code)|git ls-files --error-unmatch)(?=\s|$)/;
+export const onlyAsks = (command: string) => ASKS.test(mainStep(command));
+
 /** Steps that only look, print or move files around: not what made a run pass. */
 const INERT = /^(?:echo|sleep|cat|ls|grep|rg|find|head|tail|sed|which|pwd|cp|mv|rm|mkdir|touch|git (?:diff|status|log|show|commit|push|checkout))\b/;
 /** Staging files is inert when it is for a commit in the same command; before a build it changes what the build sees (a flake's source is what git tracks). */
