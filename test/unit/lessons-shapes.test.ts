@@ -118,13 +118,6 @@ describe("extractLessons, shapes of the sessions it had not seen", () => {
     expect(searched.filter((l) => l.lesson === "resolved_failure")).toEqual([]);
     const tested = lessons(user("is the notes file there?"), shell("test -f missing.txt", true, "", 1), shell("test -f notes.txt && echo notes", false, "notes", 2));
     expect(tested).toEqual([]);
-    // A command that failed for real and passed once the cause was fixed is still one.
-    const fixed = lessons(
-      user("the date test fails, fix it"),
-      shell("npm test", true, "FAIL test/date.test.ts\n  expected 2026-01-01 to equal 2025-12-31", 1),
-      agent("CI runs with TZ=UTC, that's why it only fails locally: the test formats a date in the local zone.", 2),
-      shell("TZ=UTC npm test", false, "Tests: 42 passed", 3),
-    );
-    expect(fixed.map((l) => l.lesson)).toEqual(["resolved_failure"]);
+    // (A command that failed for real and passed once fixed is still one: lessons.test.ts.)
   });
 });
