@@ -91,9 +91,16 @@ describe("baton doctor", () => {
   it("Baton installed with --command (bt, a path of another name) counts as installed, the other command said in a note", async () => {
     const otherHome = path.join(tmp.dir, "home-command");
     for (const dir of [".claude", ".codex", ".config/opencode"]) mkdirSync(path.join(otherHome, dir), { recursive: true });
-    const otherEnv = homeEnv(otherHome, { PATH, BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    // Both commands are on this machine: `bt` on PATH, the other by its path.
+    const bin = path.join(tmp.dir, "bin");
+    const cli = path.join(tmp.dir, "opt", "baton-cli");
+    for (const file of [path.join(bin, "bt"), cli]) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, "#!/bin/sh\n", { mode: 0o755 });
+    }
+    const otherEnv = homeEnv(otherHome, { PATH: `${bin}${path.delimiter}${PATH}`, BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
     const otherRepo = makeRepo(path.join(tmp.dir, "src", "command"), { remote: "git@github.com:acme/web.git" });
-    for (const [agent, command] of [["claude", "bt"], ["codex", "/opt/baton-cli"], ["opencode", "bt"]]) {
+    for (const [agent, command] of [["claude", "bt"], ["codex", cli], ["opencode", "bt"]]) {
       const installed = await runBaton(["install", agent!, "--command", command!], { cwd: otherRepo, env: otherEnv });
       expect(installed.code, installed.stderr).toBe(0);
     }
@@ -104,8 +111,26 @@ describe("baton doctor", () => {
     expect(agent("codex").installed).toEqual({ user: true });
     expect(agent("opencode").installed).toMatchObject({ user: true });
     expect(agent("claude").notes).toEqual([`repo: Baton's hooks run \`bt\`; \`baton install\` here would write \`${BIN}\``]);
-    expect(agent("codex").notes).toEqual([`user: Baton's hooks run \`/opt/baton-cli\`; \`baton install\` here would write \`${BIN}\``]);
+    expect(agent("codex").notes).toEqual([`user: Baton's hooks run \`${cli}\`; \`baton install\` here would write \`${BIN}\``]);
     expect(result.code, result.stdout).toBe(0);
+  });
+
+  it("hooks whose command is not on this machine (a teammate's checkout, a deleted one, a name not on PATH) cannot run: exit 1, said", async () => {
+    const goneHome = path.join(tmp.dir, "home-gone");
+    for (const dir of [".claude", ".codex"]) mkdirSync(path.join(goneHome, dir), { recursive: true });
+    const goneEnv = homeEnv(goneHome, { PATH, BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana! });
+    const goneRepo = makeRepo(path.join(tmp.dir, "src", "gone"), { remote: "git@github.com:acme/web.git" });
+    const script = "/home/bo/src/baton/cli/bin/baton.mjs";
+    for (const [agent, command] of [["claude", `node ${script}`], ["codex", "baton-not-installed"]]) {
+      const installed = await runBaton(["install", agent!, "--command", command!], { cwd: goneRepo, env: goneEnv });
+      expect(installed.code, installed.stderr).toBe(0);
+    }
+    const result = await runBaton(["doctor"], { cwd: goneRepo, env: goneEnv });
+    const report = JSON.parse(result.stdout) as Doctor & { agents: { problems: string[] }[] };
+    const agent = (name: string) => report.agents.find((a) => a.agent === name)!;
+    expect(agent("claude").problems).toEqual([`repo: Baton's hooks run \`node ${script}\`, and ${script} is not on this machine (PATH, or no such file): they cannot run`]);
+    expect(agent("codex").problems).toEqual(["user: Baton's hooks run `baton-not-installed`, and baton-not-installed is not on this machine (PATH, or no such file): they cannot run"]);
+    expect([result.code, report.ok]).toEqual([1, false]);
   });
 
   it("Claude Code with Baton's plugin enabled counts as installed; disabled in the repository's local settings, it does not", async () => {

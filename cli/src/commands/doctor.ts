@@ -16,6 +16,7 @@ import { printResult } from "../output/print";
 import { AGENT_LABELS, AGENT_NAMES, type AgentName } from "../../../lib/rules";
 import { describeSummariser, parseSummariser } from "../summarise/summariser-config";
 import { defaultCommand } from "./install";
+import { missingRunner } from "./missing-runner";
 import { installedCommands } from "./installed-commands";
 import { pluginEnabledIn } from "../agents/claude/plugin-enabled";
 
@@ -34,7 +35,7 @@ type ServerCheck = {
 };
 
 /** `notes`: what is worth knowing though Baton is installed (its hooks run another command than this CLI would write). */
-type AgentCheck = { agent: AgentName; label: string; found: string | null; installed: Record<string, boolean>; pending: string[]; notes: string[] };
+type AgentCheck = { agent: AgentName; label: string; found: string | null; installed: Record<string, boolean>; pending: string[]; notes: string[]; problems: string[] };
 
 const DOCTOR_TIMEOUT_MS = 5000;
 
@@ -81,19 +82,25 @@ function failure(res: ApiResponse, problem: string): { problem: string; exit: nu
  * Baton's hooks written with another command (`baton install --command bt`) are installed as well,
  * the difference said in a note.
  */
-function checkScope(installer: Installer, context: InstallContext): { pending: string[]; note: string | null } {
+function checkScope(installer: Installer, context: InstallContext): { pending: string[]; note: string | null; problem: string | null } {
   const pendingWith = (command: string) => {
     const plan = installer.plan({ ...context, command });
     return { plan, pending: plan.files.flatMap((f) => f.changes) };
   };
   const { plan, pending } = pendingWith(context.command);
-  if (!pending.length) return { pending, note: null };
+  if (!pending.length) return { pending, note: null, problem: cannotRun(context.command, context) };
   for (const command of installedCommands(plan.files)) {
     if (command !== context.command && !pendingWith(command).pending.length) {
-      return { pending: [], note: `${context.scope}: Baton's hooks run \`${command}\`; \`baton install\` here would write \`${context.command}\`` };
+      return { pending: [], note: `${context.scope}: Baton's hooks run \`${command}\`; \`baton install\` here would write \`${context.command}\``, problem: cannotRun(command, context) };
     }
   }
-  return { pending, note: null };
+  return { pending, note: null, problem: null };
+}
+
+/** Installed hooks whose command is not on this machine: they fail at every session, however installed they look. */
+function cannotRun(command: string, context: InstallContext): string | null {
+  const missing = missingRunner(command, context.root);
+  return missing ? `${context.scope}: Baton's hooks run \`${command}\`, and ${missing} is not on this machine (PATH, or no such file): they cannot run` : null;
 }
 
 /** For each agent on this machine: whether Baton's hooks and MCP entry are in its configuration, per scope. */
@@ -104,7 +111,7 @@ async function checkAgents(config: BatonConfig): Promise<AgentCheck[]> {
   for (const agent of AGENT_NAMES) {
     const installer = await AGENTS[agent].installer();
     const found = installer.found({ home });
-    const check: AgentCheck = { agent, label: AGENT_LABELS[agent], found, installed: {}, pending: [], notes: [] };
+    const check: AgentCheck = { agent, label: AGENT_LABELS[agent], found, installed: {}, pending: [], notes: [], problems: [] };
     if (found && config.url) {
       // Claude Code's plugin brings the hooks and the MCP server wherever it is enabled.
       const plugin = agent === "claude" ? pluginEnabledIn({ home, root: config.repoRoot ?? config.cwd }) : null;
@@ -114,10 +121,11 @@ async function checkAgents(config: BatonConfig): Promise<AgentCheck[]> {
       }
       for (const scope of installer.scopes) {
         try {
-          const { pending, note } = checkScope(installer, { command: defaultCommand(), url: config.url.replace(/\/+$/, ""), scope, home, root: config.repoRoot ?? config.cwd });
+          const { pending, note, problem } = checkScope(installer, { command: defaultCommand(), url: config.url.replace(/\/+$/, ""), scope, home, root: config.repoRoot ?? config.cwd });
           check.installed[scope] = pending.length === 0;
           if (pending.length) check.pending.push(...pending.map((c) => `${scope}: ${c}`));
           if (note) check.notes.push(note);
+          if (problem) check.problems.push(problem);
         } catch (error) {
           check.installed[scope] = false;
           check.pending.push(`${scope}: ${(error as Error).message}`);
@@ -165,7 +173,8 @@ function agentLine(a: AgentCheck): string {
   if (!scopes.length) return `  ${name} ${a.found}: cannot check without a server URL`;
   const installedIn = scopes.filter(([, ok]) => ok).map(([scope]) => scope);
   const notes = a.notes.map((n) => `\n  ${"".padEnd(12)}   note: ${n}`).join("");
-  if (installedIn.length) return `  ${name} ${a.found}: Baton installed (${installedIn.join(", ")} configuration)${notes}`;
+  const problems = a.problems.map((p) => `\n  ${"".padEnd(12)}   problem: ${p}; run baton install ${a.agent}`).join("");
+  if (installedIn.length) return `  ${name} ${a.found}: Baton installed (${installedIn.join(", ")} configuration)${notes}${problems}`;
   return `  ${name} ${a.found}: Baton not installed or out of date (${a.pending.length} change${a.pending.length === 1 ? "" : "s"} pending): run baton install ${a.agent}`;
 }
 
@@ -180,7 +189,7 @@ export async function runDoctor(args: string[]): Promise<number> {
   const config = loadConfig();
   const [server, agents] = await Promise.all([checkServer(config), checkAgents(config)]);
   const summariser = checkSummariser(config);
-  const missing = agents.filter((a) => a.found && Object.keys(a.installed).length && !Object.values(a.installed).some(Boolean));
+  const missing = agents.filter((a) => (a.found && Object.keys(a.installed).length && !Object.values(a.installed).some(Boolean)) || a.problems.length);
   const exit = server.exit !== EXIT.ok ? server.exit : missing.length ? EXIT.failure : EXIT.ok;
   // The report is printed whatever it found: a script reading its "ok" must learn what the exit code says.
   printResult({ ok: exit === EXIT.ok, server, agents, summariser, warnings: config.warnings }, () =>
