@@ -21,7 +21,7 @@ const BIN = `node ${path.join(ROOT, "cli/bin/baton.mjs")}`;
 type Doctor = {
   ok: boolean;
   server: { reachable: boolean; answering: boolean; project: string | null; problem: string | null };
-  agents: { agent: string; found: string | null; installed: Record<string, boolean>; notes: string[] }[];
+  agents: { agent: string; found: string | null; installed: Record<string, boolean>; notes: string[]; problems: string[] }[];
   summariser: { setting: string | null; problem: string | null };
 };
 
@@ -126,7 +126,7 @@ describe("baton doctor", () => {
       expect(installed.code, installed.stderr).toBe(0);
     }
     const result = await runBaton(["doctor"], { cwd: goneRepo, env: goneEnv });
-    const report = JSON.parse(result.stdout) as Doctor & { agents: { problems: string[] }[] };
+    const report = JSON.parse(result.stdout) as Doctor;
     const agent = (name: string) => report.agents.find((a) => a.agent === name)!;
     expect(agent("claude").problems).toEqual([`repo: Baton's hooks run \`node ${script}\`, and ${script} is not on this machine (PATH, or no such file): they cannot run`]);
     expect(agent("codex").problems).toEqual(["user: Baton's hooks run `baton-not-installed`, and baton-not-installed is not on this machine (PATH, or no such file): they cannot run"]);
