@@ -8,7 +8,7 @@ import { findUserAccess } from "../db/queries/admin-users";
 import { deleteToken, hasToken, insertToken, listTokens, projectIdsBySlugs, type TokenPrincipal, type TokenRecord } from "../db/queries/tokens";
 import { getUser } from "../db/queries/users";
 import type { Principal } from "./principal";
-import { forgetToken, tokenCheck, tokenHint, tokenOf, tokenRemembered } from "./token-memory";
+import { forgetToken, tokenCheck, tokenHint, tokenOf } from "./token-memory";
 import { TOKEN_SCOPES } from "../rules";
 
 /** Every Baton token starts with this, so secret scanners and people recognise one. */
@@ -111,8 +111,8 @@ export async function revokeApiToken(db: Db, params: { userId: string; tokenId: 
 /**
  * The token a Bearer secret names, or undefined (lib/auth/token-memory.ts remembers it a few seconds).
  * With `checkInReads` (a route that reads the database anyway, in one round trip, opts in), a token
- * remembered from before is taken as it was, with the check that must be added to the request's first
- * batch: no lookup of its own.
+ * remembered from before (however recently) is taken as it was, with the check that must be added to
+ * the request's first batch: no lookup of its own.
  */
 export async function authenticateToken(
   db: Db,
@@ -121,8 +121,10 @@ export async function authenticateToken(
 ): Promise<{ token: TokenPrincipal | undefined; check?: ReturnType<typeof tokenCheck> }> {
   if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return { token: undefined };
   const tokenHash = await hashToken(secret);
+  // Remembered, fresh or not, it is checked in the route's own batch: a token revoked through another
+  // instance stops the context at once there too, at no round trip of its own.
   const hint = options.checkInReads ? tokenHint(tokenHash) : undefined;
-  if (!hint || tokenRemembered(tokenHash)) return { token: await tokenOf(db, tokenHash) };
+  if (!hint) return { token: await tokenOf(db, tokenHash) };
   return { token: hint, check: tokenCheck(db, tokenHash, hint) };
 }
 

@@ -10,8 +10,8 @@ import { writeBehind } from "../process/write-behind";
  * revoked here (or whose user is disabled here) is forgotten at once; one revoked or disabled through
  * another instance on the same database stops working within TOKEN_CACHE_MS. Unknown tokens are never
  * cached. A token seen longer ago is still remembered (up to MAX_TOKENS) as a hint: a route that reads
- * the database anyway (the context) may start with it and check it in its own first batch (TokenCheck),
- * saving a round trip.
+ * the database anyway (the context) starts with any remembered token and checks it in its own first
+ * batch (TokenCheck), saving a round trip, and there a revoked token stops at once on every instance.
  */
 const TOKEN_CACHE_MS = 5000;
 const MAX_TOKENS = 10_000;
@@ -57,11 +57,6 @@ export async function tokenOf(db: Db, tokenHash: string): Promise<TokenPrincipal
   return used(db, token);
 }
 
-/** Whether a token is remembered and fresh: no need to look it up or check it. */
-export function tokenRemembered(tokenHash: string): boolean {
-  return fresh(tokenHash) !== undefined;
-}
-
 /** A token remembered from before (its memory expired), to be checked by the request's own reads. */
 export function tokenHint(tokenHash: string): TokenPrincipal | undefined {
   return state.tokens.get(tokenHash)?.token;
@@ -86,7 +81,11 @@ export function tokenCheck(db: Db, tokenHash: string, expected: TokenPrincipal) 
     read: read(tokenByHashQuery(db, tokenHash), tokenOfRows),
     settled: false,
     settle(found: TokenPrincipal | undefined): void {
-      if (!found || !sameToken(found, expected)) throw new TokenChanged();
+      if (!found || !sameToken(found, expected)) {
+        // Answered anew with the token looked up, not with the memory the check just disproved.
+        state.tokens.delete(tokenHash);
+        throw new TokenChanged();
+      }
       this.settled = true;
       remember(tokenHash, found);
       used(db, found);

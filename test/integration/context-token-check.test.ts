@@ -51,6 +51,18 @@ describe("a remembered token checked in the context's own reads", () => {
     expect((await ask("GET", "/api/context?budget=oops")).status).toBe(401);
   });
 
+  it("refuses a token revoked through another instance a moment after it was used, a kept answer's question too", async () => {
+    const token = await createUserWithToken(databaseUrl, "ana@example.com", { existing: true });
+    const ask = apiClient(server.url, token);
+    const question = "/api/context?project=web&format=text&q=releases";
+    expect((await ask("GET", question)).status).toBe(200);
+    expect((await ask("GET", question)).headers.get("x-baton-cache")).toBe("hit");
+    // Another instance on the same database revokes it: this one still remembers it (for 5 s).
+    await sql("DELETE FROM api_tokens WHERE id = (SELECT id FROM api_tokens ORDER BY created_at DESC LIMIT 1)");
+    expect((await ask("GET", question)).status).toBe(401);
+    expect((await ask("GET", "/api/context?project=web&format=text&q=other")).status).toBe(401);
+  });
+
   it("answers with what the token may now read when its projects changed since it was remembered", async () => {
     const token = await createUserWithToken(databaseUrl, "ana@example.com", { existing: true, projects: ["web"], scope: "read" });
     const ask = apiClient(server.url, token);
