@@ -111,6 +111,16 @@ describe("a certificate refused for another reason than its CA", () => {
   });
 });
 
+describe("an http:// address for a server that speaks HTTPS", () => {
+  it("the error says to use https://", async () => {
+    const plain = server.url.replace(/^https:/, "http:");
+    const whoami = await runBaton(["whoami"], { cwd: repo, env: homeEnv(freshHome({ url: plain, token, caFile: tls.caFile })) });
+    expect(whoami.code).toBe(5);
+    expect(whoami.stderr).toContain(`the server is not reachable at ${plain} (`);
+    expect(whoami.stderr).toContain(`; if it speaks HTTPS, use ${server.url})`);
+  });
+});
+
 describe("the update command of an out-of-date CLI", () => {
   it("quotes a CA path a shell would split or expand as one word", async () => {
     const bundle = readFileSync(path.join(ROOT, "cli/dist/baton.mjs"), "utf8");

@@ -46,7 +46,9 @@ export function networkDetail(error: unknown): string {
 function notAnswered(url: string, error: unknown): Unreachable {
   const code = causeOf(error)?.code;
   const reason = isUntrustedCa(code) ? "untrusted" : isCertificateProblem(code) ? "certificate" : "refused";
-  return new Unreachable(url, reason, networkDetail(error));
+  // A server that speaks only HTTPS closes a plain-HTTP request unanswered: the likeliest slip of all.
+  const tls = reason === "refused" && /^http:/i.test(url) && (code === "UND_ERR_SOCKET" || code === "ECONNRESET") ? `; if it speaks HTTPS, use ${url.replace(/^http:/i, "https:")}` : "";
+  return new Unreachable(url, reason, networkDetail(error) + tls);
 }
 
 /**
