@@ -17,6 +17,8 @@ const nextConfig: NextConfig = {
   // Lets several builds live side by side (parallel work, benchmarks); the default is .next.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
+  // The version the server names, fixed at its build (lib/baton-version.ts).
+  env: { BATON_BUILD_VERSION: BATON_VERSION },
   // Loaded by Node rather than bundled, so the copy startup warms (lib/startup.ts) is the one routes use.
   serverExternalPackages: ["gpt-tokenizer"],
   // The test command runs `tsc --noEmit` over the whole tree as its own step; checking again inside

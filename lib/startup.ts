@@ -1,5 +1,6 @@
 import path from "node:path";
 import { guardHttpServer } from "./api/guard-http-server";
+import { servedCliMismatch } from "./baton-version";
 import { issueSetupCode } from "./auth/setup-code";
 import { ConfigError, formatConfigError, getConfig } from "./config";
 import type { TlsMaterial } from "./tls-files";
@@ -68,6 +69,8 @@ export async function startup(): Promise<void> {
     setReachabilityProbe(databaseReachable);
     await awaitSchema(getClient(), result.latest);
     console.log(`baton: ${database} database ready, ${migrationsLine(result.applied.length, result.total)}`);
+    const mismatch = servedCliMismatch();
+    if (mismatch) console.error(`baton: ${mismatch}`);
     installGracefulShutdown();
     if ((await countUsers(getDb())) === 0) {
       console.log(`baton: first-run setup: open /setup on this machine, or from another with the setup code ${issueSetupCode()}`);
