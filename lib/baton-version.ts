@@ -1,14 +1,15 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { version } from "../package.json";
 
 /**
- * The version of the CLI built in `root`: package.json's and the build's hash, "0.1.0+3f2a9c1e0b", from
- * cli/dist/version.json (cli/build.mjs); package.json's alone where no CLI is built.
+ * The version of the CLI built in `dir` (cli/dist of the checkout at `root`, unless said): package.json's
+ * and the build's hash, "0.1.0+3f2a9c1e0b", from its version.json (cli/build.mjs); package.json's alone
+ * where no CLI is built.
  */
-export function batonVersion(root = process.cwd()): string {
+export function batonVersion(root = process.cwd(), dir = path.join(root, "cli", "dist")): string {
   try {
-    const built = JSON.parse(readFileSync(path.join(root, "cli", "dist", "version.json"), "utf8")) as { version?: unknown };
+    const built = JSON.parse(readFileSync(path.join(dir, "version.json"), "utf8")) as { version?: unknown };
     if (typeof built.version === "string" && built.version.startsWith(`${version}+`)) return built.version;
   } catch {
     // not built: package.json's version
@@ -25,11 +26,21 @@ export function batonVersion(root = process.cwd()): string {
 export const BATON_VERSION: string = process.env.BATON_BUILD_VERSION || batonVersion();
 
 /**
- * The CLI this server hands out (cli/dist, read as it is served) when it was built after the server was:
- * its version is not the one the server names, so every CLI and the plugin would take their copy for
- * out of date, and the plugin fetch it again at every run. Null when they agree.
+ * Where the CLI this server hands out is read from: the copy its build took (scripts/served-cli.mjs,
+ * `npm run build`'s last step), else cli/dist (`next dev`, or a `next build` run alone).
+ */
+export function servedCliDir(root = process.cwd()): string {
+  const copy = path.join(root, process.env.NEXT_DIST_DIR || ".next", "baton-cli");
+  return existsSync(path.join(copy, "baton.mjs")) ? copy : path.join(root, "cli", "dist");
+}
+
+/**
+ * Said at start when the CLI this server hands out is of another version than the one it names (a
+ * `next build` run alone after the CLI was rebuilt): every CLI and the plugin would take their copy for
+ * out of date. Null when they agree.
  */
 export function servedCliMismatch(root = process.cwd()): string | null {
-  const served = batonVersion(root);
-  return served === BATON_VERSION ? null : `the CLI in cli/dist is ${served}, this server was built with ${BATON_VERSION}: run \`npm run build\` and start the server again`;
+  const dir = servedCliDir(root);
+  const served = batonVersion(root, dir);
+  return served === BATON_VERSION ? null : `the CLI it hands out (${path.relative(root, dir)}) is ${served}, this server was built with ${BATON_VERSION}: run \`npm run build\` and start the server again`;
 }

@@ -12,8 +12,7 @@ const cache = processWide("checkout files", () => new Map<string, { mtimeMs: num
 /**
  * Reads a file of the server's checkout (callers name it from process.cwd(), where `npm start` and
  * `next start` run, in a static expression so the build traces that one file), kept in memory until
- * the file changes: a rebuilt CLI is served without a restart. A missing file is a 404 naming what
- * makes it, never a 500.
+ * the file changes. A missing file is a 404 naming what makes it, never a 500.
  */
 export function readCheckoutFile(file: string, missing: string): string {
   let mtimeMs: number;
@@ -31,8 +30,11 @@ export function readCheckoutFile(file: string, missing: string): string {
 
 export const servedFile = (text: string): ServedFile => ({ text, etag: `"${createHash("sha256").update(text).digest("base64url").slice(0, 27)}"` });
 
-/** Clients may keep a copy for a few minutes, then revalidate (a 304 when nothing changed). */
-const CACHE_CONTROL = "public, max-age=300, must-revalidate";
+/**
+ * Clients and proxies revalidate every time (a 304 when nothing changed): a copy kept for minutes after
+ * an upgrade is a CLI of the old version, which takes itself for out of date against the new server.
+ */
+const CACHE_CONTROL = "no-cache";
 
 /** The file, or 304 when the client's copy (If-None-Match) is current. */
 export function serveFile(request: Request, file: ServedFile, headers: Record<string, string>): Response {

@@ -86,6 +86,31 @@ describe("the plugin's launcher (bin/baton.mjs)", () => {
     expect(readFileSync(path.join(data, "baton.mjs"), "utf8")).toBe(served);
   });
 
+  it("keeps a copy fetched again that still is not the version its server names, rather than fetch it at every run", async () => {
+    // A server whose answers name another version than the CLI it hands out (a proxy's old copy of it,
+    // a CLI rebuilt after the server): one drop, one fetch, then the copy is kept.
+    let fetched = 0;
+    const proxy = createServer(async (req, res) => {
+      if (req.url?.startsWith("/cli/baton.mjs")) fetched++;
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const upstream = await fetch(world.server.url + req.url, { method: req.method, headers: { authorization: req.headers.authorization ?? "", "content-type": "application/json" }, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json", "baton-version": "0.0.9+ffffffffff" });
+      res.end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const data = path.join(tmp.dir, "data-mismatch");
+      const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+      const env = homeEnv(path.join(tmp.dir, "home-mismatch"), { CLAUDE_PLUGIN_DATA: data, BATON_URL: url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });
+      for (let run = 1; run <= 3; run++) expect(hookContext((await launch(["hook", "session-start"], env, sessionStartInput(repo))).stdout), `run ${run}`).toContain(MARKER);
+      expect(fetched).toBe(2);
+      expect(existsSync(path.join(data, "baton.mjs"))).toBe(true);
+    } finally {
+      proxy.close();
+    }
+  });
+
   it("with Baton's hooks off (a summariser's nested claude -p), a hook fetches nothing and says nothing", async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const data = path.join(tmp.dir, "data-hooks-off");

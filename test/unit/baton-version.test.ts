@@ -29,7 +29,7 @@ describe("the server's version and the CLI it hands out", () => {
   it("a CLI built after the server is named at start, with what to do; the same one says nothing", () => {
     expect(servedCliMismatch(checkout(BATON_VERSION))).toBeNull();
     expect(servedCliMismatch(checkout(`${version}+ffffffffff`))).toBe(
-      `the CLI in cli/dist is ${version}+ffffffffff, this server was built with ${BATON_VERSION}: run \`npm run build\` and start the server again`,
+      `the CLI it hands out (cli/dist) is ${version}+ffffffffff, this server was built with ${BATON_VERSION}: run \`npm run build\` and start the server again`,
     );
   });
 });

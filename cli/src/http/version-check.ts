@@ -26,20 +26,26 @@ export function reportVersionMismatchTo(where: "stderr" | "hook-log"): void {
 
 const stateFile = () => path.join(cacheDir(), "version-notice.json");
 
-function noticedRecently(serverVersion: string, now: number): boolean {
+type Noticed = { at?: unknown; server?: unknown; dropped?: unknown };
+
+function lastNotice(serverVersion: string, now: number): Noticed | null {
   try {
-    const last = JSON.parse(readFileSync(stateFile(), "utf8")) as { at?: unknown; server?: unknown };
-    return last.server === serverVersion && typeof last.at === "number" && now - last.at < NOTICE_EVERY_MS;
+    const last = JSON.parse(readFileSync(stateFile(), "utf8")) as Noticed;
+    return last.server === serverVersion && typeof last.at === "number" && now - last.at < NOTICE_EVERY_MS ? last : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
-function remember(serverVersion: string, now: number): void {
+const noticedRecently = (serverVersion: string, now: number) => lastNotice(serverVersion, now) !== null;
+/** This very CLI was dropped from the plugin's cache for this server's version within the day, and came back. */
+const droppedBefore = (serverVersion: string, now: number) => lastNotice(serverVersion, now)?.dropped === CLI_VERSION;
+
+function remember(serverVersion: string, now: number, extra: { dropped?: string } = {}): void {
   try {
     mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
     const file = stateFile();
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ at: now, server: serverVersion, cli: CLI_VERSION }), { mode: 0o600 });
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ at: now, server: serverVersion, cli: CLI_VERSION, ...extra }), { mode: 0o600 });
     renameSync(`${file}.${process.pid}`, file);
   } catch {
     // a read-only home: the notice comes again, no harm
@@ -67,16 +73,19 @@ export function checkServerVersion(serverVersion: string | null, serverUrl: stri
   if (checked || !serverVersion || serverVersion === CLI_VERSION) return;
   checked = true;
   const cached = process.env[PLUGIN_CACHE_ENV];
-  if (cached) {
+  const now = Date.now();
+  // A copy fetched again that is still not the server's version (a proxy's old copy, a server handing
+  // out another CLI than it names) is kept, said once a day: dropping it again would fetch it at every run.
+  if (cached && !droppedBefore(serverVersion, now)) {
     try {
       unlinkSync(cached);
+      remember(serverVersion, now, { dropped: CLI_VERSION });
       hookLog(`the server at ${serverUrl} runs Baton ${serverVersion}, the cached CLI was ${CLI_VERSION}: fetching the server's next time`);
     } catch {
       // already dropped by another process
     }
     return;
   }
-  const now = Date.now();
   if (noticedRecently(serverVersion, now)) return;
   const message = `this CLI is Baton ${CLI_VERSION}, the server at ${serverUrl} runs ${serverVersion}; update: ${installCommand(serverUrl, trust)}`;
   if (sink === "hook-log") hookLog(message);
