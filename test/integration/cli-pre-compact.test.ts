@@ -99,7 +99,7 @@ describe("baton hook pre-compact", () => {
     // made short here to see it on any machine; 30 MB of them took 2.3–3.6 s of a 2 s limit).
     const long = "c0mpact3-0000-4000-8000-000000000003";
     const home = "home-long";
-    const steps = Array.from({ length: 6000 }, (_, i) => [
+    const steps = Array.from({ length: 20_000 }, (_, i) => [
       { type: "assistant", sessionId: long, timestamp: new Date(Date.UTC(2026, 10, 28, 10, 0, i)).toISOString(), message: { role: "assistant", content: [{ type: "text", text: `Step ${i}: checking file ${i}.` }, { type: "tool_use", id: `t${i}`, name: "Bash", input: { command: `grep -n foo src/f${i}.ts` } }] } },
       { type: "user", sessionId: long, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "src/f.ts:1: foo bar baz ".repeat(8) }] } },
     ]);
@@ -111,7 +111,7 @@ describe("baton hook pre-compact", () => {
     expect([result.code, result.stdout]).toEqual([0, ""]);
     expect(spoolOf(home), hookLogOf(home)).toHaveLength(1);
     const after = await compactStart(long, home);
-    expect(hookContext(after.stdout)).toMatch(/^## This session before its compaction \(checkpoint, [^\n]*\n> Checkpoint before compaction · Session c0mpact3 · 1 request/);
+    expect(hookContext(after.stdout)).toMatch(/^## This session before its compaction \(checkpoint, [^\n]*branch feat\/revoke[^\n]*\n> Checkpoint before compaction · Session c0mpact3 · /);
     expect(spoolOf(home)).toEqual([]);
   });
 

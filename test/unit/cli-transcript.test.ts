@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildHandoff } from "@/cli/src/transcript/build-handoff";
+import { redactHandoffFacts, redactTranscript } from "@/cli/src/transcript/redact-transcript";
+import { SecretRedactor } from "@/lib/secrets/redact-secrets";
 import { findExplicit } from "@/cli/src/lessons/find-explicit";
 import { linesOf } from "@/cli/src/lessons/session-lines";
 import { emptySession } from "@/cli/src/agents/session";
@@ -104,6 +106,18 @@ describe("buildHandoff", () => {
     const empty = parseTranscript("");
     expect(buildHandoff({ transcript: empty, lastAssistantMessage: null, cwd: null, sessionId: "s" })).toBeNull();
     expect(buildHandoff({ transcript: empty, lastAssistantMessage: "All green.", cwd: null, sessionId: "s1" })).toBe("Session s1 · 0 requests (extracted from the transcript by baton)\n\n### Done\nAll green.\n");
+  });
+
+  it("the pre-compact hook's redaction of what a handoff shows gives the handoff the whole transcript's redaction gives", () => {
+    // Should buildHandoff read another field of a tool call, redactHandoffFacts must redact it too.
+    const secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    const withSecrets = transcript.replaceAll("token-list.tsx", `token-list.tsx ${secret}`).replaceAll("revoke", `revoke (token ${secret})`);
+    const handoffOf = (redact: typeof redactTranscript) =>
+      buildHandoff({ transcript: redact(parseTranscript(withSecrets), new SecretRedactor()), lastAssistantMessage: null, cwd: "/home/ana/src/web", sessionId: "s" });
+    const shown = handoffOf(redactHandoffFacts);
+    expect(shown).toBe(handoffOf(redactTranscript));
+    expect(shown).toContain("[withheld: ");
+    expect(shown).not.toContain(secret);
   });
 
   it("keeps the first request and the latest ones when there are many", () => {

@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { withoutCredentials } from "../../../lib/secrets/without-credentials";
 
 /** One git command's trimmed output, or null when git is missing, fails, or takes too long. */
@@ -13,6 +15,24 @@ export function git(args: string[], cwd: string, timeoutMs = 800): Promise<strin
       resolve(null);
     }
   });
+}
+
+/**
+ * The branch checked out, read from the repository's HEAD file without running git (a worktree's `.git`
+ * file followed): for a hook with no time left to wait for git. Null on a detached HEAD or anything unread.
+ */
+export function branchFromHead(repoRoot: string): string | null {
+  try {
+    let gitDir = path.join(repoRoot, ".git");
+    if (statSync(gitDir).isFile()) {
+      const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(gitDir, "utf8"))?.[1]?.trim();
+      if (!pointer) return null;
+      gitDir = path.resolve(repoRoot, pointer);
+    }
+    return /^ref: refs\/heads\/(.+)$/m.exec(readFileSync(path.join(gitDir, "HEAD"), "utf8"))?.[1]?.trim() ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** The branch checked out, or null on a detached HEAD (or outside a repository). */

@@ -1,7 +1,7 @@
 import { AGENTS } from "../agents/agents";
 import type { HookFacts } from "../agents/agent";
 import { projectHints } from "../config/derive-project";
-import { currentBranch, originUrl } from "../config/git-info";
+import { branchFromHead, currentBranch, originUrl } from "../config/git-info";
 import { apiClient, type ApiCall } from "../http/api-client";
 import type { AgentName } from "../../../lib/rules";
 import { buildHandoff } from "../transcript/build-handoff";
@@ -26,8 +26,9 @@ const GIT_MS = 500;
 const PRINT_MS = 50;
 /**
  * Less time than this left once the checkpoint is made (a long transcript read and redacted on a busy
- * machine), and it is spooled at once, before anything waits: git and the request would outlast the time
- * limit, which ends the hook at its first wait. The session-start hook after the compaction sends it.
+ * machine), or than half the time limit, and it is spooled at once, before anything waits: git and the
+ * request would outlast the time limit, which ends the hook at its first wait. The session-start hook
+ * after the compaction sends it.
  */
 const SEND_MS = GIT_MS + 300;
 
@@ -70,9 +71,11 @@ export async function runPreCompact(agentName: AgentName): Promise<void> {
   }
   const markdown = await checkpointOf(agent.name, facts, sessionId, cwd);
   const by = { agent: agent.name, model: facts.model };
-  if (markdown && Date.now() > startedAt + limitMs - SEND_MS) {
+  if (markdown && Date.now() > startedAt + limitMs - Math.min(SEND_MS, limitMs / 2)) {
+    // The branch from HEAD's file, the remote left out: the server files it where the session started.
     const hints = projectHints({ configured: config.project, remote: null, repoRoot: config.repoRoot, cwd });
-    const counts = await deliver(null, [handoffRequest(markdown, hints, sessionId, null, by)], { timeoutMs: 1, who: "pre-compact", server: config.url });
+    const branch = config.repoRoot ? branchFromHead(config.repoRoot) : null;
+    const counts = await deliver(null, [handoffRequest(markdown, hints, sessionId, branch, by)], { timeoutMs: 1, who: "pre-compact", server: config.url });
     hookLog(`pre-compact: the checkpoint took ${Date.now() - startedAt} ms to make; spooled ${counts.spooled}, for the next hook to send`);
     return answerOnce("");
   }
