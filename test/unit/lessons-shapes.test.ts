@@ -118,6 +118,15 @@ describe("extractLessons, shapes of the sessions it had not seen", () => {
     expect(searched.filter((l) => l.lesson === "resolved_failure")).toEqual([]);
     const tested = lessons(user("is the notes file there?"), shell("test -f missing.txt", true, "", 1), shell("test -f notes.txt && echo notes", false, "notes", 2));
     expect(tested).toEqual([]);
+    // A build before the look, or a find that runs what it finds, acts: its failure can be resolved.
+    const built = lessons(
+      user("build it"),
+      shell("npm run build && ls dist", true, "Error: Cannot find module 'esbuild'", 1),
+      agent("esbuild is an optional dependency that npm skipped because the lockfile was made on another platform; it needs a fresh install.", 2),
+      shell("npm ci", false, "added 310 packages", 3),
+      shell("npm run build && ls dist", false, "index.js", 4),
+    );
+    expect(built.map((l) => l.lesson)).toEqual(["resolved_failure"]);
     // (A command that failed for real and passed once fixed is still one: lessons.test.ts.)
   });
 });

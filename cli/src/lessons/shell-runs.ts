@@ -128,9 +128,11 @@ const stepsOf = (command: string) =>
 /**
  * Commands whose failing exit answers a question ("no match", "they differ", "no such file", "not
  * installed"): a search that found nothing and a later one that found something resolved no failure.
+ * Unlike INERT (below: steps that did not make a run pass), a question is the whole command: every step
+ * of it asks (or moves to a folder), and a `find` that runs something for what it finds acts.
  */
 const ASKS = /^(?:grep|egrep|fgrep|rg|ag|ack|git grep|test|\[\[?|diff|cmp|which|command -v|type|pgrep|ls|find|stat|file|git diff --(?:quiet|exit-code)|git ls-files --error-unmatch)(?=\s|$)/;
-export const onlyAsks = (command: string) => ASKS.test(mainStep(command));
+export const onlyAsks = (command: string) => stepsOf(command).every((step) => /^cd\s/.test(step) || (ASKS.test(step) && !/\s-(?:exec|execdir|ok|okdir|delete)\b/.test(step)));
 
 /** Steps that only look, print or move files around: not what made a run pass. */
 const INERT = /^(?:echo|sleep|cat|ls|grep|rg|find|head|tail|sed|which|pwd|cp|mv|rm|mkdir|touch|git (?:diff|status|log|show|commit|push|checkout))\b/;
