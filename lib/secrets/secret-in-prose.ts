@@ -39,12 +39,14 @@ const PASSWORD_VALUE = /^(?!-)[^\s"'`<>(){}[\],;]{6,64}/;
 /** A quoted password: the quote (JSON-escaped too) opens it and the same quote closes it; no space inside. */
 const QUOTED_PASSWORD = /^(\\?)(["'`])(?!-)([^\s"'`\\]{6,64})\1\2/;
 /**
- * A quoted passphrase of words ("correct horse battery staple"), said to be the password (`is`, `:`,
- * `=` before it): three to eight words, no sentence inside. A message about passwords in quotes ("must
- * be at least 12 characters") may be withheld with it: a lost line of a handoff costs less than a leak.
+ * A quoted passphrase of words ("correct horse battery staple"), said to be the password (`is`, `to`,
+ * `now`, `:`, `=` before it, or right after "passphrase" or a `--password` flag): three to eight words,
+ * no sentence inside. A message about passwords in quotes ("must be at least 12 characters") may be
+ * withheld with it: a lost line of a handoff costs less than a leak.
  */
 const QUOTED_PASSPHRASE = /^(\\?)(["'`])((?:[^\s"'`\\.!?,;]{1,24} ){2,7}[^\s"'`\\.!?,;]{1,24})\1\2/;
-const PASSPHRASE_LINK = /(?:[:=]|\b(?:is|was))\s*$/i;
+/** The little words between a password word and its value (and what says it is the value: all but a space). */
+const PASSWORD_GAP = /^(?:\s*(?:[:=]|is|was|to|now)?\s*)+/i;
 const HEX = /^[0-9a-f]+$/i;
 /**
  * A short lower-case prefix before hex: a provider's tag (key-…, dd_…) when short or a secret word, and
@@ -163,8 +165,9 @@ export function secretsInProse(text: string, holdsSecret: (decoded: string) => b
   }
   for (const match of text.matchAll(/\b(?:password|passwd|pwd|passphrase)\b/gi)) {
     const rest = text.slice(match.index + match[0].length);
-    const gap = /^(?:\s*(?:[:=]|is|was|to|now)?\s*)+/i.exec(rest)![0];
-    const phrase = PASSPHRASE_LINK.test(gap) ? QUOTED_PASSPHRASE.exec(rest.slice(gap.length)) : null;
+    const gap = PASSWORD_GAP.exec(rest)![0];
+    const named = gap.trim() !== "" || /^passphrase$/i.test(match[0]) || text.slice(Math.max(0, match.index - 2), match.index) === "--";
+    const phrase = named ? QUOTED_PASSPHRASE.exec(rest.slice(gap.length)) : null;
     const value = phrase ? { text: phrase[3]!, offset: phrase[1]!.length + 1 } : passwordAfter(rest.slice(gap.length));
     if (!value || value.text.length < MIN_PASSWORD || (!phrase && !passwordShaped(value.text))) continue;
     const start = match.index + match[0].length + gap.length + value.offset;
