@@ -173,7 +173,9 @@ function agentLine(a: AgentCheck): string {
   if (!scopes.length) return `  ${name} ${a.found}: cannot check without a server URL`;
   const installedIn = scopes.filter(([, ok]) => ok).map(([scope]) => scope);
   const notes = a.notes.map((n) => `\n  ${"".padEnd(12)}   note: ${n}`).join("");
-  const problems = a.problems.map((p) => `\n  ${"".padEnd(12)}   problem: ${p}; run baton install ${a.agent}`).join("");
+  // A repository's settings may be shared: `--command baton` writes a command every teammate's machine has.
+  const fix = (p: string) => (p.startsWith("repo:") ? `run baton install ${a.agent} (--command baton, where the repository's settings are shared)` : `run baton install ${a.agent}`);
+  const problems = a.problems.map((p) => `\n  ${"".padEnd(12)}   problem: ${p}; ${fix(p)}`).join("");
   if (installedIn.length) return `  ${name} ${a.found}: Baton installed (${installedIn.join(", ")} configuration)${notes}${problems}`;
   return `  ${name} ${a.found}: Baton not installed or out of date (${a.pending.length} change${a.pending.length === 1 ? "" : "s"} pending): run baton install ${a.agent}`;
 }
