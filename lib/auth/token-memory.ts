@@ -57,7 +57,7 @@ export async function tokenOf(db: Db, tokenHash: string): Promise<TokenPrincipal
   return used(db, token);
 }
 
-/** A token remembered from before (its memory expired), to be checked by the request's own reads. */
+/** A token remembered from before (however recently), to be checked by the request's own reads. */
 export function tokenHint(tokenHash: string): TokenPrincipal | undefined {
   return state.tokens.get(tokenHash)?.token;
 }
