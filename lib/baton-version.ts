@@ -25,19 +25,19 @@ export function batonVersion(root = process.cwd(), dir = path.join(root, "cli", 
  */
 export const BATON_VERSION: string = process.env.BATON_BUILD_VERSION || batonVersion();
 
-/**
- * Where the CLI this server hands out is read from: the copy its build took (scripts/served-cli.mjs,
- * `npm run build`'s last step), else cli/dist (`next dev`, or a `next build` run alone).
- */
+/** The copy of cli/dist a server takes when it first starts after its build (lib/distribution/cli-bundle.ts keepServedCli). */
+export const servedCliCopy = (root = process.cwd()) => path.join(root, process.env.NEXT_DIST_DIR || ".next", "baton-cli");
+
+/** Where the CLI this server hands out is read from: its copy, else cli/dist (`next dev`, before the copy is taken). */
 export function servedCliDir(root = process.cwd()): string {
-  const copy = path.join(root, process.env.NEXT_DIST_DIR || ".next", "baton-cli");
+  const copy = servedCliCopy(root);
   return existsSync(path.join(copy, "baton.mjs")) ? copy : path.join(root, "cli", "dist");
 }
 
 /**
- * Said at start when the CLI this server hands out is of another version than the one it names (a
- * `next build` run alone after the CLI was rebuilt): every CLI and the plugin would take their copy for
- * out of date. Null when they agree.
+ * Said at start when the CLI this server hands out is of another version than the one it names (the CLI
+ * rebuilt between the server's build and its first start): every CLI and the plugin would take their
+ * copy for out of date. Null when they agree.
  */
 export function servedCliMismatch(root = process.cwd()): string | null {
   const dir = servedCliDir(root);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { guardHttpServer } from "./api/guard-http-server";
 import { servedCliMismatch } from "./baton-version";
+import { keepServedCli } from "./distribution/cli-bundle";
 import { issueSetupCode } from "./auth/setup-code";
 import { ConfigError, formatConfigError, getConfig } from "./config";
 import type { TlsMaterial } from "./tls-files";
@@ -69,6 +70,7 @@ export async function startup(): Promise<void> {
     setReachabilityProbe(databaseReachable);
     await awaitSchema(getClient(), result.latest);
     console.log(`baton: ${database} database ready, ${migrationsLine(result.applied.length, result.total)}`);
+    keepServedCli();
     const mismatch = servedCliMismatch();
     if (mismatch) console.error(`baton: ${mismatch}`);
     installGracefulShutdown();

@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BATON_VERSION, batonVersion, servedCliMismatch } from "@/lib/baton-version";
+import { BATON_VERSION, batonVersion, servedCliDir, servedCliMismatch } from "@/lib/baton-version";
+import { keepServedCli } from "@/lib/distribution/cli-bundle";
 import { version } from "@/package.json";
 import { tempDir } from "../support/server";
 
@@ -31,5 +32,21 @@ describe("the server's version and the CLI it hands out", () => {
     expect(servedCliMismatch(checkout(`${version}+ffffffffff`))).toBe(
       `the CLI it hands out (cli/dist) is ${version}+ffffffffff, this server was built with ${BATON_VERSION}: run \`npm run build\` and start the server again`,
     );
+  });
+
+  it("the CLI handed out is the one the checkout held at the server's first start: a CLI rebuilt later is not", () => {
+    const root = checkout(`${version}+aaaaaaaaaa`);
+    writeFileSync(path.join(root, "cli", "dist", "baton.mjs"), "// the CLI a at the start\n");
+    writeFileSync(path.join(root, "cli", "dist", "opencode-plugin.js"), "// plugin a\n");
+    expect(servedCliDir(root)).toBe(path.join(root, "cli", "dist"));
+    keepServedCli(root);
+    const served = servedCliDir(root);
+    expect(served).toBe(path.join(root, ".next", "baton-cli"));
+    // npm install rebuilds cli/dist while the server runs, and again before it restarts.
+    writeFileSync(path.join(root, "cli", "dist", "baton.mjs"), "// the CLI b\n");
+    writeFileSync(path.join(root, "cli", "dist", "version.json"), JSON.stringify({ version: `${version}+bbbbbbbbbb` }));
+    keepServedCli(root);
+    expect(readFileSync(path.join(servedCliDir(root), "baton.mjs"), "utf8")).toBe("// the CLI a at the start\n");
+    expect(batonVersion(root, served)).toBe(`${version}+aaaaaaaaaa`);
   });
 });
