@@ -70,22 +70,23 @@ export async function runPreCompact(agentName: AgentName): Promise<void> {
     return answerOnce("");
   }
   const markdown = await checkpointOf(agent.name, facts, sessionId, cwd);
-  const by = { agent: agent.name, model: facts.model };
-  if (markdown && Date.now() > startedAt + limitMs - Math.min(SEND_MS, limitMs / 2)) {
-    // The branch from HEAD's file, the remote left out: the server files it where the session started.
-    const hints = projectHints({ configured: config.project, remote: null, repoRoot: config.repoRoot, cwd });
-    const branch = config.repoRoot ? branchFromHead(config.repoRoot) : null;
-    const counts = await deliver(null, [handoffRequest(markdown, hints, sessionId, branch, by)], { timeoutMs: 1, who: "pre-compact", server: config.url });
-    hookLog(`pre-compact: the checkpoint took ${Date.now() - startedAt} ms to make; spooled ${counts.spooled}, for the next hook to send`);
-    return answerOnce("");
-  }
+  if (!markdown) return answerOnce("");
+  const late = Date.now() > startedAt + limitMs - Math.min(SEND_MS, limitMs / 2);
   // The server files the checkpoint where the session started; the remote is a hint for when that start
-  // never reached it, not asked when a project is configured.
-  const [branch, remote] = config.repoRoot ? await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : originUrl(cwd, GIT_MS)]) : [null, null];
-  if (markdown) {
-    const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
+  // never reached it, not asked when a project is configured, nor when late (the branch then from HEAD's file).
+  const [branch, remote] = !config.repoRoot
+    ? [null, null]
+    : late
+      ? [branchFromHead(config.repoRoot), null]
+      : await Promise.all([currentBranch(cwd, GIT_MS), config.project ? null : originUrl(cwd, GIT_MS)]);
+  const hints = projectHints({ configured: config.project, remote, repoRoot: config.repoRoot, cwd });
+  const request = handoffRequest(markdown, hints, sessionId, branch, { agent: agent.name, model: facts.model });
+  if (late) {
+    const counts = await deliver(null, [request], { timeoutMs: 1, who: "pre-compact", server: config.url });
+    hookLog(`pre-compact: the checkpoint took ${Date.now() - startedAt} ms to make; spooled ${counts.spooled}, for the next hook to send`);
+  } else {
     const call = apiClient({ url: config.url, token: config.token, caFile: config.caFile, timeoutMs: limitMs });
-    await send(call, config.url, handoffRequest(markdown, hints, sessionId, branch, by), startedAt + limitMs - PRINT_MS);
+    await send(call, config.url, request, startedAt + limitMs - PRINT_MS);
   }
   answerOnce("");
 }
