@@ -12,6 +12,7 @@ import { withoutCredentials } from "../secrets/without-credentials";
 import { withStatementCache } from "./statement-cache";
 import * as schema from "./schema";
 import { processWide } from "../process/process-state";
+import { fetchWithin } from "../process/fetch-within";
 
 export type Db = LibSQLDatabase<typeof schema>;
 /** A transaction handle: the same query API as Db. */
@@ -28,7 +29,7 @@ const DEFAULT_TIMEOUT_MS = 1_500;
  * route) becomes an error the API answers with 503, not a request that hangs past the hook's limit.
  */
 export function fetchWithTimeout(ms: number): (request: Request) => Promise<Response> {
-  return (request) => fetch(request, { signal: AbortSignal.timeout(ms) });
+  return (request) => fetchWithin(request, {}, ms);
 }
 
 /** The local path of a file: URL. */

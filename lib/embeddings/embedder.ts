@@ -3,6 +3,7 @@
  * POST {model, input: string[]} → {data: [{index, embedding}]}. Web-standard fetch only.
  */
 import { BoundedCache } from "../process/bounded-cache";
+import { fetchWithin } from "../process/fetch-within";
 
 /**
  * The API refused these texts (a 4xx other than 408/429: too long for the model, say), as opposed to
@@ -21,12 +22,8 @@ export function createEmbedder(config: { url: string; model: string; apiKey: str
   return {
     model: config.model,
     async embed(texts, options = {}) {
-      const res = await fetch(config.url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
-        body: JSON.stringify({ model: config.model, input: texts }),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-      });
+      const headers = { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) };
+      const res = await fetchWithin(config.url, { method: "POST", headers, body: JSON.stringify({ model: config.model, input: texts }) }, options.timeoutMs ?? 30_000);
       if (!res.ok) throw new (refusal(res.status) ? EmbeddingRefused : Error)(`embeddings API answered ${res.status}`);
       const body = (await res.json()) as { data?: { index?: number; embedding?: unknown }[] };
       const vectors: number[][] = new Array(texts.length);

@@ -26,7 +26,7 @@ const FAULT_TEST_MS = RECOVERY_MS + 12 * PROBE_WAIT_MS + 10_000;
 type Probe = { status: number; ms: number; retryAfter: string | null; code?: string; text: string };
 
 function expectAvailableOr503(probe: Probe, limitMs: number, what: string) {
-  expect(probe.ms, `${what} took ${probe.ms} ms`).toBeLessThan(limitMs);
+  expect(probe.ms, `${what} took ${Math.round(probe.ms)} ms: ${probe.status} ${probe.text.slice(0, 200)}`).toBeLessThan(limitMs);
   expect([200, 201, 503], `${what} answered ${probe.status}: ${probe.text.slice(0, 300)}`).toContain(probe.status);
   if (probe.status === 503) {
     expect(probe.code, what).toBe("database_unavailable");
@@ -39,16 +39,17 @@ describe.each<ShapeName>(["remote", "replica"])("%s shape under faults", (shape)
   let token: string;
   const call = async (which: "a" | "b", method: string, path: string, body?: unknown): Promise<Probe> => {
     const started = performance.now();
+    const label = `${method} ${path.split("?")[0]} on ${which}`;
     const answered = apiClient(cluster[which].url, token)(method, path, body).then((res) => ({
       status: res.status,
       ms: performance.now() - started,
       retryAfter: res.headers.get("retry-after"),
       code: res.json?.error?.code,
-      text: res.text,
+      text: `${label}: ${res.text}`,
     }));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const unanswered = new Promise<Probe>((resolve) => {
-      timer = setTimeout(() => resolve({ status: 0, ms: performance.now() - started, retryAfter: null, text: `${method} ${path} on ${which}: no answer in ${PROBE_WAIT_MS} ms` }), PROBE_WAIT_MS);
+      timer = setTimeout(() => resolve({ status: 0, ms: performance.now() - started, retryAfter: null, text: `${label}: no answer in ${PROBE_WAIT_MS} ms` }), PROBE_WAIT_MS);
     });
     try {
       return await Promise.race([answered, unanswered]);

@@ -1,0 +1,47 @@
+import { createServer, type Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchWithin } from "@/lib/process/fetch-within";
+
+describe("fetchWithin", () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === "/stall-after-headers") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"partial":');
+        return; // never ends
+      }
+      if (req.url === "/empty") return void res.writeHead(204).end();
+      if (req.url === "/never") return;
+      res.writeHead(418, { "content-type": "application/json", "x-kept": "yes" });
+      res.end(JSON.stringify({ method: req.method }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it("keeps an answer whole: status, headers, body", async () => {
+    const res = await fetchWithin(`${base}/teapot`, { method: "POST", body: "{}" }, 5_000);
+    expect(res.status).toBe(418);
+    expect(res.headers.get("x-kept")).toBe("yes");
+    expect(await res.json()).toEqual({ method: "POST" });
+  });
+
+  it("takes an answer with no body (204)", async () => {
+    const res = await fetchWithin(`${base}/empty`, {}, 5_000);
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe("");
+  });
+
+  it.each(["/never", "/stall-after-headers"])("a server stalled at %s ends in a TimeoutError at the limit", async (path) => {
+    const started = performance.now();
+    const error = await fetchWithin(`${base}${path}`, {}, 300).then(() => null, (e: unknown) => e as Error);
+    expect(error?.name).toBe("TimeoutError");
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
