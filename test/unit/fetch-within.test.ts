@@ -14,8 +14,12 @@ describe("fetchWithin", () => {
       }
       if (req.url === "/empty") return void res.writeHead(204).end();
       if (req.url === "/never") return;
-      res.writeHead(418, { "content-type": "application/json", "x-kept": "yes" });
-      res.end(JSON.stringify({ method: req.method }));
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        res.writeHead(418, { "content-type": "application/json", "x-kept": "yes" });
+        res.end(JSON.stringify({ method: req.method, body, type: req.headers["content-type"] ?? null }));
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -29,7 +33,13 @@ describe("fetchWithin", () => {
     const res = await fetchWithin(`${base}/teapot`, { method: "POST", body: "{}" }, 5_000);
     expect(res.status).toBe(418);
     expect(res.headers.get("x-kept")).toBe("yes");
-    expect(await res.json()).toEqual({ method: "POST" });
+    expect(await res.json()).toEqual({ method: "POST", body: "{}", type: "text/plain;charset=UTF-8" });
+  });
+
+  it("sends a Request as it is: method, headers, body", async () => {
+    const request = new Request(`${base}/teapot`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    const res = await fetchWithin(request, {}, 5_000);
+    expect(await res.json()).toEqual({ method: "POST", body: '{"a":1}', type: "application/json" });
   });
 
   it("takes an answer with no body (204)", async () => {
