@@ -20,6 +20,7 @@ import { AGENTS } from "../cli/src/agents/agents";
 import { buildHandoff } from "../cli/src/transcript/build-handoff";
 import { redactHandoffFacts, redactTranscript } from "../cli/src/transcript/redact-transcript";
 import { SecretRedactor } from "../lib/secrets/redact-secrets";
+import { leastTime } from "./least-time";
 
 const { values } = parseArgs({ options: { mb: { type: "string", default: "30" }, runs: { type: "string", default: "3" } } });
 const bytes = Number(values.mb) * 1e6;
@@ -42,15 +43,7 @@ function transcript(output: number): string {
   return lines.join("\n") + "\n";
 }
 
-const least = (f: () => void) => {
-  let best = Infinity;
-  for (let r = 0; r < runs; r++) {
-    const t = performance.now();
-    f();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-};
+const least = (work: () => void) => leastTime(runs, work);
 
 const dir = mkdtempSync(path.join(tmpdir(), "baton-bench-checkpoint-"));
 try {

@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import { renderToStaticMarkup } from "react-dom/server";
 import { Markdown, markdownBudget } from "../components/markdown/markdown";
 import { MAX_RENDERED_MARKDOWN } from "../lib/rules";
+import { leastTime } from "./least-time";
 
 const { values } = parseArgs({ options: { sizes: { type: "string", default: "5000,20000,100000" }, runs: { type: "string", default: "3" } } });
 const sizes = values.sizes.split(",").map(Number);
@@ -57,16 +58,7 @@ const SHAPES: Record<string, (n: number) => string> = {
   },
 };
 
-/** The least wall time of `runs` calls, in milliseconds. */
-function least(work: () => void): number {
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    work();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
+const least = (work: () => void) => leastTime(runs, work);
 
 // The component called as the page calls it, one page (one budget) a render.
 const rendered = (text: string) => renderToStaticMarkup(Markdown({ children: text, budget: markdownBudget() }));
