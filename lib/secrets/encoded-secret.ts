@@ -18,3 +18,44 @@ export function encodesSecret(token: string, holdsSecret: (decoded: string) => b
   const decoded = atob(token);
   return PRINTABLE.test(decoded) && holdsSecret(decoded);
 }
+
+/**
+ * A line of wrapped base64 (GNU base64 wraps at 76 characters, openssl at 64) with nothing else on it but
+ * indentation. `base64 .env` prints the file so: a secret may straddle two lines, each half of it nothing
+ * the redactor knows.
+ */
+const WRAPPED_LINE = /^[ \t]*([A-Za-z0-9+/]{4,}={0,2})[ \t]*\r?$/gm;
+/** The narrowest wrapping read: lines this long of base64 alone are hardly anything else. */
+const MIN_WIDTH = 40;
+
+/** Wrapped base64: two lines or more, each but the last the same length, the last no longer; joined as one token. */
+export type WrappedBase64 = { start: number; end: number; token: string };
+
+export function wrappedBase64(text: string): WrappedBase64[] {
+  const blocks: WrappedBase64[] = [];
+  let run: { start: number; end: number; parts: string[] } | null = null;
+  const flush = () => {
+    if (run && run.parts.length > 1) blocks.push({ start: run.start, end: run.end, token: run.parts.join("") });
+    run = null;
+  };
+  for (const match of text.matchAll(WRAPPED_LINE)) {
+    const part = match[1]!;
+    const start = match.index + match[0].indexOf(part);
+    if (!run || !continues(run.parts, part, text.slice(run.end, start))) {
+      flush();
+      if (part.length >= MIN_WIDTH) run = { start, end: start + part.length, parts: [part] };
+    } else {
+      run!.parts.push(part);
+      run!.end = start + part.length;
+    }
+  }
+  flush();
+  return blocks;
+}
+
+/** Whether `part`, `gap` after the run's last line, is its next line: the line below, the last one full, no wider. */
+function continues(parts: string[], part: string, gap: string): boolean {
+  const width = parts[0]!.length;
+  const last = parts.at(-1)!;
+  return /^[ \t]*\r?\n[ \t]*$/.test(gap) && last.length === width && !last.endsWith("=") && part.length <= width;
+}

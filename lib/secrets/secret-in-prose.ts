@@ -1,4 +1,4 @@
-import { encodesSecret } from "./encoded-secret";
+import { encodesSecret, wrappedBase64 } from "./encoded-secret";
 
 /**
  * The generic rule beside the named patterns: a credential written in prose ("…with secret
@@ -33,7 +33,12 @@ const MIN_CLASS_SWITCHES = 0.2;
  * Characters of base64, base64url, hex and the separators of token formats (SG.x.y, 8Q~, hvs.); "=" only
  * as padding at the end: `JWT_EXPIRES_IN=15m` is a name and a value, not one token, and the value may be one.
  */
-const CANDIDATE = /(?<![A-Za-z0-9+/_.~-])[A-Za-z0-9+/_.~-]{16,4096}={0,2}(?![A-Za-z0-9+/=_.~-])/g;
+const CANDIDATE = /(?<![A-Za-z0-9+/_.~-])[A-Za-z0-9+/_.~-]{16,}={0,2}(?![A-Za-z0-9+/=_.~-])/g;
+/**
+ * The longest token read: base64 of a whole .env on one line (`base64 -w0`, macOS's base64) runs to
+ * kilobytes; longer ones are images and archives, not text.
+ */
+const MAX_TOKEN = 1 << 20;
 /** A value right after "password", not the rest of a name ("password-stdin", "password-reset-flow"). */
 const PASSWORD_VALUE = /^(?!-)[^\s"'`<>(){}[\],;]{6,64}/;
 /** A quoted password: the quote (JSON-escaped too) opens it and the same quote closes it; no space inside. */
@@ -149,8 +154,11 @@ export type ProseSecret = { start: number; end: number; label: "secret" | "passw
  * whether base64 decodes to a secret: read from the tokens this rule reads anyway, so no second pass.
  */
 export function secretsInProse(text: string, holdsSecret: (decoded: string) => boolean): ProseSecret[] {
-  const spans: ProseSecret[] = [];
+  // Wrapped base64 is read whole: a secret may straddle its lines.
+  const blocks = text.includes("\n") ? wrappedBase64(text).filter((block) => encodesSecret(block.token, holdsSecret)) : [];
+  const spans: ProseSecret[] = blocks.map(({ start, end }) => ({ start, end, label: "encoded secret" }));
   for (const match of text.matchAll(CANDIDATE)) {
+    if (match[0].length > MAX_TOKEN || blocks.some((block) => match.index >= block.start && match.index < block.end)) continue;
     const token = match[0].replace(/[.=~_-]+$/, (tail) => (tail.startsWith("=") ? tail : ""));
     const start = match.index;
     const end = start + token.length;

@@ -10,6 +10,11 @@ const vault = (kind: "s" | "b" | "r", body: string) => "hv" + kind + "." + body;
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 const dsn = b64("postgres://app:" + "K8sSecretPw-5521" + "@db.internal:5432/app");
 const telegram = "123456789:" + "AA" + "HdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+/** `base64 .env` as GNU base64 prints it (76 a line): the database URL's password straddles lines 1 and 2. */
+const envFile = "NOTE=ordinary config for the staging box\nDB=postgres://a" + "pp:K8sSecretPw-5521@db.internal:5432/app\nMODE=fast\nREGION=eu-west-1\n";
+const wrapped = (text: string, width: number) => b64(text).match(new RegExp(`.{1,${width}}`, "g"))!.join("\n");
+/** `base64 -w0 .env` (macOS's base64 prints one line too) of an .env past 4 KB: the keys first, then flags. */
+const longEnv = ["AWS_ACCESS_KEY_ID=" + awsId("IOSFODNN7EXAMPLE"), "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", ...Array.from({ length: 150 }, (_, i) => `FEATURE_FLAG_${i}=enabled_for_cohort_${i % 7}`)].join("\n");
 
 describe("leaks reproduced through the hooks", () => {
   it.each([
@@ -30,6 +35,9 @@ describe("leaks reproduced through the hooks", () => {
     ["an AWS secret key beside its key id (create-access-key's text)", `ACCESSKEY\t${awsId("Q7RZ3MX5PK2LWN4B")}\t2026-11-20T10:00:00+00:00\twJalrXUtnFEMI/K7MDENG/bPxRfiCYq1w2e3r4t5\tActive\tci-deployer`, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYq1w2e3r4t5"],
     ["an AWS secret key beside its key id (the console's CSV)", `ci-deployer,,${awsId("Z3J8W2XQ5N7RTY6M")},kT9mP2qL8vN4xR7wB1nC5dF3hJ6gY0zA2sD4fG6h,https://123456789012.signin.aws.amazon.com/console`, "kT9mP2qL8vN4xR7wB1nC5dF3hJ6gY0zA2sD4fG6h"],
     ["base64 of a database URL with its password (a Kubernetes Secret)", `  DATABASE_URL: ${dsn}`, dsn],
+    ["wrapped base64 of an .env, the password across two lines (GNU base64)", `$ base64 .env\n${wrapped(envFile, 76)}\n`, wrapped(envFile, 76).split("\n")[1]!],
+    ["wrapped base64 of an .env, indented, CRLF, 64 a line (openssl base64)", `  data: |\r\n    ${wrapped(envFile, 64).split("\n").join("\r\n    ")}\r\n`, wrapped(envFile, 64).split("\n")[1]!],
+    ["one line of base64 of an .env past 4,096 characters (base64 -w0)", `$ base64 -w0 .env\n${b64(longEnv)}\n`, b64(longEnv).slice(0, 60)],
     ["a name ending in _PW", "ADMIN_PW=Adm1n-Str0ng-44", "Adm1n-Str0ng-44"],
     ["a Telegram bot token", `TELEGRAM_BOT=${telegram}`, telegram],
     ["a Telegram bot token in its URL", `curl https://api.telegram.org/bot${telegram}/getMe`, telegram],
@@ -54,6 +62,7 @@ describe("leaks reproduced through the hooks", () => {
     expect(r.text("https://4f2b1c9a8e7d6c5b4a39281706f5e4d3a1b2c9e8@github.com/acme/web.git")).toBe("https://[withheld: token]@github.com/acme/web.git");
     expect(r.text("htpasswd -b -c .htpasswd admin Ht-cx-Apache-31")).toBe("htpasswd -b -c .htpasswd admin [withheld: password]");
     expect(r.text(`  DATABASE_URL: ${dsn}`)).toBe("  DATABASE_URL: [withheld: encoded secret]");
+    expect(r.text(`$ base64 .env\n${wrapped(envFile, 76)}\nDone.`)).toBe("$ base64 .env\n[withheld: encoded secret]\nDone.");
   });
 });
 
@@ -73,6 +82,9 @@ describe("ordinary lines once withheld from a handoff", () => {
     "vercel inspect dpl_4xKq9ZbT2mN7vR8wP3sL1yH6 --token $VERCEL_TOKEN",
     'The login form\'s password field shows "Forgot your password?" under it.',
     'the password is "too short" says the form',
+    // Wrapped base64 of ordinary text, and of bytes (a certificate's body): nothing secret in either.
+    `$ base64 notes.txt\n${wrapped("The staging box runs the nightly import at 02:00 UTC and mails the report to the team. ".repeat(3), 76)}`,
+    `-----BEGIN CERTIFICATE-----\n${Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 73 + 41) % 256)).toString("base64").match(/.{1,64}/g)!.join("\n")}\n-----END CERTIFICATE-----`,
   ])("leaves %j alone", (text) => {
     const redactor = new SecretRedactor();
     expect(redactor.text(text)).toBe(text);
