@@ -5,6 +5,11 @@ export type DelayProxy = {
   url: string;
   /** HTTP requests forwarded so far: each is one round trip to the database. */
   requests: () => number;
+  /**
+   * Requests that continued a Hrana stream left open by an earlier one (a baton sent back): the steps
+   * of an interactive transaction, which holds sqld's write lock across round trips.
+   */
+  continued: () => number;
   stop: () => Promise<void>;
 };
 
@@ -17,6 +22,7 @@ export type DelayProxy = {
 export async function startDelayProxy(target: string, rttMs: number): Promise<DelayProxy> {
   const { hostname, port } = new URL(target);
   let requests = 0;
+  let continued = 0;
   const sockets = new Set<Socket>();
   const later = (to: Socket, chunk: Buffer) => setTimeout(() => to.writable && to.write(chunk), rttMs / 2);
   const server: Server = createServer((client) => {
@@ -30,7 +36,9 @@ export async function startDelayProxy(target: string, rttMs: number): Promise<De
       s.on("error", () => (s === client ? upstream : client).destroy());
     }
     client.on("data", (chunk: Buffer) => {
-      requests += chunk.toString("latin1").match(/(?:^|\r\n)(?:POST|GET) \//g)?.length ?? 0;
+      const text = chunk.toString("latin1");
+      requests += text.match(/(?:^|\r\n)(?:POST|GET) \//g)?.length ?? 0;
+      continued += text.match(/"baton":"/g)?.length ?? 0;
       later(upstream, chunk);
     });
     upstream.on("data", (chunk: Buffer) => later(client, chunk));
@@ -42,6 +50,7 @@ export async function startDelayProxy(target: string, rttMs: number): Promise<De
   return {
     url: `http://127.0.0.1:${listenPort}`,
     requests: () => requests,
+    continued: () => continued,
     stop: () =>
       new Promise((resolve) => {
         for (const s of sockets) s.destroy();

@@ -6,13 +6,12 @@ import type { Db } from "../db/client";
 import {
   deleteLearning,
   findLearning,
-  findSameLearning,
-  insertLearning,
   listRecentLearnings,
   updateLearning,
   type LearningRow,
 } from "../db/queries/learnings";
 import { searchLearnings } from "../db/queries/learning-search";
+import { findSameLearning, insertLearningUnlessSame } from "../db/queries/learning-twin";
 import { cursorPart, decodeCursor } from "../pagination/cursor";
 import { fetchPage, type Page } from "../pagination/fetch-page";
 import { projectIdsFor, requireProject } from "../projects/projects";
@@ -66,27 +65,32 @@ export async function createLearning(db: Db, principal: Principal, input: unknow
   const data = parseWithheld(newLearningSchema, input);
   const projectId = data.project ? (await requireProject(db, principal, data.project, "write")).id : null;
   const { content, kind, tags, pinned, confirmed } = data;
-  // The twin's check and the insert in one write transaction: two of the same sent at once (a retry while
-  // the first is still being stored) would otherwise both find none, and both be stored.
+  // The twin's check and the insert in one statement: two of the same sent at once (a retry while the
+  // first is still being stored) would otherwise both find none, and both be stored.
   const id = crypto.randomUUID();
-  const twin = await db.transaction(async (tx) => {
-    const found = await findSameLearning(tx, { userId: principal.userId, projectId, content, kind, tags, pinned, confirmed });
-    if (found) return found;
-    await insertLearning(tx, {
-      id,
-      userId: principal.userId,
-      projectId,
-      kind: data.kind,
-      content: data.content,
-      source: data.source,
-      confirmed: data.confirmed,
-      pinned: data.pinned,
-      tags: data.tags,
-      // A client may date a learning back (one kept elsewhere before), never ahead: a future one would head every newest-first list for good.
-      createdAt: data.createdAt ? new Date(Math.min(Date.parse(data.createdAt), Date.now())) : undefined,
-    });
-    return null;
-  });
+  const row = {
+    id,
+    userId: principal.userId,
+    projectId,
+    kind,
+    content,
+    source: data.source,
+    confirmed,
+    pinned,
+    tags,
+    // A client may date a learning back (one kept elsewhere before), never ahead: a future one would head every newest-first list for good.
+    createdAt: data.createdAt ? new Date(Math.min(Date.parse(data.createdAt), Date.now())) : undefined,
+  };
+  let twin: string | undefined;
+  // Twice at most: a twin superseded between the insert that found it and the read of its id is no twin.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await insertLearningUnlessSame(db, row)) {
+      twin = undefined;
+      break;
+    }
+    twin = await findSameLearning(db, row);
+    if (twin) break;
+  }
   if (twin) return { learning: await getLearning(db, principal, twin), created: false };
   const learning = await getLearning(db, principal, id);
   // A pinned learning is in every context of its project: the owners see who put it there.

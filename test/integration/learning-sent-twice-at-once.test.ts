@@ -9,7 +9,7 @@ import { startSqld, type Sqld } from "../support/sqld";
 /**
  * A learning sent again while the first is still being stored (a client that gave up waiting and
  * retried, a form sent twice) is stored once, on a libSQL server too: the check for its twin and the
- * insert are one transaction. A proxy that delays each round trip to sqld holds the two requests'
+ * insert are one statement. A proxy that delays each round trip to sqld holds the two requests'
  * steps apart, as a busy network would.
  */
 
@@ -48,5 +48,13 @@ describe("one learning sent several times at once, on sqld", () => {
     expect(new Set(answers.map((a) => a.json.learning.id)).size).toBe(1);
     const listed = await api("GET", `/api/learnings?limit=50${"project" in scope ? "&project=web" : ""}`);
     expect(listed.json.items.filter((l: { content: string }) => l.content === body.content)).toHaveLength(1);
+  }, 60_000);
+
+  it("is written without a transaction held open across round trips (which a client gone mid-way leaves holding sqld's write lock)", async () => {
+    const before = proxy.continued();
+    const body = { kind: "pattern", content: "Seed the cache before the load test", project: "web" };
+    expect((await api("POST", "/api/learnings", body)).status).toBe(201);
+    expect((await api("POST", "/api/learnings", body)).status).toBe(200);
+    expect(proxy.continued() - before).toBe(0);
   }, 60_000);
 });

@@ -181,7 +181,8 @@ export type ProvenanceColumns = {
   editedAt: Date | null;
 };
 
-function values(row: NewLearningRow) {
+/** The columns a new learning is written with: its files, tags and dates filled in. */
+export function learningValues(row: NewLearningRow) {
   const now = new Date();
   return {
     ...row,
@@ -194,18 +195,7 @@ function values(row: NewLearningRow) {
 }
 
 export async function insertLearning(db: DbOrTx, row: NewLearningRow): Promise<void> {
-  await db.insert(learnings).values(values(row));
-}
-
-/**
- * The learning in use (not superseded) that a write sent again would find, where a new one would go: the
- * same text, kind, tags, pinned and confirmed (a client's retry after an answer it never got). A write
- * that differs in any of them asks for something else, and is stored as asked.
- */
-export async function findSameLearning(db: DbOrTx, p: Owner & { content: string; kind: LearningKind; tags: string[]; pinned: boolean; confirmed: boolean }): Promise<string | undefined> {
-  const same = and(eq(learnings.content, p.content), eq(learnings.kind, p.kind), eq(learnings.tags, encodeTags(p.tags)), eq(learnings.pinned, p.pinned), eq(learnings.confirmed, p.confirmed));
-  const [row] = await db.select({ id: learnings.id }).from(learnings).where(and(ownedBy(learnings, p), same, isNull(learnings.supersededAt))).limit(1);
-  return row?.id;
+  await db.insert(learnings).values(learningValues(row));
 }
 
 /**
@@ -215,7 +205,7 @@ export async function findSameLearning(db: DbOrTx, p: Owner & { content: string;
  */
 export async function insertLearningsIfNew(db: DbOrTx, rows: NewLearningRow[]): Promise<number> {
   if (!rows.length) return 0;
-  const added = await db.insert(learnings).values(rows.map(values)).onConflictDoNothing().returning({ id: learnings.id });
+  const added = await db.insert(learnings).values(rows.map(learningValues)).onConflictDoNothing().returning({ id: learnings.id });
   return added.length;
 }
 
