@@ -66,6 +66,8 @@ describe("served-context bookkeeping through a primary outage", () => {
     const took = await within(20_000, async () => (await Promise.all(sessions.map(served))).every((n) => n > 0));
     expect(took, server.output().slice(-3000)).not.toBeNull();
 
+    // The line comes through the server's stdout a moment after the rows it wrote can be read.
+    await within(5_000, async () => server.output().includes("wrote served-context bookkeeping again"));
     const lines = server.output().split("\n");
     const started = lines.filter((l) => l.includes("could not write served-context bookkeeping"));
     expect(started, server.output().slice(-3000)).toEqual([expect.stringContaining("the database is unavailable")]);
