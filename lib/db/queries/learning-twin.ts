@@ -23,7 +23,7 @@ const sameLearning = (p: SameLearning) =>
  * Stores `row` unless its scope holds the same learning in use (findSameLearning's fields), in one
  * statement: true when stored. The check and the insert cannot be split by another write, and the write
  * lock is held only while the database runs it, never across round trips (an interactive transaction
- * held it across four, and one a client gave up on while sqld stalled kept it until its stream expired:
+ * held it across three, and one a client gave up on while sqld stalled kept it until its stream expired:
  * writes failed for seconds after sqld came back).
  */
 export async function insertLearningUnlessSame(db: DbOrTx, row: NewLearningRow & { pinned: boolean }): Promise<boolean> {
