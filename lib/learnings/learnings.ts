@@ -83,13 +83,9 @@ export async function createLearning(db: Db, principal: Principal, input: unknow
   };
   let twin: string | undefined;
   // Twice at most: a twin superseded between the insert that found it and the read of its id is no twin.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (await insertLearningUnlessSame(db, row)) {
-      twin = undefined;
-      break;
-    }
+  for (let attempt = 0; attempt < 2 && !twin; attempt++) {
+    if (await insertLearningUnlessSame(db, row)) break;
     twin = await findSameLearning(db, row);
-    if (twin) break;
   }
   if (twin) return { learning: await getLearning(db, principal, twin), created: false };
   const learning = await getLearning(db, principal, id);
