@@ -62,6 +62,17 @@ describe("parseTranscript", () => {
     expect(buildHandoff({ transcript: t, lastAssistantMessage: null, cwd: null, sessionId: "s1" })).not.toMatch(/bash-|semicolons|Fridays/);
   });
 
+  it("skips a compaction's summary, marked or not: the conversation before it retold, not the user's words (no ask, no proposal)", () => {
+    const summary =
+      "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nAnalysis: the user asked to always run migrations first.\n1. Primary Request: move the cron jobs to the queue";
+    const line = (extra: object) => JSON.stringify({ type: "user", timestamp: "2026-11-26T10:00:00.000Z", message: { role: "user", content: summary }, ...extra });
+    for (const marked of [{ isCompactSummary: true }, {}]) {
+      const t = parseTranscript([line(marked), JSON.stringify({ type: "user", message: { role: "user", content: "now add a retry to the mailer job" } })].join("\n"));
+      expect(t.events.filter((e) => e.kind === "user").map((e) => (e.kind === "user" ? e.text : ""))).toEqual(["now add a retry to the mailer job"]);
+      expect(findExplicit(t, linesOf(t))).toEqual([]);
+    }
+  });
+
   it("skips lines that are not JSON or not messages", () => {
     const t = parseTranscript(`not json\n{"type":"user"}\n42\nnull\n{"type":"assistant","message":{"content":"plain"}}\n`);
     expect(t.events).toEqual([{ kind: "assistant", text: "plain", at: null }]);

@@ -14,9 +14,11 @@ type Block = { type?: unknown; text?: unknown; id?: unknown; name?: unknown; inp
 /**
  * Text Claude Code puts in the user's turn that the user did not type: slash commands and their output,
  * reminders, `!` bash mode (`<bash-input>`, `<bash-stdout>`, `<bash-stderr>`), background tasks' and
- * teammates' messages.
+ * teammates' messages, and a compaction's summary of the conversation before it (marked
+ * `isCompactSummary` by the versions that mark it; its opening words in every version).
  */
-const NOT_TYPED = /^\s*(<command-|<local-command-|<system-reminder>|<bash-(?:input|stdout|stderr)>|<task-notification>|<teammate-message|Caveat: |\[Request interrupted)/;
+const NOT_TYPED =
+  /^\s*(<command-|<local-command-|<system-reminder>|<bash-(?:input|stdout|stderr)>|<task-notification>|<teammate-message|Caveat: |\[Request interrupted|This session is being continued from a previous conversation)/;
 /** `!` bash mode: the command the user ran, then (in the next user line) what it printed. */
 const BASH_INPUT = /^\s*<bash-input>([\s\S]*?)<\/bash-input>\s*$/;
 const BASH_OUTPUT = /<bash-(stdout|stderr)>([\s\S]*?)<\/bash-\1>/g;
