@@ -6,16 +6,25 @@
  * reached the socket (a stalled sqld held a request past 10 s: CI on cfcc833). So a request goes on as
  * its address and options (`send`), and the limit is also a timer of its own that ends the wait whether
  * or not the abort arrives. The body is read inside the limit: a server may stall after its headers.
+ *
+ * The limit is checked once more after the event loop's next look at the sockets: when the process
+ * itself was busy past the limit (a long garbage collection, a large import parsed, CPU starved), the
+ * timer runs before the answer that came meanwhile is read, and a healthy server's answer was a timeout.
  */
 export async function fetchWithin(input: Request | string, init: RequestInit, ms: number): Promise<Response> {
   const controller = new AbortController();
   const timedOut = new DOMException(`no answer within ${ms} ms`, "TimeoutError");
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort(timedOut);
-      reject(timedOut);
-    }, ms);
+    timer = setTimeout(
+      // setImmediate runs after the loop's poll phase, where an answer already received is read.
+      () =>
+        setImmediate(() => {
+          controller.abort(timedOut);
+          reject(timedOut);
+        }),
+      ms,
+    );
   });
   const answered = read(send(input, { ...init, signal: controller.signal }));
   answered.catch(() => {}); // a late failure, after the limit already answered

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchWithin } from "@/lib/process/fetch-within";
 
@@ -46,6 +47,27 @@ describe("fetchWithin", () => {
     const res = await fetchWithin(`${base}/empty`, {}, 5_000);
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
+  });
+
+  it("an answer that came while this process was busy past the limit is taken, not a timeout", async () => {
+    // The server, in a thread of its own, says when it has the request and answers 50 ms later, while this one is blocked.
+    const worker = new Worker(
+      `const { parentPort } = require("node:worker_threads");
+       const server = require("node:http").createServer((req, res) => { parentPort.postMessage("asked"); setTimeout(() => res.end("fresh"), 50); });
+       server.listen(0, "127.0.0.1", () => parentPort.postMessage(server.address().port));`,
+      { eval: true },
+    );
+    try {
+      const port = await new Promise<number>((resolve) => worker.once("message", resolve));
+      const asked = new Promise((resolve) => worker.once("message", resolve));
+      const answer = fetchWithin(`http://127.0.0.1:${port}/`, {}, 200).then((r) => r.text(), (e: Error) => e.name);
+      await asked;
+      const until = performance.now() + 1_000; // a garbage collection, a large body parsed: the loop held past the limit
+      while (performance.now() < until);
+      expect(await answer).toBe("fresh");
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it.each(["/never", "/stall-after-headers"])("a server stalled at %s ends in a TimeoutError at the limit", async (path) => {
