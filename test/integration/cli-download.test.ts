@@ -229,13 +229,22 @@ describe("a CLI of another version than its server", () => {
     }
   });
 
-  it("in a hook, writes the notice to hook.log and leaves the hook's output alone", async () => {
+  it("in a hook, writes the notice to hook.log once a day and leaves the hook's output alone; the person's next command still says it", async () => {
     const home = path.join(tmp.dir, "home-old-hook");
     const env = homeEnv(home, { BATON_URL: world.server.url, BATON_TOKEN: world.tokens.ana!, ...PATIENT_HOOKS });
-    const hook = await runProcess(node, [older(), "hook", "session-start"], { env, cwd: repo, input: sessionStartInput(repo) });
-    expect(hook.code).toBe(0);
-    expect(hook.stderr).toBe("");
-    expect(hookContext(hook.stdout)).toContain("download marker handoff");
-    expect(readFileSync(path.join(home, ".cache/baton/hook.log"), "utf8")).toContain(`this CLI is Baton 0.0.1-old, the server at ${world.server.url} runs ${version}`);
+    const notice = `this CLI is Baton 0.0.1-old, the server at ${world.server.url} runs ${version}`;
+    for (let run = 0; run < 2; run++) {
+      const hook = await runProcess(node, [older(), "hook", "session-start"], { env, cwd: repo, input: sessionStartInput(repo) });
+      expect(hook.code).toBe(0);
+      expect(hook.stderr).toBe("");
+      expect(hookContext(hook.stdout)).toContain("download marker handoff");
+    }
+    expect(readFileSync(path.join(home, ".cache/baton/hook.log"), "utf8").split(notice)).toHaveLength(2);
+    // hook.log told nobody: a command at the terminal says it (once), and hooks after it stay quiet in the log.
+    const told = await runProcess(node, [older(), "learnings"], { env, cwd: tmp.dir });
+    expect(told.stderr).toContain(`baton: ${notice}; update: curl -fsSL`);
+    expect((await runProcess(node, [older(), "learnings"], { env, cwd: tmp.dir })).stderr).toBe("");
+    await runProcess(node, [older(), "hook", "session-start"], { env, cwd: repo, input: sessionStartInput(repo) });
+    expect(readFileSync(path.join(home, ".cache/baton/hook.log"), "utf8").split(notice)).toHaveLength(2);
   });
 });

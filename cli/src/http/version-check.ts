@@ -26,26 +26,36 @@ export function reportVersionMismatchTo(where: "stderr" | "hook-log"): void {
 
 const stateFile = () => path.join(cacheDir(), "version-notice.json");
 
-type Noticed = { at?: unknown; server?: unknown; dropped?: unknown };
+/**
+ * What was done about a server's version, each with when: a person told (`told`: on stderr), the notice
+ * written to hook.log (`logged`), the plugin's cached CLI dropped (`dropped`: which CLI, `droppedAt`).
+ * Told and logged are apart: a notice only hook.log holds was told to nobody, so it does not keep a
+ * person's next command from saying it. (`at`: what a version before kept, when a person was told.)
+ */
+type Noticed = { server?: unknown; told?: unknown; logged?: unknown; dropped?: unknown; droppedAt?: unknown; at?: unknown };
+type Done = "told" | "logged" | "dropped";
 
-function lastNotice(serverVersion: string, now: number): Noticed | null {
+function noticeState(serverVersion: string): Noticed {
   try {
     const last = JSON.parse(readFileSync(stateFile(), "utf8")) as Noticed;
-    return last.server === serverVersion && typeof last.at === "number" && now - last.at < NOTICE_EVERY_MS ? last : null;
+    return last && typeof last === "object" && last.server === serverVersion ? last : {};
   } catch {
-    return null;
+    return {};
   }
 }
 
-const noticedRecently = (serverVersion: string, now: number) => lastNotice(serverVersion, now) !== null;
-/** This very CLI was dropped from the plugin's cache for this server's version within the day, and came back. */
-const droppedBefore = (serverVersion: string, now: number) => lastNotice(serverVersion, now)?.dropped === CLI_VERSION;
+/** Whether `what` was done for this server's version within the day. */
+function doneRecently(state: Noticed, what: Done, now: number): boolean {
+  const at = what === "told" ? (state.told ?? state.at) : what === "logged" ? state.logged : state.droppedAt;
+  return typeof at === "number" && now - at < NOTICE_EVERY_MS && (what !== "dropped" || state.dropped === CLI_VERSION);
+}
 
-function remember(serverVersion: string, now: number, extra: { dropped?: string } = {}): void {
+function remember(serverVersion: string, state: Noticed, what: Done, now: number): void {
   try {
     mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
     const file = stateFile();
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ at: now, server: serverVersion, cli: CLI_VERSION, ...extra }), { mode: 0o600 });
+    const done = what === "dropped" ? { dropped: CLI_VERSION, droppedAt: now } : { [what]: now };
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify({ ...state, at: undefined, server: serverVersion, cli: CLI_VERSION, ...done }), { mode: 0o600 });
     renameSync(`${file}.${process.pid}`, file);
   } catch {
     // a read-only home: the notice comes again, no harm
@@ -74,21 +84,23 @@ export function checkServerVersion(serverVersion: string | null, serverUrl: stri
   checked = true;
   const cached = process.env[PLUGIN_CACHE_ENV];
   const now = Date.now();
+  const state = noticeState(serverVersion);
   // A copy fetched again that is still not the server's version (a proxy's old copy, a server handing
   // out another CLI than it names) is kept, said once a day: dropping it again would fetch it at every run.
-  if (cached && !droppedBefore(serverVersion, now)) {
+  if (cached && !doneRecently(state, "dropped", now)) {
     try {
       unlinkSync(cached);
-      remember(serverVersion, now, { dropped: CLI_VERSION });
+      remember(serverVersion, state, "dropped", now);
       hookLog(`the server at ${serverUrl} runs Baton ${serverVersion}, the cached CLI was ${CLI_VERSION}: fetching the server's next time`);
     } catch {
       // already dropped by another process
     }
     return;
   }
-  if (noticedRecently(serverVersion, now)) return;
+  const what = sink === "hook-log" ? "logged" : "told";
+  if (doneRecently(state, what, now)) return;
   const message = `this CLI is Baton ${CLI_VERSION}, the server at ${serverUrl} runs ${serverVersion}; update: ${installCommand(serverUrl, trust)}`;
   if (sink === "hook-log") hookLog(message);
   else process.stderr.write(`baton: ${message}\n`);
-  remember(serverVersion, now);
+  remember(serverVersion, state, what, now);
 }
