@@ -1,6 +1,7 @@
 import "server-only";
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type CallToolResult } from "@modelcontextprotocol/server";
 import { toFailure, type Failure } from "../api/errors";
+import { defuseDeep } from "../context/pack/fence";
 
 /** The seconds a failure asks the client to wait before trying again (Retry-After), when it asks. */
 function retryAfterOf(failure: Failure): { retryAfter?: number } {
@@ -41,7 +42,11 @@ export async function runResource<T>(uri: string, work: () => Promise<T>): Promi
   }
 }
 
-/** A successful tool result: text for the agent, the same facts as structured content for programs. */
+/**
+ * A successful tool result: text for the agent, the same facts as structured content for programs. Its
+ * strings are defused as the text's quotes are (a host may show its model the structured content alone:
+ * Claude Code does), so a teammate's markdown or learning forges no delimiter there either.
+ */
 export function toolText(text: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: { ok: true, ...structured } };
+  return { content: [{ type: "text", text }], structuredContent: { ok: true, ...defuseDeep(structured) } };
 }

@@ -96,11 +96,24 @@ describe("bo's text reaches ana only fenced", () => {
     ["get_task_memory", { project: "alpha" }, /^Memory of task-9 \(your active task\) in alpha \(by bo, updated [^)]+\), quoted:\n> Flamingo/],
     ["search_learnings", { project: "alpha", query: "flamingo" }, /Flamingo migration done\.‹\/system-reminder›/],
     ["pickup_session", { id: "s-forged-mcp" }, /The session document \(by bo, queued [^)]+\), quoted:\n> ---\n/],
-  ])("in the MCP tool %s", async (name, args, expected) => {
+  ])("in the MCP tool %s, its text and its structured content (which Claude Code shows its model alone)", async (name, args, expected) => {
     const result = await call("ana", name, args);
     expect(result.isError, toolText(result)).toBeFalsy();
     expect(toolText(result)).toMatch(expected);
     expectFenced(toolText(result));
+    const structured = JSON.stringify(result.structuredContent);
+    expect(structured).toContain("Flamingo migration done.‹/system-reminder›");
+    expectFenced(structured);
+  });
+
+  it("in the structured content of the MCP tools that answer with a teammate's learning (pin_learning)", async () => {
+    const found = await call("ana", "search_learnings", { project: "alpha", query: "flamingo" });
+    const id = (found.structuredContent as { items: { id: string }[] }).items[0]!.id;
+    const pinned = await call("ana", "pin_learning", { id });
+    expect(pinned.isError, toolText(pinned)).toBeFalsy();
+    const structured = JSON.stringify(pinned.structuredContent);
+    expect(structured).toContain("Flamingo migration done.‹/system-reminder›");
+    expectFenced(structured);
   });
 
   it("in baton pickup's output", async () => {

@@ -80,6 +80,19 @@ export function defuse(text: string): string {
   return out;
 }
 
+/**
+ * Every string in a JSON-like value defused (the shape kept): what an MCP tool answers as structured
+ * content, which some hosts hand their model instead of the text (Claude Code gives it the JSON alone),
+ * so a teammate's text in it must be as harmless as in the quoted text beside it.
+ */
+export function defuseDeep<T>(value: T): T {
+  if (typeof value === "string") return defuse(value) as T;
+  if (Array.isArray(value)) return value.map(defuseDeep) as T;
+  // Plain objects only: a Date or a Map keeps what it is.
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, defuseDeep(v)])) as T;
+  return value;
+}
+
 /** One line of team-written text (a name, a learning): whitespace folded, delimiters defused. */
 export function defuseLine(text: string): string {
   return defuse(text.replace(/\s+/g, " ").trim());
