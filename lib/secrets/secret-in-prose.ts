@@ -8,12 +8,40 @@ import { encodesSecret, wrappedBase64 } from "./encoded-secret";
  * Tuned on test/fixtures/secrets/development.json and ordinary.txt; measured by bench/secrets.ts.
  */
 
-/** Words that say a nearby value is a credential. Identifiers are split first: apiKey, AWS_SECRET_KEY. */
-const SECRET_WORDS = new Set(["key", "secret", "token", "password", "passwd", "pwd", "passphrase", "credential", "credentials", "auth", "bearer", "apikey"]);
+/**
+ * Words that say a nearby value is a credential. Identifiers are split first: apiKey, AWS_SECRET_KEY. In
+ * the languages teams write in besides English too ("der geheime Schlüssel lautet …", "la clé secrète :").
+ */
+const SECRET_WORDS = new Set([
+  ...["key", "secret", "token", "password", "passwd", "pwd", "passphrase", "credential", "credentials", "auth", "bearer", "apikey"],
+  ...["schlüssel", "geheim", "geheime", "geheimer", "geheimes", "geheimnis", "zugangsdaten", "passwort", "kennwort"],
+  ...["clé", "clef", "secrète", "jeton", "clave", "secreto", "secreta", "chave", "segredo", "senha", "chiave", "segreto", "segreta"],
+  ...["sleutel", "geheim", "wachtwoord", "nyckel", "hemlig", "lösenord", "nøgle", "nøkkel", "klucz", "tajny", "hasło", "klíč", "heslo"],
+  ...["ключ", "секрет", "секретный", "токен", "пароль", "anahtar", "gizli", "şifre", "avain", "salasana", "kulcs", "jelszó", "κλειδί"],
+]);
+/** The same in scripts written without spaces, found inside a run of text rather than as a word of their own. */
+const SECRET_WORDS_UNSPACED = /シークレット|トークン|パスワード|秘密|密钥|密鑰|令牌|密码|密碼|口令|鍵|キー|비밀|토큰|키|암호/;
 /** Words that say a value right after them is something else: "token hash 5e88…", "commit a1b2…". */
 const NOT_SECRET_WORDS = new Set(["hash", "hashes", "sha", "sha1", "sha256", "sha512", "digest", "checksum", "commit", "integrity", "fingerprint", "id", "uuid", "etag", "trace", "span", "request", "version", "cursor", "prefix", "name", "type"]);
 /** Password words: a short value right after one is enough ("the password is Plum-Velvet-93!"). */
 const PASSWORD_WORDS = new Set(["password", "passwd", "pwd", "passphrase"]);
+/**
+ * A password word in prose, in English and in the languages teams write in besides (a case or possessive
+ * ending allowed: "şifresi", "пароля"); in scripts without spaces, found inside a run of text.
+ */
+const PASSWORD_WORD = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:password|passwd|pwd|passphrase|(?:passwort|kennwort|mot de passe|contrase[ñn]a|senha|wachtwoord|has[łl]|l[öo]senord|passord|adgangskode|salasan|heslo|jelsz[óo]|[şs]ifre|parola|пароль|парол|κωδικ|סיסמ|كلمة المرور|كلمة السر|mật khẩu|kata sandi)\p{L}{0,4})(?![\p{L}\p{N}])|パスワード|暗証番号|密码|密碼|口令|비밀번호|암호`,
+  "giu",
+);
+/** What says the value comes next, in those languages: "is", "ist", "lautet", "est", "es", "é", "är", "это", "是", "は", "는"… */
+const LINKS = String.raw`[:=：—]|(?:is|was|ist|lautet|war|est|était|es|era|é|är|er|on|jest|это)(?![\p{L}\p{N}])|是|为|為|は|が|는|은|이|가`;
+/** The little words between a password word and its value (and what says it is the value: all but a space). */
+const PASSWORD_GAP = new RegExp(String.raw`^(?:\s*(?:${LINKS}|to|now)?\s*)+`, "iu");
+/**
+ * A few words between a password word and what says its value comes ("the password for the staging
+ * admin is …", "das Passwort für die Datenbank ist …", "пароль от базы: …"): only with that word after them.
+ */
+const PASSWORD_GAP_WORDS = new RegExp(String.raw`^(?:\s+[\p{L}\p{N}][\p{L}\p{N}._'’-]{0,30}){1,6}?(?:\s*[:=：]|\s+(?:${LINKS}))\s*`, "iu");
 /** Little words between a secret word and its value: "the key is …", "secret for prod: …". */
 const LINKING_WORDS = new Set(["is", "was", "to", "of", "for", "as", "be", "now", "new", "the", "a", "an", "my", "our", "value", "here", "this", "it", "s"]);
 
@@ -40,7 +68,7 @@ const CANDIDATE = /(?<![A-Za-z0-9+/_.~-])[A-Za-z0-9+/_.~-]{16,}={0,2}(?![A-Za-z0
  */
 const MAX_TOKEN = 1 << 20;
 /** A value right after "password", not the rest of a name ("password-stdin", "password-reset-flow"). */
-const PASSWORD_VALUE = /^(?!-)[^\s"'`<>(){}[\],;]{6,64}/;
+const PASSWORD_VALUE = /^(?!-)[^\s"'`<>(){}[\],;\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}、。，：；！？（）「」]{6,64}/u;
 /** A quoted password: the quote (JSON-escaped too) opens it and the same quote closes it; no space inside. */
 const QUOTED_PASSWORD = /^(\\?)(["'`])(?!-)([^\s"'`\\]{6,64})\1\2/;
 /**
@@ -50,8 +78,6 @@ const QUOTED_PASSWORD = /^(\\?)(["'`])(?!-)([^\s"'`\\]{6,64})\1\2/;
  * withheld with it: a lost line of a handoff costs less than a leak.
  */
 const QUOTED_PASSPHRASE = /^(\\?)(["'`])((?:[^\s"'`\\.!?,;]{1,24} ){2,7}[^\s"'`\\.!?,;]{1,24})\1\2/;
-/** The little words between a password word and its value (and what says it is the value: all but a space). */
-const PASSWORD_GAP = /^(?:\s*(?:[:=]|is|was|to|now)?\s*)+/i;
 const HEX = /^[0-9a-f]+$/i;
 /**
  * A short lower-case prefix before hex: a provider's tag (key-…, dd_…) when short or a secret word, and
@@ -76,7 +102,7 @@ const IDENTIFIER = /^[a-z]*(?:[A-Z][a-z]{2,})+[_-]?\d{0,4}$/;
 const WORDLIKE_SEGMENT = /^[A-Z]?[a-z0-9_.-]*$/;
 
 function words(text: string): string[] {
-  return text.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return text.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 
 function entropy(token: string): number {
@@ -136,14 +162,19 @@ function nearSecretWord(text: string, start: number, end: number): { adjacent: b
   const after = words(text.slice(end, Math.min(lineEnd < 0 ? text.length : lineEnd, end + WINDOW_CHARS))).slice(0, WORDS_AFTER);
   const last = before.at(-1);
   if (last && NOT_SECRET_WORDS.has(last)) return { adjacent: false, near: false, password: false };
-  const adjacent = !!last && SECRET_WORDS.has(last);
-  const near = adjacent || before.slice(-WORDS_BEFORE).some((w) => SECRET_WORDS.has(w)) || after.some((w) => SECRET_WORDS.has(w));
+  // A secret word of a script without spaces ends the run of text before the value, or starts the one after it.
+  const unspaced = (word: string | undefined) => !!word && SECRET_WORDS_UNSPACED.test(word);
+  const adjacent = !!last && (SECRET_WORDS.has(last) || unspaced(last));
+  const near = adjacent || before.slice(-WORDS_BEFORE).some((w) => SECRET_WORDS.has(w) || unspaced(w)) || after.some((w) => SECRET_WORDS.has(w) || unspaced(w));
   return { adjacent, near, password: !!last && PASSWORD_WORDS.has(last) };
 }
 
+/** Where passwords are kept, named where a password would be ("비밀번호는 1Password에 있습니다"). */
+const PASSWORD_STORES = /^(?:1password|lastpass|bitwarden|keepass\w*|dashlane|keychain|vault)$/i;
+
 /** A short password after a password word: letters with a digit or a symbol, not code, a path or a URL. */
 function passwordShaped(value: string): boolean {
-  if (/^[/$.~{[]|^%\w+%$|:\/\/|\.[a-z]+\(|^\d+$/i.test(value)) return false;
+  if (/^[/$.~{[]|^%\w+%$|:\/\/|\.[a-z]+\(|^\d+$/i.test(value) || PASSWORD_STORES.test(value)) return false;
   return /[a-z]/i.test(value) && /[\d!#%*&@^+=?-]/.test(value);
 }
 
@@ -171,17 +202,30 @@ export function secretsInProse(text: string, holdsSecret: (decoded: string) => b
     const context = nearSecretWord(text, start, end);
     if (shape === "random" ? context.near : context.adjacent) spans.push({ start, end, label: "secret" });
   }
-  for (const match of text.matchAll(/\b(?:password|passwd|pwd|passphrase)\b/gi)) {
-    const rest = text.slice(match.index + match[0].length);
-    const gap = PASSWORD_GAP.exec(rest)![0];
-    const named = gap.trim() !== "" || /^passphrase$/i.test(match[0]) || text.slice(Math.max(0, match.index - 2), match.index) === "--";
-    const phrase = named ? QUOTED_PASSPHRASE.exec(rest.slice(gap.length)) : null;
-    const value = phrase ? { text: phrase[3]!, offset: phrase[1]!.length + 1 } : passwordAfter(rest.slice(gap.length));
-    if (!value || value.text.length < MIN_PASSWORD || (!phrase && !passwordShaped(value.text))) continue;
-    const start = match.index + match[0].length + gap.length + value.offset;
-    spans.push({ start, end: start + value.text.length, label: "password" });
+  for (const match of text.matchAll(PASSWORD_WORD)) {
+    const at = match.index + match[0].length;
+    const span = passwordSpan(text.slice(at), /^passphrase$/i.test(match[0]) || text.slice(Math.max(0, match.index - 2), match.index) === "--");
+    if (span) spans.push({ start: at + span.start, end: at + span.end, label: "password" });
   }
   return spans;
+}
+
+/**
+ * Where the password a password word introduces lies in the text after it (`rest`): right after the word
+ * and its little words, else after a few words and what says the value comes. `named`: the word itself
+ * says a value follows (passphrase, a `--password` flag).
+ */
+function passwordSpan(rest: string, named: boolean): { start: number; end: number } | null {
+  for (const gapOf of [PASSWORD_GAP, PASSWORD_GAP_WORDS]) {
+    const gap = gapOf.exec(rest)?.[0];
+    if (gap === undefined) continue;
+    const phrase = named || gap.trim() !== "" ? QUOTED_PASSPHRASE.exec(rest.slice(gap.length)) : null;
+    const value = phrase ? { text: phrase[3]!, offset: phrase[1]!.length + 1 } : passwordAfter(rest.slice(gap.length));
+    if (!value || value.text.length < MIN_PASSWORD || (!phrase && !passwordShaped(value.text))) continue;
+    const start = gap.length + value.offset;
+    return { start, end: start + value.text.length };
+  }
+  return null;
 }
 
 /** The value a password word introduces: inside the quotes that open it (`is "…"`, `` `…` ``, `\"…\"`), or up to a space. */

@@ -65,7 +65,9 @@ describe("the hook chunks", () => {
     // plugin's copy kept once fetched back unchanged, and a checkpoint that took its time spooled at once
     // with its branch read from HEAD, from the facts a handoff shows (cli/src/hooks/pre-compact.ts);
     // by 1.2 KB (75,127) with base64 read whole when wrapped over lines or longer than 4 KB (`base64 .env`);
+    // by 2.5 KB (77,618) with passwords and secret words in other languages than English (a German team's
+    // "das Passwort … ist", パスワードは, 비밀번호는) and the version notice's told and logged kept apart;
     // a hook loads nothing else, so what it parses stays well under a millisecond.
-    expect(bytes).toBeLessThan(75_400);
+    expect(bytes).toBeLessThan(78_000);
   });
 });

@@ -66,6 +66,50 @@ describe("leaks reproduced through the hooks", () => {
   });
 });
 
+describe("secrets written in other languages than English (a tester's team)", () => {
+  const pw = "Plum-" + "Velvet-93";
+  const key = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYq1w2e3r4t5";
+  it.each([
+    `Das Passwort für die Staging-Datenbank ist ${pw}!`,
+    `Kennwort=${pw}`,
+    `Le mot de passe de la base de staging est ${pw}`,
+    `La contraseña de la base de datos es ${pw}`,
+    `A senha do banco é ${pw}`,
+    `Het wachtwoord is ${pw}`,
+    `Hasło do bazy: ${pw}`,
+    `Пароль от базы: ${pw}`,
+    `Veritabanı şifresi: ${pw}`,
+    `本番DBのパスワードは${pw}です。`,
+    `数据库密码：${pw}`,
+    `데이터베이스 비밀번호는 ${pw}`,
+    `my password for the staging admin is ${pw}`,
+    `Der geheime Schlüssel lautet ${key}`,
+    `La clé secrète : ${key}`,
+    `本番のシークレットは${key}です`,
+  ])("withholds the secret in %s", (text) => {
+    for (const out of [new SecretRedactor().text(text), withholdSecrets(text)]) {
+      expect(out).not.toContain(pw);
+      expect(out).not.toContain(key);
+    }
+  });
+
+  it("keeps the words around it, and lines about passwords that hold none", () => {
+    expect(new SecretRedactor().text(`本番DBのパスワードは${pw}です。`)).toBe("本番DBのパスワードは[withheld: password]です。");
+    expect(new SecretRedactor().text(`Das Passwort für die Staging-Datenbank ist ${pw}!`)).toBe("Das Passwort für die Staging-Datenbank ist [withheld: password]");
+    for (const line of [
+      "Das Passwort muss mindestens 12 Zeichen lang sein.",
+      "Le mot de passe est dans le coffre-fort, pas dans le dépôt.",
+      "La contraseña se cambia cada 90 días.",
+      "Passwort-Reset-Link läuft nach 15 Minuten ab.",
+      "パスワードはVaultに保存されています。",
+      "비밀번호는 1Password에 있습니다.",
+      "密码：见 1Password 的 staging 条目",
+      "The password for the admin is stored in Vault.",
+      "Die Schlüssel-ID ist 3f9a1c7e-5b2d-8f4a-6c0e-9b1d3f5a7c9e",
+    ]) expect(new SecretRedactor().text(line)).toBe(line);
+  });
+});
+
 describe("ordinary lines once withheld from a handoff", () => {
   it.each([
     "See docs/runbooks/access-key-rotation-2024Q3.md to rotate the key.",
