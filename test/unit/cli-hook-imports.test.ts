@@ -67,7 +67,8 @@ describe("the hook chunks", () => {
     // by 1.2 KB (75,127) with base64 read whole when wrapped over lines or longer than 4 KB (`base64 .env`);
     // by 2.5 KB (77,618) with passwords and secret words in other languages than English (a German team's
     // "das Passwort … ist", パスワードは, 비밀번호는) and the version notice's told and logged kept apart;
+    // by 1.3 KB (78,937) with nineteen more providers' token prefixes (Notion, Heroku, Atlassian, Sentry, …);
     // a hook loads nothing else, so what it parses stays well under a millisecond.
-    expect(bytes).toBeLessThan(78_000);
+    expect(bytes).toBeLessThan(79_200);
   });
 });

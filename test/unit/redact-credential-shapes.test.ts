@@ -128,6 +128,25 @@ describe("providers' tokens", () => {
     ["Grafana service account", "gl" + "sa_" + r(32) + "_" + hex(8)],
     ["Postman", "PMAK-" + hex(24) + "-" + hex(34)],
     ["age", "AGE-SECRET-KEY-1" + r(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")],
+    ["Notion (internal integration)", "sec" + "ret_" + r(43)],
+    ["Notion", "nt" + "n_" + r(46)],
+    ["Heroku", "HR" + "KU-" + r(60)],
+    ["Slack app-level", "xa" + "pp-1-A0" + "B1C2D3E4F5-1234567890123-" + hex(64)],
+    ["Atlassian", "ATA" + "TT3" + r(180)],
+    ["Sentry organization", "sntr" + "ys_eyJ" + r(60)],
+    ["Sentry user", "sntr" + "yu_" + hex(64)],
+    ["New Relic", "NR" + "AK-" + r(27, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")],
+    ["1Password service account", "op" + "s_eyJ" + r(80)],
+    ["Fly.io", "fo" + "1_" + r(43)],
+    ["Pulumi", "pu" + "l-" + hex(40)],
+    ["Terraform Cloud", r(14) + ".atl" + "asv1." + r(67)],
+    ["Figma", "fi" + "gd_" + r(40)],
+    ["Mapbox secret", "sk" + ".eyJ" + r(60) + "." + r(22)],
+    ["Perplexity", "pp" + "lx-" + r(48)],
+    ["xAI", "xa" + "i-" + r(80)],
+    ["Buildkite", "bk" + "ua_" + hex(40)],
+    ["CircleCI", "CCI" + "PAT_" + r(22) + "_" + hex(40)],
+    ["Discord webhook", "https://discord.com/api/web" + "hooks/123456789012345678/" + r(68)],
   ])("withholds a %s token, in prose and after an escaped newline", (_name, token) => {
     for (const text of [`export TOKEN_X=${token}`, `use ${token} here`, `{"note":"creds:\\n${token}"}`]) {
       for (const out of [new SecretRedactor().text(text), withholdSecrets(text)]) expect(out).not.toContain(token);
@@ -141,6 +160,9 @@ describe("providers' tokens", () => {
     "r8_model_name is not a token",
     "the glc_ prefix is Grafana Cloud's",
     "dapi is Databricks' prefix",
+    "a secret_key_base is Rails' own",
+    "pul-request and xai-grok are names",
+    "https://discord.com/api/webhooks/ takes the id and the token",
   ])("leaves alone: %s", (text) => {
     expect(new SecretRedactor().text(text)).toBe(text);
   });
