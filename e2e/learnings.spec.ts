@@ -55,6 +55,27 @@ test.describe("learnings", () => {
     expect((await api.call<{ learning: { flag: unknown } }>("GET", `/api/learnings/${used}`)).learning.flag).toBeNull();
   });
 
+  test("right-to-left text reads right to left, each paragraph in its own direction, on the learnings page and in a handoff", async ({ page }, testInfo) => {
+    const api = new Api();
+    const slug = unique("rtl");
+    const tag = slug.replace(/-/g, "");
+    await api.project(slug);
+    await api.learning({ content: `הריצו npm run build לפני הפריסה (${tag} גרסה 2.1)!`, project: slug });
+    await api.learning({ content: `${tag} run npm run build before deploying (גרסה 2.1)`, project: slug });
+    await api.handoff(slug, { markdown: `- סיימנו את ההעברה ל-Postgres 16 (${tag})\n- ${tag} migrated the jobs table\n\nהשלב הבא: אינדקסים`, branch: "main" });
+    const direction = (locator: ReturnType<Page["locator"]>) => locator.evaluate((el) => getComputedStyle(el).direction);
+    await page.goto(`/learnings?project=${slug}`);
+    await expect(card(page, "הריצו")).toHaveCount(1);
+    expect(await direction(card(page, "הריצו").locator(".learning-content"))).toBe("rtl");
+    expect(await direction(card(page, "before deploying").locator(".learning-content"))).toBe("ltr");
+    await snap(page, testInfo, "learnings-rtl");
+    await page.goto(`/projects/${slug}/handoffs`);
+    const handoff = page.getByTestId("handoff").first();
+    expect(await direction(handoff.locator("li", { hasText: "סיימנו" }))).toBe("rtl");
+    expect(await direction(handoff.locator("li", { hasText: "migrated the jobs table" }))).toBe("ltr");
+    expect(await direction(handoff.locator("p", { hasText: "השלב הבא" }))).toBe("rtl");
+  });
+
   test("full-text search, and filters by kind and project", async ({ page }, testInfo) => {
     const api = new Api();
     const slug = unique("lrn");

@@ -50,7 +50,7 @@ export function LearningCard({ learning, canWrite, children }: { learning: Learn
   const l = learning;
   return (
     <article className="card learning" aria-label={`Learning: ${l.content.slice(0, 60)}`} data-testid="learning" data-superseded={l.supersededAt ? "" : undefined}>
-      <p className="learning-content">{l.content}</p>
+      <p className="learning-content" dir="auto">{l.content}</p>
       {l.supersededAt ? <Superseded learning={l} /> : null}
       <Flag flag={l.flag} />
       <p className="meta">

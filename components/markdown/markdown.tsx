@@ -26,6 +26,18 @@ md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
+/**
+ * Each block of a text its own direction, from its first strong character (dir="auto"): a Hebrew or
+ * Arabic paragraph reads right to left, an English one beside it left to right, and a Hebrew line with
+ * a command in it keeps its words in order.
+ */
+for (const block of ["paragraph_open", "heading_open", "list_item_open", "blockquote_open"] as const) {
+  md.renderer.rules[block] = (tokens, idx, options, _env, self) => {
+    tokens[idx]!.attrSet("dir", "auto");
+    return self.renderToken(tokens, idx, options);
+  };
+}
+
 const ALIGNED = /^text-align:(left|right|center)$/;
 for (const cell of ["th_open", "td_open"] as const) {
   md.renderer.rules[cell] = (tokens, idx, options, _env, self) => {
@@ -33,6 +45,7 @@ for (const cell of ["th_open", "td_open"] as const) {
     const align = ALIGNED.exec(token.attrGet("style") ?? "")?.[1];
     if (token.attrs) token.attrs = token.attrs.filter(([name]) => name !== "style");
     if (align) token.attrJoin("class", `md-align-${align}`);
+    token.attrSet("dir", "auto");
     return self.renderToken(tokens, idx, options);
   };
 }
@@ -64,7 +77,7 @@ export function Markdown({ children, budget }: { children: string; budget: Markd
     return (
       <div className="markdown markdown-plain">
         <p className="muted">Shown as plain text: {why}.</p>
-        <pre>{children}</pre>
+        <pre dir="auto">{children}</pre>
       </div>
     );
   }

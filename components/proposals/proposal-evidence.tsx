@@ -27,7 +27,9 @@ export function ProposalEvidence({ evidence }: { evidence: EvidenceEntry[] }) {
                 </>
               ) : null}
             </span>
-            <q className="evidence-text">{line.text}</q>
+            <q className="evidence-text" dir="auto">
+              {line.text}
+            </q>
           </li>
         ))}
       </ol>

@@ -71,7 +71,7 @@ export function ProposalItem({
         ) : null}
       </div>
       <div className="queue-body">
-        <p className="queue-content" data-testid="proposal-content">
+        <p className="queue-content" data-testid="proposal-content" dir="auto">
           {decision?.content ?? entry.content}
         </p>
         <Facts entry={entry} />
