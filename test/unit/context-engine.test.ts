@@ -23,6 +23,17 @@ describe("the compact proposals index", () => {
     expect(Array.from(cutContent(input).replace(/…$/, "")).length).toBeLessThanOrEqual(40);
   });
 
+  it.each([
+    ["flags", "🇩🇪".repeat(45)],
+    ["an emoji joined with a zero-width joiner", "👩‍💻".repeat(45)],
+    ["a flag with a variation selector", "🏳️‍🌈".repeat(45)],
+    ["Devanagari conjuncts", "क्ष".repeat(45)],
+    ["keycaps", "1️⃣".repeat(45)],
+  ])("cuts %s between the characters a reader sees, never inside one", (_name, text) => {
+    const unit = text.slice(0, text.length / 45);
+    expect(cutContent(text)).toBe(`${unit.repeat(40)}…`);
+  });
+
   it("shows a 5-character id prefix, the kind, the cut content and two decimals", () => {
     expect(proposalIndexLine({ id: "a1b2c3d4-0000", kind: "pattern", content: "Always run the full test suite before pushing to main", confidence: 0.725 })).toBe(
       '- a1b2c pattern "Always run the full test suite before pu…" 0.72',

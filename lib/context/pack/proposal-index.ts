@@ -3,11 +3,16 @@ import { defuse } from "./fence";
 
 export const PROPOSAL_CONTENT_CHARS = 40;
 
-/** Content cut to 40 characters (on one line) with an ellipsis when it was longer. */
+/** Characters as a reader sees them: a flag, an emoji with its modifiers, a Devanagari conjunct, a keycap are one each. */
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Content cut to 40 characters (on one line, never inside one a reader sees as one) with an ellipsis when it was longer. */
 export function cutContent(content: string, max = PROPOSAL_CONTENT_CHARS): string {
   const oneLine = content.replace(/\s+/g, " ").trim();
-  const chars = Array.from(oneLine);
-  return chars.length <= max ? oneLine : `${chars.slice(0, max).join("").trimEnd()}…`;
+  if (oneLine.length <= max) return oneLine;
+  let seen = 0;
+  for (const { index } of GRAPHEMES.segment(oneLine)) if (seen++ === max) return `${oneLine.slice(0, index).trimEnd()}…`;
+  return oneLine;
 }
 
 /**
