@@ -7,10 +7,15 @@ export function ftsQuery(text: string, maxTerms = 32): string | null {
   return ftsExpression(searchWords(text, maxTerms));
 }
 
-/** The words of a text worth searching for: lowercased, in order, without repeats or stop words. */
+/**
+ * The words of a text worth searching for: lowercased, in order, without repeats or stop words. A word's
+ * accents stay in it: composed first (NFC: macOS types "é" as "e" and a combining accent), and a mark
+ * lower case leaves (Turkish "İ" lowercases to "i" and a combining dot) is part of its word, not a
+ * break in it ("İstanbul" was "i" and "stanbul").
+ */
 export function searchWords(text: string, maxTerms = 32): string[] {
   const words = new Set<string>();
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
+  for (const match of text.normalize("NFC").toLowerCase().matchAll(WORD)) {
     const word = match[0];
     if (word.length < 2 || STOP_WORDS.has(word)) continue;
     words.add(word);
@@ -18,6 +23,9 @@ export function searchWords(text: string, maxTerms = 32): string[] {
   }
   return [...words];
 }
+
+/** A word: letters (with their combining marks), digits and "_". */
+export const WORD = /[\p{L}\p{N}_][\p{L}\p{M}\p{N}_]*/gu;
 
 /** Words (as searchWords gives them) as an FTS5 expression, or null for none. */
 export function ftsExpression(words: string[]): string | null {

@@ -14,6 +14,7 @@ const LEARNINGS = [
   "La migration de la base de données se lance avec make migrate avant le déploiement.",
   "La migración de la base de datos se ejecuta con make migrate antes del despliegue, para todos los entornos.",
   "Тесты интеграции запускаются только после docker compose up, иначе база недоступна.",
+  "İstanbul ofisinin VPN ayarları IT ekibinde tutulur.",
   "Release builds are signed in CI only; local builds use the debug keystore.",
   "The search index is rebuilt nightly from the replica, never from the primary.",
 ];
@@ -48,6 +49,20 @@ describe("prompts in other languages than English", () => {
   ])("a prompt about a learning in %s still finds it", async (_language, q, learning) => {
     const got = await prompt(`related-${q.length}`, q);
     expect(got.context).toContain(learning);
+  });
+
+  it.each([
+    ["a Turkish capital İ, as the learning spells it", "İstanbul", "İstanbul ofisinin"],
+    ["an accent typed as a letter and a combining mark (macOS)", "de\u0301ploiement", "La migration de la base"],
+  ])("a search with %s finds the learning", async (_what, q, learning) => {
+    const found = await ana("GET", `/api/learnings?${new URLSearchParams({ q, project: "kiwi" })}`);
+    expect(found.status).toBe(200);
+    const items = (found.json as { items: { content: string }[] }).items.map((l) => l.content);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toContain(learning);
+    const start = await ana("GET", `/api/context?${new URLSearchParams({ project: "kiwi", q, format: "text" })}`);
+    expect(start.text).toMatch(/^## Relevant learnings/m);
+    expect(start.text.split("\n").find((line) => line.startsWith("- "))).toContain(learning);
   });
 
   it("a session start whose hints are everyday words of another language lists recent learnings, not 'relevant' ones", async () => {

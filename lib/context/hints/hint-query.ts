@@ -15,7 +15,8 @@ export function hintTerms(hints: Hints): string[] {
   const words = parts
     .filter((p): p is string => Boolean(p))
     .join(" ")
-    .split(/[^\p{L}\p{N}]+/u)
+    .normalize("NFC")
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter((w) => w && !NOISE.has(w.toLowerCase()) && !/^\d+$/.test(w));
   return searchWords(words.join(" "));
 }
