@@ -152,6 +152,17 @@ describe("statements in so many words (findExplicit)", () => {
     ["It never works when I try it", []],
     ["always", []],
     ["Always use pnpm.\nok, always use pnpm.", [{ kind: "pattern", content: "Always use pnpm.", confidence: 0.8 }]],
+    // In the languages teams write in besides English.
+    ["Merk dir: wir verwenden immer pnpm statt npm.", [{ kind: "pattern", content: "Wir verwenden immer pnpm statt npm.", confidence: 0.65 }]],
+    ["N'oublie pas : toujours utiliser pnpm, jamais npm.", [{ kind: "pattern", content: "Toujours utiliser pnpm, jamais npm.", confidence: 0.65 }]],
+    ["Recuerda que las migraciones van antes del despliegue.", [{ kind: "pattern", content: "Las migraciones van antes del despliegue.", confidence: 0.65 }]],
+    ["Запомни: всегда запускай миграции перед деплоем.", [{ kind: "pattern", content: "Всегда запускай миграции перед деплоем.", confidence: 0.65 }]],
+    ["覚えておいて：デプロイは必ず火曜日に行うこと。", [{ kind: "pattern", content: "デプロイは必ず火曜日に行うこと。", confidence: 0.65 }]],
+    ["记住：每次发布之前都要先运行数据库迁移", [{ kind: "pattern", content: "每次发布之前都要先运行数据库迁移.", confidence: 0.65 }]],
+    ["Ab jetzt: neue Plugins kommen nach plugins/.", [{ kind: "pattern", content: "Neue Plugins kommen nach plugins/.", confidence: 0.7 }]],
+    ["Niemals direkt auf main pushen.", [{ kind: "pattern", content: "Niemals direkt auf main pushen.", confidence: 0.7 }]],
+    ["Immer noch kaputt nach dem Update", []],
+    ["Toujours pas de réponse du serveur", []],
   ])("%j", (text, expected) => {
     const session = { ...emptySession("claude"), events: [{ kind: "user" as const, text, at: null }] };
     expect(findExplicit(session, linesOf(session)).map(({ kind, content, confidence }) => ({ kind, content, confidence }))).toEqual(expected);

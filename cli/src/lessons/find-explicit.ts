@@ -11,6 +11,26 @@ import { GUESS, statement } from "./wording";
 
 type Rule = { re: RegExp; kind: Lesson["kind"]; confidence: number };
 
+/**
+ * The same in the languages teams write in besides English: "remember" and "from now on" with what
+ * follows them, and a sentence opened by "always" or "never" ("Merk dir: wir verwenden immer pnpm",
+ * "覚えておいて：デプロイは必ず火曜日", "Запомни: всегда запускай миграции"). Not the words that also mean
+ * "still" ("immer noch", "toujours pas") or that open a complaint as often as a rule.
+ */
+const OTHER_LANGUAGES: Rule[] = [
+  {
+    re: /^(?:merk dir|denk daran|n'oublie pas|n’oublie pas|retiens|souviens-toi|recuerda|acuérdate|lembre-se|lembra|ricorda(?:ti)?|onthoud|запомни|помни|覚えておいて|覚えといて|记住|記住|기억해(?:\s*줘)?)(?:\s*(?:dass|que|de|di|che|что))?[\s,:：、，]+(.+)$/iu,
+    kind: "pattern",
+    confidence: 0.65,
+  },
+  {
+    re: /^(?:ab jetzt|von nun an|ab sofort|à partir de maintenant|désormais|a partir de ahora|de ahora en adelante|a partir de agora|de agora em diante|d'ora in poi|da ora in poi|vanaf nu|отныне|с этого момента|今後は?|これからは|从现在开始|從現在開始|앞으로는?)[\s,:：、，]+(.+)$/iu,
+    kind: "pattern",
+    confidence: 0.7,
+  },
+  { re: /^((?:immer(?! noch)|niemals|nie wieder|toujours(?! pas)|ne jamais|siempre|nunca|altijd|nooit|всегда|никогда не)\s.+)$/iu, kind: "pattern", confidence: 0.7 },
+];
+
 const LEAD = String.raw`^(?:(?:ok|okay|oh|also|and|but|so|please|note|fyi|btw|and please)[,:]?\s+)*`;
 const RULES: Rule[] = [
   // "from now on" says it anywhere in a sentence ("…, and from now on new plugins go in plugins/").
@@ -25,6 +45,7 @@ const RULES: Rule[] = [
   { re: new RegExp(`${LEAD}((?:i|we) (?:always|never|prefer)\\s.+)$`, "i"), kind: "pattern", confidence: 0.6 },
   { re: new RegExp(`${LEAD}(prefer\\s.+)$`, "i"), kind: "pattern", confidence: 0.6 },
   { re: new RegExp(`${LEAD}((?:you should|you must|we should|we must) (?:always|never)\\s.+)$`, "i"), kind: "pattern", confidence: 0.6 },
+  ...OTHER_LANGUAGES,
 ];
 
 const MIN = 12;

@@ -57,6 +57,6 @@ export function statement(text: string): string {
     .replace(/^[,;:\-–—\s]+/, "")
     .replace(/[\s,;:]+$/, "");
   if (!trimmed) return "";
-  const withStop = /[.!)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  const withStop = /[.!)。！]$/.test(trimmed) ? trimmed : `${trimmed}.`;
   return withStop.charAt(0).toUpperCase() + withStop.slice(1);
 }
