@@ -22,6 +22,7 @@ import {
   updateUserRole,
   type AdminUserRow,
 } from "../db/queries/admin-users";
+import { closeInvitationsFrom } from "../db/queries/invitations";
 import { getUser } from "../db/queries/users";
 import { mailConfigured, sendMail } from "../mail/send-mail";
 import { utcMinute } from "../context/pack/relative-time";
@@ -118,7 +119,10 @@ export async function disableUserAccount(db: Db, principal: Principal, input: un
     const done = await disableUser(tx, { userId, at: new Date() });
     if (!done) throw noSuchUser();
     if (done === "last_admin") throw lastAdmin();
-    await recordAudit(tx, principal.userId, { action: "edit", subject: "user", subjectId: userId, label: user.email, projectId: null, detail: `disabled, ${done.tokenIds.length} tokens revoked` });
+    // Enabled again later, they do not bring back the invitations they sent: an owner invites again.
+    const closed = await closeInvitationsFrom(tx, { userId });
+    const invitations = closed ? `, ${closed} pending ${closed === 1 ? "invitation" : "invitations"} they sent closed` : "";
+    await recordAudit(tx, principal.userId, { action: "edit", subject: "user", subjectId: userId, label: user.email, projectId: null, detail: `disabled, ${done.tokenIds.length} tokens revoked${invitations}` });
     return done.tokenIds.length;
   });
   forgetTokensOf(userId);

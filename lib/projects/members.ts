@@ -4,6 +4,7 @@ import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
 import type { Db } from "../db/client";
 import { deleteMember, findMember, listMembers as listMemberRows, updateMemberRole, type MemberRow } from "../db/queries/members";
+import { closeInvitationsFrom } from "../db/queries/invitations";
 import { getUser } from "../db/queries/users";
 import { PROJECT_ROLES } from "../rules";
 import { requireProject } from "./projects";
@@ -25,7 +26,8 @@ export async function changeMemberRole(db: Db, principal: Principal, slug: strin
   const { userId, role } = changeRoleSchema.parse(input);
   const before = await findMember(db, { projectId: project.id, userId });
   if (await updateMemberRole(db, { projectId: project.id, userId, role })) {
-    await recordMember(db, principal, { action: "edit", userId, projectId: project.id, detail: `role ${before?.role ?? "?"} → ${role}` });
+    const closed = role === "owner" ? "" : await closedInvitations(db, userId, project.id);
+    await recordMember(db, principal, { action: "edit", userId, projectId: project.id, detail: `role ${before?.role ?? "?"} → ${role}${closed}` });
     return;
   }
   if (!(await findMember(db, { projectId: project.id, userId }))) throw new ApiError("not_found", `That person is not a member of "${slug}".`);
@@ -37,7 +39,8 @@ export async function removeMember(db: Db, principal: Principal, slug: string, i
   const { userId } = removeMemberSchema.parse(input);
   const before = await findMember(db, { projectId: project.id, userId });
   if (await deleteMember(db, { projectId: project.id, userId })) {
-    await recordMember(db, principal, { action: "delete", userId, projectId: project.id, detail: before ? `was ${before.role}` : null });
+    const closed = await closedInvitations(db, userId, project.id);
+    await recordMember(db, principal, { action: "delete", userId, projectId: project.id, detail: before ? `was ${before.role}${closed}` : closed.slice(2) || null });
     return;
   }
   if (!(await findMember(db, { projectId: project.id, userId }))) throw new ApiError("not_found", `That person is not a member of "${slug}".`);
@@ -51,7 +54,17 @@ export async function leaveProject(db: Db, principal: Principal, slug: string): 
     if (!(await findMember(db, { projectId: project.id, userId: principal.userId }))) throw new ApiError("not_found", `You are not a member of "${slug}".`);
     throw new ApiError("conflict", `You are the last owner of "${slug}": make someone else an owner before you leave.`);
   }
-  await recordMember(db, principal, { action: "delete", userId: principal.userId, projectId: project.id, detail: `left (was ${project.role})` });
+  const closed = await closedInvitations(db, principal.userId, project.id);
+  await recordMember(db, principal, { action: "delete", userId: principal.userId, projectId: project.id, detail: `left (was ${project.role})${closed}` });
+}
+
+/**
+ * Closes the pending invitations a person sent in a project once they are no longer its owner (an
+ * invitation stands on its inviter's authority), and says so for the trail ("" when there were none).
+ */
+async function closedInvitations(db: Db, userId: string, projectId: string): Promise<string> {
+  const n = await closeInvitationsFrom(db, { userId, projectId });
+  return n ? `; ${n} pending ${n === 1 ? "invitation" : "invitations"} they sent closed` : "";
 }
 
 /** A change to someone's membership, named by their email in the trail. */

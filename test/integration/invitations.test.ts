@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { signInCookie } from "../support/dashboard-session";
 import { createUserWithToken } from "../support/fixtures";
+import { hiddenFields, send } from "../support/page-form";
 import { emailOf, testWorld } from "../support/world";
 
 // Membership by consent (issue 21): an owner's invitation makes nobody a member until they accept;
@@ -235,5 +237,40 @@ describe("an invitation stands on its inviter's authority", () => {
     expect((await myInvites("ivy")).map((i) => [i.project.slug, i.role, i.invitedBy?.name])).toEqual([["crew", "member", "ana"]]);
     expect((await answer("ivy", "accept", "crew")).status).toBe(200);
     expect(await roleIn("ivy", "crew")).toBe("member");
+  });
+
+  it("an owner made member, or disabled, and made owner or enabled again does not bring back what they sent", async () => {
+    const idOf = async (who: string) => (await world.sql("SELECT id FROM users WHERE email = ?", [emailOf(who)]))[0]!.id as string;
+    const [deeId, cookie] = [await idOf("dee"), await signInCookie(world.server.url, emailOf("ana"), "long enough pass")];
+    /** Ana sets dee's role with the form of the project's settings page, as her browser does. */
+    const setRole = async (role: string) => {
+      const page = await send(world.server.port, "/settings/projects/relay", { headers: { cookie } });
+      const form = [...page.body.matchAll(/<form\b[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes(`value="${deeId}"`) && f.includes('name="role"'))!;
+      const body = new FormData();
+      for (const [name, value] of hiddenFields(form)) body.append(name, value);
+      body.set("role", role);
+      await (await fetch(`${world.server.url}/settings/projects/relay`, { method: "POST", body, headers: { cookie, origin: world.server.url }, redirect: "manual" })).text();
+      expect(await roleIn("dee", "relay")).toBe(role);
+    };
+    expect((await world.as("ana")("POST", "/api/projects", { slug: "relay", name: "Relay" })).status).toBe(201);
+    expect((await invite(emailOf("dee"), "owner", "ana", "relay")).status).toBe(202);
+    expect((await answer("dee", "accept", "relay")).status).toBe(200);
+    const byDee = await invite("jan@example.com", "owner", "dee", "relay");
+    expect((await open(linkToken(byDee))).status).toBe(200);
+    await setRole("member");
+    expect((await open(linkToken(byDee))).status).toBe(404);
+    await setRole("owner");
+    // Owner again: what dee sent before stays closed (the link, the owners' list, the trail says so).
+    expect((await open(linkToken(byDee))).status).toBe(404);
+    expect(await pendingOf("relay")).toEqual([]);
+    const relayTrail = (await world.as("ana")("GET", "/api/projects/relay/audit?limit=100")).json.items as { detail: string | null }[];
+    expect(relayTrail.map((e) => e.detail)).toContain("role owner → member; 1 pending invitation they sent closed");
+
+    // Disabled and enabled again: the same.
+    const byDeeAgain = await invite("kai@example.com", "member", "dee", "relay");
+    expect((await open(linkToken(byDeeAgain))).status).toBe(200);
+    expect((await world.as("ana")("PATCH", `/api/admin/users/${deeId}`, { disabled: true })).status).toBe(200);
+    expect((await world.as("ana")("PATCH", `/api/admin/users/${deeId}`, { disabled: false })).status).toBe(200);
+    expect((await open(linkToken(byDeeAgain))).status).toBe(404);
   });
 });

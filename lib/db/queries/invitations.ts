@@ -26,9 +26,9 @@ export type InvitationForUserRow = { id: string; projectId: string; slug: string
 const pending = eq(projectInvitations.status, "pending");
 /**
  * An invitation stands on its inviter's authority: it opens, lists and can be accepted only while the
- * person who sent it is still an owner of the project with an active account. Removed, demoted,
- * disabled or deleted, their pending invitations wait unseen until an owner invites that email again
- * (which makes that owner the inviter) — a removed owner cannot come back through a second address.
+ * person who sent it is still an owner of the project with an active account. Removed, demoted, left
+ * or disabled, their pending invitations are closed (closeInvitationsFrom); this check also covers an
+ * account deleted or changed outside those paths — a removed owner cannot come back through a second address.
  */
 const inviterIsOwner = sql`exists (select 1 from ${projectMembers} join ${users} on ${users.id} = ${projectMembers.userId}
   where ${projectMembers.projectId} = ${projectInvitations.projectId} and ${projectMembers.userId} = ${projectInvitations.invitedBy}
@@ -151,4 +151,20 @@ export async function decideInvitation(
     .where(and(eq(projectInvitations.id, params.id), ofProject(projectInvitations, params.projectId), params.status === "accepted" ? live : pending))
     .returning({ email: projectInvitations.email, role: projectInvitations.role });
   return row;
+}
+
+/**
+ * Closes the pending invitations `userId` sent (in one project, or in every one): they stood on an
+ * owner's authority that is gone (demoted, removed, left, disabled), and made owner again later, the
+ * person does not bring them back; an owner who wants them invites again. How many were closed.
+ */
+export async function closeInvitationsFrom(db: DbOrTx, params: { userId: string; projectId?: string }): Promise<number> {
+  const conditions = [pending, eq(projectInvitations.invitedBy, params.userId)];
+  if (params.projectId) conditions.push(eq(projectInvitations.projectId, params.projectId));
+  const closed = await db
+    .update(projectInvitations)
+    .set({ status: "revoked", decidedAt: new Date() })
+    .where(and(...conditions))
+    .returning({ id: projectInvitations.id });
+  return closed.length;
 }
