@@ -25,7 +25,7 @@ export function searchWords(text: string, maxTerms = 32): string[] {
 }
 
 /** A word: letters (with their combining marks), digits and "_". */
-export const WORD = /[\p{L}\p{N}_][\p{L}\p{M}\p{N}_]*/gu;
+const WORD = /[\p{L}\p{N}_][\p{L}\p{M}\p{N}_]*/gu;
 
 /** Words (as searchWords gives them) as an FTS5 expression, or null for none. */
 export function ftsExpression(words: string[]): string | null {
