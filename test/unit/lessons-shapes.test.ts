@@ -130,3 +130,26 @@ describe("extractLessons, shapes of the sessions it had not seen", () => {
     // (A command that failed for real and passed once fixed is still one: lessons.test.ts.)
   });
 });
+
+describe("corrections said in other languages than English", () => {
+  it.each([
+    ["German", "Nein, dieses Repo nutzt pnpm, nicht npm.", "Dieses Repo nutzt pnpm, nicht npm."],
+    ["German, statt", "Falsch, wir installieren mit pnpm statt mit npm.", "Wir installieren mit pnpm statt mit npm."],
+    ["French", "Non, ce dépôt utilise pnpm au lieu de npm.", "Ce dépôt utilise pnpm au lieu de npm."],
+    ["Russian", "Нет, в этом репозитории используется pnpm, не npm.", "В этом репозитории используется pnpm, не npm."],
+  ])("a %s correction of what the agent ran is proposed as one, without its 'no'", (_language, said, content) => {
+    const found = lessons(
+      user("install the deps and run the build", 0),
+      shell("npm install", false, "added 812 packages in 14s", 1),
+      agent("I installed the dependencies with npm install.", 2),
+      user(said, 3),
+      shell("pnpm install", false, "Done in 6.2s", 4),
+    );
+    expect(found.filter((l) => l.lesson === "correction").map((l) => l.content)).toEqual([content]);
+  });
+
+  it("a French 'non-' word opening a statement is no 'non'", () => {
+    const found = lessons(user("set up the worker", 0), agent("I added a blocking read in the worker loop.", 1), user("Non-blocking reads only in the worker loop, the queue stalls otherwise.", 2));
+    expect(found.map((l) => l.content)).not.toContain("-blocking reads only in the worker loop, the queue stalls otherwise.");
+  });
+});

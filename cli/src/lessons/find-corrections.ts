@@ -13,9 +13,12 @@ import { ACK, ASIDE, ASSENTS, GUESS, OFFERS_MORE, OPENS, ORDER_ONLY, QUESTION, s
  * client, run `make gen`"). The lesson is the user's sentence without its "no,".
  */
 
-/** A contrast anywhere in the turn: "X, not Y", "instead of", "we use", "should be", "don't … use …". */
+/**
+ * A contrast anywhere in the turn: "X, not Y", "instead of", "we use", "should be", "don't … use …"; in
+ * German, French, Spanish, Portuguese, Italian and Russian too ("…, nicht npm", "au lieu de", "en vez de").
+ */
 const CONTRAST =
-  /(?:,\s*(?:not|no)\s+\S|\bnot\s+\S+(?:\s+\S+)?\s*[,;]?\s*(?:but|use)\b|\binstead(?:\s+of)?\b|\brather than\b|\b(?:we|this (?:repo|project|team|codebase)|here we)\s+(?:use|uses|run|runs|deploy|keep|don'?t|do not|never)\b|\bshould (?:be|use|go|live|point)\b|\bwe\s+\w+\s+(?:every|all|each)\b|\blike (?:the )?(?:others|rest)\b|\bwrong\s+(?:\w+\s+)?(?:bucket|branch|file|region|folder|directory|db|database|table|env|environment|version|port|account|cluster|namespace|service|one|place|command|package|module)\b|\b(?:don'?t|dont|do not|never)\s+(?:by hand\s+|hand[- ]?)?(?:edit|touch|use|run|change|modify|commit|push|call|add|install|import|bump|delete|put|set|hardcode|hard-code|pin|rename|move|mock|skip|disable|make|write|create|generate)\b)/i;
+  /(?:,\s*(?:not|no|nicht|pas|не)\s+\S|\b(?:an)?statt\b|\bau lieu de\b|\ben (?:vez|lugar) de\b|\bem vez de\b|\binvece di\b|(?:^|[\s,])вместо\s|\bnot\s+\S+(?:\s+\S+)?\s*[,;]?\s*(?:but|use)\b|\binstead(?:\s+of)?\b|\brather than\b|\b(?:we|this (?:repo|project|team|codebase)|here we)\s+(?:use|uses|run|runs|deploy|keep|don'?t|do not|never)\b|\bshould (?:be|use|go|live|point)\b|\bwe\s+\w+\s+(?:every|all|each)\b|\blike (?:the )?(?:others|rest)\b|\bwrong\s+(?:\w+\s+)?(?:bucket|branch|file|region|folder|directory|db|database|table|env|environment|version|port|account|cluster|namespace|service|one|place|command|package|module)\b|\b(?:don'?t|dont|do not|never)\s+(?:by hand\s+|hand[- ]?)?(?:edit|touch|use|run|change|modify|commit|push|call|add|install|import|bump|delete|put|set|hardcode|hard-code|pin|rename|move|mock|skip|disable|make|write|create|generate)\b)/i;
 
 /** An opening "no" that belongs to what follows ("no new packages") stays: dropping it would say the opposite. */
 const KEEPS_NO = /^(?:no|nope|nah)\s+$/i;

@@ -8,7 +8,8 @@ export const GUESS = /\b(?:i think|i guess|i suspect|i believe|probably|maybe|pe
 export const PLAN = /^(?:i'?ll|i will|i'?m going to|let me|let'?s|running|checking|trying|now |next,? |first,? |looking|reading|adding|fixing|updating|re-?running|pushing|committing|done\b|ok\b|okay\b|sure\b|summary\b|in summary\b|to sum up\b|all set\b|here'?s what\b)/i;
 
 /** How a correcting turn opens: "no, …", "wrong", "actually …". */
-export const OPENS = /^(?:no\b|nope\b|nah\b|hm+,? no\b|not quite\b|wrong\b|that'?s (?:wrong|not (?:right|it|how|what))|that is (?:wrong|not)|actually\b|wait\b|hold on\b|stop\b|careful\b|incorrect\b)[\s,.:;!—–-]*/i;
+export const OPENS =
+  /^(?:no\b|nope\b|nah\b|hm+,? no\b|not quite\b|wrong\b|that'?s (?:wrong|not (?:right|it|how|what))|that is (?:wrong|not)|actually\b|wait\b|hold on\b|stop\b|careful\b|incorrect\b|nein\b|falsch\b|non(?=[,.!:;])|faux\b|incorrecto\b|нет(?=[\s,.:;!—–-])|неправильно(?=[\s,.:;!—–-]))[\s,.:;!—–-]*/i;
 /** A user's aside, said in passing inside a longer message ("results go to $SCRATCH btw, …"): it states how things are, even in the first request. */
 export const ASIDE = /^(?:\w+[,.!]?\s+)?(?:btw|by the way|fyi|heads up|note that)\b|[,;]?\s(?:btw|fyi)\b/i;
 /** The user acknowledging what the agent did before asking for the next thing ("ok add …", "good. commit it"). */
