@@ -22,8 +22,8 @@ import {
   updateUserRole,
   type AdminUserRow,
 } from "../db/queries/admin-users";
-import { closeInvitationsFrom } from "../db/queries/invitations";
 import { getUser } from "../db/queries/users";
+import { closeInvitationsOf, trail } from "../projects/members";
 import { mailConfigured, sendMail } from "../mail/send-mail";
 import { utcMinute } from "../context/pack/relative-time";
 import { ADMIN_USERS_PAGE_SIZE, PASSWORD_RESET_HOURS, USER_ROLES } from "../rules";
@@ -120,9 +120,8 @@ export async function disableUserAccount(db: Db, principal: Principal, input: un
     if (!done) throw noSuchUser();
     if (done === "last_admin") throw lastAdmin();
     // Enabled again later, they do not bring back the invitations they sent: an owner invites again.
-    const closed = await closeInvitationsFrom(tx, { userId });
-    const invitations = closed ? `, ${closed} pending ${closed === 1 ? "invitation" : "invitations"} they sent closed` : "";
-    await recordAudit(tx, principal.userId, { action: "edit", subject: "user", subjectId: userId, label: user.email, projectId: null, detail: `disabled, ${done.tokenIds.length} tokens revoked${invitations}` });
+    const closed = await closeInvitationsOf(tx, userId);
+    await recordAudit(tx, principal.userId, { action: "edit", subject: "user", subjectId: userId, label: user.email, projectId: null, detail: trail(`disabled, ${done.tokenIds.length} tokens revoked`, closed) });
     return done.tokenIds.length;
   });
   forgetTokensOf(userId);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError } from "../api/errors";
 import { recordAudit } from "../audit/record-audit";
 import type { Principal } from "../auth/principal";
-import type { Db } from "../db/client";
+import type { Db, DbOrTx } from "../db/client";
 import { deleteMember, findMember, listMembers as listMemberRows, updateMemberRole, type MemberRow } from "../db/queries/members";
 import { closeInvitationsFrom } from "../db/queries/invitations";
 import { getUser } from "../db/queries/users";
@@ -26,8 +26,8 @@ export async function changeMemberRole(db: Db, principal: Principal, slug: strin
   const { userId, role } = changeRoleSchema.parse(input);
   const before = await findMember(db, { projectId: project.id, userId });
   if (await updateMemberRole(db, { projectId: project.id, userId, role })) {
-    const closed = role === "owner" ? "" : await closedInvitations(db, userId, project.id);
-    await recordMember(db, principal, { action: "edit", userId, projectId: project.id, detail: `role ${before?.role ?? "?"} → ${role}${closed}` });
+    const closed = role === "owner" ? null : await closeInvitationsOf(db, userId, project.id);
+    await recordMember(db, principal, { action: "edit", userId, projectId: project.id, detail: trail(`role ${before?.role ?? "?"} → ${role}`, closed) });
     return;
   }
   if (!(await findMember(db, { projectId: project.id, userId }))) throw new ApiError("not_found", `That person is not a member of "${slug}".`);
@@ -39,8 +39,8 @@ export async function removeMember(db: Db, principal: Principal, slug: string, i
   const { userId } = removeMemberSchema.parse(input);
   const before = await findMember(db, { projectId: project.id, userId });
   if (await deleteMember(db, { projectId: project.id, userId })) {
-    const closed = await closedInvitations(db, userId, project.id);
-    await recordMember(db, principal, { action: "delete", userId, projectId: project.id, detail: before ? `was ${before.role}${closed}` : closed.slice(2) || null });
+    const closed = await closeInvitationsOf(db, userId, project.id);
+    await recordMember(db, principal, { action: "delete", userId, projectId: project.id, detail: trail(before && `was ${before.role}`, closed) });
     return;
   }
   if (!(await findMember(db, { projectId: project.id, userId }))) throw new ApiError("not_found", `That person is not a member of "${slug}".`);
@@ -54,17 +54,23 @@ export async function leaveProject(db: Db, principal: Principal, slug: string): 
     if (!(await findMember(db, { projectId: project.id, userId: principal.userId }))) throw new ApiError("not_found", `You are not a member of "${slug}".`);
     throw new ApiError("conflict", `You are the last owner of "${slug}": make someone else an owner before you leave.`);
   }
-  const closed = await closedInvitations(db, principal.userId, project.id);
-  await recordMember(db, principal, { action: "delete", userId: principal.userId, projectId: project.id, detail: `left (was ${project.role})${closed}` });
+  const closed = await closeInvitationsOf(db, principal.userId, project.id);
+  await recordMember(db, principal, { action: "delete", userId: principal.userId, projectId: project.id, detail: trail(`left (was ${project.role})`, closed) });
 }
 
 /**
- * Closes the pending invitations a person sent in a project once they are no longer its owner (an
- * invitation stands on its inviter's authority), and says so for the trail ("" when there were none).
+ * Closes the pending invitations a person sent (in a project, or in every one) once they are no longer
+ * its owner or are disabled (an invitation stands on its inviter's authority), and says so for the
+ * trail (null when there were none).
  */
-async function closedInvitations(db: Db, userId: string, projectId: string): Promise<string> {
+export async function closeInvitationsOf(db: DbOrTx, userId: string, projectId?: string): Promise<string | null> {
   const n = await closeInvitationsFrom(db, { userId, projectId });
-  return n ? `; ${n} pending ${n === 1 ? "invitation" : "invitations"} they sent closed` : "";
+  return n ? `${n} pending ${n === 1 ? "invitation" : "invitations"} they sent closed` : null;
+}
+
+/** A trail entry's detail from its parts, those there are: "role owner → member; 1 pending invitation they sent closed". */
+export function trail(...parts: (string | null | undefined | false)[]): string | null {
+  return parts.filter(Boolean).join("; ") || null;
 }
 
 /** A change to someone's membership, named by their email in the trail. */

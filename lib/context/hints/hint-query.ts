@@ -15,7 +15,7 @@ export function hintTerms(hints: Hints): string[] {
   const words = parts
     .filter((p): p is string => Boolean(p))
     .join(" ")
-    .normalize("NFC")
+    // A combining mark stays in its word (a macOS "é", Turkish "İ" lower-cased); searchWords composes them.
     .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter((w) => w && !NOISE.has(w.toLowerCase()) && !/^\d+$/.test(w));
   return searchWords(words.join(" "));
